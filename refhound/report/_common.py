@@ -1,0 +1,85 @@
+"""One-line descriptions of report parts, shared by every renderer so they all say the same thing."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from refhound.models import Evidence, FieldCheck, FieldStatus, InputProblem, ReferenceResult, Summary, Verdict
+
+ABSENT = "—"
+
+
+def squash(text: str) -> str:
+    """Collapse runs of whitespace (newlines included) to single spaces."""
+    return " ".join(text.split())
+
+
+def display_title(result: ReferenceResult) -> str:
+    """The cited title on one line, or the raw reference when no title was parsed."""
+    return squash(result.parsed.title or result.raw)
+
+
+def deciding_evidence(result: ReferenceResult) -> Evidence | None:
+    """The record the verdict rests on (the first evidence); `found` values come from it."""
+    return result.evidence[0] if result.evidence else None
+
+
+def hallucinated_text(result: ReferenceResult) -> str | None:
+    """'yes' or 'no', or None when the verdict leaves it unknown."""
+    return None if result.hallucinated is None else ("yes" if result.hallucinated else "no")
+
+
+def describe_check(check: FieldCheck, source: str | None = None) -> str:
+    """A field check in one line, e.g. 'year: 2021 → 2017 (dblp)' or 'venue [benign]: A → B (dblp); note'."""
+    head = check.field if check.status is FieldStatus.MISMATCH else f"{check.field} [{check.status.value}]"
+    parts = []
+    if check.cited is not None or check.found is not None:
+        found = ABSENT if check.found is None else check.found + (f" ({source})" if source else "")
+        parts.append(f"{ABSENT if check.cited is None else check.cited} → {found}")
+    if check.note:
+        parts.append(check.note)
+    return squash(f"{head}: {'; '.join(parts)}" if parts else head)
+
+
+def check_lines(result: ReferenceResult) -> list[str]:
+    """One line per field check that is not a plain match (benign ones included, marked as such)."""
+    evidence = deciding_evidence(result)
+    source = evidence.source if evidence else None
+    return [describe_check(check, source) for check in result.fields if check.status is not FieldStatus.MATCH]
+
+
+def evidence_label(evidence: Evidence) -> str:
+    """'source record_id', e.g. 'dblp conf/nips/VaswaniSPUJGKP17'."""
+    return f"{evidence.source} {evidence.record_id}"
+
+
+def evidence_tail(evidence: Evidence) -> str:
+    """What follows an evidence's label and URL: its score and note."""
+    parts = [] if evidence.score is None else [f"score={evidence.score:.2f}"]
+    if evidence.note:
+        parts.append(squash(evidence.note))
+    return " ".join(parts)
+
+
+def safe_url(url: str | None) -> str | None:
+    """The URL, stripped, if it is http(s) and so safe to link to; else None."""
+    url = (url or "").strip()
+    return url if urlsplit(url).scheme.lower() in ("http", "https") else None
+
+
+def summary_counts(summary: Summary) -> list[tuple[Verdict, int]]:
+    """Each verdict with its count, in verdict order."""
+    return [(verdict, getattr(summary, verdict.value)) for verdict in Verdict]
+
+
+def summary_line(summary: Summary) -> str:
+    """E.g. '4 references: 1 verified, 1 metadata_error, 1 fabricated, 1 unverified'."""
+    counts = ", ".join(f"{count} {verdict.value}" for verdict, count in summary_counts(summary))
+    noun = "reference" if summary.total == 1 else "references"
+    return f"{summary.total} {noun}: {counts}"
+
+
+def describe_problem(problem: InputProblem) -> str:
+    """'file:location: message', or 'file: message' without a location."""
+    where = f"{problem.input}:{problem.location}" if problem.location else problem.input
+    return f"{where}: {squash(problem.message)}"

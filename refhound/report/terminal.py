@@ -1,0 +1,63 @@
+"""The terminal report: a rich table, coloured on a terminal and plain anywhere else."""
+
+from __future__ import annotations
+
+from rich import box
+from rich.console import Console, Group
+from rich.table import Table
+from rich.text import Text
+
+from refhound.models import ReferenceResult, Report, Verdict
+from refhound.report._common import (
+    check_lines,
+    deciding_evidence,
+    describe_problem,
+    display_title,
+    evidence_label,
+    hallucinated_text,
+    squash,
+    summary_line,
+)
+
+VERDICT_STYLES = {
+    Verdict.VERIFIED: "green",
+    Verdict.METADATA_ERROR: "yellow",
+    Verdict.FABRICATED: "bold red",
+    Verdict.UNVERIFIED: "blue",
+}
+
+
+def _verdict_cell(result: ReferenceResult) -> Text:
+    cell = Text(result.verdict.value, style=VERDICT_STYLES[result.verdict])
+    hallucinated = hallucinated_text(result)
+    if hallucinated is not None:
+        cell.append(f"\nhallucinated: {hallucinated}", style="dim")
+    return cell
+
+
+def _reference_cell(result: ReferenceResult) -> Group:
+    """Title on one truncated line, then the fields not matching, the reason (unless verified), the source."""
+    lines = [Text(display_title(result), style="bold", no_wrap=True, overflow="ellipsis")]
+    lines += [Text(line, overflow="fold") for line in check_lines(result)]
+    if result.reason and result.verdict is not Verdict.VERIFIED:
+        lines.append(Text(squash(result.reason), style="italic", overflow="fold"))
+    evidence = deciding_evidence(result)
+    if evidence:
+        lines.append(Text(f"source: {evidence_label(evidence)}", style="dim", overflow="fold"))
+    return Group(*lines)
+
+
+def print_report(report: Report, console: Console) -> None:
+    """Print the report to `console`: a table of references, a summary line and any input problems."""
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, leading=1)
+    table.add_column("id", overflow="fold", max_width=10)
+    table.add_column("reference", ratio=1, min_width=20)
+    table.add_column("verdict", no_wrap=True)
+    for result in report.references:
+        table.add_row(Text(result.id), _reference_cell(result), _verdict_cell(result))
+    console.print(table)
+    console.print(Text(summary_line(report.summary), style="bold"))
+    if report.problems:
+        console.print(Text("input problems:", style="bold yellow"))
+        for problem in report.problems:
+            console.print(Text(f"  {describe_problem(problem)}"))
