@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
 
@@ -63,6 +64,51 @@ _SYMBOLS = {
     "textasciitilde": "~",
     "LaTeX": "LaTeX",
     "TeX": "TeX",
+    # Math that shows up in titles ("$\ell_1$", "$\alpha$-divergence").
+    "ell": "ℓ",
+    "alpha": "α",
+    "beta": "β",
+    "gamma": "γ",
+    "Gamma": "Γ",
+    "delta": "δ",
+    "Delta": "Δ",
+    "epsilon": "ε",
+    "varepsilon": "ε",
+    "zeta": "ζ",
+    "eta": "η",
+    "theta": "θ",
+    "kappa": "κ",
+    "lambda": "λ",
+    "Lambda": "Λ",
+    "mu": "μ",
+    "nu": "ν",
+    "xi": "ξ",
+    "pi": "π",
+    "Pi": "Π",
+    "rho": "ρ",
+    "sigma": "σ",
+    "Sigma": "Σ",
+    "tau": "τ",
+    "phi": "φ",
+    "varphi": "φ",
+    "Phi": "Φ",
+    "chi": "χ",
+    "psi": "ψ",
+    "Psi": "Ψ",
+    "omega": "ω",
+    "Omega": "Ω",
+    "infty": "∞",
+    "times": "×",
+    "cdot": "·",
+    "leq": "≤",
+    "geq": "≥",
+    "le": "≤",
+    "ge": "≥",
+    "neq": "≠",
+    "approx": "≈",
+    "pm": "±",
+    "to": "→",
+    "rightarrow": "→",
 }
 # Formatting commands whose argument is kept: \emph{x} -> x.
 _KEEP_ARGUMENT = re.compile(
@@ -70,19 +116,26 @@ _KEEP_ARGUMENT = re.compile(
     r"mathsf|mathtt|mbox|hbox|text|url|uppercase|lowercase|MakeUppercase|MakeLowercase|NoCaseChange|"
     r"textsubscript|textsuperscript|bm|boldsymbol|ensuremath)\s*\{([^{}]*)\}"
 )
-_ACCENT_CMD = re.compile(r"\\([`'^\"~=.])\s*(?:\{\\?([A-Za-z])\}|\\?([A-Za-z]))|\\([uvHckrdb])(?:\s*\{\\?([A-Za-z])\}|\s+\\?([A-Za-z]))")
+_ACCENT_CMD = re.compile(
+    r"\\([`'^\"~=.])\s*(?:\{\\?([A-Za-z])\}|\\?([A-Za-z]))"
+    r"|\\([uvHckrdb])(?:\s*\{\\?([A-Za-z])\}|\s+\\?([A-Za-z]))"
+)
 _SYMBOL_CMD = re.compile(
-    r"\\(" + "|".join(sorted((re.escape(k) for k in _SYMBOLS), key=len, reverse=True)) + r")(?![A-Za-z])"
-    r"(?:(?<=[A-Za-z])\s)?"  # the space ending a word command belongs to it (\ss x -> ßx), not so after \%
+    r"\\(" + "|".join(sorted((re.escape(k) for k in _SYMBOLS), key=len, reverse=True)) + r")"
+    # A word command ends before a non-letter and eats one space (\ss x -> ßx); \% or \& end at once.
+    r"(?:(?<=[A-Za-z])(?![A-Za-z])\s?|(?<![A-Za-z]))"
 )
 _OTHER_CMD = re.compile(r"\\[A-Za-z]+\*?\s*")
+_MATH = re.compile(r"(?<!\\)\$([^$]*)\$")
+_SUB_SUPERSCRIPT = re.compile(r"(?<!\\)[_^]")
+_DOLLAR = re.compile(r"(?<!\\)\$")
 _WHITESPACE = re.compile(r"\s+")
 _LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "ft", "ﬆ": "st"})
 # Letters NFKD does not decompose but that should fold to ASCII for comparison.
 _FOLD_EXTRA = str.maketrans(
     {"ß": "ss", "ø": "o", "Ø": "o", "ł": "l", "Ł": "l", "æ": "ae", "Æ": "ae", "œ": "oe", "Œ": "oe",
      "ı": "i", "ȷ": "j", "ð": "d", "Ð": "d", "þ": "th", "Þ": "th", "đ": "d", "Đ": "d", "ŋ": "ng"}
-)
+)  # fmt: skip
 
 
 def _accent(match: re.Match[str]) -> str:
@@ -94,8 +147,13 @@ def _accent(match: re.Match[str]) -> str:
 
 
 def latex_to_unicode(text: str) -> str:
-    """Turn BibTeX/LaTeX markup into plain Unicode text: accents, symbols, formatting macros, braces."""
-    if "\\" not in text and "{" not in text and "~" not in text and "--" not in text:
+    """Turn BibTeX/LaTeX markup into plain Unicode text: accents, symbols, formatting macros, braces.
+
+    HTML entities are decoded too: dblp and benchmark exports leave some behind (``d&apos;Amore``).
+    """
+    if "&" in text and ";" in text:
+        text = html.unescape(text)
+    if "\\" not in text and "{" not in text and "~" not in text and "--" not in text and "$" not in text:
         return collapse_whitespace(text)
     out = text
     for _ in range(3):  # nested formatting such as \emph{\textbf{x}}
@@ -103,13 +161,14 @@ def latex_to_unicode(text: str) -> str:
         if replaced == out:
             break
         out = replaced
+    out = _MATH.sub(lambda m: _SUB_SUPERSCRIPT.sub("", m.group(1)), out)  # $\ell_1$ -> \ell1
+    out = _DOLLAR.sub("", out)
     out = _ACCENT_CMD.sub(_accent, out)
     out = _SYMBOL_CMD.sub(lambda m: _SYMBOLS[m.group(1)], out)
     out = out.replace("\\\\", " ").replace("\\ ", " ")
     out = _OTHER_CMD.sub("", out)
     out = out.replace("{", "").replace("}", "")
     out = out.replace("---", "—").replace("--", "–").replace("~", " ").replace("``", "“").replace("''", "”")
-    out = out.replace("$", "")
     return collapse_whitespace(out)
 
 
@@ -118,6 +177,8 @@ def collapse_whitespace(text: str) -> str:
 
 
 def strip_accents(text: str) -> str:
+    if text.isascii():  # the common case: nothing to decompose (this runs for every indexed record)
+        return text
     decomposed = unicodedata.normalize("NFKD", text.translate(_LIGATURES))
     return "".join(c for c in decomposed if not unicodedata.combining(c)).translate(_FOLD_EXTRA)
 

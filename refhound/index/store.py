@@ -1,0 +1,298 @@
+"""The embedded bibliographic index: an SQLite file with FTS5 over titles and authors.
+
+Writes go through `IndexStore.ingest` (streaming, batched, idempotent: a record is keyed by its source
+and source id, so re-ingesting a dump replaces rather than duplicates). Reads are the lookups the judge
+needs: by DOI, by arXiv id, by exact title key, by full-text title search, and coverage.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import lru_cache
+from itertools import islice
+from pathlib import Path
+
+from refhound.errors import IndexCorrupt, IndexMissing
+from refhound.index.ingest.base import Dump
+from refhound.index.schema import SCHEMA, SCHEMA_VERSION
+from refhound.models import Record
+from refhound.normalize.identifiers import normalize_arxiv_id, normalize_doi
+from refhound.normalize.names import name_key
+from refhound.normalize.titles import title_key
+from refhound.normalize.venues import parse_venue
+
+_BATCH = 2000
+_COLUMNS = (
+    "source, source_id, source_version, title, title_key, authors, authors_key, venue, venue_key, "
+    "venue_kind, year, doi, arxiv_id, url, entry_type"
+)
+_UPSERT = f"""
+INSERT INTO records ({_COLUMNS}) VALUES ({", ".join("?" * 15)})
+ON CONFLICT (source, source_id) DO UPDATE SET
+    source_version = excluded.source_version, title = excluded.title, title_key = excluded.title_key,
+    authors = excluded.authors, authors_key = excluded.authors_key, venue = excluded.venue,
+    venue_key = excluded.venue_key, venue_kind = excluded.venue_kind, year = excluded.year,
+    doi = excluded.doi, arxiv_id = excluded.arxiv_id, url = excluded.url, entry_type = excluded.entry_type
+WHERE records.title_key IS NOT excluded.title_key OR records.authors IS NOT excluded.authors
+    OR records.venue IS NOT excluded.venue OR records.year IS NOT excluded.year
+    OR records.doi IS NOT excluded.doi OR records.arxiv_id IS NOT excluded.arxiv_id
+    OR records.url IS NOT excluded.url OR records.source_version IS NOT excluded.source_version
+"""
+# Words that carry no retrieval signal in titles (articles are already gone from title keys).
+_STOPWORDS = frozenset(
+    "of for and in on to with by from via at as is are be its or using towards toward into over under "
+    "through based new approach study analysis we our what how why when can do does not no".split()
+)
+_MAX_QUERY_TOKENS = 8
+
+
+@dataclass(frozen=True)
+class IndexedRecord:
+    """A record as stored, with the normalized keys the judge compares."""
+
+    rowid: int
+    record: Record
+    title_key: str
+    venue_key: str | None
+    venue_kind: str | None
+
+
+@dataclass(frozen=True)
+class IngestResult:
+    source: str
+    version: str
+    records: int
+    problems: list[str]
+    seconds: float
+
+
+def _row_values(record: Record) -> tuple[object, ...]:
+    venue = parse_venue(record.venue) if record.venue else None
+    return (
+        record.source,
+        record.source_id,
+        record.source_version,
+        record.title,
+        title_key(record.title),
+        json.dumps(record.authors, ensure_ascii=False),
+        " ".join(k for k in (name_key(a) for a in record.authors) if k),
+        record.venue,
+        venue.key if venue else None,
+        venue.kind.value if venue else None,
+        record.year,
+        normalize_doi(record.doi) if record.doi else None,
+        normalize_arxiv_id(record.arxiv_id) if record.arxiv_id else None,
+        record.url,
+        record.entry_type,
+    )
+
+
+def _fts_phrase(token: str) -> str:
+    return '"' + token.replace('"', "") + '"'
+
+
+class IndexStore:
+    """An open index file. Use `IndexStore.open` to read and `IndexStore.create` to build."""
+
+    def __init__(self, path: Path, connection: sqlite3.Connection) -> None:
+        self.path = path
+        self._db = connection
+        self._doc_freq = lru_cache(maxsize=65536)(self._doc_freq_uncached)
+
+    # -- opening ---------------------------------------------------------------------------------
+    @classmethod
+    def open(cls, path: Path) -> IndexStore:
+        """Open an existing index for reading; a missing or foreign file is a clear error."""
+        if not path.exists():
+            raise IndexMissing(path, "no such file (build one with `refhound index build`)")
+        if path.is_dir():
+            raise IndexCorrupt(path, "is a directory, not an index file")
+        try:
+            db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+            version = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise IndexCorrupt(path, f"not a refhound index ({exc})") from exc
+        if version is None or version[0] != SCHEMA_VERSION:
+            raise IndexCorrupt(path, f"index schema {version[0] if version else '?'} is not {SCHEMA_VERSION}")
+        return cls(path, db)
+
+    @classmethod
+    def create(cls, path: Path) -> IndexStore:
+        """Open an index for writing, creating the file and schema if needed."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            db = sqlite3.connect(path, check_same_thread=False)
+            db.execute("PRAGMA journal_mode = WAL")
+            db.execute("PRAGMA synchronous = NORMAL")
+            db.executescript(SCHEMA)
+            db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema', ?)", (SCHEMA_VERSION,))
+            db.commit()
+        except sqlite3.DatabaseError as exc:
+            raise IndexCorrupt(path, f"cannot be written as a refhound index ({exc})") from exc
+        return cls(path, db)
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> IndexStore:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    # -- writing ---------------------------------------------------------------------------------
+    def ingest(self, dump: Dump, progress: Callable[[int], None] | None = None) -> IngestResult:
+        """Stream a dump into the index in batches; coverage for its source is recomputed after."""
+        started = time.perf_counter()
+        count = 0
+        records: Iterator[Record] = dump.records
+        while batch := list(islice(records, _BATCH)):
+            with self._db:
+                self._db.executemany(_UPSERT, [_row_values(r) for r in batch])
+            count += len(batch)
+            if progress:
+                progress(count)
+        seconds = time.perf_counter() - started
+        with self._db:
+            self._db.execute("DELETE FROM coverage WHERE source = ?", (dump.source,))
+            self._db.execute(
+                "INSERT INTO coverage (source, venue_key, year, records, complete) "
+                "SELECT source, venue_key, year, count(*), ? FROM records "
+                "WHERE source = ? AND venue_key IS NOT NULL AND year IS NOT NULL GROUP BY venue_key, year",
+                (int(dump.complete), dump.source),
+            )
+            self._db.execute(
+                "INSERT OR REPLACE INTO dumps VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    dump.source,
+                    dump.version,
+                    dump.location,
+                    int(dump.complete),
+                    count,
+                    len(dump.problems),
+                    round(seconds, 3),
+                    datetime.now(UTC).isoformat(timespec="seconds"),
+                ),
+            )
+        self._doc_freq.cache_clear()
+        return IngestResult(dump.source, dump.version, count, list(dump.problems), seconds)
+
+    def optimize(self) -> None:
+        """Merge FTS segments and refresh planner statistics after a build."""
+        with self._db:
+            self._db.execute("INSERT INTO records_fts (records_fts) VALUES ('optimize')")
+        self._db.execute("ANALYZE")
+
+    # -- reading ---------------------------------------------------------------------------------
+    def _rows(self, sql: str, params: Iterable[object]) -> list[IndexedRecord]:
+        try:
+            rows = self._db.execute(sql, tuple(params)).fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise IndexCorrupt(self.path, f"unreadable ({exc})") from exc
+        return [_to_indexed(row) for row in rows]
+
+    def by_doi(self, doi: str) -> list[IndexedRecord]:
+        return self._rows(f"SELECT id, {_COLUMNS} FROM records WHERE doi = ?", (doi,))
+
+    def by_arxiv_id(self, arxiv_id: str) -> list[IndexedRecord]:
+        return self._rows(f"SELECT id, {_COLUMNS} FROM records WHERE arxiv_id = ?", (arxiv_id,))
+
+    def by_title_key(self, key: str) -> list[IndexedRecord]:
+        return self._rows(f"SELECT id, {_COLUMNS} FROM records WHERE title_key = ?", (key,))
+
+    def search_title(self, key: str, limit: int) -> list[IndexedRecord]:
+        """Full-text candidates for a title key, best BM25 first; tolerant of typos and missing words.
+
+        The query ORs the title's most specific tokens; a token the index has never seen (often a
+        typo) is replaced by a prefix query on its first letters, so one misspelled word neither
+        empties the result nor dominates it.
+        """
+        terms: list[tuple[int, str]] = []
+        for token in dict.fromkeys(key.split()):
+            if token in _STOPWORDS or len(token) < 2:
+                continue
+            freq = self._doc_freq(token)
+            if freq:
+                terms.append((freq, _fts_phrase(token)))
+            elif len(token) >= 5 and token.isalpha():
+                terms.append((10**9, _fts_phrase(token[:4]) + "*"))
+        if not terms:
+            return []
+        terms.sort()
+        query = " OR ".join(term for _, term in terms[:_MAX_QUERY_TOKENS])
+        return self._rows(
+            f"SELECT r.id, {', '.join('r.' + c.strip() for c in _COLUMNS.split(','))} FROM records_fts f "
+            "JOIN records r ON r.id = f.rowid WHERE records_fts MATCH ? ORDER BY f.rank LIMIT ?",
+            (f"title_key : ({query})", limit),
+        )
+
+    def search_authors(self, family_names: list[str], limit: int) -> list[IndexedRecord]:
+        """Records whose authors include all the given folded family names."""
+        tokens = [t for t in (name_key(n) for n in family_names) if t]
+        if not tokens:
+            return []
+        query = " AND ".join(_fts_phrase(t) for t in tokens)
+        return self._rows(
+            f"SELECT r.id, {', '.join('r.' + c.strip() for c in _COLUMNS.split(','))} FROM records_fts f "
+            "JOIN records r ON r.id = f.rowid WHERE records_fts MATCH ? ORDER BY f.rank LIMIT ?",
+            (f"authors_key : ({query})", limit),
+        )
+
+    def _doc_freq_uncached(self, token: str) -> int:
+        row = self._db.execute("SELECT doc FROM records_vocab WHERE term = ?", (token,)).fetchone()
+        return int(row[0]) if row else 0
+
+    def coverage(self, venue_key: str, year: int) -> list[tuple[str, int]]:
+        """Sources complete for a venue and year, with how many records each holds there."""
+        rows = self._db.execute(
+            "SELECT source, records FROM coverage WHERE venue_key = ? AND year = ? AND complete = 1",
+            (venue_key, year),
+        ).fetchall()
+        return [(str(source), int(n)) for source, n in rows]
+
+    def stats(self) -> dict[str, object]:
+        """Totals, per-dump provenance and coverage extent, for `refhound index stats`."""
+        total = self._db.execute("SELECT count(*) FROM records").fetchone()[0]
+        dumps = [
+            dict(zip(("source", "version", "location", "complete", "records", "problems", "seconds",
+                      "ingested_at"), row, strict=True))
+            for row in self._db.execute("SELECT * FROM dumps ORDER BY source, location")
+        ]
+        venues = self._db.execute(
+            "SELECT venue_key, min(year), max(year), sum(records) FROM coverage WHERE complete = 1 "
+            "GROUP BY venue_key ORDER BY sum(records) DESC"
+        ).fetchall()
+        return {
+            "path": str(self.path),
+            "records": total,
+            "dumps": dumps,
+            "complete_coverage": [
+                {"venue": v, "from": lo, "to": hi, "records": n} for v, lo, hi, n in venues
+            ],
+        }
+
+
+def _to_indexed(row: tuple[object, ...]) -> IndexedRecord:
+    (rowid, source, source_id, version, title, tkey, authors, _akey, venue, vkey, vkind, year, doi, arxiv,
+     url, etype) = row
+    record = Record.model_construct(
+        source=source,
+        source_id=source_id,
+        source_version=version,
+        title=title,
+        authors=json.loads(str(authors)),
+        venue=venue,
+        year=year,
+        doi=doi,
+        arxiv_id=arxiv,
+        url=url,
+        entry_type=etype,
+    )
+    return IndexedRecord(
+        int(str(rowid)), record, str(tkey), str(vkey) if vkey else None, str(vkind) if vkind else None
+    )

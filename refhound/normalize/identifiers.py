@@ -1,0 +1,135 @@
+"""DOIs and arXiv identifiers: canonical forms, and finding them in running text.
+
+Canonical forms: a DOI is lower-case ``10.prefix/suffix`` (DOIs are case-insensitive); an arXiv id has no
+version and, for old-style ids, no subject class: ``math.GT/0309136`` becomes ``math/0309136``, the form
+arXiv's own listings and DOIs (``10.48550/arXiv.math/0309136``) use.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from urllib.parse import unquote
+
+_DOI_PREFIX = re.compile(r"^(?:doi\s*:?\s*|info:doi/|(?:https?://)?(?:dx\.|www\.)?doi\.org/)+", re.IGNORECASE)
+_DOI = re.compile(r"10\.\d{4,9}(?:\.\d+)*/[^\s\"{}]+")  # old SICI DOIs hold "<>", "()", ";" and ":"
+_DOI_IN_TEXT = re.compile(r"(?<![\w.])" + _DOI.pattern)
+_DOI_TRAILING = ".,;:'\"”’"
+_CLOSING = {")": "(", "]": "[", ">": "<"}
+
+# arXiv's archives from before April 2007, when ids looked like "hep-th/9901001".
+_ARCHIVES = (
+    "acc-phys", "adap-org", "alg-geom", "ao-sci", "astro-ph", "atom-ph", "bayes-an", "chao-dyn", "chem-ph",
+    "cmp-lg", "comp-gas", "cond-mat", "cs", "dg-ga", "funct-an", "gr-qc", "hep-ex", "hep-lat", "hep-ph",
+    "hep-th", "math", "math-ph", "mtrl-th", "nlin", "nucl-ex", "nucl-th", "patt-sol", "physics",
+    "plasm-ph", "q-alg", "q-bio", "q-fin", "quant-ph", "solv-int", "stat", "supr-con",
+)  # fmt: skip
+_ARCHIVE = "|".join(sorted(_ARCHIVES, key=len, reverse=True))
+_NEW_ID = r"(?P<yymm>\d{4})\.(?P<number>\d{4,5})(?:v(?P<version>\d+))?"
+_OLD_ID = rf"(?P<archive>{_ARCHIVE})(?:\.[A-Za-z-]{{2,}})?/(?P<old>\d{{7}})(?:v(?P<oldversion>\d+))?"
+_ARXIV_ID = re.compile(rf"(?:{_NEW_ID}|{_OLD_ID})", re.IGNORECASE)
+_ARXIV_PREFIX = re.compile(
+    r"^(?:arxiv\s*:?\s*|(?:https?://)?(?:www\.|export\.)?arxiv\.org/(?:abs|pdf|html|format)/|abs/)+",
+    re.IGNORECASE,
+)
+_ARXIV_SUFFIX = re.compile(r"(?:\.pdf|/|\s*\[[\w.-]+\])+$", re.IGNORECASE)
+# Not inside another number or word, except the id part of an arXiv DOI ("10.48550/arXiv.2310.01362").
+_ARXIV_IN_TEXT = re.compile(rf"(?:(?<=arxiv\.)|(?<![\w.-]))(?:{_NEW_ID}|{_OLD_ID})(?!\d)", re.IGNORECASE)
+_ARXIV_CONTEXT = re.compile(r"arxiv|corr\b|abs/", re.IGNORECASE)
+_ARXIV_DOI_PREFIX = "10.48550/arxiv."
+
+
+def _trim_doi(doi: str) -> str:
+    """Drop punctuation that running text glued to the DOI, keeping balanced brackets that belong to it."""
+    while doi:
+        last = doi[-1]
+        if last in _DOI_TRAILING or (last in _CLOSING and doi.count(last) > doi.count(_CLOSING[last])):
+            doi = doi[:-1]
+        else:
+            break
+    return doi
+
+
+@lru_cache(maxsize=1 << 14)
+def normalize_doi(text: str) -> str | None:
+    """Canonical lower-case DOI from a bare DOI, ``doi:`` form or doi.org URL; None if it is not a DOI."""
+    value = text.strip().lstrip("([<\"'")
+    if "%" in value:
+        value = unquote(value)
+    match = _DOI.fullmatch(_DOI_PREFIX.sub("", value))
+    if match is None:
+        return None
+    doi = _trim_doi(match.group(0))
+    return doi.lower() if _DOI.fullmatch(doi) else None
+
+
+def find_doi(text: str) -> str | None:
+    """The first DOI in free text, normalized."""
+    if "%2f" in text.lower():
+        text = unquote(text)
+    for match in _DOI_IN_TEXT.finditer(text):
+        doi = normalize_doi(match.group(0))
+        if doi is not None:
+            return doi
+    return None
+
+
+def _canonical(match: re.Match[str]) -> tuple[str, int | None] | None:
+    """The versionless id and the version of a matched arXiv id, or None if the date part is impossible."""
+    if match.group("yymm"):
+        year, month = int(match.group("yymm")[:2]), int(match.group("yymm")[2:])
+        # Four-digit sequence numbers from April 2007 to December 2014, five digits since.
+        digits = 4 if year < 15 else 5
+        if not 1 <= month <= 12 or (year, month) < (7, 4) or len(match.group("number")) != digits:
+            return None
+        version = match.group("version")
+        return f"{match.group('yymm')}.{match.group('number')}", int(version) if version else None
+    old = match.group("old")
+    month = int(old[2:4])
+    if not 1 <= month <= 12:
+        return None
+    version = match.group("oldversion")
+    return f"{match.group('archive').lower()}/{old}", int(version) if version else None
+
+
+@lru_cache(maxsize=1 << 14)
+def _parse_arxiv(text: str) -> tuple[str, int | None] | None:
+    value = _ARXIV_SUFFIX.sub("", _ARXIV_PREFIX.sub("", text.strip()))
+    match = _ARXIV_ID.fullmatch(value)
+    return _canonical(match) if match else None
+
+
+def normalize_arxiv_id(text: str) -> str | None:
+    """Versionless arXiv id from an id, ``arXiv:`` form or arxiv.org URL; None if it is not an arXiv id."""
+    parsed = _parse_arxiv(text)
+    return parsed[0] if parsed else None
+
+
+def arxiv_version(text: str) -> int | None:
+    """The version number an arXiv id or URL carries ("2005.14165v3" -> 3), or None."""
+    parsed = _parse_arxiv(text)
+    return parsed[1] if parsed else None
+
+
+def find_arxiv_id(text: str) -> str | None:
+    """The first arXiv id in free text, versionless.
+
+    A new-style id ("1810.04805") counts only where the text mentions arXiv, CoRR or ``abs/``: on its own
+    such a number could be anything. Old-style ids ("hep-th/9901001") are distinctive enough anywhere.
+    """
+    has_context = _ARXIV_CONTEXT.search(text) is not None
+    for match in _ARXIV_IN_TEXT.finditer(text):
+        if match.group("yymm") and not has_context:
+            continue
+        parsed = _canonical(match)
+        if parsed is not None:
+            return parsed[0]
+    return None
+
+
+def arxiv_id_from_doi(doi: str) -> str | None:
+    """The arXiv id behind an arXiv DOI ("10.48550/arXiv.2310.01362" -> "2310.01362"), else None."""
+    normalized = normalize_doi(doi)
+    if normalized is None or not normalized.startswith(_ARXIV_DOI_PREFIX):
+        return None
+    return normalize_arxiv_id(normalized[len(_ARXIV_DOI_PREFIX) :])

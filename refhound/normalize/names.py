@@ -1,0 +1,201 @@
+"""Person names: parse the usual citation forms, and decide whether a cited name can be a record's name."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import lru_cache
+
+from refhound.normalize.text import collapse_whitespace, fold, latex_to_unicode
+
+_ET_AL = re.compile(r"^\W*(?:(?:and|&)\s*)?(?:et\.?\s*al(?:\.|ii|ia)?|others|al\.)\W*$", re.IGNORECASE)
+_DBLP_NUMBER = re.compile(r"\s+\d{4}$")
+_TRAILING_ET_AL = re.compile(r"\s+et\.?\s*al\.?$", re.IGNORECASE)  # "David Jones et al" as one author
+_SUFFIX = re.compile(r"^(?:jr|sr|jnr|snr|ii|iii|iv)\.?$", re.IGNORECASE)
+_INITIALS_DOTTED = re.compile(r"^(?:\w\.[-‐]?)+$")  # "J.", "J.A.", "J.-C."
+_INITIALS_BARE = re.compile(r"^[A-Z]{1,3}$")  # Vancouver style: "Smith JA"
+_PART = re.compile(r"[^\W_]+\.?")
+# Family-name particles. Capitalised, only those that are rarely a name on their own count ("Le", "Da" and
+# "Do" are common Vietnamese and Chinese names).
+_PARTICLES = frozenset({
+    "van", "von", "der", "den", "de", "del", "della", "delle", "dei", "degli", "di", "da", "das", "dos", "do",
+    "du", "la", "le", "les", "lo", "ter", "ten", "te", "op", "zu", "zum", "zur", "af", "av", "bin", "ibn",
+    "bint", "al", "el", "y", "e", "i", "vander", "vanden",
+})  # fmt: skip
+_CAPITAL_PARTICLES = frozenset({
+    "van", "von", "der", "den", "de", "del", "della", "di", "du", "ter", "ten", "zu", "vander", "vanden",
+})  # fmt: skip
+_CONJUNCTIONS = frozenset({"y", "e", "i"})  # Spanish/Portuguese/Catalan double surnames: "Agüera y Arcas"
+
+
+class NameMatch(StrEnum):
+    EXACT = "exact"
+    COMPATIBLE = "compatible"
+    NONE = "none"
+
+
+@dataclass(frozen=True)
+class PersonName:
+    given: str
+    family: str
+
+    @property
+    def display(self) -> str:
+        return f"{self.given} {self.family}".strip()
+
+
+def is_et_al(text: str) -> bool:
+    """True for the markers that stand for omitted authors: "et al.", "et. al", "and others", "others"."""
+    return bool(_ET_AL.match(text.strip()))
+
+
+def _is_initials(token: str) -> bool:
+    return bool(_INITIALS_DOTTED.match(token) or _INITIALS_BARE.match(token))
+
+
+def _spell_initials(token: str) -> str:
+    """Bare initials get periods ("JA" -> "J. A."); other tokens are kept as written."""
+    return " ".join(f"{letter}." for letter in token) if _INITIALS_BARE.match(token) else token
+
+
+def _split_tokens(tokens: list[str]) -> PersonName:
+    if len(tokens) == 1:
+        return PersonName("", tokens[0])
+    # Vancouver/PubMed order puts the family name first and the initials after: "Smith JA".
+    if _is_initials(tokens[-1]) and not _is_initials(tokens[0]):
+        start = len(tokens) - 1
+        while start > 1 and _is_initials(tokens[start - 1]):
+            start -= 1
+        return PersonName(" ".join(_spell_initials(t) for t in tokens[start:]), " ".join(tokens[:start]))
+    start = len(tokens) - 1
+    for index in range(1, len(tokens) - 1):
+        token = tokens[index]
+        if token in _PARTICLES or token.lower() in _CAPITAL_PARTICLES:
+            start = index - 1 if token in _CONJUNCTIONS and index > 1 else index
+            break
+    return PersonName(" ".join(tokens[:start]), " ".join(tokens[start:]))
+
+
+@lru_cache(maxsize=1 << 16)
+def parse_name(text: str) -> PersonName:
+    """Parse "Last, First", "Last, Jr., First", "First Last", "F. M. Last", "Last FM" and "First von Last".
+
+    Particles stay with the family name, dblp's numeric suffixes ("Chenglong Li 0002") and Jr./Sr./III
+    are dropped, LaTeX is decoded, and diacritics are kept for display.
+    """
+    clean = _TRAILING_ET_AL.sub("", _DBLP_NUMBER.sub("", latex_to_unicode(text).strip(" {}\"'")))
+    clean = collapse_whitespace(clean).strip(" ,;")
+    parts = [part.strip() for part in clean.split(",") if part.strip()]
+    parts = [part for part in parts if not _SUFFIX.match(part)] or parts
+    if len(parts) >= 2:
+        given = " ".join(_spell_initials(t) for t in " ".join(parts[1:]).split())
+        return PersonName(given, parts[0])
+    tokens = " ".join(parts).split()
+    tokens = [t for t in tokens if not _SUFFIX.match(t)] or tokens
+    return _split_tokens(tokens) if tokens else PersonName("", "")
+
+
+@dataclass(frozen=True)
+class _Part:
+    text: str
+    abbreviated: bool
+
+
+@dataclass(frozen=True)
+class _Form:
+    """A parsed name folded for comparison."""
+
+    family: str  # alphanumerics only, particles kept: "vandermaaten"
+    core: str  # alphanumerics only, particles dropped: "maaten"
+    given: tuple[_Part, ...]
+    given_joined: str
+    sequence: tuple[_Part, ...]  # given then family parts, particles dropped
+    full: tuple[str, ...]  # every part in reading order, particles kept
+
+
+def _parts(text: str) -> list[_Part]:
+    return [
+        _Part(token.rstrip("."), len(token) == 1 or token.endswith("."))
+        for token in _PART.findall(fold(text))
+    ]
+
+
+@lru_cache(maxsize=1 << 16)
+def _form(text: str) -> _Form:
+    name = parse_name(text)
+    given, family = _parts(name.given), _parts(name.family)
+    core = [part for part in family if part.text not in _PARTICLES] or family
+    return _Form(
+        family="".join(part.text for part in family),
+        core="".join(part.text for part in core),
+        given=tuple(given),
+        given_joined="".join(part.text for part in given),
+        sequence=tuple(given + core),
+        full=tuple(part.text for part in given + family),
+    )
+
+
+def name_key(text: str) -> str:
+    """The folded family name with spaces and punctuation removed ("vandermaaten"), for index look-ups."""
+    return _form(text).family
+
+
+def _part_agrees(a: _Part, b: _Part) -> bool:
+    if a.abbreviated or b.abbreviated:
+        return a.text.startswith(b.text) or b.text.startswith(a.text)
+    return a.text == b.text
+
+
+def _in_order(shorter: tuple[_Part, ...], longer: tuple[_Part, ...]) -> bool:
+    """Every part of `shorter` agrees with a part of `longer`, in the same order."""
+    position = 0
+    for part in shorter:
+        while position < len(longer) and not _part_agrees(part, longer[position]):
+            position += 1
+        if position == len(longer):
+            return False
+        position += 1
+    return True
+
+
+def _given_agrees(a: tuple[_Part, ...], b: tuple[_Part, ...]) -> bool:
+    """First given names agree; other given names and initials may be present on one side only."""
+    if not a or not b:
+        return True
+    if not _part_agrees(a[0], b[0]):
+        return False
+    shorter, longer = (a, b) if len(a) <= len(b) else (b, a)
+    return _in_order(shorter[1:], longer[1:])
+
+
+def _sequence_agrees(a: tuple[_Part, ...], b: tuple[_Part, ...]) -> bool:
+    """Whole names agree where the family/given split differs ("A. Muñoz Garza" vs "Muñoz Garza, Andrés")."""
+    if len(a) < 2 or len(b) < 2 or a[-1] != b[-1] or a[-1].abbreviated:
+        return False
+    return _given_agrees(a[:-1], b[:-1])
+
+
+@lru_cache(maxsize=1 << 17)
+def names_match(cited: str, found: str) -> NameMatch:
+    """EXACT: the same name after folding; COMPATIBLE: can be the same person; NONE otherwise.
+
+    Compatible covers initials against full names, given names present on one side only, a missing given
+    name, swapped given/family order, and family names that differ only in particles, hyphens or spaces.
+    """
+    if is_et_al(cited) or is_et_al(found):
+        return NameMatch.NONE
+    a, b = _form(cited), _form(found)
+    if not a.family or not b.family:
+        return NameMatch.NONE
+    if a.full == b.full or (a.family == b.family and a.given_joined == b.given_joined):
+        return NameMatch.EXACT
+    if (a.family == b.family or a.core == b.core) and (
+        _given_agrees(a.given, b.given) or a.given_joined == b.given_joined
+    ):
+        return NameMatch.COMPATIBLE
+    if a.given and b.given and a.core == b.given_joined and a.given_joined == b.core:
+        return NameMatch.COMPATIBLE
+    if _sequence_agrees(a.sequence, b.sequence):
+        return NameMatch.COMPATIBLE
+    return NameMatch.NONE

@@ -1,0 +1,211 @@
+"""Venues: recognise a venue series from any of its written forms, and guess the kind of the rest.
+
+The series table is data (``data/venues.tsv``); its header says how patterns are written. A workshop held
+at a recognised conference gets the key ``ws:<conference>`` (e.g. ``ws:neurips``), never the conference's
+own key, so a workshop paper is not taken for a main-conference paper.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import lru_cache
+from importlib import resources
+
+from rapidfuzz import fuzz
+
+from refhound.normalize.text import fold, latex_to_unicode
+
+
+class VenueKind(StrEnum):
+    CONFERENCE = "conference"
+    JOURNAL = "journal"
+    WORKSHOP = "workshop"
+    PREPRINT = "preprint"
+    BOOK = "book"
+    OTHER = "other"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class VenueInfo:
+    key: str | None  # canonical series id ("neurips", "findings-emnlp", "ws:icml"); None if unrecognised
+    kind: VenueKind
+    name: str  # the cleaned display string
+
+
+_IN_PREFIX = re.compile(r"^in\b\s*:?\s+(?!(?:silico|vivo|vitro)\b)", re.IGNORECASE)
+_URL = re.compile(r"https?://\S+|\bwww\.\S+")
+_YEAR_APOSTROPHE = re.compile(r"['’‘`]\s?\d{2}\b")
+_ORDINAL_WORD = re.compile(
+    r"\b(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[\s-]*)?"
+    r"(?:first|second|third|fourth|forth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|"
+    r"fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|ninteenth)\b"
+    r"|\b(?:twentieth|thirtieth|fortieth|fiftieth|sixtieth)\b"
+)
+_NUMBER = re.compile(r"\d+(?:st|nd|rd|th|eme|e)?(?![a-z])")
+_STAR = re.compile(r"\*(?=[a-z])")  # *SEM
+_INNER_APOSTROPHE = re.compile(r"(?<=\w)['’](?=\w)")
+_SEPARATOR = re.compile(r"[,;:()\[\]{}|–—]|\s-+(?=\s|$)")
+_OTHER = re.compile(r"[^\w#|@]+")
+# Publication series and locators that say nothing about the venue itself.
+_NOISE = re.compile(
+    r"\b(?:proceedings (?:of )?(?:the )?machine learning research|pmlr|"
+    r"jmlr (?:workshop and conference proceedings|w and cp|wcp)|"
+    r"lecture notes in (?:computer science|artificial intelligence|bioinformatics)|lncs|lnai|"
+    r"(?:volume|number|issue|pp|pages|part|"
+    r"january|february|march|april|may|june|july|august|september|october|november|december) #)(?!\w)"
+)
+_ABBREVIATIONS = {
+    "int": "international", "intl": "international", "conf": "conference", "proc": "proceedings",
+    "proceeding": "proceedings", "trans": "transactions", "j": "journal", "jour": "journal", "jnl": "journal",
+    "mach": "machine", "learn": "learning", "res": "research", "intell": "intelligence", "anal": "analysis",
+    "assoc": "association", "linguist": "linguistics", "natl": "national", "acad": "academy",
+    "artif": "artificial", "adv": "advances", "syst": "systems", "inf": "information", "info": "information",
+    "process": "processing", "annu": "annual", "lett": "letters", "rev": "review", "symp": "symposium",
+    "ws": "workshop", "wkshp": "workshop", "wksp": "workshop", "eur": "european", "europ": "european",
+    "recognit": "recognition", "recog": "recognition", "soc": "society", "lang": "language",
+    "commun": "communications", "empir": "empirical", "meth": "methods", "knowl": "knowledge",
+    "discov": "discovery", "eng": "engineering", "mag": "magazine", "vol": "volume", "amer": "american",
+    "mtg": "meeting", "transl": "translation", "represent": "representations",
+    "no": "number", "jan": "january", "feb": "february", "mar": "march", "apr": "april", "jun": "june",
+    "jul": "july", "aug": "august", "sep": "september", "sept": "september", "oct": "october",
+    "nov": "november", "dec": "december",
+}  # fmt: skip
+_MACROS = {
+    "{end}": r"(?=$| [|#]| workshops?\b| and (?:the )?#| at\b)",
+    "{tail}": r"(?: [|#])*$",
+}
+# "Name @ ACL 2024" is how co-located workshops write their host.
+_WORKSHOP = re.compile(r"\b(?:workshops?|hackashop)\b|@")
+_KIND_WORDS = (
+    (VenueKind.WORKSHOP, _WORKSHOP),
+    (VenueKind.PREPRINT, re.compile(r"\b(?:preprints?|e ?prints?|chemrxiv|psyarxiv|techrxiv)\b")),
+    (
+        VenueKind.JOURNAL,
+        re.compile(r"\b(?:journal|transactions|letters|review|reviews|annals|magazine|quarterly|bulletin)\b"),
+    ),
+    (
+        VenueKind.CONFERENCE,
+        re.compile(r"\b(?:conference|proceedings|symposium|congress|meeting|colloquium|summit|convention)\b"),
+    ),
+)
+_ABBREVIATED_WORD = re.compile(r"^[A-Z][a-z]{0,9}\.$")  # "Phys.", "Rev.", "J."
+_BOOK = re.compile(r"\b(?:press|publishers?|publishing|springer|elsevier|wiley|handbook|book|chapter)\b")
+_OTHER_KIND = re.compile(r"\b(?:thesis|dissertation|phd|technical report|report|blog|github|patent)\b")
+_SIMILARITY_STOPWORDS = frozenset({"#", "|", "proceedings", "of", "the", "in"})
+
+
+@dataclass(frozen=True)
+class _Series:
+    key: str
+    kind: VenueKind
+
+
+def _load_table() -> tuple[re.Pattern[str], tuple[_Series, ...]]:
+    """One alternation of every row: one match attempt per position finds the first row that fits."""
+    rows: list[_Series] = []
+    alternatives: list[str] = []
+    text = resources.files("refhound.normalize").joinpath("data/venues.tsv").read_text(encoding="utf-8")
+    for line in text.splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        key, kind, pattern = line.split("\t")
+        for macro, expansion in _MACROS.items():
+            pattern = pattern.replace(macro, expansion)
+        if re.compile(pattern).groups:
+            raise ValueError(f"venues.tsv: the pattern for {key} has a capturing group")
+        alternatives.append(f"(?P<r{len(rows)}>{pattern})")
+        rows.append(_Series(key, VenueKind(kind)))
+    return re.compile("|".join(alternatives)), tuple(rows)
+
+
+_TABLE, _ROWS = _load_table()
+
+
+def _display(text: str) -> str:
+    name = _IN_PREFIX.sub("", latex_to_unicode(text)).strip(" ,;:")
+    # A final period ends the string, unless it ends an abbreviation ("Mach. Intell.").
+    if name.endswith(".") and not _ABBREVIATED_WORD.match(name.rsplit(" ", 1)[-1]):
+        name = name.rstrip(" .")
+    return name
+
+
+@lru_cache(maxsize=1 << 16)
+def _normalize(name: str) -> str:
+    """The matching form, described in data/venues.tsv, of a display name."""
+    out = _URL.sub(" ", fold(name)).replace("&", " and ")
+    out = _STAR.sub("star", out)
+    out = _YEAR_APOSTROPHE.sub(" # ", out)
+    out = _ORDINAL_WORD.sub(" # ", out)
+    out = _NUMBER.sub(" # ", out)
+    out = _INNER_APOSTROPHE.sub("", out)
+    out = _OTHER.sub(" ", _SEPARATOR.sub(" | ", out)).replace("@", " @ ")
+    out = _NOISE.sub(" | ", " ".join(_ABBREVIATIONS.get(token, token) for token in out.split()))
+    tokens: list[str] = []
+    for token in out.split():
+        if token in ("#", "|") and (tokens[-1:] == [token] or (token == "|" and not tokens)):
+            continue
+        tokens.append(token)
+    if tokens[-1:] == ["|"]:
+        tokens.pop()
+    return " ".join(tokens)
+
+
+def _guess_kind(normalized: str, name: str) -> VenueKind:
+    for kind, pattern in _KIND_WORDS:
+        if pattern.search(normalized):
+            return kind
+    words = name.split()
+    abbreviated = sum(1 for word in words if _ABBREVIATED_WORD.match(word))
+    if abbreviated >= 2 and abbreviated * 2 >= len(words):
+        return VenueKind.JOURNAL
+    if _BOOK.search(normalized):
+        return VenueKind.BOOK
+    if _OTHER_KIND.search(normalized):
+        return VenueKind.OTHER
+    return VenueKind.UNKNOWN
+
+
+def _leftmost_series(normalized: str) -> re.Match[str] | None:
+    """``_TABLE.search``, trying only token starts: every pattern begins at one, and this is 5x faster."""
+    position = 0
+    while position >= 0:
+        match = _TABLE.match(normalized, position)
+        if match is not None:
+            return match
+        position = normalized.find(" ", position)
+        position = position + 1 if position >= 0 else -1
+    return None
+
+
+@lru_cache(maxsize=1 << 16)
+def parse_venue(text: str) -> VenueInfo:
+    """Recognise the venue series a venue string names, with its kind; key None when unrecognised."""
+    name = _display(text)
+    normalized = _normalize(name)
+    match = _leftmost_series(normalized)
+    if match is None or match.lastgroup is None:
+        # A name made only of series noise ("Proceedings of Machine Learning Research") still has a kind.
+        return VenueInfo(None, _guess_kind(normalized or fold(name), name), name)
+    series = _ROWS[int(match.lastgroup[1:])]
+    if series.kind is VenueKind.CONFERENCE:
+        rest = f"{normalized[: match.start()]} {normalized[match.end() :]}"
+        if _WORKSHOP.search(rest):
+            return VenueInfo(f"ws:{series.key}", VenueKind.WORKSHOP, name)
+    return VenueInfo(series.key, series.kind, name)
+
+
+def _similarity_form(text: str) -> str:
+    return " ".join(t for t in _normalize(_display(text)).split() if t not in _SIMILARITY_STOPWORDS)
+
+
+def venue_similarity(a: str, b: str) -> float:
+    """Similarity 0..1 of two venue strings, ignoring years, ordinals, "Proceedings of the", "In",
+    punctuation and abbreviations (rapidfuzz ``token_set_ratio``: one name's words within the other's count
+    as a match). Meant for venues that neither side recognises."""
+    form_a, form_b = _similarity_form(a), _similarity_form(b)
+    if not form_a or not form_b:
+        return 0.0
+    return float(fuzz.token_set_ratio(form_a, form_b)) / 100.0

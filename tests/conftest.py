@@ -1,0 +1,86 @@
+"""Shared fixtures: a small real-world index built from hand-written records, and the ../shared path."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from refhound.index.ingest.base import Dump
+from refhound.index.store import IndexStore
+from refhound.models import Record
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+
+
+def shared_path(*parts: str) -> Path:
+    """A file under ../shared/data, or skip the test when that material is absent."""
+    path = SHARED.joinpath("data", *parts)
+    if not path.exists():
+        pytest.skip(f"../shared/data/{'/'.join(parts)} not present")
+    return path
+
+
+def _dblp(key: str, title: str, authors: list[str], venue: str, year: int, **extra: str) -> Record:
+    return Record(source="dblp", source_id=key, source_version="2021-09", title=title, authors=authors,
+                  venue=venue, year=year, entry_type="inproceedings", url=f"https://dblp.org/rec/{key}", **extra)
+
+
+# Real papers, with their real metadata.
+RECORDS = [
+    _dblp("conf/nips/VaswaniSPUJGKP17", "Attention is All you Need",
+          ["Ashish Vaswani", "Noam Shazeer", "Niki Parmar", "Jakob Uszkoreit", "Llion Jones", "Aidan N. Gomez",
+           "Lukasz Kaiser", "Illia Polosukhin"],
+          "Advances in Neural Information Processing Systems 30: Annual Conference on Neural Information "
+          "Processing Systems 2017, December 4-9, 2017, Long Beach, CA, USA", 2017),
+    _dblp("conf/naacl/DevlinCLT19",
+          "BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding",
+          ["Jacob Devlin", "Ming-Wei Chang", "Kenton Lee", "Kristina Toutanova"],
+          "Proceedings of the 2019 Conference of the North American Chapter of the Association for "
+          "Computational Linguistics: Human Language Technologies, NAACL-HLT 2019", 2019,
+          doi="10.18653/v1/N19-1423"),
+    _dblp("conf/cvpr/HeZRS16", "Deep Residual Learning for Image Recognition",
+          ["Kaiming He", "Xiangyu Zhang", "Shaoqing Ren", "Jian Sun"],
+          "2016 IEEE Conference on Computer Vision and Pattern Recognition, CVPR 2016, Las Vegas, NV, USA, "
+          "June 27-30, 2016", 2016, doi="10.1109/CVPR.2016.90"),
+    _dblp("conf/naacl/JainW19", "Attention is not Explanation", ["Sarthak Jain", "Byron C. Wallace"],
+          "Proceedings of the 2019 Conference of the North American Chapter of the Association for "
+          "Computational Linguistics: Human Language Technologies, NAACL-HLT 2019", 2019,
+          doi="10.18653/v1/N19-1357"),
+    _dblp("conf/icml/KolesnikovZB19", "Revisiting Self-Supervised Visual Representation Learning",
+          ["Alexander Kolesnikov", "Xiaohua Zhai", "Lucas Beyer"],
+          "Proceedings of the 36th International Conference on Machine Learning, ICML 2019, 9-15 June 2019, "
+          "Long Beach, California, USA", 2019),
+    _dblp("conf/iclr/KingmaB14", "Adam: A Method for Stochastic Optimization",
+          ["Diederik P. Kingma", "Jimmy Ba"], "3rd International Conference on Learning Representations, "
+          "ICLR 2015, San Diego, CA, USA, May 7-9, 2015, Conference Track Proceedings", 2015),
+    Record(source="arxiv", source_id="2005.14165", source_version="2024-01", title="Language Models are Few-Shot Learners",
+           authors=["Tom B. Brown", "Benjamin Mann", "Nick Ryder", "Melanie Subbiah"], venue="arXiv", year=2020,
+           arxiv_id="2005.14165", entry_type="preprint", url="https://arxiv.org/abs/2005.14165"),
+]
+
+
+def build_index(path: Path, records: list[Record], *, complete: bool = True, source: str = "dblp") -> Path:
+    with IndexStore.create(path) as store:
+        store.ingest(Dump(source=source, version="test", complete=complete, records=iter(records)))
+        store.optimize()
+    return path
+
+
+@pytest.fixture(scope="session")
+def small_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An index of the records above; dblp is declared complete for the venues and years it holds."""
+    directory = tmp_path_factory.mktemp("index")
+    path = build_index(directory / "small.sqlite", [r for r in RECORDS if r.source == "dblp"])
+    with IndexStore.create(path) as store:
+        store.ingest(Dump(source="arxiv", version="test", complete=False,
+                          records=iter([r for r in RECORDS if r.source == "arxiv"])))
+    return path
+
+
+@pytest.fixture()
+def store(small_index: Path) -> Iterator[IndexStore]:
+    with IndexStore.open(small_index) as opened:
+        yield opened

@@ -1,0 +1,130 @@
+"""Person names as dblp, the ACL Anthology, BibTeX files and reference strings write them."""
+
+from __future__ import annotations
+
+import pytest
+
+from refhound.normalize.names import NameMatch, PersonName, is_et_al, name_key, names_match, parse_name
+
+
+@pytest.mark.parametrize(
+    ("text", "given", "family"),
+    [
+        ("Kaiming He", "Kaiming", "He"),
+        ("He, Kaiming", "Kaiming", "He"),
+        ("Chenglong Li 0002", "Chenglong", "Li"),  # dblp disambiguation number
+        ("van der Maaten, Laurens", "Laurens", "van der Maaten"),
+        ("L. van der Maaten", "L.", "van der Maaten"),
+        ("Laurens Van der Maaten", "Laurens", "Van der Maaten"),
+        ("Ludwig van Beethoven", "Ludwig", "van Beethoven"),
+        ("van der Waals, J. D.", "J. D.", "van der Waals"),
+        ("de la Cruz, María", "María", "de la Cruz"),
+        ("María de la Cruz", "María", "de la Cruz"),
+        ("Jean-Baptiste d'Alembert", "Jean-Baptiste", "d'Alembert"),
+        ("Jean-Christophe Gagnon-Audet", "Jean-Christophe", "Gagnon-Audet"),
+        ("Blaise Agüera y Arcas", "Blaise", "Agüera y Arcas"),
+        ("Marek Eliáš", "Marek", "Eliáš"),
+        ("Ulrich Aïvodji", "Ulrich", "Aïvodji"),
+        (r"J{\"u}rgen Schmidhuber", "Jürgen", "Schmidhuber"),
+        (r"{\L}ukasz Kaiser", "Łukasz", "Kaiser"),
+        ("Francesco d&apos;Amore", "Francesco", "d'Amore"),
+        ("Smith JA", "J. A.", "Smith"),  # Vancouver / PubMed order
+        ("Smith J.A.", "J.A.", "Smith"),
+        ("van der Waals JD", "J. D.", "van der Waals"),
+        ("F.M. Last", "F.M.", "Last"),
+        ("J.-C. Gagnon", "J.-C.", "Gagnon"),
+        ("Daniel M. Ziegler", "Daniel M.", "Ziegler"),
+        ("Smith, Jr., John", "John", "Smith"),
+        ("John Smith Jr.", "John", "Smith"),
+        ("Martin Luther King, Jr.", "Martin Luther", "King"),
+        ("Henry Ford III", "Henry", "Ford"),
+        ("{OpenAI}", "", "OpenAI"),
+        ("Le Song", "Le", "Song"),  # "Le" is a given name here, not a particle
+        ("Plato", "", "Plato"),
+        ("David Jones et al", "David", "Jones"),
+    ],
+)
+def test_parse_name(text: str, given: str, family: str) -> None:
+    assert parse_name(text) == PersonName(given, family)
+
+
+def test_display() -> None:
+    assert parse_name("van der Maaten, Laurens").display == "Laurens van der Maaten"
+    assert parse_name("Smith JA").display == "J. A. Smith"
+    assert parse_name("Plato").display == "Plato"
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("van der Maaten, Laurens", "vandermaaten"),
+        ("L. van der Maaten", "vandermaaten"),
+        ("Jean-Christophe Gagnon-Audet", "gagnonaudet"),
+        ("Marek Eliáš", "elias"),
+        ("Chenglong Li 0002", "li"),
+        ("Matthias Nießner", "niessner"),
+        ("Smith JA", "smith"),
+    ],
+)
+def test_name_key(text: str, key: str) -> None:
+    assert name_key(text) == key
+
+
+@pytest.mark.parametrize(
+    ("cited", "found", "expected"),
+    [
+        # Same name, formatting aside.
+        ("He, Kaiming", "Kaiming He", NameMatch.EXACT),
+        ("Marek Elias", "Marek Eliáš", NameMatch.EXACT),
+        ("Chenglong Li", "Chenglong Li 0002", NameMatch.EXACT),
+        ("Laurens Van der Maaten", "van der Maaten, Laurens", NameMatch.EXACT),
+        ("Jean Christophe Gagnon-Audet", "Jean-Christophe Gagnon-Audet", NameMatch.EXACT),
+        ("Jean-Christophe Gagnon Audet", "Jean-Christophe Gagnon-Audet", NameMatch.EXACT),
+        ("Cheng-Long Li", "Chenglong Li", NameMatch.EXACT),
+        ("Muñoz Garza, Andrés", "Andrés Muñoz Garza", NameMatch.EXACT),
+        ("J. Smith", "J Smith", NameMatch.EXACT),
+        (r"J{\"u}rgen Schmidhuber", "Jürgen Schmidhuber", NameMatch.EXACT),
+        ("ULRICH AÏVODJI", "Ulrich Aïvodji", NameMatch.EXACT),
+        # The same person, written more or less fully.
+        ("J. Smith", "John Smith", NameMatch.COMPATIBLE),
+        ("L. van der Maaten", "Laurens van der Maaten", NameMatch.COMPATIBLE),
+        ("Maaten, L.", "Laurens van der Maaten", NameMatch.COMPATIBLE),
+        ("J.-C. Gagnon", "Jean-Christophe Gagnon", NameMatch.COMPATIBLE),
+        ("J.-C. Gagnon-Audet", "Jean-Christophe Gagnon-Audet", NameMatch.COMPATIBLE),
+        ("Daniel M Ziegler", "Daniel Ziegler", NameMatch.COMPATIBLE),
+        ("Daniel M. Ziegler", "Daniel Ziegler", NameMatch.COMPATIBLE),
+        ("D. M. Ziegler", "Daniel M. Ziegler", NameMatch.COMPATIBLE),
+        ("Smith JA", "John A. Smith", NameMatch.COMPATIBLE),
+        ("Smith", "John Smith", NameMatch.COMPATIBLE),
+        ("Li Chenglong", "Chenglong Li", NameMatch.COMPATIBLE),  # East-Asian order
+        ("Kaiming HE", "Kaiming He", NameMatch.COMPATIBLE),
+        ("A. Muñoz Garza", "Muñoz Garza, Andrés", NameMatch.COMPATIBLE),
+        ("José Hernández-Lobato", "José Miguel Hernández-Lobato", NameMatch.COMPATIBLE),
+        ("Ch. Manning", "Christopher D. Manning", NameMatch.COMPATIBLE),
+        # Different people.
+        ("John Smith", "Jane Smith", NameMatch.NONE),
+        ("J. Smith", "A. Smith", NameMatch.NONE),
+        ("John A. Smith", "John B. Smith", NameMatch.NONE),
+        ("John Smith", "John Smyth", NameMatch.NONE),
+        ("Kaiming He", "Kaiming Li", NameMatch.NONE),
+        ("Yann LeCun", "Yoshua Bengio", NameMatch.NONE),
+        ("Li Chenglong", "Li Wei", NameMatch.NONE),
+        ("et al.", "John Smith", NameMatch.NONE),
+        ("", "John Smith", NameMatch.NONE),
+    ],
+)
+def test_names_match(cited: str, found: str, expected: NameMatch) -> None:
+    assert names_match(cited, found) is expected
+    assert names_match(found, cited) is expected
+
+
+@pytest.mark.parametrize(
+    "text", ["et al.", "et al", "et. al.", "Et Al.", "and others", "others", "et alii", " et al.,"]
+)
+def test_is_et_al(text: str) -> None:
+    assert is_et_al(text)
+
+
+@pytest.mark.parametrize("text", ["Al Smith", "Alan Turing", "Others, Jane", "Ethan Allen"])
+def test_is_not_et_al(text: str) -> None:
+    assert not is_et_al(text)

@@ -1,0 +1,59 @@
+"""LaTeX decoding and folding on strings taken from real BibTeX entries."""
+
+from __future__ import annotations
+
+import pytest
+
+from refhound.normalize.text import collapse_whitespace, fold, latex_to_unicode, strip_accents
+
+
+@pytest.mark.parametrize(
+    ("latex", "unicode"),
+    [
+        (r"{\"U}ber die Quantentheorie", "Über die Quantentheorie"),
+        (r"J{\"u}rgen Schmidhuber", "Jürgen Schmidhuber"),
+        (r"Stockholmsm{\"{a}}ssan, Stockholm", "Stockholmsmässan, Stockholm"),
+        (r"Qu{\'{e}}bec City", "Québec City"),
+        (r"Fran{\c{c}}ois Chollet", "François Chollet"),
+        (r"{\L}ukasz Kaiser", "Łukasz Kaiser"),
+        (r"Bernhard Sch{\"o}lkopf", "Bernhard Schölkopf"),
+        (r"\emph{Deep} Residual Learning", "Deep Residual Learning"),
+        (r"\textbf{\emph{Nested}} formatting", "Nested formatting"),
+        (
+            r"Research {\&} Development in Information Retrieval",
+            "Research & Development in Information Retrieval",
+        ),
+        (r"R\&D at 100\% of \$5", "R&D at 100% of $5"),
+        (r"{DeepFace}: Closing the Gap", "DeepFace: Closing the Gap"),
+        (r"Sparse $\ell_1$-norm Recovery", "Sparse ℓ1-norm Recovery"),
+        (r"Tight Bounds for $\alpha$-Divergences", "Tight Bounds for α-Divergences"),
+        ("pages 1--5", "pages 1–5"),
+        ("Francesco d&apos;Amore", "Francesco d'Amore"),
+        ("Multi-\ntask   learning", "Multi- task learning"),
+    ],
+)
+def test_latex_to_unicode(latex: str, unicode: str) -> None:
+    assert latex_to_unicode(latex) == unicode
+
+
+@pytest.mark.parametrize(
+    ("text", "folded"),
+    [
+        ("Marek Eliáš", "marek elias"),
+        ("Ulrich Aïvodji", "ulrich aivodji"),
+        ("ﬁne-tuning", "fine-tuning"),
+        ("Matthias Nießner", "matthias niessner"),
+        ("İsmail İlkan Ceylan", "ismail ilkan ceylan"),
+        ("Kalle Åström", "kalle astrom"),
+    ],
+)
+def test_fold(text: str, folded: str) -> None:
+    assert fold(text) == folded
+
+
+def test_strip_accents_keeps_case() -> None:
+    assert strip_accents("Hervé Jégou") == "Herve Jegou"
+
+
+def test_collapse_whitespace() -> None:
+    assert collapse_whitespace("  a \n\t b  ") == "a b"

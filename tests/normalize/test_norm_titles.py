@@ -1,0 +1,104 @@
+"""Title display forms, comparison keys and similarity, on titles of real papers."""
+
+from __future__ import annotations
+
+import pytest
+
+from refhound.normalize.titles import clean_title, title_key, title_similarity, title_tokens
+
+
+@pytest.mark.parametrize(
+    ("raw", "clean"),
+    [
+        (
+            "BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding.",
+            "BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding",
+        ),
+        ('"Attention Is All You Need."', "Attention Is All You Need"),
+        (
+            "“Why Should I Trust You?”: Explaining the Predictions of Any Classifier,",
+            "“Why Should I Trust You?”: Explaining the Predictions of Any Classifier",
+        ),
+        ("“Language Models are Few-Shot Learners”", "Language Models are Few-Shot Learners"),
+        (
+            r"{\emph{Deep}} Residual Learning for Image Recognition",
+            "Deep Residual Learning for Image Recognition",
+        ),
+        (r"{\"U}ber die Quantentheorie", "Über die Quantentheorie"),
+        ("  Adam:   A Method for\nStochastic Optimization ", "Adam: A Method for Stochastic Optimization"),
+        ("What Does BERT Look At?", "What Does BERT Look At?"),
+    ],
+)
+def test_clean_title(raw: str, clean: str) -> None:
+    assert clean_title(raw) == clean
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        (
+            "BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding",
+            "Bert: pretraining of deep bidirectional transformers for language understanding.",
+        ),
+        ("The Effects of Regularization", "Effects of Regularization"),
+        ("An Image is Worth 16x16 Words", "Image is Worth 16x16 Words"),
+        (
+            r"{\emph{Deep}} Residual Learning for Image Recognition",
+            "Deep residual learning for image recognition",
+        ),
+        (r"{\"U}ber die Quantentheorie", "Uber die Quantentheorie"),
+        (
+            "Universal Language Model ﬁne-tuning for Text Classification",
+            "Universal Language Model Fine-tuning for Text Classification",
+        ),
+        ("Multi-\ntask Learning Using Uncertainty", "Multi-Task Learning Using Uncertainty"),
+        ("Multi- task Learning Using Uncertainty", "Multitask Learning Using Uncertainty"),
+        ("Don't Stop Pretraining: Adapt Language Models", "Don’t Stop Pretraining — Adapt Language Models"),
+        (
+            "Sequence to Sequence Learning with Neural Networks",
+            "Sequence to sequence learning with neural networks",
+        ),
+        ("Self- and Semi-Supervised Learning", "Self and semi-supervised learning"),
+        (r"Sparse $\ell_1$-norm Recovery", "Sparse ℓ1-Norm Recovery"),
+        ("Exploring the Limits of Transfer Learning", "Exploring Limits of a Transfer Learning"),
+    ],
+)
+def test_same_title_same_key(a: str, b: str) -> None:
+    assert title_key(a) == title_key(b)
+    assert title_similarity(a, b) == 1.0
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Attention Is All You Need", "Attention Is Not All You Need"),
+        ("Deep Residual Learning for Image Recognition", "Deep Residual Learning for Image Classification"),
+        ("Language Models are Few-Shot Learners", "Language Models are Unsupervised Multitask Learners"),
+        (
+            "Learning Transferable Visual Models From Natural Language Supervision",
+            "Learning Transferable Visual Models",
+        ),
+        ("Generative Adversarial Nets", "Generative Adversarial Networks"),
+        # Only case, punctuation, accents, articles, LaTeX and hyphenation are ignored: a medium tag stays.
+        ("Deep learning [J]", "Deep learning"),
+    ],
+)
+def test_different_titles_different_keys(a: str, b: str) -> None:
+    assert title_key(a) != title_key(b)
+    assert title_similarity(a, b) < 1.0
+
+
+def test_key_form() -> None:
+    title = "BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding"
+    assert (
+        title_key(title) == "bert pretraining of deep bidirectional transformers for language understanding"
+    )
+    assert title_tokens("The Effects of A Thing") == ["effects", "of", "thing"]
+    assert title_key("") == ""
+
+
+def test_similarity_is_graded_and_symmetric() -> None:
+    a, b = "Attention Is All You Need", "Attention Is All You Want"
+    assert 0.8 < title_similarity(a, b) < 1.0
+    assert title_similarity(a, b) == title_similarity(b, a)
+    assert title_similarity(a, "Graph Neural Networks: A Review of Methods") < 0.5
