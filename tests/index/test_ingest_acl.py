@@ -1,0 +1,105 @@
+"""ACL Anthology XML: folders, tarballs, Anthology IDs, skipped front matter and broken files."""
+
+from __future__ import annotations
+
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from refhound.errors import IngestError
+from refhound.index.ingest.acl import anthology_id_of, read_acl_anthology
+from refhound.models import Record
+from tests.conftest import shared_path
+
+FIXTURES = Path(__file__).parent / "fixtures" / "acl"
+
+
+def _by_id(records: list[Record]) -> dict[str, Record]:
+    return {r.source_id: r for r in records}
+
+
+def test_reads_a_checkout_folder() -> None:
+    dump = read_acl_anthology(FIXTURES, version="2025-01-01")
+    records = _by_id(list(dump.records))
+    assert (dump.source, dump.version, dump.complete) == ("acl-anthology", "2025-01-01", True)
+    assert set(records) == {"2020.acl-main.1", "2020.acl-main.2", "Q19-1003", "W18-6310"}
+    paper = records["2020.acl-main.1"]
+    assert paper.title == "Learning to Understand Child-directed and Adult-directed Speech"
+    assert paper.authors == ["Lieke Gelderloos", "Grzegorz Chrupała"]
+    assert (
+        paper.venue
+        == "Proceedings of the 58th Annual Meeting of the Association for Computational Linguistics"
+    )
+    assert paper.year == 2020
+    assert paper.doi == "10.18653/v1/2020.acl-main.1"
+    assert paper.url == "https://aclanthology.org/2020.acl-main.1"
+    assert paper.entry_type == "inproceedings"
+    assert records["2020.acl-main.2"].title == "Scaling O(n^2) Attention"
+    assert records["2020.acl-main.2"].authors == ["Kumar"]
+    tacl = records["Q19-1003"]
+    assert (tacl.entry_type, tacl.year, tacl.url) == ("article", 2019, "https://aclanthology.org/Q19-1003")
+    assert tacl.venue == "Transactions of the Association for Computational Linguistics, Volume 7"
+    assert len(dump.problems) == 2
+    assert any("2020.acl.xml" in p and "Anthology ID" in p for p in dump.problems)
+    assert any("2021.broken.xml" in p and "broken XML" in p for p in dump.problems)
+
+
+def test_reads_a_tarball_and_takes_its_date(tmp_path: Path) -> None:
+    tarball = tmp_path / "acl-anthology-xml-2024-01-02.tar.gz"
+    with tarfile.open(tarball, "w:gz") as tar:
+        tar.add(FIXTURES / "data", arcname="data")
+    dump = read_acl_anthology(tarball)
+    assert dump.version == "2024-01-02"
+    first = next(dump.records)  # streams: the rest of the archive is not read yet
+    assert first.source == "acl-anthology"
+    assert len(list(dump.records)) == 3
+    assert len(dump.problems) == 2
+
+
+def test_unusable_inputs(tmp_path: Path) -> None:
+    with pytest.raises(IngestError, match="no such file"):
+        read_acl_anthology(tmp_path / "missing.tar.xz")
+    with pytest.raises(IngestError, match=r"no ACL Anthology collection files"):
+        read_acl_anthology(tmp_path)
+    fake = tmp_path / "anthology.tar.xz"
+    fake.write_text("not a tarball")
+    with pytest.raises(IngestError, match="not a readable tarball"):
+        read_acl_anthology(fake)
+    other = tmp_path / "anthology.zip"
+    other.write_text("x")
+    with pytest.raises(IngestError, match="expected an ACL Anthology"):
+        read_acl_anthology(other)
+
+
+def test_anthology_ids() -> None:
+    assert anthology_id_of("P19", "1", "1") == "P19-1001"
+    assert anthology_id_of("W18", "63", "10") == "W18-6310"
+    assert anthology_id_of("D19", "50", "3") == "D19-5003"
+    assert anthology_id_of("D19", "1", "3") == "D19-1003"
+    assert anthology_id_of("2022.acl", "long", "42") == "2022.acl-long.42"
+    with pytest.raises(ValueError):
+        anthology_id_of("P19", "1", "")
+
+
+@pytest.mark.shared
+@pytest.mark.slow
+def test_real_tarball() -> None:
+    dump = read_acl_anthology(shared_path("index", "acl-anthology-xml-2025-05-19.tar.xz"))
+    assert dump.version == "2025-05-19"
+    count = 0
+    found = None
+    for record in dump.records:
+        count += 1
+        if record.source_id == "N19-1357":
+            found = record
+    assert 95_000 < count < 110_000
+    assert dump.problems == []
+    assert found is not None
+    assert found.title == "Attention is not Explanation"
+    assert found.authors == ["Sarthak Jain", "Byron C. Wallace"]
+    assert found.year == 2019
+    assert found.doi == "10.18653/v1/N19-1357"
+    assert found.venue is not None and found.venue.startswith(
+        "Proceedings of the 2019 Conference of the North American"
+    )

@@ -1,0 +1,81 @@
+"""A user's .bib file as a source: fields, arXiv preprints, failed blocks, Latin-1 files."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from refhound.errors import IngestError
+from refhound.index.ingest.bibfile import read_bibtex_file
+
+BIB = Path(__file__).parent / "fixtures" / "refs.bib"
+
+
+def test_reads_entries_and_reports_failures() -> None:
+    dump = read_bibtex_file(BIB, version="v1")
+    records = {r.source_id: r for r in dump.records}
+    assert (dump.source, dump.version, dump.complete) == ("bibtex:refs.bib", "v1", False)
+    assert list(records) == ["jain-wallace-2019-attention", "devlin2018bert", "brown2020language", "doe2019"]
+    jain = records["jain-wallace-2019-attention"]
+    assert (jain.title, jain.authors) == (
+        "Attention is not Explanation",
+        ["Sarthak Jain", "Byron C. Wallace"],
+    )
+    assert (jain.venue, jain.year, jain.entry_type) == (
+        "Proceedings of NAACL-HLT 2019",
+        2019,
+        "inproceedings",
+    )
+    assert (jain.doi, jain.url) == ("10.18653/v1/N19-1357", "https://aclanthology.org/N19-1357")
+    bert = records["devlin2018bert"]
+    assert bert.authors == ["Jacob Devlin", "Ming-Wei Chang", "Barnes and Noble, Inc."]
+    assert (bert.venue, bert.arxiv_id, bert.entry_type) == ("arXiv", "1810.04805", "preprint")
+    brown = records["brown2020language"]
+    assert (brown.venue, brown.arxiv_id, brown.authors) == (
+        "arXiv",
+        "2005.14165",
+        ["Tom B. Brown", "Jörg Müller"],
+    )
+    thesis = records["doe2019"]
+    assert (thesis.title, thesis.authors) == ("A Thesis on Things", ["John von Neumann Jr."])
+    assert (thesis.doi, thesis.entry_type) == ("10.5555/THESIS.2019", "phdthesis")
+    assert dump.problems == [
+        "line 16: malformed BibTeX entry: Unexpected block start: `@misc`. "
+        "Was still looking for field-value closing `}`",
+        "line 36: entry notitle2021 has no title",
+    ]
+
+
+def test_streams_and_versions_by_mtime(tmp_path: Path) -> None:
+    copy = tmp_path / "mine.bib"
+    copy.write_bytes(BIB.read_bytes())
+    os.utime(copy, (1_600_000_000, 1_600_000_000))
+    dump = read_bibtex_file(copy, complete=True)
+    assert (dump.source, dump.version, dump.complete) == ("bibtex:mine.bib", "2020-09-13", True)
+    assert next(dump.records).source_id == "jain-wallace-2019-attention"
+
+
+def test_latin1_file_is_read_with_a_note(tmp_path: Path) -> None:
+    latin = tmp_path / "old.bib"
+    latin.write_bytes(
+        "@article{k, title={Caf\u00e9 Studies}, author={Mu\u00f1oz, Ana}, year={1999}}".encode("latin-1")
+    )
+    dump = read_bibtex_file(latin)
+    (record,) = list(dump.records)
+    assert (record.title, record.authors) == ("Café Studies", ["Ana Muñoz"])
+    assert dump.problems == ["not UTF-8 (byte 22); read as Latin-1"]
+
+
+def test_unusable_files(tmp_path: Path) -> None:
+    with pytest.raises(IngestError, match="no such file"):
+        read_bibtex_file(tmp_path / "missing.bib")
+    binary = tmp_path / "paper.bib"
+    binary.write_bytes(b"%PDF-1.5\x00\x01")
+    with pytest.raises(IngestError, match="binary file"):
+        read_bibtex_file(binary)
+    empty = tmp_path / "empty.bib"
+    empty.write_text("% nothing here\n")
+    with pytest.raises(IngestError, match="no BibTeX entries"):
+        read_bibtex_file(empty)
