@@ -8,6 +8,7 @@ cannot confirm or refute it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from refhound.models import FieldCheck, FieldStatus, ParsedFields, Record
@@ -19,6 +20,8 @@ from refhound.normalize.venues import VenueInfo, VenueKind, parse_venue, venue_s
 from refhound.settings import JudgeSettings
 
 S = FieldStatus
+# (venue key, year) -> the sources holding that venue and year completely, with their record counts.
+Coverage = Callable[[str, int], list[tuple[str, int]]]
 
 
 def check_title(cited: str | None, record: Record) -> FieldCheck:
@@ -108,28 +111,36 @@ def _is_preprint(info: VenueInfo | None, record: Record | None = None) -> bool:
     return record is not None and record.entry_type == "preprint"
 
 
-def check_venue(cited: str | None, record: Record, settings: JudgeSettings) -> FieldCheck:
-    if not cited:
+def check_venue(cited: ParsedFields, record: Record, settings: JudgeSettings, coverage: Coverage) -> FieldCheck:
+    if not cited.venue:
         return FieldCheck(field="venue", status=S.MISSING, found=record.venue)
     if not record.venue:
-        return FieldCheck(field="venue", status=S.UNCHECKED, cited=cited, note="the record names no venue")
-    ours, theirs = parse_venue(cited), parse_venue(record.venue)
+        return FieldCheck(field="venue", status=S.UNCHECKED, cited=cited.venue, note="the record names no venue")
+    ours, theirs = parse_venue(cited.venue), parse_venue(record.venue)
 
     def result(status: FieldStatus, note: str = "") -> FieldCheck:
-        return FieldCheck(field="venue", status=status, cited=cited, found=record.venue, note=note)
+        return FieldCheck(field="venue", status=status, cited=cited.venue, found=record.venue, note=note)
 
     if ours.key is not None and ours.key == theirs.key:
         return result(S.MATCH)
     if _is_preprint(ours) and _is_preprint(theirs, record):
         return result(S.MATCH)
-    if _is_preprint(ours) or _is_preprint(theirs, record):
-        return result(S.BENIGN, "arXiv preprint vs published venue")
+    if _is_preprint(ours):
+        return result(S.BENIGN, "cited as a preprint; the record is the published version")
+    if _is_preprint(theirs, record):
+        # Only a preprint was found: publication at the cited venue is unconfirmed, and disproved when
+        # the index holds that venue and year completely (the published version would be there).
+        held = coverage(ours.key, cited.year) if ours.key and cited.year else []
+        if held:
+            return result(S.MISMATCH, f"only a preprint exists; {ours.key.upper()} {cited.year} does not have it "
+                          f"({', '.join(source for source, _ in held)} holds it completely)")
+        return result(S.UNCHECKED, "only a preprint record was found; publication at the cited venue is unconfirmed")
     if ours.key is not None and theirs.key is not None:
         kinds = {ours.kind, theirs.kind}
         if kinds == {VenueKind.CONFERENCE, VenueKind.JOURNAL}:
             return result(S.BENIGN, "conference vs journal version")
-        return result(S.MISMATCH, f"{ours.name} is not {theirs.name}")
-    similarity = venue_similarity(cited, record.venue)
+        return result(S.MISMATCH, f"{ours.key.upper()} is not {theirs.key.upper()}")
+    similarity = venue_similarity(cited.venue, record.venue)
     if similarity >= settings.venue_similarity:
         return result(S.BENIGN, f"venue names differ in form (similarity {similarity:.2f})")
     if VenueKind.WORKSHOP in (ours.kind, theirs.kind) and ours.kind != theirs.kind:

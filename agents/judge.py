@@ -15,10 +15,10 @@ because "not in an index that does not cover it" proves nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from refhound.agents.field_rules import (
+    Coverage,
     check_arxiv,
     check_authors,
     check_doi,
@@ -31,7 +31,6 @@ from refhound.models import Evidence, FieldCheck, FieldStatus, ParsedFields, Rec
 from refhound.normalize.venues import parse_venue
 from refhound.settings import JudgeSettings
 
-Coverage = Callable[[str, int], list[tuple[str, int]]]
 S = FieldStatus
 
 
@@ -82,12 +81,22 @@ def _owner(candidates: list[Candidate], via: str, settings: JudgeSettings) -> Re
 
 
 def _evaluate(
-    cited: ParsedFields, candidate: Candidate, candidates: list[Candidate], settings: JudgeSettings, this_year: int
+    cited: ParsedFields,
+    candidate: Candidate,
+    candidates: list[Candidate],
+    coverage: Coverage,
+    settings: JudgeSettings,
+    this_year: int,
 ) -> _Evaluation:
     record = candidate.indexed.record
     title = check_title(cited.title, record)
     authors = check_authors(cited, record)
-    fields = [title, authors.check, check_venue(cited.venue, record, settings), check_year(cited, record, this_year, settings)]
+    fields = [
+        title,
+        authors.check,
+        check_venue(cited, record, settings, coverage),
+        check_year(cited, record, this_year, settings),
+    ]
     doi_owner = _owner(candidates, "doi", settings)
     arxiv_owner = _owner(candidates, "arxiv_id", settings)
     identifiers = [
@@ -115,7 +124,7 @@ def judge(
     """Decide one citation from the candidate records the index stage found."""
     if not cited.title and not cited.doi and not cited.arxiv_id:
         return Judgement(Verdict.UNVERIFIED, [], [], "too little metadata to check: no title and no identifier")
-    evaluations = [_evaluate(cited, c, candidates, settings, this_year) for c in candidates]
+    evaluations = [_evaluate(cited, c, candidates, coverage, settings, this_year) for c in candidates]
     same = [e for e in evaluations if e.same_work]
     if same:
         return _decide_on_record(max(same, key=lambda e: e.rank))
@@ -169,10 +178,10 @@ def _decide_without_record(
             sources = ", ".join(f"{source} ({n} records)" for source, n in complete)
             return Judgement(
                 Verdict.FABRICATED, fields, evidence,
-                f"no record of {venue.name} {cited.year} has this title, and the index holds that venue and "
-                f"year completely: {sources}",
+                f"no record of {venue.key.upper()} {cited.year} has this title, and the index holds that venue "
+                f"and year completely: {sources}",
             )
-    scope = f"{venue.name} {cited.year}" if venue and cited.year else "the cited venue and year"
+    scope = f"{(venue.key or venue.name).upper()} {cited.year}" if venue and cited.year else "the cited venue and year"
     conflict = "; the cited identifier belongs to another work" if evidence else ""
     return Judgement(
         Verdict.UNVERIFIED, fields, evidence, f"not found in the index, which does not cover {scope} completely{conflict}"

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import logging
 import re
 
-import bibtexparser
+from bibtexparser.entrypoint import parse_string
 
 from refhound.normalize.text import collapse_whitespace, latex_to_unicode
 
@@ -60,7 +60,7 @@ logging.getLogger("bibtexparser").setLevel(logging.ERROR)
 
 def parse_bibtex(text: str) -> BibParse:
     """Parse BibTeX text; malformed blocks are reported, never silently dropped."""
-    library = bibtexparser.parse_string(text)
+    library = parse_string(text)
     result = BibParse()
     for entry in library.entries:
         fields: dict[str, str] = {}

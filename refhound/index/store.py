@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from functools import lru_cache
 from itertools import islice
 from pathlib import Path
+from typing import Any
 
 from refhound.errors import IndexCorrupt, IndexMissing
 from refhound.index.ingest.base import Dump
@@ -147,7 +148,12 @@ class IndexStore:
 
     # -- writing ---------------------------------------------------------------------------------
     def ingest(self, dump: Dump, progress: Callable[[int], None] | None = None) -> IngestResult:
-        """Stream a dump into the index in batches; coverage for its source is recomputed after."""
+        """Stream a dump into the index in batches; coverage for its source is recomputed after.
+
+        If the dump breaks off (an `IngestError` from a truncated file), the batches already written stay
+        (re-running the build replaces them) but the dump is not registered and its coverage is not
+        updated, so a half-read dump never makes the index claim completeness.
+        """
         started = time.perf_counter()
         count = 0
         records: Iterator[Record] = dump.records
@@ -277,7 +283,7 @@ class IndexStore:
         }
 
 
-def _to_indexed(row: tuple[object, ...]) -> IndexedRecord:
+def _to_indexed(row: tuple[Any, ...]) -> IndexedRecord:
     (rowid, source, source_id, version, title, tkey, authors, _akey, venue, vkey, vkind, year, doi, arxiv,
      url, etype) = row
     record = Record.model_construct(
@@ -285,7 +291,7 @@ def _to_indexed(row: tuple[object, ...]) -> IndexedRecord:
         source_id=source_id,
         source_version=version,
         title=title,
-        authors=json.loads(str(authors)),
+        authors=json.loads(authors),
         venue=venue,
         year=year,
         doi=doi,
@@ -293,6 +299,4 @@ def _to_indexed(row: tuple[object, ...]) -> IndexedRecord:
         url=url,
         entry_type=etype,
     )
-    return IndexedRecord(
-        int(str(rowid)), record, str(tkey), str(vkey) if vkey else None, str(vkind) if vkind else None
-    )
+    return IndexedRecord(int(rowid), record, tkey, vkey, vkind)

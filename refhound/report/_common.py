@@ -42,10 +42,11 @@ def describe_check(check: FieldCheck, source: str | None = None) -> str:
 
 
 def check_lines(result: ReferenceResult) -> list[str]:
-    """One line per field check that is not a plain match (benign ones included, marked as such)."""
+    """One line per finding: every field check except plain matches and fields the citation leaves out."""
     evidence = deciding_evidence(result)
     source = evidence.source if evidence else None
-    return [describe_check(check, source) for check in result.fields if check.status is not FieldStatus.MATCH]
+    quiet = (FieldStatus.MATCH, FieldStatus.MISSING)
+    return [describe_check(check, source) for check in result.fields if check.status not in quiet]
 
 
 def evidence_label(evidence: Evidence) -> str:

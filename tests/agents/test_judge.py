@@ -48,12 +48,28 @@ def test_wrong_year_gives_the_correct_value_and_its_source(store: IndexStore) ->
     assert "dblp record conf/cvpr/HeZRS16" in j.reason
 
 
+GPT3_AUTHORS = ["Tom B. Brown", "Benjamin Mann", "Nick Ryder", "Melanie Subbiah"]
+
+
 def test_year_off_by_one_is_benign_for_a_preprint(store: IndexStore) -> None:
-    j = run(store, title="Language models are few-shot learners", authors=["Tom B. Brown", "Benjamin Mann",
-            "Nick Ryder", "Melanie Subbiah"], venue="NeurIPS", year=2021, arxiv_id="2005.14165")
+    j = run(store, title="Language models are few-shot learners", authors=GPT3_AUTHORS, venue="arXiv preprint",
+            year=2021, arxiv_id="2005.14165")
     assert j.verdict is Verdict.VERIFIED
     assert statuses(j)["year"] is FieldStatus.BENIGN
-    assert statuses(j)["venue"] is FieldStatus.BENIGN
+    assert statuses(j)["venue"] is FieldStatus.MATCH
+
+
+def test_a_venue_the_index_knows_only_as_a_preprint_is_not_confirmed(store: IndexStore) -> None:
+    j = run(store, title="Language models are few-shot learners", authors=GPT3_AUTHORS, venue="NeurIPS", year=2020)
+    assert j.verdict is Verdict.UNVERIFIED
+    assert statuses(j)["venue"] is FieldStatus.UNCHECKED
+
+
+def test_a_preprint_cited_at_a_completely_indexed_venue_is_a_metadata_error(store: IndexStore) -> None:
+    j = run(store, title="Language models are few-shot learners", authors=GPT3_AUTHORS, venue="ICML", year=2019)
+    venue = next(f for f in j.fields if f.field == "venue")
+    assert j.verdict is Verdict.METADATA_ERROR
+    assert venue.status is FieldStatus.MISMATCH and "only a preprint" in venue.note
 
 
 @pytest.mark.parametrize(
