@@ -1,0 +1,181 @@
+"""`.bbl` input: the bibliography LaTeX got from BibTeX (`\\bibitem` blocks) or biber (`\\entry` records).
+
+A `\\bibitem` is a formatted reference: its LaTeX is turned into text and parsed like any reference string.
+A biblatex `\\entry` is structured (`\\field{title}{…}`, `\\name{author}…`, `\\verb{doi}…`) and is mapped
+field by field, the way a BibTeX entry is.
+"""
+
+from __future__ import annotations
+
+import re
+
+from refhound.inputs.base import InputRead
+from refhound.inputs.bib import map_fields
+from refhound.models import InputProblem, Reference
+from refhound.normalize.text import collapse_whitespace, latex_to_unicode
+from refhound.refstring import parse_reference_string
+
+_BIBITEM = re.compile(r"\\bibitem(?![A-Za-z])\s*")
+_END_LIST = re.compile(r"\\end\s*\{thebibliography\}")
+_COMMENT = re.compile(r"(?<!\\)%[^\n]*\n?\s*")
+# Markup that carries no text of the reference, or whose first argument is a label ("\bibinfo{year}{2019}").
+_DROP = re.compile(
+    r"\\(?:newblock|BibitemOpen|urlprefix|doiprefix)\b\s*|\\penalty\s*-?\d+|\\BibitemShut\s*\{[^{}]*\}"
+)
+_LABEL_ARGUMENT = re.compile(r"\\bib(?:info|field)\s*\{[^{}]*\}\s*")
+_ENQUOTE = re.compile(r"\\enquote\s*\{([^{}]*)\}")
+_HREF = re.compile(r"\\href\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
+_BIBLATEX_MACROS = {
+    "bibrangedash": "–", "bibdatedash": "–", "bibinitperiod": ".", "bibinitdelim": " ",
+    "bibinithyphendelim": "-", "bibnamedelima": " ", "bibnamedelimb": " ", "bibnamedelimc": " ",
+    "bibnamedelimd": " ", "bibnamedelimi": " ",
+}  # fmt: skip
+_BIBLATEX_MACRO = re.compile(r"\\(" + "|".join(_BIBLATEX_MACROS) + r")(?![A-Za-z])\s?")
+_ENTRY = re.compile(r"\\entry\s*\{([^{}]*)\}\s*\{([^{}]*)\}\s*\{[^{}]*\}(.*?)\\endentry", re.DOTALL)
+_FIELD = re.compile(r"\\field\s*\{(\w+)\}\s*\{")
+_VERB = re.compile(r"\\verb\s*\{(\w+)\}\s*((?:\\verb[^\n]*\n\s*)+)\\endverb")
+_NAME_LIST = re.compile(r"\\name\s*\{author\}\s*\{\d+\}\s*\{[^{}]*\}\s*\{")
+_LIST = re.compile(r"\\list\s*\{(\w+)\}\s*\{\d+\}\s*\{")
+_NAME_PART = re.compile(r"(\w+)=\{")
+_MORE_AUTHORS = re.compile(r"\\true\s*\{moreauthor\}")
+
+
+def _group(text: str, start: int) -> tuple[str, int]:
+    """The content of the brace group opening at `text[start]`, and the index after its closing brace."""
+    depth = 0
+    i = start
+    while i < len(text):
+        char = text[i]
+        if char == "\\":
+            i += 2
+            continue
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth == 0:
+                return text[start + 1 : i], i + 1
+        i += 1
+    return text[start + 1 :], len(text)
+
+
+def _groups(text: str) -> list[str]:
+    """The top-level brace groups of `text`, in order."""
+    out: list[str] = []
+    i = text.find("{")
+    while i >= 0:
+        content, end = _group(text, i)
+        out.append(content)
+        i = text.find("{", end)
+    return out
+
+
+# --- \bibitem ------------------------------------------------------------------------------------------
+
+
+def _bibitem_head(text: str, start: int) -> tuple[str, int]:
+    """The key of the `\\bibitem[label]{key}` whose arguments start at `start`, and where its text begins."""
+    i = start
+    if text.startswith("[", i):
+        depth = 0
+        while i < len(text):
+            depth += {"{": 1, "}": -1}.get(text[i], 0)
+            if text[i] == "]" and depth == 0:
+                break
+            i += 1
+        i = len(text) if i >= len(text) else i + 1
+        while i < len(text) and text[i].isspace():
+            i += 1
+    if text.startswith("{", i):
+        key, end = _group(text, i)
+        return key.strip(), end
+    return "", i
+
+
+def _bibitem_text(latex: str) -> str:
+    """One `\\bibitem`'s LaTeX as the plain reference string a reader sees."""
+    text = _COMMENT.sub("", latex)
+    text = _DROP.sub(" ", text)
+    text = _LABEL_ARGUMENT.sub("", text)
+    text = _ENQUOTE.sub(r"“\1”", text)
+    text = _HREF.sub(lambda m: m.group(2) if m.group(1) in m.group(2) else f"{m.group(2)} {m.group(1)}", text)
+    return latex_to_unicode(text)
+
+
+def _read_bibitems(text: str, source: str) -> InputRead:
+    read = InputRead()
+    starts = list(_BIBITEM.finditer(text))
+    for position, match in enumerate(starts, 1):
+        key, body_start = _bibitem_head(text, match.end())
+        body_end = starts[position].start() if position < len(starts) else len(text)
+        body = _END_LIST.split(text[body_start:body_end], maxsplit=1)[0]
+        reference = _bibitem_text(body)
+        if not reference:
+            read.problems.append(
+                InputProblem(input=source, location=key or f"item {position}", message="empty \\bibitem")
+            )
+            continue
+        parsed = parse_reference_string(reference)
+        read.references.append(Reference(id=key or str(position), raw=reference, parsed=parsed, input=source))
+    return read
+
+
+# --- biblatex \entry -----------------------------------------------------------------------------------
+
+
+def _biblatex_value(value: str) -> str:
+    return latex_to_unicode(_BIBLATEX_MACRO.sub(lambda m: _BIBLATEX_MACROS[m.group(1)], value))
+
+
+def _biblatex_names(body: str) -> list[str]:
+    """The names of the entry's `\\name{author}` list, each as "Given prefix Family, Suffix"."""
+    match = _NAME_LIST.search(body)
+    if not match:
+        return []
+    names: list[str] = []
+    for name in _groups(_group(body, match.end() - 1)[0]):
+        parts: dict[str, str] = {}
+        for part in _NAME_PART.finditer(name):
+            parts[part.group(1)] = _biblatex_value(_group(name, part.end() - 1)[0])
+        display = " ".join(p for p in (parts.get("given"), parts.get("prefix"), parts.get("family")) if p)
+        if parts.get("suffix"):
+            display = f"{display}, {parts['suffix']}"
+        if display:
+            names.append(display)
+    return names
+
+
+def _biblatex_fields(body: str) -> dict[str, str]:
+    fields: dict[str, str] = {}
+    for match in _FIELD.finditer(body):
+        fields.setdefault(match.group(1).lower(), _biblatex_value(_group(body, match.end() - 1)[0]))
+    for match in _LIST.finditer(body):
+        items = _groups(_group(body, match.end() - 1)[0])
+        if items:
+            fields.setdefault(match.group(1).lower(), _biblatex_value(items[0]))
+    for match in _VERB.finditer(body):
+        lines = [line.strip().removeprefix("\\verb").strip() for line in match.group(2).splitlines()]
+        fields.setdefault(match.group(1).lower(), "".join(lines))
+    return fields
+
+
+def _read_biblatex(text: str, source: str) -> InputRead:
+    read = InputRead()
+    line, counted = 1, 0  # lines are counted forward from one entry to the next: linear in the file
+    for match in _ENTRY.finditer(text):
+        line, counted = line + text.count("\n", counted, match.start()), match.start()
+        key, entry_type, body = match.group(1).strip(), match.group(2).strip().lower(), match.group(3)
+        names = _biblatex_names(body)
+        parsed, notes = map_fields(
+            entry_type, _biblatex_fields(body), names, bool(_MORE_AUTHORS.search(body))
+        )
+        raw = collapse_whitespace(match.group(0))
+        read.references.append(Reference(id=key, raw=raw, parsed=parsed, input=source))
+        location = f"line {line} ({key})"
+        read.problems.extend(InputProblem(input=source, location=location, message=note) for note in notes)
+    return read
+
+
+def read_bbl(text: str, source: str) -> InputRead:
+    """The references of a `.bbl` file, biblatex's `\\entry` records or a `thebibliography` list."""
+    return _read_biblatex(text, source) if _ENTRY.search(text) else _read_bibitems(text, source)

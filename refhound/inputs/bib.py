@@ -1,0 +1,105 @@
+"""BibTeX input: entries → references, BibTeX field conventions → `ParsedFields`.
+
+The field mapping is shared with biblatex `.bbl` files, whose `\\field{…}` names are BibTeX's.
+"""
+
+from __future__ import annotations
+
+import re
+
+from refhound.bibtex import parse_bibtex, split_bibtex_names
+from refhound.inputs.base import InputRead, missing_title, year_of
+from refhound.models import InputProblem, ParsedFields, Reference
+from refhound.normalize.identifiers import (
+    arxiv_id_from_doi,
+    find_arxiv_id,
+    find_doi,
+    normalize_arxiv_id,
+    normalize_doi,
+)
+from refhound.normalize.titles import clean_title
+from refhound.refstring import ARXIV_VENUE, is_arxiv_venue
+
+_URL = re.compile(r"^\s*(?:https?://|www\.)\S+\s*$", re.IGNORECASE)
+# Entry types whose venue, if any, is in `howpublished` or `publisher` rather than a journal or booktitle.
+_MISC_TYPES = {"misc", "online", "electronic", "www", "unpublished"}
+_ARXIV_FIELDS = ("url", "journal", "journaltitle", "booktitle", "note", "volume", "howpublished")
+
+
+def _arxiv_id(fields: dict[str, str], doi: str | None) -> str | None:
+    """From `eprint` (when the archive is arXiv or unnamed), `arxiv`/`arxivid`, a URL or note, or the DOI."""
+    archive = (fields.get("archiveprefix") or fields.get("eprinttype") or "arxiv").lower()
+    candidates = [
+        fields.get("eprint") if archive == "arxiv" else None,
+        fields.get("arxiv"),
+        fields.get("arxivid"),
+    ]
+    for value in candidates:
+        found = normalize_arxiv_id(value) if value else None
+        if found:
+            return found
+    for name in _ARXIV_FIELDS:
+        found = find_arxiv_id(fields.get(name, ""))
+        if found:
+            return found
+    return arxiv_id_from_doi(doi) if doi else None
+
+
+def _venue(entry_type: str, fields: dict[str, str], arxiv_id: str | None) -> str | None:
+    venue = fields.get("booktitle") or fields.get("journal") or fields.get("journaltitle")
+    if not venue and entry_type in _MISC_TYPES:
+        venue = next(
+            (v for v in (fields.get("howpublished"), fields.get("publisher")) if v and not _URL.match(v)),
+            None,
+        )
+    if is_arxiv_venue(venue) or (not venue and arxiv_id):
+        return ARXIV_VENUE
+    return venue or None
+
+
+def map_fields(
+    entry_type: str, fields: dict[str, str], authors: list[str], truncated: bool
+) -> tuple[ParsedFields, list[str]]:
+    """`ParsedFields` from decoded BibTeX fields (lower-case names), and what was wrong with them."""
+    notes: list[str] = []
+    doi_text = fields.get("doi")
+    doi = normalize_doi(doi_text) if doi_text else None
+    if doi_text and doi is None:
+        notes.append(f"doi {doi_text!r} is not a DOI")
+    howpublished = fields.get("howpublished", "")
+    url = fields.get("url") or (howpublished.strip() if _URL.match(howpublished) else None)
+    doi = doi or (find_doi(url) if url else None)
+    arxiv_id = _arxiv_id(fields, doi)
+    title = clean_title(fields["title"]) if fields.get("title") else None
+    parsed = ParsedFields(
+        title=title or None,
+        authors=authors,
+        authors_truncated=truncated,
+        venue=_venue(entry_type, fields, arxiv_id),
+        year=year_of(fields.get("year")) or year_of(fields.get("date")),
+        doi=doi,
+        arxiv_id=arxiv_id,
+        url=url,
+        volume=fields.get("volume") or None,
+        pages=fields.get("pages") or None,
+    )
+    no_title = missing_title(parsed, "entry")
+    return parsed, [*notes, no_title] if no_title else notes
+
+
+def read_bibtex(text: str, source: str) -> InputRead:
+    """Every well-formed entry of a `.bib` file; one problem per malformed block, with its line."""
+    parse = parse_bibtex(text)
+    read = InputRead()
+    for failure in parse.failures:
+        location = f"line {failure.line}" if failure.line else None
+        read.problems.append(InputProblem(input=source, location=location, message=failure.message))
+    for entry in parse.entries:
+        authors, truncated = (
+            split_bibtex_names(entry.fields["author"]) if "author" in entry.fields else ([], False)
+        )
+        parsed, notes = map_fields(entry.entry_type, entry.fields, authors, truncated)
+        read.references.append(Reference(id=entry.key, raw=entry.raw, parsed=parsed, input=source))
+        location = f"line {entry.line} ({entry.key})" if entry.line else entry.key
+        read.problems.extend(InputProblem(input=source, location=location, message=note) for note in notes)
+    return read

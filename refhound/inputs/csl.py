@@ -1,0 +1,113 @@
+"""CSL-JSON input (Zotero, Pandoc, Mendeley exports): a list of items, or `{"items": [...]}`."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from refhound.errors import InputError
+from refhound.inputs.base import InputRead, missing_title, year_of
+from refhound.models import InputProblem, ParsedFields, Reference
+from refhound.normalize.identifiers import arxiv_id_from_doi, find_arxiv_id, normalize_doi
+from refhound.normalize.names import is_et_al
+from refhound.normalize.titles import clean_title
+from refhound.refstring import ARXIV_VENUE, is_arxiv_venue
+
+_NAME_PARTS = ("given", "dropping-particle", "non-dropping-particle", "family")
+_ARXIV_FIELDS = ("number", "URL", "note", "archive_location", "container-title", "publisher")
+
+
+def _text(value: Any) -> str | None:
+    """A CSL text value: a string or number, or the first of a list (old exports list container titles)."""
+    if isinstance(value, list):
+        value = value[0] if value else None
+    if isinstance(value, bool) or value is None:
+        return None
+    text = str(value).strip() if isinstance(value, str | int | float) else ""
+    return text or None
+
+
+def _name(value: Any) -> str | None:
+    """A CSL name object as "Given particle Family, Suffix", or its `literal`."""
+    if not isinstance(value, dict):
+        return _text(value)
+    literal = _text(value.get("literal"))
+    if literal:
+        return literal
+    name = " ".join(part for part in (_text(value.get(key)) for key in _NAME_PARTS) if part)
+    suffix = _text(value.get("suffix"))
+    return f"{name}, {suffix}" if name and suffix else name or None
+
+
+def _year(issued: Any) -> int | None:
+    """The year of a CSL date: `date-parts` [[2019, 5, 1]], else `raw` or `literal` text."""
+    if not isinstance(issued, dict):
+        return year_of(_text(issued))
+    parts = issued.get("date-parts")
+    if isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
+        year = year_of(_text(parts[0][0]))
+        if year:
+            return year
+    return year_of(_text(issued.get("raw")) or _text(issued.get("literal")))
+
+
+def _item_fields(item: dict[str, Any]) -> ParsedFields:
+    """`ParsedFields` from one CSL item."""
+    names = [name for name in (_name(a) for a in item.get("author") or [] if a) if name]
+    truncated = any(is_et_al(name) for name in names)
+    doi = normalize_doi(_text(item.get("DOI")) or "")
+    arxiv_id = next(
+        (found for key in _ARXIV_FIELDS if (found := find_arxiv_id(_text(item.get(key)) or ""))), None
+    )
+    arxiv_id = arxiv_id or (arxiv_id_from_doi(doi) if doi else None)
+    venue = _text(item.get("container-title")) or _text(item.get("event-title"))
+    if is_arxiv_venue(venue) or (not venue and arxiv_id):
+        venue = ARXIV_VENUE
+    title = _text(item.get("title"))
+    return ParsedFields(
+        title=clean_title(title) or None if title else None,
+        authors=[name for name in names if not is_et_al(name)],
+        authors_truncated=truncated,
+        venue=venue,
+        year=_year(item.get("issued")),
+        doi=doi,
+        arxiv_id=arxiv_id,
+        url=_text(item.get("URL")),
+        volume=_text(item.get("volume")),
+        pages=_text(item.get("page")),
+    )
+
+
+def _items(text: str, source: str) -> list[Any]:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InputError(
+            source, f"not valid JSON: {error.msg} at line {error.lineno} column {error.colno}"
+        ) from error
+    if isinstance(data, dict) and isinstance(data.get("items"), list):
+        return list(data["items"])
+    if isinstance(data, list):
+        return data
+    if isinstance(data, dict) and ("title" in data or "type" in data):
+        return [data]  # a single item
+    raise InputError(source, 'not CSL-JSON: expected a list of items or {"items": [...]}')
+
+
+def read_csl_json(text: str, source: str) -> InputRead:
+    """Every CSL item; an item that is not a JSON object, or has nothing to check, is reported."""
+    read = InputRead()
+    for position, item in enumerate(_items(text, source), 1):
+        location = f"item {position}"
+        if not isinstance(item, dict):
+            message = f"not a CSL item (a JSON object) but {type(item).__name__}, skipped"
+            read.problems.append(InputProblem(input=source, location=location, message=message))
+            continue
+        parsed = _item_fields(item)
+        key = _text(item.get("id")) or str(position)
+        raw = json.dumps(item, ensure_ascii=False)
+        read.references.append(Reference(id=key, raw=raw, parsed=parsed, input=source))
+        no_title = missing_title(parsed, "item")
+        if no_title:
+            read.problems.append(InputProblem(input=source, location=f"{location} ({key})", message=no_title))
+    return read

@@ -1,0 +1,126 @@
+"""Plain-text input: a reference list as typed, pasted or exported (`.txt`, `.md`, anything textual).
+
+The list is cut into references by, in order of preference: sequential numbering ("[1]", "1.", "(1)"),
+list bullets, blank-line separated paragraphs, or else one reference per line, where a line that cannot
+end a reference (no final period, a trailing hyphen) or that starts in lower case continues the previous
+one. Each reference is then parsed by `parse_reference_string`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from refhound.inputs.base import InputRead
+from refhound.models import InputProblem, Reference
+from refhound.refstring import parse_reference_string
+
+_HEADING = re.compile(
+    r"^\s*(?:#+\s*)?(?:references|bibliography|works cited|literature(?: cited)?|sources|citations)\s*:?\s*$",
+    re.IGNORECASE,
+)
+_LABEL = re.compile(r"^\s*(?:\[(\d{1,6})\]|\((\d{1,6})\)|(\d{1,6})[.)])\s+\S")
+_BULLET = re.compile(r"^\s*[-*+•]\s+(?=\S)")
+_CAN_END = re.compile(r"(?:[.?!)\]\d]|https?://\S+|\w/)\s*$")  # a line a reference can end with
+_MARKDOWN_LINK = re.compile(r"\[([^\]]+)\]\((\S+?)\)")
+_MARKDOWN_EMPHASIS = re.compile(r"(?<![\w*])(\*{1,2}|_{1,2})(?=\S)(.+?)(?<=\S)\1(?![\w*])")
+_THREE_LETTERS = re.compile(r"[^\W\d_].*?[^\W\d_].*?[^\W\d_]")
+_LINES_PER_PARAGRAPH = 6  # more than this on average: blank lines are incidental, not separators
+
+
+@dataclass
+class _Chunk:
+    line: int  # 1-based line where the reference starts
+    lines: list[str]
+
+
+def _numbered_starts(lines: list[str]) -> set[int]:
+    """Lines that open a numbered reference: labels counting up by one.
+
+    A wrapped line that starts with a year ("2019. BERT: …") neither interrupts the count nor starts it.
+    """
+    starts: set[int] = set()
+    expected: int | None = None
+    for index, line in enumerate(lines):
+        match = _LABEL.match(line)
+        if not match:
+            continue
+        number = int(next(g for g in match.groups() if g))
+        if (expected is None and number < 1800) or number == expected:
+            starts.add(index)
+            expected = number + 1
+    return starts if len(starts) >= 2 else set()
+
+
+def _paragraph_starts(lines: list[str]) -> set[int]:
+    starts = {i for i, line in enumerate(lines) if line.strip() and (i == 0 or not lines[i - 1].strip())}
+    filled = sum(1 for line in lines if line.strip())
+    return starts if len(starts) >= 2 and len(starts) * _LINES_PER_PARAGRAPH >= filled else set()
+
+
+def _line_starts(lines: list[str]) -> set[int]:
+    """One reference per line, except lines that continue the one before."""
+    starts: set[int] = set()
+    previous = ""
+    for index, line in enumerate(lines):
+        if not line.strip():
+            continue
+        hanging_indent = line[:1].isspace() and not previous[:1].isspace()
+        continues = bool(previous) and (
+            not _CAN_END.search(previous) or line.lstrip()[:1].islower() or hanging_indent
+        )
+        if not continues:
+            starts.add(index)
+        previous = line
+    return starts
+
+
+def _join(lines: list[str]) -> str:
+    """Lines of one reference on one line; "multi-" + "task" becomes "multitask"."""
+    parts: list[str] = []
+    for line in lines:
+        line = line.strip()
+        if not line:
+            continue
+        if parts and parts[-1].endswith("-") and line[:1].islower():
+            parts[-1] = parts[-1][:-1]
+        elif parts:
+            parts.append(" ")
+        parts.append(line)
+    return "".join(parts)
+
+
+def split_references(text: str, markdown: bool = False) -> list[tuple[int, str]]:
+    """The reference strings of a plain-text list, each with the line it starts on."""
+    lines = text.splitlines()
+    first = next((i for i, line in enumerate(lines) if line.strip()), len(lines))
+    if first < len(lines) and _HEADING.match(lines[first]):
+        lines[first] = ""
+    if markdown:
+        lines = [_MARKDOWN_EMPHASIS.sub(r"\2", _MARKDOWN_LINK.sub(r"\1 \2", line)) for line in lines]
+    bullets = {i for i, line in enumerate(lines) if _BULLET.match(line)}
+    starts = _numbered_starts(lines) or (bullets if len(bullets) >= 2 else set())
+    starts = starts or _paragraph_starts(lines) or _line_starts(lines)
+    chunks: list[_Chunk] = []
+    for index, line in enumerate(lines):
+        if index in starts:
+            chunks.append(_Chunk(index + 1, [_BULLET.sub("", line)]))
+        elif chunks:
+            chunks[-1].lines.append(line)
+        elif line.strip():
+            chunks.append(_Chunk(index + 1, [line]))  # text before the first label: reported as a reference
+    return [(chunk.line, _join(chunk.lines)) for chunk in chunks]
+
+
+def read_plain_text(text: str, source: str, markdown: bool = False) -> InputRead:
+    """Every reference of a plain-text list; a fragment with no letters (a page number) is reported."""
+    read = InputRead()
+    for line, reference in split_references(text, markdown):
+        if not _THREE_LETTERS.search(reference):
+            message = f"{reference!r} is not a reference, skipped"
+            read.problems.append(InputProblem(input=source, location=f"line {line}", message=message))
+            continue
+        position = str(len(read.references) + 1)
+        parsed = parse_reference_string(reference)
+        read.references.append(Reference(id=position, raw=reference, parsed=parsed, input=source))
+    return read
