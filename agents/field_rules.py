@@ -32,12 +32,18 @@ def check_title(cited: str | None, record: Record) -> FieldCheck:
         if same_text:
             return FieldCheck(field="title", status=S.MATCH, cited=cited, found=record.title)
         return FieldCheck(
-            field="title", status=S.BENIGN, cited=cited, found=record.title,
+            field="title",
+            status=S.BENIGN,
+            cited=cited,
+            found=record.title,
             note="differs only in punctuation, accents, articles or markup",
         )
     similarity = title_similarity(cited, record.title)
     return FieldCheck(
-        field="title", status=S.MISMATCH, cited=cited, found=record.title,
+        field="title",
+        status=S.MISMATCH,
+        cited=cited,
+        found=record.title,
         note=f"different title words (similarity {similarity:.2f})",
     )
 
@@ -61,7 +67,9 @@ def check_authors(cited: ParsedFields, record: Record) -> AuthorComparison:
     cited_text = "; ".join(cited.authors)
     if not record.authors:
         return AuthorComparison(
-            FieldCheck(field="authors", status=S.UNCHECKED, cited=cited_text, note="the record lists no authors"),
+            FieldCheck(
+                field="authors", status=S.UNCHECKED, cited=cited_text, note="the record lists no authors"
+            ),
             0,
             len(cited.authors),
         )
@@ -101,7 +109,9 @@ def check_authors(cited: ParsedFields, record: Record) -> AuthorComparison:
         if cited.authors_truncated and dropped:
             notes.append(f"'et al.' stands for {len(dropped)} more")
         status = S.MATCH if in_order and exact and not (cited.authors_truncated and dropped) else S.BENIGN
-    check = FieldCheck(field="authors", status=status, cited=cited_text, found=found_text, note="; ".join(notes))
+    check = FieldCheck(
+        field="authors", status=status, cited=cited_text, found=found_text, note="; ".join(notes)
+    )
     return AuthorComparison(check, len(pairs), len(cited.authors))
 
 
@@ -111,11 +121,15 @@ def _is_preprint(info: VenueInfo | None, record: Record | None = None) -> bool:
     return record is not None and record.entry_type == "preprint"
 
 
-def check_venue(cited: ParsedFields, record: Record, settings: JudgeSettings, coverage: Coverage) -> FieldCheck:
+def check_venue(
+    cited: ParsedFields, record: Record, settings: JudgeSettings, coverage: Coverage
+) -> FieldCheck:
     if not cited.venue:
         return FieldCheck(field="venue", status=S.MISSING, found=record.venue)
     if not record.venue:
-        return FieldCheck(field="venue", status=S.UNCHECKED, cited=cited.venue, note="the record names no venue")
+        return FieldCheck(
+            field="venue", status=S.UNCHECKED, cited=cited.venue, note="the record names no venue"
+        )
     ours, theirs = parse_venue(cited.venue), parse_venue(record.venue)
 
     def result(status: FieldStatus, note: str = "") -> FieldCheck:
@@ -132,9 +146,14 @@ def check_venue(cited: ParsedFields, record: Record, settings: JudgeSettings, co
         # the index holds that venue and year completely (the published version would be there).
         held = coverage(ours.key, cited.year) if ours.key and cited.year else []
         if held:
-            return result(S.MISMATCH, f"only a preprint exists; {ours.key.upper()} {cited.year} does not have it "
-                          f"({', '.join(source for source, _ in held)} holds it completely)")
-        return result(S.UNCHECKED, "only a preprint record was found; publication at the cited venue is unconfirmed")
+            return result(
+                S.MISMATCH,
+                f"only a preprint exists; {ours.key.upper()} {cited.year} does not have it "
+                f"({', '.join(source for source, _ in held)} holds it completely)",
+            )
+        return result(
+            S.UNCHECKED, "only a preprint record was found; publication at the cited venue is unconfirmed"
+        )
     if ours.key is not None and theirs.key is not None:
         kinds = {ours.kind, theirs.kind}
         if kinds == {VenueKind.CONFERENCE, VenueKind.JOURNAL}:
@@ -153,11 +172,16 @@ def check_year(cited: ParsedFields, record: Record, this_year: int, settings: Ju
         return FieldCheck(field="year", status=S.MISSING, found=_str(record.year))
     if cited.year > this_year + settings.max_future_years:
         return FieldCheck(
-            field="year", status=S.MISMATCH, cited=str(cited.year), found=_str(record.year),
+            field="year",
+            status=S.MISMATCH,
+            cited=str(cited.year),
+            found=_str(record.year),
             note=f"{cited.year} is in the future",
         )
     if record.year is None:
-        return FieldCheck(field="year", status=S.UNCHECKED, cited=str(cited.year), note="the record has no year")
+        return FieldCheck(
+            field="year", status=S.UNCHECKED, cited=str(cited.year), note="the record has no year"
+        )
     if cited.year == record.year:
         return FieldCheck(field="year", status=S.MATCH, cited=str(cited.year), found=str(record.year))
     preprint_involved = (
@@ -168,7 +192,10 @@ def check_year(cited: ParsedFields, record: Record, this_year: int, settings: Ju
     )
     if abs(cited.year - record.year) == 1 and preprint_involved:
         return FieldCheck(
-            field="year", status=S.BENIGN, cited=str(cited.year), found=str(record.year),
+            field="year",
+            status=S.BENIGN,
+            cited=str(cited.year),
+            found=str(record.year),
             note="preprint and published version differ by one year",
         )
     return FieldCheck(field="year", status=S.MISMATCH, cited=str(cited.year), found=str(record.year))
@@ -184,20 +211,30 @@ def check_doi(cited: str | None, record: Record, owner: Record | None) -> FieldC
         return FieldCheck(field="doi", status=S.MATCH, cited=doi, found=found)
     if owner is not None:
         return FieldCheck(
-            field="doi", status=S.MISMATCH, cited=doi, found=found,
+            field="doi",
+            status=S.MISMATCH,
+            cited=doi,
+            found=found,
             note=f"this DOI belongs to another work: {owner.title} ({owner.source} {owner.source_id})",
         )
     arxiv_of_doi = arxiv_id_from_doi(doi)
     if arxiv_of_doi is not None and record.arxiv_id:
         same = arxiv_of_doi == normalize_arxiv_id(record.arxiv_id)
         return FieldCheck(
-            field="doi", status=S.BENIGN if same else S.MISMATCH, cited=doi, found=found or record.arxiv_id,
+            field="doi",
+            status=S.BENIGN if same else S.MISMATCH,
+            cited=doi,
+            found=found or record.arxiv_id,
             note="arXiv DOI of this work" if same else f"arXiv DOI of another preprint ({arxiv_of_doi})",
         )
     if found is not None:
-        return FieldCheck(field="doi", status=S.MISMATCH, cited=doi, found=found, note="the record has another DOI")
+        return FieldCheck(
+            field="doi", status=S.MISMATCH, cited=doi, found=found, note="the record has another DOI"
+        )
     return FieldCheck(
-        field="doi", status=S.UNCHECKED, cited=doi,
+        field="doi",
+        status=S.UNCHECKED,
+        cited=doi,
         note="the record has no DOI and no indexed work carries this one; resolving it needs the network",
     )
 
@@ -211,13 +248,18 @@ def check_arxiv(cited: str | None, record: Record, owner: Record | None) -> Fiel
         return FieldCheck(field="arxiv_id", status=S.MATCH, cited=ours, found=theirs)
     if owner is not None:
         return FieldCheck(
-            field="arxiv_id", status=S.MISMATCH, cited=ours, found=theirs,
+            field="arxiv_id",
+            status=S.MISMATCH,
+            cited=ours,
+            found=theirs,
             note=f"this arXiv id belongs to another work: {owner.title}",
         )
     if theirs is not None:
         return FieldCheck(field="arxiv_id", status=S.MISMATCH, cited=ours, found=theirs)
     return FieldCheck(
-        field="arxiv_id", status=S.UNCHECKED, cited=ours,
+        field="arxiv_id",
+        status=S.UNCHECKED,
+        cited=ours,
         note="the record has no arXiv id and no indexed work carries this one",
     )
 

@@ -27,6 +27,7 @@ from refhound.agents.field_rules import (
     check_year,
 )
 from refhound.agents.index_search import Candidate
+
 from refhound.models import Evidence, FieldCheck, FieldStatus, ParsedFields, Record, Verdict
 from refhound.normalize.venues import parse_venue
 from refhound.settings import JudgeSettings
@@ -67,8 +68,11 @@ class _Evaluation:
 def _evidence(candidate: Candidate, note: str = "") -> Evidence:
     record = candidate.indexed.record
     return Evidence(
-        source=record.source, record_id=record.source_id, url=record.url,
-        score=round(candidate.title_similarity, 3), note=note,
+        source=record.source,
+        record_id=record.source_id,
+        url=record.url,
+        score=round(candidate.title_similarity, 3),
+        note=note,
     )
 
 
@@ -123,7 +127,9 @@ def judge(
 ) -> Judgement:
     """Decide one citation from the candidate records the index stage found."""
     if not cited.title and not cited.doi and not cited.arxiv_id:
-        return Judgement(Verdict.UNVERIFIED, [], [], "too little metadata to check: no title and no identifier")
+        return Judgement(
+            Verdict.UNVERIFIED, [], [], "too little metadata to check: no title and no identifier"
+        )
     evaluations = [_evaluate(cited, c, candidates, coverage, settings, this_year) for c in candidates]
     same = [e for e in evaluations if e.same_work]
     if same:
@@ -143,14 +149,23 @@ def _decide_on_record(best: _Evaluation) -> Judgement:
     if unchecked:
         names = ", ".join(f.field for f in unchecked)
         return Judgement(
-            Verdict.UNVERIFIED, best.fields, evidence,
-            f"matches {where}, but the cited {names} could not be confirmed offline", record,
+            Verdict.UNVERIFIED,
+            best.fields,
+            evidence,
+            f"matches {where}, but the cited {names} could not be confirmed offline",
+            record,
         )
-    return Judgement(Verdict.VERIFIED, best.fields, evidence, f"every cited field agrees with {where}", record)
+    return Judgement(
+        Verdict.VERIFIED, best.fields, evidence, f"every cited field agrees with {where}", record
+    )
 
 
 def _decide_without_record(
-    cited: ParsedFields, candidates: list[Candidate], coverage: Coverage, settings: JudgeSettings, this_year: int
+    cited: ParsedFields,
+    candidates: list[Candidate],
+    coverage: Coverage,
+    settings: JudgeSettings,
+    this_year: int,
 ) -> Judgement:
     fields: list[FieldCheck] = []
     evidence: list[Evidence] = []
@@ -159,17 +174,32 @@ def _decide_without_record(
             record = c.indexed.record
             fields.append(
                 FieldCheck(
-                    field=c.via, status=S.MISMATCH, cited=cited.doi if c.via == "doi" else cited.arxiv_id,
-                    found=record.title, note=f"this identifier belongs to another work ({record.source} {record.source_id})",
+                    field=c.via,
+                    status=S.MISMATCH,
+                    cited=cited.doi if c.via == "doi" else cited.arxiv_id,
+                    found=record.title,
+                    note=f"this identifier belongs to another work ({record.source} {record.source_id})",
                 )
             )
             evidence.append(_evidence(c, "the cited identifier resolves to this different work"))
     if cited.title:
-        fields.insert(0, FieldCheck(field="title", status=S.UNCHECKED, cited=cited.title, note="no indexed record has this title"))
+        fields.insert(
+            0,
+            FieldCheck(
+                field="title", status=S.UNCHECKED, cited=cited.title, note="no indexed record has this title"
+            ),
+        )
 
     if cited.year is not None and cited.year > this_year + settings.max_future_years:
-        fields.append(FieldCheck(field="year", status=S.MISMATCH, cited=str(cited.year), note="in the future"))
-        return Judgement(Verdict.FABRICATED, fields, evidence, f"no record has it and its year {cited.year} is in the future")
+        fields.append(
+            FieldCheck(field="year", status=S.MISMATCH, cited=str(cited.year), note="in the future")
+        )
+        return Judgement(
+            Verdict.FABRICATED,
+            fields,
+            evidence,
+            f"no record has it and its year {cited.year} is in the future",
+        )
 
     venue = parse_venue(cited.venue) if cited.venue else None
     if venue is not None and venue.key is not None and cited.year is not None and cited.title:
@@ -177,12 +207,21 @@ def _decide_without_record(
         if complete:
             sources = ", ".join(f"{source} ({n} records)" for source, n in complete)
             return Judgement(
-                Verdict.FABRICATED, fields, evidence,
-                f"no record of {venue.key.upper()} {cited.year} has this title, and the index holds that venue "
-                f"and year completely: {sources}",
+                Verdict.FABRICATED,
+                fields,
+                evidence,
+                f"no record of {venue.key.upper()} {cited.year} has this title, and the index holds that "
+                f"venue and year completely: {sources}",
             )
-    scope = f"{(venue.key or venue.name).upper()} {cited.year}" if venue and cited.year else "the cited venue and year"
+    scope = (
+        f"{(venue.key or venue.name).upper()} {cited.year}"
+        if venue and cited.year
+        else "the cited venue and year"
+    )
     conflict = "; the cited identifier belongs to another work" if evidence else ""
     return Judgement(
-        Verdict.UNVERIFIED, fields, evidence, f"not found in the index, which does not cover {scope} completely{conflict}"
+        Verdict.UNVERIFIED,
+        fields,
+        evidence,
+        f"not found in the index, which does not cover {scope} completely{conflict}",
     )

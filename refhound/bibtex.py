@@ -5,10 +5,9 @@ Both the `.bib` input reader and the index's BibTeX-based ingesters use this one
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import logging
 import re
+from dataclasses import dataclass, field
 
 from bibtexparser.entrypoint import parse_string
 
@@ -83,8 +82,6 @@ def parse_bibtex(text: str) -> BibParse:
         line = block.start_line + 1 if block.start_line is not None else None
         result.failures.append(BibFailure(raw=block.raw or "", line=line, message=message))
     return result
-
-
 
 
 def split_bibtex_names(value: str) -> tuple[list[str], bool]:

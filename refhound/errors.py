@@ -1,15 +1,15 @@
 """refhound's exceptions.
 
-    RefhoundError                 anything refhound raises on purpose; `str()` is a one-line message
-    ├── InputError                an input file cannot be used at all (missing, binary, empty, too large)
-    │   └── EntryError            one entry of an input is malformed; the others are still read
-    ├── IndexError_               the embedded index cannot be used
-    │   ├── IndexMissing          no index file where one was expected
-    │   └── IndexCorrupt          the file is not a readable refhound index
-    ├── IngestError               a dump cannot be ingested (unknown format, unreadable file)
-    └── SourceError               an evidence source gave no usable answer
-        ├── NotFound              a definite answer: the source has no such work
-        └── Unreachable           no answer at all (network, timeout, server error): never read as NotFound
+RefhoundError                 anything refhound raises on purpose; `str()` is a one-line message
+├── InputError                an input file cannot be used at all (missing, binary, empty, too large)
+│   └── EntryError            one entry of an input is malformed; the others are still read
+├── IndexError_               the embedded index cannot be used
+│   ├── IndexMissing          no index file where one was expected
+│   └── IndexCorrupt          the file is not a readable refhound index
+├── IngestError               a dump cannot be ingested (unknown format, unreadable file)
+└── SourceError               an evidence source gave no usable answer
+    ├── NotFound              a definite answer: the source has no such work
+    └── Unreachable           no answer at all (network, timeout, server error): never read as NotFound
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ class EntryError(InputError):
         self.args = (f"{self.path} ({location}): {problem}",)
 
 
-class IndexError_(RefhoundError):  # noqa: N801 - the builtin IndexError means something else
+class IndexError_(RefhoundError):
     def __init__(self, path: str | Path, problem: str) -> None:
         self.path = str(path)
         super().__init__(f"index {self.path}: {problem}")

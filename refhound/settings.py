@@ -51,26 +51,19 @@ class JudgeSettings(_Section):
         default=0.80,
         ge=0.0,
         le=1.0,
-        description="Normalized title similarity (0..1) above which a record is considered as the cited work.",
-    )
-    title_same_work_similarity: float = Field(
-        default=0.90,
-        ge=0.0,
-        le=1.0,
-        description="Title similarity above which a record with no shared author still counts as the same work "
-        "when an identifier also agrees.",
+        description="Normalized title similarity (0..1) from which a record is considered as the cited work.",
     )
     author_overlap_same_work: float = Field(
         default=0.5,
         ge=0.0,
         le=1.0,
-        description="Share of cited authors found in a record for a near (not exact) title to count as that work.",
+        description="Share of cited authors a record must have for a near (not exact) title to be that work.",
     )
     venue_similarity: float = Field(
         default=0.85,
         ge=0.0,
         le=1.0,
-        description="Similarity of two unrecognised venue strings above which they are taken as the same venue.",
+        description="Similarity from which two unrecognised venue strings are taken as the same venue.",
     )
     max_future_years: int = Field(
         default=1, ge=0, description="A cited year more than this many years after today is impossible."
@@ -96,7 +89,9 @@ class Settings(BaseSettings):
     )
 
     index: IndexSettings = Field(default_factory=IndexSettings, description="The embedded index.")
-    judge: JudgeSettings = Field(default_factory=JudgeSettings, description="The deterministic judge's rules.")
+    judge: JudgeSettings = Field(
+        default_factory=JudgeSettings, description="The deterministic judge's rules."
+    )
     check: CheckSettings = Field(default_factory=CheckSettings, description="`refhound check` behaviour.")
 
     @classmethod

@@ -8,12 +8,15 @@ from datetime import date
 
 from refhound.agents.index_search import find_candidates
 from refhound.agents.judge import judge
+
 from refhound.index.store import IndexStore
 from refhound.models import Reference, ReferenceResult, is_hallucinated
 from refhound.settings import Settings
 
 
-def check_reference(reference: Reference, store: IndexStore, settings: Settings, this_year: int) -> ReferenceResult:
+def check_reference(
+    reference: Reference, store: IndexStore, settings: Settings, this_year: int
+) -> ReferenceResult:
     started = time.perf_counter()
     candidates = find_candidates(reference.parsed, store, settings.judge)
     judgement = judge(reference.parsed, candidates, store.coverage, settings.judge, this_year)

@@ -24,41 +24,94 @@ def shared_path(*parts: str) -> Path:
 
 
 def _dblp(key: str, title: str, authors: list[str], venue: str, year: int, **extra: str) -> Record:
-    return Record(source="dblp", source_id=key, source_version="2021-09", title=title, authors=authors,
-                  venue=venue, year=year, entry_type="inproceedings", url=f"https://dblp.org/rec/{key}", **extra)
+    return Record(
+        source="dblp",
+        source_id=key,
+        source_version="2021-09",
+        title=title,
+        authors=authors,
+        venue=venue,
+        year=year,
+        entry_type="inproceedings",
+        url=f"https://dblp.org/rec/{key}",
+        **extra,
+    )
 
 
 # Real papers, with their real metadata.
 RECORDS = [
-    _dblp("conf/nips/VaswaniSPUJGKP17", "Attention is All you Need",
-          ["Ashish Vaswani", "Noam Shazeer", "Niki Parmar", "Jakob Uszkoreit", "Llion Jones", "Aidan N. Gomez",
-           "Lukasz Kaiser", "Illia Polosukhin"],
-          "Advances in Neural Information Processing Systems 30: Annual Conference on Neural Information "
-          "Processing Systems 2017, December 4-9, 2017, Long Beach, CA, USA", 2017),
-    _dblp("conf/naacl/DevlinCLT19",
-          "BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding",
-          ["Jacob Devlin", "Ming-Wei Chang", "Kenton Lee", "Kristina Toutanova"],
-          "Proceedings of the 2019 Conference of the North American Chapter of the Association for "
-          "Computational Linguistics: Human Language Technologies, NAACL-HLT 2019", 2019,
-          doi="10.18653/v1/N19-1423"),
-    _dblp("conf/cvpr/HeZRS16", "Deep Residual Learning for Image Recognition",
-          ["Kaiming He", "Xiangyu Zhang", "Shaoqing Ren", "Jian Sun"],
-          "2016 IEEE Conference on Computer Vision and Pattern Recognition, CVPR 2016, Las Vegas, NV, USA, "
-          "June 27-30, 2016", 2016, doi="10.1109/CVPR.2016.90"),
-    _dblp("conf/naacl/JainW19", "Attention is not Explanation", ["Sarthak Jain", "Byron C. Wallace"],
-          "Proceedings of the 2019 Conference of the North American Chapter of the Association for "
-          "Computational Linguistics: Human Language Technologies, NAACL-HLT 2019", 2019,
-          doi="10.18653/v1/N19-1357"),
-    _dblp("conf/icml/KolesnikovZB19", "Revisiting Self-Supervised Visual Representation Learning",
-          ["Alexander Kolesnikov", "Xiaohua Zhai", "Lucas Beyer"],
-          "Proceedings of the 36th International Conference on Machine Learning, ICML 2019, 9-15 June 2019, "
-          "Long Beach, California, USA", 2019),
-    _dblp("conf/iclr/KingmaB14", "Adam: A Method for Stochastic Optimization",
-          ["Diederik P. Kingma", "Jimmy Ba"], "3rd International Conference on Learning Representations, "
-          "ICLR 2015, San Diego, CA, USA, May 7-9, 2015, Conference Track Proceedings", 2015),
-    Record(source="arxiv", source_id="2005.14165", source_version="2024-01", title="Language Models are Few-Shot Learners",
-           authors=["Tom B. Brown", "Benjamin Mann", "Nick Ryder", "Melanie Subbiah"], venue="arXiv", year=2020,
-           arxiv_id="2005.14165", entry_type="preprint", url="https://arxiv.org/abs/2005.14165"),
+    _dblp(
+        "conf/nips/VaswaniSPUJGKP17",
+        "Attention is All you Need",
+        [
+            "Ashish Vaswani",
+            "Noam Shazeer",
+            "Niki Parmar",
+            "Jakob Uszkoreit",
+            "Llion Jones",
+            "Aidan N. Gomez",
+            "Lukasz Kaiser",
+            "Illia Polosukhin",
+        ],
+        "Advances in Neural Information Processing Systems 30: Annual Conference on Neural Information "
+        "Processing Systems 2017, December 4-9, 2017, Long Beach, CA, USA",
+        2017,
+    ),
+    _dblp(
+        "conf/naacl/DevlinCLT19",
+        "BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding",
+        ["Jacob Devlin", "Ming-Wei Chang", "Kenton Lee", "Kristina Toutanova"],
+        "Proceedings of the 2019 Conference of the North American Chapter of the Association for "
+        "Computational Linguistics: Human Language Technologies, NAACL-HLT 2019",
+        2019,
+        doi="10.18653/v1/N19-1423",
+    ),
+    _dblp(
+        "conf/cvpr/HeZRS16",
+        "Deep Residual Learning for Image Recognition",
+        ["Kaiming He", "Xiangyu Zhang", "Shaoqing Ren", "Jian Sun"],
+        "2016 IEEE Conference on Computer Vision and Pattern Recognition, CVPR 2016, Las Vegas, NV, USA, "
+        "June 27-30, 2016",
+        2016,
+        doi="10.1109/CVPR.2016.90",
+    ),
+    _dblp(
+        "conf/naacl/JainW19",
+        "Attention is not Explanation",
+        ["Sarthak Jain", "Byron C. Wallace"],
+        "Proceedings of the 2019 Conference of the North American Chapter of the Association for "
+        "Computational Linguistics: Human Language Technologies, NAACL-HLT 2019",
+        2019,
+        doi="10.18653/v1/N19-1357",
+    ),
+    _dblp(
+        "conf/icml/KolesnikovZB19",
+        "Revisiting Self-Supervised Visual Representation Learning",
+        ["Alexander Kolesnikov", "Xiaohua Zhai", "Lucas Beyer"],
+        "Proceedings of the 36th International Conference on Machine Learning, ICML 2019, 9-15 June 2019, "
+        "Long Beach, California, USA",
+        2019,
+    ),
+    _dblp(
+        "conf/iclr/KingmaB14",
+        "Adam: A Method for Stochastic Optimization",
+        ["Diederik P. Kingma", "Jimmy Ba"],
+        "3rd International Conference on Learning Representations, "
+        "ICLR 2015, San Diego, CA, USA, May 7-9, 2015, Conference Track Proceedings",
+        2015,
+    ),
+    Record(
+        source="arxiv",
+        source_id="2005.14165",
+        source_version="2024-01",
+        title="Language Models are Few-Shot Learners",
+        authors=["Tom B. Brown", "Benjamin Mann", "Nick Ryder", "Melanie Subbiah"],
+        venue="arXiv",
+        year=2020,
+        arxiv_id="2005.14165",
+        entry_type="preprint",
+        url="https://arxiv.org/abs/2005.14165",
+    ),
 ]
 
 
@@ -75,8 +128,14 @@ def small_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
     directory = tmp_path_factory.mktemp("index")
     path = build_index(directory / "small.sqlite", [r for r in RECORDS if r.source == "dblp"])
     with IndexStore.create(path) as store:
-        store.ingest(Dump(source="arxiv", version="test", complete=False,
-                          records=iter([r for r in RECORDS if r.source == "arxiv"])))
+        store.ingest(
+            Dump(
+                source="arxiv",
+                version="test",
+                complete=False,
+                records=iter([r for r in RECORDS if r.source == "arxiv"]),
+            )
+        )
     return path
 
 

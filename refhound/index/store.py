@@ -46,8 +46,48 @@ WHERE records.title_key IS NOT excluded.title_key OR records.authors IS NOT excl
 """
 # Words that carry no retrieval signal in titles (articles are already gone from title keys).
 _STOPWORDS = frozenset(
-    "of for and in on to with by from via at as is are be its or using towards toward into over under "
-    "through based new approach study analysis we our what how why when can do does not no".split()
+    [
+        "of",
+        "for",
+        "and",
+        "in",
+        "on",
+        "to",
+        "with",
+        "by",
+        "from",
+        "via",
+        "at",
+        "as",
+        "is",
+        "are",
+        "be",
+        "its",
+        "or",
+        "using",
+        "towards",
+        "toward",
+        "into",
+        "over",
+        "under",
+        "through",
+        "based",
+        "new",
+        "approach",
+        "study",
+        "analysis",
+        "we",
+        "our",
+        "what",
+        "how",
+        "why",
+        "when",
+        "can",
+        "do",
+        "does",
+        "not",
+        "no",
+    ]
 )
 _MAX_QUERY_TOKENS = 8
 
@@ -265,8 +305,22 @@ class IndexStore:
         """Totals, per-dump provenance and coverage extent, for `refhound index stats`."""
         total = self._db.execute("SELECT count(*) FROM records").fetchone()[0]
         dumps = [
-            dict(zip(("source", "version", "location", "complete", "records", "problems", "seconds",
-                      "ingested_at"), row, strict=True))
+            dict(
+                zip(
+                    (
+                        "source",
+                        "version",
+                        "location",
+                        "complete",
+                        "records",
+                        "problems",
+                        "seconds",
+                        "ingested_at",
+                    ),
+                    row,
+                    strict=True,
+                )
+            )
             for row in self._db.execute("SELECT * FROM dumps ORDER BY source, location")
         ]
         venues = self._db.execute(
@@ -284,8 +338,24 @@ class IndexStore:
 
 
 def _to_indexed(row: tuple[Any, ...]) -> IndexedRecord:
-    (rowid, source, source_id, version, title, tkey, authors, _akey, venue, vkey, vkind, year, doi, arxiv,
-     url, etype) = row
+    (
+        rowid,
+        source,
+        source_id,
+        version,
+        title,
+        tkey,
+        authors,
+        _akey,
+        venue,
+        vkey,
+        vkind,
+        year,
+        doi,
+        arxiv,
+        url,
+        etype,
+    ) = row
     record = Record.model_construct(
         source=source,
         source_id=source_id,

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-
 from refhound.agents.index_search import find_candidates
 from refhound.agents.judge import judge
+
 from refhound.index.store import IndexStore
 from refhound.models import FieldStatus, ParsedFields, Verdict
 from refhound.settings import JudgeSettings
@@ -28,20 +28,37 @@ def statuses(judgement) -> dict[str, FieldStatus]:  # type: ignore[no-untyped-de
 def test_exact_citation_is_verified(store: IndexStore) -> None:
     j = run(store, title=BERT, authors=BERT_AUTHORS, venue="NAACL-HLT", year=2019, doi="10.18653/v1/N19-1423")
     assert j.verdict is Verdict.VERIFIED
-    assert statuses(j) == {"title": "match", "authors": "match", "venue": "match", "year": "match", "doi": "match"}
+    assert statuses(j) == {
+        "title": "match",
+        "authors": "match",
+        "venue": "match",
+        "year": "match",
+        "doi": "match",
+    }
     assert j.evidence[0].record_id == "conf/naacl/DevlinCLT19"
 
 
 def test_benign_differences_are_reported_not_hidden(store: IndexStore) -> None:
-    j = run(store, title="The BERT -- pre-training of deep bidirectional transformers for language understanding.",
-            authors=["J. Devlin", "M.-W. Chang", "K. Lee", "K. Toutanova"], venue="Proc. of NAACL", year=2019)
+    j = run(
+        store,
+        title="The BERT -- pre-training of deep bidirectional transformers for language understanding.",
+        authors=["J. Devlin", "M.-W. Chang", "K. Lee", "K. Toutanova"],
+        venue="Proc. of NAACL",
+        year=2019,
+    )
     assert j.verdict is Verdict.VERIFIED
     assert statuses(j)["title"] is FieldStatus.BENIGN
     assert statuses(j)["authors"] is FieldStatus.BENIGN
 
 
 def test_wrong_year_gives_the_correct_value_and_its_source(store: IndexStore) -> None:
-    j = run(store, title="Deep Residual Learning for Image Recognition", authors=RESNET_AUTHORS, venue="CVPR", year=2015)
+    j = run(
+        store,
+        title="Deep Residual Learning for Image Recognition",
+        authors=RESNET_AUTHORS,
+        venue="CVPR",
+        year=2015,
+    )
     assert j.verdict is Verdict.METADATA_ERROR
     year = next(f for f in j.fields if f.field == "year")
     assert (year.status, year.cited, year.found) == (FieldStatus.MISMATCH, "2015", "2016")
@@ -52,21 +69,31 @@ GPT3_AUTHORS = ["Tom B. Brown", "Benjamin Mann", "Nick Ryder", "Melanie Subbiah"
 
 
 def test_year_off_by_one_is_benign_for_a_preprint(store: IndexStore) -> None:
-    j = run(store, title="Language models are few-shot learners", authors=GPT3_AUTHORS, venue="arXiv preprint",
-            year=2021, arxiv_id="2005.14165")
+    j = run(
+        store,
+        title="Language models are few-shot learners",
+        authors=GPT3_AUTHORS,
+        venue="arXiv preprint",
+        year=2021,
+        arxiv_id="2005.14165",
+    )
     assert j.verdict is Verdict.VERIFIED
     assert statuses(j)["year"] is FieldStatus.BENIGN
     assert statuses(j)["venue"] is FieldStatus.MATCH
 
 
 def test_a_venue_the_index_knows_only_as_a_preprint_is_not_confirmed(store: IndexStore) -> None:
-    j = run(store, title="Language models are few-shot learners", authors=GPT3_AUTHORS, venue="NeurIPS", year=2020)
+    j = run(
+        store, title="Language models are few-shot learners", authors=GPT3_AUTHORS, venue="NeurIPS", year=2020
+    )
     assert j.verdict is Verdict.UNVERIFIED
     assert statuses(j)["venue"] is FieldStatus.UNCHECKED
 
 
 def test_a_preprint_cited_at_a_completely_indexed_venue_is_a_metadata_error(store: IndexStore) -> None:
-    j = run(store, title="Language models are few-shot learners", authors=GPT3_AUTHORS, venue="ICML", year=2019)
+    j = run(
+        store, title="Language models are few-shot learners", authors=GPT3_AUTHORS, venue="ICML", year=2019
+    )
     venue = next(f for f in j.fields if f.field == "venue")
     assert j.verdict is Verdict.METADATA_ERROR
     assert venue.status is FieldStatus.MISMATCH and "only a preprint" in venue.note
@@ -75,17 +102,31 @@ def test_a_preprint_cited_at_a_completely_indexed_venue_is_a_metadata_error(stor
 @pytest.mark.parametrize(
     ("authors", "truncated", "verdict"),
     [
-        (["Kaiming He", "Xiangyu Zhang", "Shaoqing Ren", "Jian Sun", "Ross Girshick"], False, Verdict.METADATA_ERROR),
+        (
+            ["Kaiming He", "Xiangyu Zhang", "Shaoqing Ren", "Jian Sun", "Ross Girshick"],
+            False,
+            Verdict.METADATA_ERROR,
+        ),
         (["Kaiming He", "Xiangyu Zhang"], False, Verdict.METADATA_ERROR),  # dropped without et al.
         (["Kaiming He", "Xiangyu Zhang"], True, Verdict.VERIFIED),  # "He, Zhang, et al."
-        (["Jian Sun", "Kaiming He", "Shaoqing Ren", "Xiangyu Zhang"], False, Verdict.VERIFIED),  # order differs
+        (
+            ["Jian Sun", "Kaiming He", "Shaoqing Ren", "Xiangyu Zhang"],
+            False,
+            Verdict.VERIFIED,
+        ),  # order differs
         (["He, K.", "Zhang, X.", "Ren, S.", "Sun, J."], False, Verdict.VERIFIED),
         (["Kaiming He", "Xiangyu Zhang", "Shaoqing Ren", "Jane Sun"], False, Verdict.METADATA_ERROR),
     ],
 )
 def test_author_rules(store: IndexStore, authors: list[str], truncated: bool, verdict: Verdict) -> None:
-    j = run(store, title="Deep residual learning for image recognition", authors=authors,
-            authors_truncated=truncated, venue="CVPR", year=2016)
+    j = run(
+        store,
+        title="Deep residual learning for image recognition",
+        authors=authors,
+        authors_truncated=truncated,
+        venue="CVPR",
+        year=2016,
+    )
     assert j.verdict is verdict, j.fields
 
 
@@ -101,66 +142,118 @@ def test_author_rules(store: IndexStore, authors: list[str], truncated: bool, ve
     ],
 )
 def test_venue_rules(store: IndexStore, venue: str, status: FieldStatus) -> None:
-    j = run(store, title="Deep Residual Learning for Image Recognition", authors=RESNET_AUTHORS, venue=venue, year=2016)
+    j = run(
+        store,
+        title="Deep Residual Learning for Image Recognition",
+        authors=RESNET_AUTHORS,
+        venue=venue,
+        year=2016,
+    )
     assert statuses(j)["venue"] is status
 
 
 def test_doi_of_another_work_is_a_mismatch(store: IndexStore) -> None:
-    j = run(store, title="Attention is not Explanation", authors=["Sarthak Jain", "Byron C. Wallace"],
-            venue="NAACL", year=2019, doi="https://doi.org/10.18653/v1/N19-1423")
+    j = run(
+        store,
+        title="Attention is not Explanation",
+        authors=["Sarthak Jain", "Byron C. Wallace"],
+        venue="NAACL",
+        year=2019,
+        doi="https://doi.org/10.18653/v1/N19-1423",
+    )
     assert j.verdict is Verdict.METADATA_ERROR
     doi = next(f for f in j.fields if f.field == "doi")
     assert doi.status is FieldStatus.MISMATCH and doi.found == "10.18653/v1/n19-1357"
 
 
 def test_near_miss_title_is_a_metadata_error_with_the_real_title(store: IndexStore) -> None:
-    j = run(store, title="Attention is All we Need", authors=["Ashish Vaswani", "Noam Shazeer"],
-            authors_truncated=True, venue="NIPS", year=2017)
+    j = run(
+        store,
+        title="Attention is All we Need",
+        authors=["Ashish Vaswani", "Noam Shazeer"],
+        authors_truncated=True,
+        venue="NIPS",
+        year=2017,
+    )
     assert j.verdict is Verdict.METADATA_ERROR
     title = next(f for f in j.fields if f.field == "title")
     assert title.status is FieldStatus.MISMATCH and title.found == "Attention is All you Need"
 
 
 def test_real_title_with_invented_authors_is_a_metadata_error(store: IndexStore) -> None:
-    j = run(store, title="Attention is not Explanation", authors=["Petra Silva", "Yuki Sato"], venue="NAACL", year=2019)
+    j = run(
+        store,
+        title="Attention is not Explanation",
+        authors=["Petra Silva", "Yuki Sato"],
+        venue="NAACL",
+        year=2019,
+    )
     assert j.verdict is Verdict.METADATA_ERROR
     assert statuses(j)["authors"] is FieldStatus.MISMATCH
 
 
 def test_unknown_title_at_a_completely_indexed_venue_is_fabricated(store: IndexStore) -> None:
-    j = run(store, title="Contrastive Curriculum Distillation for Sparse Mixture Models",
-            authors=["Wei Seo", "Tamara Fu"], venue="ICML", year=2019)
+    j = run(
+        store,
+        title="Contrastive Curriculum Distillation for Sparse Mixture Models",
+        authors=["Wei Seo", "Tamara Fu"],
+        venue="ICML",
+        year=2019,
+    )
     assert j.verdict is Verdict.FABRICATED
     assert "icml" in j.reason.casefold() and "dblp" in j.reason
 
 
 def test_unknown_title_outside_coverage_is_unverified(store: IndexStore) -> None:
-    j = run(store, title="Contrastive Curriculum Distillation for Sparse Mixture Models",
-            authors=["Wei Seo", "Tamara Fu"], venue="ICLR", year=2023)
+    j = run(
+        store,
+        title="Contrastive Curriculum Distillation for Sparse Mixture Models",
+        authors=["Wei Seo", "Tamara Fu"],
+        venue="ICLR",
+        year=2023,
+    )
     assert j.verdict is Verdict.UNVERIFIED
     assert "does not cover" in j.reason
 
 
 def test_a_year_in_the_future_is_never_verified(store: IndexStore) -> None:
-    j = run(store, title="Attention is not Explanation", authors=["Sarthak Jain", "Byron C. Wallace"],
-            venue="NAACL", year=2033)
+    j = run(
+        store,
+        title="Attention is not Explanation",
+        authors=["Sarthak Jain", "Byron C. Wallace"],
+        venue="NAACL",
+        year=2033,
+    )
     assert j.verdict is Verdict.METADATA_ERROR
     assert "future" in next(f.note for f in j.fields if f.field == "year")
 
 
 def test_a_doi_the_index_cannot_confirm_leaves_the_reference_unverified(store: IndexStore) -> None:
-    j = run(store, title="Revisiting Self-Supervised Visual Representation Learning",
-            authors=["Alexander Kolesnikov", "Xiaohua Zhai", "Lucas Beyer"], venue="ICML", year=2019,
-            doi="10.47281/bed.57189")
+    j = run(
+        store,
+        title="Revisiting Self-Supervised Visual Representation Learning",
+        authors=["Alexander Kolesnikov", "Xiaohua Zhai", "Lucas Beyer"],
+        venue="ICML",
+        year=2019,
+        doi="10.47281/bed.57189",
+    )
     assert j.verdict is Verdict.UNVERIFIED
     assert statuses(j)["doi"] is FieldStatus.UNCHECKED
 
 
 def test_a_title_with_a_typo_is_still_found(store: IndexStore) -> None:
-    j = run(store, title="Revisiting Self-Supervsied Visual Representation Learning",
-            authors=["Alexander Kolesnikov", "Xiaohua Zhai", "Lucas Beyer"], venue="ICML", year=2019)
+    j = run(
+        store,
+        title="Revisiting Self-Supervsied Visual Representation Learning",
+        authors=["Alexander Kolesnikov", "Xiaohua Zhai", "Lucas Beyer"],
+        venue="ICML",
+        year=2019,
+    )
     assert j.verdict is Verdict.METADATA_ERROR
-    assert next(f for f in j.fields if f.field == "title").found == "Revisiting Self-Supervised Visual Representation Learning"
+    assert (
+        next(f for f in j.fields if f.field == "title").found
+        == "Revisiting Self-Supervised Visual Representation Learning"
+    )
 
 
 def test_no_title_and_no_identifier_is_unverified(store: IndexStore) -> None:

@@ -26,7 +26,11 @@ def test_reingesting_the_same_dump_changes_nothing(tmp_path: Path) -> None:
 
 def test_records_keep_their_provenance(store: IndexStore) -> None:
     (row,) = store.by_doi("10.1109/cvpr.2016.90")
-    assert (row.record.source, row.record.source_id, row.record.source_version) == ("dblp", "conf/cvpr/HeZRS16", "2021-09")
+    assert (row.record.source, row.record.source_id, row.record.source_version) == (
+        "dblp",
+        "conf/cvpr/HeZRS16",
+        "2021-09",
+    )
     assert row.venue_key == "cvpr"
     dumps = store.stats()["dumps"]
     assert {d["source"] for d in dumps} == {"dblp", "arxiv"}  # type: ignore[union-attr]

@@ -1,0 +1,5 @@
+"""`python -m refhound` is the `refhound` command."""
+
+from refhound.cli import main
+
+main()

