@@ -89,7 +89,11 @@ _STOPWORDS = frozenset(
         "no",
     ]
 )
-_MAX_QUERY_TOKENS = 8
+_MAX_QUERY_TOKENS = 6
+# A title token in more than this share of records ("learning", "neural") costs tens of milliseconds in
+# an OR query and barely narrows it: such tokens are used only when the title has too few rarer ones.
+_COMMON_TOKEN_SHARE = 0.01
+_MIN_QUERY_TOKENS = 2
 
 
 @dataclass(frozen=True)
@@ -144,6 +148,7 @@ class IndexStore:
         self.path = path
         self._db = connection
         self._doc_freq = lru_cache(maxsize=65536)(self._doc_freq_uncached)
+        self._count: int | None = None
 
     # -- opening ---------------------------------------------------------------------------------
     @classmethod
@@ -226,6 +231,7 @@ class IndexStore:
                 ),
             )
         self._doc_freq.cache_clear()
+        self._count = None
         return IngestResult(dump.source, dump.version, count, list(dump.problems), seconds)
 
     def optimize(self) -> None:
@@ -254,9 +260,9 @@ class IndexStore:
     def search_title(self, key: str, limit: int) -> list[IndexedRecord]:
         """Full-text candidates for a title key, best BM25 first; tolerant of typos and missing words.
 
-        The query ORs the title's most specific tokens; a token the index has never seen (often a
-        typo) is replaced by a prefix query on its first letters, so one misspelled word neither
-        empties the result nor dominates it.
+        The query ORs the title's most specific tokens (common ones only when too few rare ones are
+        left); a token the index has never seen (often a typo) is replaced by a prefix query on its
+        first letters, so one misspelled word neither empties the result nor dominates it.
         """
         terms: list[tuple[int, str]] = []
         for token in dict.fromkeys(key.split()):
@@ -270,7 +276,11 @@ class IndexStore:
         if not terms:
             return []
         terms.sort()
-        query = " OR ".join(term for _, term in terms[:_MAX_QUERY_TOKENS])
+        common = max(1000, int(self._record_count() * _COMMON_TOKEN_SHARE))
+        chosen = [term for freq, term in terms if freq <= common][:_MAX_QUERY_TOKENS]
+        if len(chosen) < _MIN_QUERY_TOKENS:
+            chosen = [term for _, term in terms[:_MIN_QUERY_TOKENS]]
+        query = " OR ".join(chosen)
         return self._rows(
             f"SELECT r.id, {', '.join('r.' + c.strip() for c in _COLUMNS.split(','))} FROM records_fts f "
             "JOIN records r ON r.id = f.rowid WHERE records_fts MATCH ? ORDER BY f.rank LIMIT ?",
@@ -288,6 +298,11 @@ class IndexStore:
             "JOIN records r ON r.id = f.rowid WHERE records_fts MATCH ? ORDER BY f.rank LIMIT ?",
             (f"authors_key : ({query})", limit),
         )
+
+    def _record_count(self) -> int:
+        if self._count is None:
+            self._count = int(self._db.execute("SELECT count(*) FROM records").fetchone()[0])
+        return self._count
 
     def _doc_freq_uncached(self, token: str) -> int:
         row = self._db.execute("SELECT doc FROM records_vocab WHERE term = ?", (token,)).fetchone()
