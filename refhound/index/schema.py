@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -48,7 +48,10 @@ CREATE INDEX IF NOT EXISTS records_arxiv ON records (arxiv_id) WHERE arxiv_id IS
 CREATE VIRTUAL TABLE IF NOT EXISTS records_fts USING fts5 (
     title_key, authors_key, content='records', content_rowid='id', tokenize='unicode61'
 );
-CREATE VIRTUAL TABLE IF NOT EXISTS records_vocab USING fts5vocab (records_fts, 'row');
+CREATE VIRTUAL TABLE IF NOT EXISTS records_vocab USING fts5vocab (records_fts, 'col');
+-- Document frequency of every title token, copied from the FTS vocabulary after each ingest: a B-tree
+-- lookup here takes microseconds where the fts5vocab table takes a quarter of a millisecond.
+CREATE TABLE IF NOT EXISTS title_terms (term TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TRIGGER IF NOT EXISTS records_ai AFTER INSERT ON records BEGIN
     INSERT INTO records_fts (rowid, title_key, authors_key) VALUES (new.id, new.title_key, new.authors_key);
 END;

@@ -89,10 +89,10 @@ _STOPWORDS = frozenset(
         "no",
     ]
 )
-_MAX_QUERY_TOKENS = 6
+_MAX_QUERY_TOKENS = 5
 # A title token in more than this share of records ("learning", "neural") costs tens of milliseconds in
 # an OR query and barely narrows it: such tokens are used only when the title has too few rarer ones.
-_COMMON_TOKEN_SHARE = 0.01
+_COMMON_TOKEN_SHARE = 0.003
 _MIN_QUERY_TOKENS = 2
 
 
@@ -230,6 +230,10 @@ class IndexStore:
                     datetime.now(UTC).isoformat(timespec="seconds"),
                 ),
             )
+            self._db.execute("DELETE FROM title_terms")
+            self._db.execute(
+                "INSERT INTO title_terms SELECT term, doc FROM records_vocab WHERE col = 'title_key'"
+            )
         self._doc_freq.cache_clear()
         self._count = None
         return IngestResult(dump.source, dump.version, count, list(dump.problems), seconds)
@@ -305,7 +309,7 @@ class IndexStore:
         return self._count
 
     def _doc_freq_uncached(self, token: str) -> int:
-        row = self._db.execute("SELECT doc FROM records_vocab WHERE term = ?", (token,)).fetchone()
+        row = self._db.execute("SELECT docs FROM title_terms WHERE term = ?", (token,)).fetchone()
         return int(row[0]) if row else 0
 
     def coverage(self, venue_key: str, year: int) -> list[tuple[str, int]]:
