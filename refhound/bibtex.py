@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
 
 from bibtexparser.entrypoint import parse_string
 
@@ -108,3 +109,36 @@ def split_bibtex_names(value: str) -> tuple[list[str], bool]:
     if truncated:
         cleaned.pop()
     return cleaned, truncated
+
+
+_ENTRY_START = re.compile(r"^\s*@")
+
+
+def iter_bibtex_batches(lines: Iterable[str], batch_entries: int = 2000) -> Iterator[BibParse]:
+    """Parse BibTeX from a stream of lines, a few thousand entries at a time, so memory stays flat.
+
+    Batches are cut only where a line starts a new ``@`` block; line numbers in the results are those
+    of the whole stream.
+    """
+    chunk: list[str] = []
+    chunk_start = 0  # 0-based line number of the chunk's first line
+    blocks = 0
+    for number, line in enumerate(lines):
+        if _ENTRY_START.match(line):
+            if blocks >= batch_entries:
+                yield _parse_chunk(chunk, chunk_start)
+                chunk, chunk_start, blocks = [], number, 0
+            blocks += 1
+        chunk.append(line)
+    if chunk:
+        yield _parse_chunk(chunk, chunk_start)
+
+
+def _parse_chunk(lines: list[str], offset: int) -> BibParse:
+    parsed = parse_bibtex("".join(lines))
+    if not offset:
+        return parsed
+    return BibParse(
+        entries=[replace(e, line=e.line + offset if e.line else None) for e in parsed.entries],
+        failures=[replace(f, line=f.line + offset if f.line else None) for f in parsed.failures],
+    )

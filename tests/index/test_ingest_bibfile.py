@@ -65,7 +65,7 @@ def test_latin1_file_is_read_with_a_note(tmp_path: Path) -> None:
     dump = read_bibtex_file(latin)
     (record,) = list(dump.records)
     assert (record.title, record.authors) == ("Café Studies", ["Ana Muñoz"])
-    assert dump.problems == ["not UTF-8 (byte 22); read as Latin-1"]
+    assert dump.problems == ["line 1: not UTF-8; such lines read as Latin-1"]
 
 
 def test_unusable_files(tmp_path: Path) -> None:
@@ -79,3 +79,15 @@ def test_unusable_files(tmp_path: Path) -> None:
     empty.write_text("% nothing here\n")
     with pytest.raises(IngestError, match="no BibTeX entries"):
         read_bibtex_file(empty)
+
+
+def test_large_files_are_parsed_in_batches_with_true_line_numbers(tmp_path: Path) -> None:
+    entries = [f"@article{{k{i},\n  title = {{Paper number {i}}},\n  year = {{2001}}\n}}\n" for i in range(5000)]
+    entries[4321] = "@article{broken, title = {no end\n"
+    path = tmp_path / "big.bib"
+    path.write_text("".join(entries), encoding="utf-8")
+    dump = read_bibtex_file(path)
+    records = list(dump.records)
+    assert len(records) == 4999
+    assert records[-1].source_id == "k4999"
+    assert any(p.startswith(f"line {4321 * 4 + 1}:") for p in dump.problems), dump.problems
