@@ -82,7 +82,9 @@ def test_unusable_files(tmp_path: Path) -> None:
 
 
 def test_large_files_are_parsed_in_batches_with_true_line_numbers(tmp_path: Path) -> None:
-    entries = [f"@article{{k{i},\n  title = {{Paper number {i}}},\n  year = {{2001}}\n}}\n" for i in range(5000)]
+    entries = [
+        f"@article{{k{i},\n  title = {{Paper number {i}}},\n  year = {{2001}}\n}}\n" for i in range(5000)
+    ]
     entries[4321] = "@article{broken, title = {no end\n"
     path = tmp_path / "big.bib"
     path.write_text("".join(entries), encoding="utf-8")
