@@ -4,9 +4,7 @@ Citation styles lay a reference out in the same order: numbering, an author bloc
 (quoted, or the next sentence), then the venue with its volume, pages and date. The parser follows that
 order. Identifiers (DOI, arXiv id, URL) are taken from anywhere first and cut out, so what is left is prose.
 
-The author block is read on a *shape string*: one character per token (W capitalised word, I initial, V
-run of bare capitals, p name particle, punctuation as itself, …), matched against a small name grammar.
-Backtracking in the regex engine then finds the longest name list that ends where a block can end.
+The author block has its own grammar, in `refstring_authors`.
 """
 
 from __future__ import annotations
@@ -14,16 +12,13 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
 
 from refhound.models import ParsedFields
 from refhound.normalize.identifiers import find_arxiv_id, find_doi
 from refhound.normalize.text import collapse_whitespace
 from refhound.normalize.titles import clean_title
+from refhound.refstring_authors import LOWER, UPPER, YEAR, take_authors
 
-_UPPER = re.escape("".join(c for c in map(chr, range(0x41, 0x250)) if c.isupper()))
-_LOWER = re.escape("".join(c for c in map(chr, range(0x61, 0x250)) if c.islower()))
-_YEAR = r"(?:18|19|20)\d\d"
 ARXIV_VENUE = "arXiv"
 # How citations name arXiv as a venue: "arXiv preprint arXiv:2005.14165", "ArXiv", "CoRR" (dblp's name).
 _ARXIV_VENUE = re.compile(r"\barxiv\b|^corr$", re.IGNORECASE)
@@ -33,15 +28,14 @@ _ARXIV_VENUE = re.compile(r"\barxiv\b|^corr$", re.IGNORECASE)
 _NUMBERING = re.compile(
     r"^\s*(?:\[\s*\d{1,4}[a-z]?\s*\]|\(\s*\d{1,4}\s*\)|(\d{1,4})(?:\s*[.)]\s|\s+(?=\D)))\s*"
 )
-_BROKEN_WORD = re.compile(rf"(?<=[{_LOWER}])- (?!(?:and|or|to|und|et|ou)\b)(?=[{_LOWER}])")
-_BROKEN_COMPOUND = re.compile(rf"(?<=[{_LOWER}])- (?=[{_UPPER}][{_LOWER}])")
-_PLACEHOLDER = re.compile(r"^[_\-—–]{2,}\s*[.,]?\s*")  # "———." repeats the previous entry's authors
+_BROKEN_WORD = re.compile(rf"(?<=[{LOWER}])- (?!(?:and|or|to|und|et|ou)\b)(?=[{LOWER}])")
+_BROKEN_COMPOUND = re.compile(rf"(?<=[{LOWER}])- (?=[{UPPER}][{LOWER}])")
 
 
 def strip_numbering(text: str) -> str:
     """Drop a leading list label ("[12]", "12.", "(3)", "54 "), but not a leading year."""
     match = _NUMBERING.match(text)
-    if not match or (match.group(1) and re.fullmatch(_YEAR, match.group(1))):
+    if not match or (match.group(1) and re.fullmatch(YEAR, match.group(1))):
         return text
     return text[match.end() :]
 
@@ -90,157 +84,9 @@ def _take_identifiers(text: str) -> _Identifiers:
     return _Identifiers(find_doi(text), find_arxiv_id(text), url, collapse_whitespace(rest))
 
 
-# --- author block --------------------------------------------------------------------------------------
-
-_ET_AL = re.compile(r"et\.?\s+al\b\.?|and\s+others\b")
-_TOKEN = re.compile(rf"{_ET_AL.pattern}|\.\.\.|…|[,;:&()\[\]“”\"«»„‘]|[^\s,;:&()\[\]“”\"«»„‘]+")
-_INITIALS = re.compile(rf"[{_UPPER}][a-z]?\.(?:-?[{_UPPER}][a-z]?\.)*")
-_CAPITALS_DOT = re.compile(rf"[{_UPPER}]{{2,3}}\.")  # "WC." in "Abraham WC. Metaplasticity"
-_BARE_INITIALS = re.compile(rf"[{_UPPER}]{{1,3}}")
-_CAPWORD = re.compile(rf"[{_UPPER}](?:[{_UPPER}{_LOWER}]|['’\-](?=[{_UPPER}{_LOWER}]))+")
-_PARTICLES = {
-    "de", "da", "di", "du", "del", "della", "der", "den", "des", "van", "von", "la", "le", "ten", "ter",
-    "dos", "das", "do", "bin", "al", "el",
-}  # fmt: skip
-_CAPITAL_PARTICLES = {
-    "De", "Di", "Da", "Du", "Del", "Della", "Der", "Den", "Des", "Van", "Von", "Le", "La", "El", "Al", "Mc",
-    "Mac", "St", "Ten", "Ter", "Dos", "Das", "Do",
-}  # fmt: skip
-_CONNECTORS = {"and", "And", "AND", "und", "et", "&"}
-_SUFFIXES = {"Jr.", "Sr.", "Jr", "Sr", "II", "III", "IV"}
-# Capitalised words that start titles, never names: they stop an author list running into a title.
-_NOT_NAMES = {
-    "The", "An", "On", "In", "Of", "For", "From", "Toward", "Towards", "With", "Is", "Are", "How", "Why",
-    "What", "When", "Where", "Using", "Introduction", "Proceedings", "Journal", "Review", "Report",
-    "Handbook", "Studies", "Study", "Analysis", "Theory", "Trans", "IEEE", "ACM",
-}  # fmt: skip
-_EDITORS_MARK = re.compile(r"^,?\s*\(?(?:eds?|editors?|Eds?|Editors?|EDS?|Hrsg|Hg|éds?|dir)\.?\)?[.,:]?\s*")
-_PUNCT_SHAPES = {",": ",", ";": ";", ":": ":", ".": ".", "(": "(", "[": "(", ")": ")", "…": "z", "...": "z"}
-_YEAR_TOKEN = re.compile(rf"{_YEAR}[a-z]?")
-_OPENING_QUOTES = set('“"«„‘')
-
-# The name grammar over shapes: W capitalised word, I initial ("J.", "M.-W."), K capitals with a period
-# ("WC."), V bare capitals ("JA"), p/P lower/capitalised particle ("de", "Van"), j suffix ("Jr."),
-# e "et al.", z "…", & "and", q opening quote, y year, x anything else.
-_FAMILY = r"[pP]*[WP]"
-# A given name may end in a full word after initials ("Rowe, C. Eugene.") unless that word starts the next
-# inverted name ("Keri, S. Kiss, I.").
-_INV = rf"{_FAMILY}j?,(?:W{{1,4}}[IVK]*|[IVK]+)(?:W(?=[.;:&]|,(?![WIVK])|$))?p*(?:,?j)?"  # Devlin, J.
-_INV_PAREN = rf"{_FAMILY}\((?:W{{1,3}}[IV]*|[IV]+)\)"  # FERRIERES (Madeleine)
-_NAT_I = rf"[IV]+W?{_FAMILY}(?:,?j)?"  # J. Devlin / J. Christian Gerdes / C Lawrence Zitnick
-_NAT = rf"(?:[WP]W?[IV]*{_FAMILY}(?:,?j)?|{_NAT_I})"  # Jacob Devlin / Jill G. de Villiers
-_VAN = r"[pP]*W{1,2}[IVK]+"  # Smith JA / Roe C. / Neal R. M. / Abraham WC.
-_NAME = rf"(?:{_INV}|{_INV_PAREN}|{_NAT}|{_VAN})"
-# Between names: punctuation, "and", or nothing after initials before an inverted name ("Keri, S. Kiss, I.").
-_SEP = rf"(?:[,;]+&?|&|,?z|(?<=[IVK])(?={_FAMILY}j?,))"
-# A list that starts "J. Devlin" keeps that form up to its "and": "R. H. Bube, Photovoltaic Materials" has
-# one author, "F. Jahanian and Al Mok" two.
-_LIST = rf"(?:{_NAT_I}(?:{_SEP}{_NAT_I})*(?:,?&{_NAME})?|(?![IV]){_NAME}(?:{_SEP}{_NAME})*)(?:[,;]*e)?"
-_BLOCK = re.compile(rf"({_LIST}|W(?=\.|,?y|\(y))(?:([.,:;])|(?=[(qy])|$|(?<=[IeK]))")
-_BLOCK_ENDS = frozenset("xqy:.")  # symbols that no name or separator contains
-_NEXT_NAME = re.compile(rf"{_NAME}(?=(?:{_SEP}{_NAME})*(?:[,;]*e)?$)")
-_NEXT_SEP = re.compile(rf"[,;]*e|{_SEP}")
-
-
-@dataclass(frozen=True)
-class _Token:
-    shape: str
-    start: int
-    end: int
-
-
-@lru_cache(maxsize=1 << 16)
-def _shape(word: str) -> str:
-    """The grammar symbol of one token."""
-    if word in _PUNCT_SHAPES:
-        return _PUNCT_SHAPES[word]
-    if word in _OPENING_QUOTES:
-        return "q"
-    if _ET_AL.fullmatch(word):
-        return "e"
-    if word in _CONNECTORS:
-        return "&"
-    if word in _SUFFIXES:
-        return "j"
-    if word in _NOT_NAMES:
-        return "x"
-    if _YEAR_TOKEN.fullmatch(word):
-        return "y"
-    if word in _PARTICLES:
-        return "p"
-    if word in _CAPITAL_PARTICLES:
-        return "P"
-    if _INITIALS.fullmatch(word):
-        return "I"
-    if _CAPITALS_DOT.fullmatch(word):
-        return "K"
-    if _BARE_INITIALS.fullmatch(word):
-        return "V"
-    return "W" if _CAPWORD.fullmatch(word) else "x"
-
-
-def _tokens(text: str, limit: int = 250) -> list[_Token]:
-    """Tokens of the start of `text`, up to the first that no name list can run past.
-
-    A word's final period becomes its own token unless it is part of an initial or "et al.".
-    """
-    out: list[_Token] = []
-    for match in _TOKEN.finditer(text):
-        word, start, end = match.group(0), match.start(), match.end()
-        if len(word) > 1 and word.endswith(".") and word != "..." and _shape(word) not in "IKej":
-            out.append(_Token(_shape(word[:-1]), start, end - 1))
-            out.append(_Token(".", end - 1, end))
-        else:
-            out.append(_Token(_shape(word), start, end))
-        if out[-1].shape in _BLOCK_ENDS or len(out) >= limit:
-            break
-    return out
-
-
-_VANCOUVER_END = re.compile(rf"^([^,]*\s[{_UPPER}]{{1,3}})\.$")  # "Roe C." ends a Vancouver list: "Roe C"
-
-
-def _names(text: str, tokens: list[_Token], shapes: str) -> list[str]:
-    """Cut a matched author block into names, the way the grammar parsed it."""
-    names: list[str] = []
-    pos = 0
-    while pos < len(shapes):
-        name = _NEXT_NAME.match(shapes, pos)
-        if not name:  # a single-word block ("COLLECTIF.")
-            return [text[tokens[0].start : tokens[-1].end]]
-        names.append(_VANCOUVER_END.sub(r"\1", text[tokens[pos].start : tokens[name.end() - 1].end]))
-        sep = _NEXT_SEP.match(shapes, name.end())
-        pos = sep.end() if sep else len(shapes)
-    return names
-
-
-@dataclass(frozen=True)
-class _Authors:
-    names: list[str]
-    truncated: bool
-    rest: str
-
-
-def _take_authors(text: str) -> _Authors:
-    """The author block at the start of `text`, as cited names, and the text after it."""
-    placeholder = _PLACEHOLDER.match(text)
-    if placeholder:
-        return _Authors([], False, text[placeholder.end() :])
-    tokens = _tokens(text)
-    shapes = "".join(t.shape for t in tokens)
-    match = _BLOCK.match(shapes)
-    if not match:
-        return _Authors([], False, text)
-    count = len(match.group(1))
-    end = tokens[count].end if match.group(2) else tokens[count - 1].end
-    truncated = any(t.shape in "ez" for t in tokens[:count])
-    rest = _EDITORS_MARK.sub("", text[end:].lstrip(), count=1)
-    return _Authors(_names(text, tokens[:count], shapes[:count]), truncated, rest)
-
-
 def parse_author_list(text: str) -> tuple[list[str], bool]:
     """Split an author list written in any common style into names; say whether it ends in "et al."."""
-    authors = _take_authors(_prepare(text))
+    authors = take_authors(_prepare(text))
     return authors.names, authors.truncated
 
 
@@ -248,11 +94,11 @@ def parse_author_list(text: str) -> tuple[list[str], bool]:
 
 # A year not inside a range ("1215–1218"), a decimal ("2005.14165") or a page number ("p. 1999").
 _YEAR_CANDIDATE = re.compile(
-    rf"(?<![\w\-–/.])(?<!pp\. )(?<!p\. )({_YEAR})(?:[a-z](?![a-z]))?(?![\d\-–]\d|\d|\.\d)"
+    rf"(?<![\w\-–/.])(?<!pp\. )(?<!p\. )({YEAR})(?:[a-z](?![a-z]))?(?![\d\-–]\d|\d|\.\d)"
 )
-_PAREN_YEAR = re.compile(rf"\((?:[^()]{{0,30}}?\W)?({_YEAR})[a-z]?\)")
+_PAREN_YEAR = re.compile(rf"\((?:[^()]{{0,30}}?\W)?({YEAR})[a-z]?\)")
 _LEADING_YEAR = re.compile(
-    rf"^(?:\((?:[^()]{{0,20}}?\s)?({_YEAR})[a-z]?(?:[,/][^()]{{0,30}})?\)|({_YEAR})[a-z]?)[.,:;]?\s+"
+    rf"^(?:\((?:[^()]{{0,20}}?\s)?({YEAR})[a-z]?(?:[,/][^()]{{0,30}})?\)|({YEAR})[a-z]?)[.,:;]?\s+"
     r"|^\(?n\.\s?d\.\)?[.,]?\s*"
 )
 
@@ -291,11 +137,11 @@ _PUBLISHER_NOTE = re.compile(r"\s\([^()]*:\s[^()]*\)")  # "(London: Routledge, 1
 _EDITION_NOTE = re.compile(r"\s*\([^()]*\b(?:ed|edn|edition|éd)\b\.?\)$", re.IGNORECASE)
 _WORD = re.compile(r"\b(?!(?:pp|vol|no|nr)\b)[^\W\d_]{2,}", re.IGNORECASE)  # a word, not "pp."
 # What ends a title that has no sentence end: a year, or a parenthesis with a place or year in it.
-_TITLE_TAIL = re.compile(rf"[\s,.;:]*(?:\([^()]*(?::\s|{_YEAR})[^()]*\)|\(?{_YEAR}[a-z]?\)?)[\s.]*$")
+_TITLE_TAIL = re.compile(rf"[\s,.;:]*(?:\([^()]*(?::\s|{YEAR})[^()]*\)|\(?{YEAR}[a-z]?\)?)[\s.]*$")
 
 
 # "Nano Lett. 2009, 9, 4153" / "ApJ, 475, 163": physics and chemistry cite the journal after the authors.
-_JOURNAL_FIRST = re.compile(rf"((?:[{_UPPER}][\w&’'-]*\.?\s+){{0,6}}[{_UPPER}][\w&’'-]*\.?),?\s+\(?\d")
+_JOURNAL_FIRST = re.compile(rf"((?:[{UPPER}][\w&’'-]*\.?\s+){{0,6}}[{UPPER}][\w&’'-]*\.?),?\s+\(?\d")
 
 
 def _journal_without_title(text: str) -> bool:
@@ -423,7 +269,7 @@ _VENUE_STOP = re.compile(
     r"|[.,]\s+(?=[A-Z][\w .]{0,30}:\s)",  # "…. New York: Springer": a publisher's address
     re.IGNORECASE,
 )
-_VENUE_LEAD = re.compile(rf"^[\s.,;:]*(?:\(?{_YEAR}[a-z]?\)?[\s.,;:]+)?(?:in:?\s+)?", re.IGNORECASE)
+_VENUE_LEAD = re.compile(rf"^[\s.,;:]*(?:\(?{YEAR}[a-z]?\)?[\s.,;:]+)?(?:in:?\s+)?", re.IGNORECASE)
 # Editors before a book title: "A. Editor (Ed.), Book", "(M. Cooper, …, Eds.) Book", "A. Editor, ed., Book".
 _EDITORS = re.compile(
     r"^(?:[^()]{0,200}\((?:eds?|hrsg|hg)\.?\)|\([^()]{0,200}\beds?\.?\)|[^,()]{0,60},\s+eds?\.)[.,:]?\s*",
@@ -431,8 +277,8 @@ _EDITORS = re.compile(
 )
 # "Cambridge: Polity Press, 1994." / "(London: Routledge, 1992)": a book's publisher, not a venue.
 _ADDRESS = re.compile(
-    rf"^\(?[{_UPPER}][\w.'-]*(?:[ ,]+[{_UPPER}][\w.'-]*){{0,3}}\s?:\s"  # "New York: "
-    rf"[^:\d]{{1,60}}?(?:,\s*{_YEAR}[a-z]?)?\)?[.\s]*$"  # "Random House, 1987."
+    rf"^\(?[{UPPER}][\w.'-]*(?:[ ,]+[{UPPER}][\w.'-]*){{0,3}}\s?:\s"  # "New York: "
+    rf"[^:\d]{{1,60}}?(?:,\s*{YEAR}[a-z]?)?\)?[.\s]*$"  # "Random House, 1987."
 )
 _PUBLISHER = re.compile(
     r"\b(?:press|publishers?|verlag|books|editions?|éditions|wiley|elsevier)\b", re.IGNORECASE
@@ -481,7 +327,7 @@ def _volume_and_pages(text: str) -> tuple[str | None, str | None]:
     volume: str | None = None
     for match in _VOLUME.finditer(text):
         value = next(g for g in match.groups() if g)
-        if not re.fullmatch(_YEAR, value) and (pages is None or not pages.startswith(value)):
+        if not re.fullmatch(YEAR, value) and (pages is None or not pages.startswith(value)):
             volume = value
             break
     return volume, pages
@@ -493,7 +339,7 @@ def _volume_and_pages(text: str) -> tuple[str | None, str | None]:
 def parse_reference_string(raw: str) -> ParsedFields:
     """Parse one formatted reference (ACL, APA, IEEE, LNCS, Vancouver, Chicago, arXiv, …) into fields."""
     ids = _take_identifiers(_prepare(raw))
-    authors = _take_authors(ids.text)
+    authors = take_authors(ids.text)
     year, rest = _take_leading_year(authors.rest)
     title, tail = (None, rest) if _journal_without_title(rest) else _take_title(rest)
     year = year or _year_in(tail) or _year_in(rest) or _year_in(ids.text)

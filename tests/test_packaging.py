@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -14,8 +15,15 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.mark.slow
 def test_wheel_has_only_the_refhound_top_level(tmp_path: Path) -> None:
+    # Build from a copy: setuptools leaves a build/ directory behind, which must not pollute the checkout.
+    source = tmp_path / "src"
+    shutil.copytree(
+        ROOT,
+        source,
+        ignore=shutil.ignore_patterns(".git", ".venv", "bench-out", "build", "*.egg-info", "__pycache__"),
+    )
     subprocess.run(
-        [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(tmp_path), str(ROOT)],
+        [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(tmp_path), str(source)],
         check=True,
         capture_output=True,
     )

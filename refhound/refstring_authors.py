@@ -1,0 +1,163 @@
+"""The author block of a formatted reference string: where it ends, which names it holds, "et al.".
+
+The block is read on a *shape string*: one character per token (W capitalised word, I initial, V run of
+bare capitals, p name particle, punctuation as itself, …), matched against a small name grammar.
+Backtracking in the regex engine then finds the longest name list that ends where a block can end.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+# Character classes and the year pattern that the rest of the reference-string parser shares.
+UPPER = re.escape("".join(c for c in map(chr, range(0x41, 0x250)) if c.isupper()))
+LOWER = re.escape("".join(c for c in map(chr, range(0x61, 0x250)) if c.islower()))
+YEAR = r"(?:18|19|20)\d\d"
+_PLACEHOLDER = re.compile(r"^[_\-—–]{2,}\s*[.,]?\s*")  # "———." repeats the previous entry's authors
+
+_ET_AL = re.compile(r"et\.?\s+al\b\.?|and\s+others\b")
+_TOKEN = re.compile(rf"{_ET_AL.pattern}|\.\.\.|…|[,;:&()\[\]“”\"«»„‘]|[^\s,;:&()\[\]“”\"«»„‘]+")
+_INITIALS = re.compile(rf"[{UPPER}][a-z]?\.(?:-?[{UPPER}][a-z]?\.)*")
+_CAPITALS_DOT = re.compile(rf"[{UPPER}]{{2,3}}\.")  # "WC." in "Abraham WC. Metaplasticity"
+_BARE_INITIALS = re.compile(rf"[{UPPER}]{{1,3}}")
+_CAPWORD = re.compile(rf"[{UPPER}](?:[{UPPER}{LOWER}]|['’\-](?=[{UPPER}{LOWER}]))+")
+_PARTICLES = {
+    "de", "da", "di", "du", "del", "della", "der", "den", "des", "van", "von", "la", "le", "ten", "ter",
+    "dos", "das", "do", "bin", "al", "el",
+}  # fmt: skip
+_CAPITAL_PARTICLES = {
+    "De", "Di", "Da", "Du", "Del", "Della", "Der", "Den", "Des", "Van", "Von", "Le", "La", "El", "Al", "Mc",
+    "Mac", "St", "Ten", "Ter", "Dos", "Das", "Do",
+}  # fmt: skip
+_CONNECTORS = {"and", "And", "AND", "und", "et", "&"}
+_SUFFIXES = {"Jr.", "Sr.", "Jr", "Sr", "II", "III", "IV"}
+# Capitalised words that start titles, never names: they stop an author list running into a title.
+_NOT_NAMES = {
+    "The", "An", "On", "In", "Of", "For", "From", "Toward", "Towards", "With", "Is", "Are", "How", "Why",
+    "What", "When", "Where", "Using", "Introduction", "Proceedings", "Journal", "Review", "Report",
+    "Handbook", "Studies", "Study", "Analysis", "Theory", "Trans", "IEEE", "ACM",
+}  # fmt: skip
+_EDITORS_MARK = re.compile(r"^,?\s*\(?(?:eds?|editors?|Eds?|Editors?|EDS?|Hrsg|Hg|éds?|dir)\.?\)?[.,:]?\s*")
+_PUNCT_SHAPES = {",": ",", ";": ";", ":": ":", ".": ".", "(": "(", "[": "(", ")": ")", "…": "z", "...": "z"}
+_YEAR_TOKEN = re.compile(rf"{YEAR}[a-z]?")
+_OPENING_QUOTES = set('“"«„‘')
+
+# The name grammar over shapes: W capitalised word, I initial ("J.", "M.-W."), K capitals with a period
+# ("WC."), V bare capitals ("JA"), p/P lower/capitalised particle ("de", "Van"), j suffix ("Jr."),
+# e "et al.", z "…", & "and", q opening quote, y year, x anything else.
+_FAMILY = r"[pP]*[WP]"
+# A given name may end in a full word after initials ("Rowe, C. Eugene.") unless that word starts the next
+# inverted name ("Keri, S. Kiss, I.").
+_INV = rf"{_FAMILY}j?,(?:W{{1,4}}[IVK]*|[IVK]+)(?:W(?=[.;:&]|,(?![WIVK])|$))?p*(?:,?j)?"  # Devlin, J.
+_INV_PAREN = rf"{_FAMILY}\((?:W{{1,3}}[IV]*|[IV]+)\)"  # FERRIERES (Madeleine)
+_NAT_I = rf"[IV]+W?{_FAMILY}(?:,?j)?"  # J. Devlin / J. Christian Gerdes / C Lawrence Zitnick
+_NAT = rf"(?:[WP]W?[IV]*{_FAMILY}(?:,?j)?|{_NAT_I})"  # Jacob Devlin / Jill G. de Villiers
+_VAN = r"[pP]*W{1,2}[IVK]+"  # Smith JA / Roe C. / Neal R. M. / Abraham WC.
+_NAME = rf"(?:{_INV}|{_INV_PAREN}|{_NAT}|{_VAN})"
+# Between names: punctuation, "and", or nothing after initials before an inverted name ("Keri, S. Kiss, I.").
+_SEP = rf"(?:[,;]+&?|&|,?z|(?<=[IVK])(?={_FAMILY}j?,))"
+# A list that starts "J. Devlin" keeps that form up to its "and": "R. H. Bube, Photovoltaic Materials" has
+# one author, "F. Jahanian and Al Mok" two.
+_LIST = rf"(?:{_NAT_I}(?:{_SEP}{_NAT_I})*(?:,?&{_NAME})?|(?![IV]){_NAME}(?:{_SEP}{_NAME})*)(?:[,;]*e)?"
+_BLOCK = re.compile(rf"({_LIST}|W(?=\.|,?y|\(y))(?:([.,:;])|(?=[(qy])|$|(?<=[IeK]))")
+_BLOCK_ENDS = frozenset("xqy:.")  # symbols that no name or separator contains
+_NEXT_NAME = re.compile(rf"{_NAME}(?=(?:{_SEP}{_NAME})*(?:[,;]*e)?$)")
+_NEXT_SEP = re.compile(rf"[,;]*e|{_SEP}")
+
+
+@dataclass(frozen=True)
+class _Token:
+    shape: str
+    start: int
+    end: int
+
+
+@lru_cache(maxsize=1 << 16)
+def _shape(word: str) -> str:
+    """The grammar symbol of one token."""
+    if word in _PUNCT_SHAPES:
+        return _PUNCT_SHAPES[word]
+    if word in _OPENING_QUOTES:
+        return "q"
+    if _ET_AL.fullmatch(word):
+        return "e"
+    if word in _CONNECTORS:
+        return "&"
+    if word in _SUFFIXES:
+        return "j"
+    if word in _NOT_NAMES:
+        return "x"
+    if _YEAR_TOKEN.fullmatch(word):
+        return "y"
+    if word in _PARTICLES:
+        return "p"
+    if word in _CAPITAL_PARTICLES:
+        return "P"
+    if _INITIALS.fullmatch(word):
+        return "I"
+    if _CAPITALS_DOT.fullmatch(word):
+        return "K"
+    if _BARE_INITIALS.fullmatch(word):
+        return "V"
+    return "W" if _CAPWORD.fullmatch(word) else "x"
+
+
+def _tokens(text: str, limit: int = 250) -> list[_Token]:
+    """Tokens of the start of `text`, up to the first that no name list can run past.
+
+    A word's final period becomes its own token unless it is part of an initial or "et al.".
+    """
+    out: list[_Token] = []
+    for match in _TOKEN.finditer(text):
+        word, start, end = match.group(0), match.start(), match.end()
+        if len(word) > 1 and word.endswith(".") and word != "..." and _shape(word) not in "IKej":
+            out.append(_Token(_shape(word[:-1]), start, end - 1))
+            out.append(_Token(".", end - 1, end))
+        else:
+            out.append(_Token(_shape(word), start, end))
+        if out[-1].shape in _BLOCK_ENDS or len(out) >= limit:
+            break
+    return out
+
+
+_VANCOUVER_END = re.compile(rf"^([^,]*\s[{UPPER}]{{1,3}})\.$")  # "Roe C." ends a Vancouver list: "Roe C"
+
+
+def _names(text: str, tokens: list[_Token], shapes: str) -> list[str]:
+    """Cut a matched author block into names, the way the grammar parsed it."""
+    names: list[str] = []
+    pos = 0
+    while pos < len(shapes):
+        name = _NEXT_NAME.match(shapes, pos)
+        if not name:  # a single-word block ("COLLECTIF.")
+            return [text[tokens[0].start : tokens[-1].end]]
+        names.append(_VANCOUVER_END.sub(r"\1", text[tokens[pos].start : tokens[name.end() - 1].end]))
+        sep = _NEXT_SEP.match(shapes, name.end())
+        pos = sep.end() if sep else len(shapes)
+    return names
+
+
+@dataclass(frozen=True)
+class AuthorBlock:
+    names: list[str]
+    truncated: bool
+    rest: str
+
+
+def take_authors(text: str) -> AuthorBlock:
+    """The author block at the start of `text`, as cited names, and the text after it."""
+    placeholder = _PLACEHOLDER.match(text)
+    if placeholder:
+        return AuthorBlock([], False, text[placeholder.end() :])
+    tokens = _tokens(text)
+    shapes = "".join(t.shape for t in tokens)
+    match = _BLOCK.match(shapes)
+    if not match:
+        return AuthorBlock([], False, text)
+    count = len(match.group(1))
+    end = tokens[count].end if match.group(2) else tokens[count - 1].end
+    truncated = any(t.shape in "ez" for t in tokens[:count])
+    rest = _EDITORS_MARK.sub("", text[end:].lstrip(), count=1)
+    return AuthorBlock(_names(text, tokens[:count], shapes[:count]), truncated, rest)
