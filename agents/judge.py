@@ -41,7 +41,6 @@ class Judgement:
     fields: list[FieldCheck]
     evidence: list[Evidence]
     reason: str
-    record: Record | None = None
 
 
 @dataclass(frozen=True)
@@ -145,7 +144,7 @@ def _decide_on_record(best: _Evaluation) -> Judgement:
     where = f"{record.source} record {record.source_id}"
     if wrong:
         names = ", ".join(f.field for f in wrong)
-        return Judgement(Verdict.METADATA_ERROR, best.fields, evidence, f"wrong {names} per {where}", record)
+        return Judgement(Verdict.METADATA_ERROR, best.fields, evidence, f"wrong {names} per {where}")
     if unchecked:
         names = ", ".join(f.field for f in unchecked)
         return Judgement(
@@ -153,11 +152,8 @@ def _decide_on_record(best: _Evaluation) -> Judgement:
             best.fields,
             evidence,
             f"matches {where}, but the cited {names} could not be confirmed offline",
-            record,
         )
-    return Judgement(
-        Verdict.VERIFIED, best.fields, evidence, f"every cited field agrees with {where}", record
-    )
+    return Judgement(Verdict.VERIFIED, best.fields, evidence, f"every cited field agrees with {where}")
 
 
 def _decide_without_record(

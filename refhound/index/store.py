@@ -291,18 +291,6 @@ class IndexStore:
             (f"title_key : ({query})", limit),
         )
 
-    def search_authors(self, family_names: list[str], limit: int) -> list[IndexedRecord]:
-        """Records whose authors include all the given folded family names."""
-        tokens = [t for t in (name_key(n) for n in family_names) if t]
-        if not tokens:
-            return []
-        query = " AND ".join(_fts_phrase(t) for t in tokens)
-        return self._rows(
-            f"SELECT r.id, {', '.join('r.' + c.strip() for c in _COLUMNS.split(','))} FROM records_fts f "
-            "JOIN records r ON r.id = f.rowid WHERE records_fts MATCH ? ORDER BY f.rank LIMIT ?",
-            (f"authors_key : ({query})", limit),
-        )
-
     def _record_count(self) -> int:
         if self._count is None:
             self._count = int(self._db.execute("SELECT count(*) FROM records").fetchone()[0])
