@@ -112,33 +112,55 @@ def split_bibtex_names(value: str) -> tuple[list[str], bool]:
 
 
 _ENTRY_START = re.compile(r"^\s*@")
+_STRING_START = re.compile(r"^\s*@string\s*[{(]", re.IGNORECASE)
 
 
 def iter_bibtex_batches(lines: Iterable[str], batch_entries: int = 2000) -> Iterator[BibParse]:
     """Parse BibTeX from a stream of lines, a few thousand entries at a time, so memory stays flat.
 
     Batches are cut only where a line starts a new ``@`` block; line numbers in the results are those
-    of the whole stream.
+    of the whole stream. Every ``@string`` abbreviation seen so far is put before each later batch, so
+    an entry far down the file still resolves ``booktitle = nips``.
     """
     chunk: list[str] = []
     chunk_start = 0  # 0-based line number of the chunk's first line
+    strings: list[str] = []  # lines of the @string blocks of earlier batches
     blocks = 0
     for number, line in enumerate(lines):
         if _ENTRY_START.match(line):
             if blocks >= batch_entries:
-                yield _parse_chunk(chunk, chunk_start)
+                yield _parse_chunk(chunk, chunk_start, strings)
+                strings.extend(_string_lines(chunk))
                 chunk, chunk_start, blocks = [], number, 0
             blocks += 1
         chunk.append(line)
     if chunk:
-        yield _parse_chunk(chunk, chunk_start)
+        yield _parse_chunk(chunk, chunk_start, strings)
 
 
-def _parse_chunk(lines: list[str], offset: int) -> BibParse:
-    parsed = parse_bibtex("".join(lines))
-    if not offset:
-        return parsed
+def _string_lines(lines: list[str]) -> list[str]:
+    """The lines of the ``@string`` blocks in `lines` (a block runs until the next ``@`` line)."""
+    kept: list[str] = []
+    inside = False
+    for line in lines:
+        if _ENTRY_START.match(line):
+            inside = bool(_STRING_START.match(line))
+        if inside:
+            kept.append(line)
+    return kept
+
+
+def _parse_chunk(lines: list[str], offset: int, prefix: list[str]) -> BibParse:
+    parsed = parse_bibtex("".join(prefix) + "".join(lines))
+    shift = offset - len(prefix)  # prefix lines come first in the parsed text but not in the stream
+
+    def moved(line: int | None) -> int | None:
+        return line + shift if line else None
+
     return BibParse(
-        entries=[replace(e, line=e.line + offset if e.line else None) for e in parsed.entries],
-        failures=[replace(f, line=f.line + offset if f.line else None) for f in parsed.failures],
+        entries=[replace(e, line=moved(e.line)) for e in parsed.entries],
+        # The prefix's own failures were reported with the batch that held them.
+        failures=[
+            replace(f, line=moved(f.line)) for f in parsed.failures if not f.line or f.line > len(prefix)
+        ],
     )

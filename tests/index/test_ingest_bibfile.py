@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from refhound.bibtex import iter_bibtex_batches
 from refhound.errors import IngestError
 from refhound.index.ingest.bibfile import read_bibtex_file
 
@@ -93,3 +94,16 @@ def test_large_files_are_parsed_in_batches_with_true_line_numbers(tmp_path: Path
     assert len(records) == 4999
     assert records[-1].source_id == "k4999"
     assert any(p.startswith(f"line {4321 * 4 + 1}:") for p in dump.problems), dump.problems
+
+
+def test_string_abbreviations_reach_every_batch() -> None:
+    text = '@string{nips = "Advances in Neural Information Processing Systems"}\n' + "".join(
+        f"@inproceedings{{k{i},\n  title = {{Paper {i}}},\n  booktitle = nips,\n  year = 2001\n}}\n"
+        for i in range(7)
+    )
+    batches = list(iter_bibtex_batches(text.splitlines(keepends=True), batch_entries=2))
+    entries = [e for batch in batches for e in batch.entries]
+    assert len(batches) > 2 and not any(batch.failures for batch in batches)
+    assert [e.key for e in entries] == [f"k{i}" for i in range(7)]
+    assert {e.fields["booktitle"] for e in entries} == {"Advances in Neural Information Processing Systems"}
+    assert entries[-1].line == 2 + 6 * 5  # line numbers of the whole stream, not of the batch text
