@@ -86,7 +86,7 @@ def _owner(candidates: list[Candidate], via: str, settings: JudgeSettings) -> Re
 def _evaluate(
     cited: ParsedFields,
     candidate: Candidate,
-    candidates: list[Candidate],
+    owners: tuple[Record | None, Record | None],
     coverage: Coverage,
     settings: JudgeSettings,
     this_year: int,
@@ -100,8 +100,7 @@ def _evaluate(
         check_venue(cited, record, settings, coverage),
         check_year(cited, record, this_year, settings),
     ]
-    doi_owner = _owner(candidates, "doi", settings)
-    arxiv_owner = _owner(candidates, "arxiv_id", settings)
+    doi_owner, arxiv_owner = owners
     identifiers = [
         check_doi(cited.doi, record, doi_owner if doi_owner is not record else None),
         check_arxiv(cited.arxiv_id, record, arxiv_owner if arxiv_owner is not record else None),
@@ -129,7 +128,9 @@ def judge(
         return Judgement(
             Verdict.UNVERIFIED, [], [], "too little metadata to check: no title and no identifier"
         )
-    evaluations = [_evaluate(cited, c, candidates, coverage, settings, this_year) for c in candidates]
+    # Records that the cited DOI / arXiv id lead to but whose titles say they are other works.
+    owners = (_owner(candidates, "doi", settings), _owner(candidates, "arxiv_id", settings))
+    evaluations = [_evaluate(cited, c, owners, coverage, settings, this_year) for c in candidates]
     same = [e for e in evaluations if e.same_work]
     if same:
         return _decide_on_record(max(same, key=lambda e: e.rank))
