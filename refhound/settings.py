@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Literal
 
 from platformdirs import user_config_dir, user_data_dir
 from pydantic import BaseModel, ConfigDict, Field
@@ -81,6 +82,34 @@ class CheckSettings(_Section):
     )
 
 
+class LLMSettings(_Section):
+    base_url: str | None = Field(
+        default=None,
+        description="OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 (vLLM). Unset: no LLM is used.",
+    )
+    model: str = Field(default="judge", description="Model name sent with each request (vLLM's served name).")
+    api_key: str | None = Field(default=None, description="Bearer token, if the server wants one.")
+    structured_output: Literal["json_schema", "prompt"] = Field(
+        default="json_schema",
+        description="json_schema: response_format with a JSON schema (vLLM, OpenAI); prompt: schema in the prompt.",
+    )
+    timeout_s: float = Field(default=60.0, gt=0, description="Seconds to wait for one completion.")
+    max_retries: int = Field(
+        default=1, ge=0, le=5, description="Further attempts after a reply that is not valid JSON for the schema."
+    )
+
+
+class ExtractSettings(_Section):
+    llm: Literal["off", "low_confidence", "all"] = Field(
+        default="low_confidence",
+        description="Which references the LLM backend re-parses when `llm.base_url` is set.",
+    )
+    max_pages: int = Field(default=1000, ge=1, description="PDFs with more pages are read up to this page.")
+    ocr: bool = Field(default=True, description="OCR pages without a text layer (needs Debian tesseract-ocr).")
+    ocr_language: str = Field(default="eng", description="Tesseract language(s), e.g. 'eng' or 'eng+deu'.")
+    ocr_dpi: int = Field(default=300, ge=72, le=600, description="Resolution pages are rendered at for OCR.")
+
+
 class Settings(BaseSettings):
     """All of refhound's configuration."""
 
@@ -93,6 +122,10 @@ class Settings(BaseSettings):
         default_factory=JudgeSettings, description="The deterministic judge's rules."
     )
     check: CheckSettings = Field(default_factory=CheckSettings, description="`refhound check` behaviour.")
+    llm: LLMSettings = Field(default_factory=LLMSettings, description="The OpenAI-compatible LLM server.")
+    extract: ExtractSettings = Field(
+        default_factory=ExtractSettings, description="Reference extraction from PDFs (`refhound extract`)."
+    )
 
     @classmethod
     def settings_customise_sources(

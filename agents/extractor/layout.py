@@ -1,0 +1,219 @@
+"""PDF page → text lines with coordinates, in reading order, without running headers, footers and page numbers.
+
+Reading order is rebuilt from line coordinates rather than taken from `get_text(sort=True)`, which interleaves
+the two columns of a two-column page line by line. A page counts as two-column when enough lines sit wholly in
+each half of its text area; lines that cross the gutter (titles, wide figures) cut the page into bands, and
+inside a band the left column is read before the right one.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from itertools import accumulate
+from dataclasses import dataclass, replace
+from typing import Any
+
+import pymupdf
+
+# Ligatures expanded; whitespace kept so word gaps survive; images skipped (they are not text).
+_TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
+_LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"})
+_BOLD_FLAG = 16
+_SUPERSCRIPT_FLAG = 1
+_MARGIN_SHARE = 0.09  # top/bottom share of the page where running headers and footers live
+_MIN_COLUMN_LINES = 4
+_PAGE_NUMBER = re.compile(
+    r"^\s*(?:(?:page|seite|p\.)\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*(?:/|of|von)\s*\d{1,4})?\s*$", re.IGNORECASE
+)
+_DIGITS = re.compile(r"\d+")
+
+
+@dataclass(frozen=True)
+class Line:
+    """One printed line: its page (0-based), box, text, dominant font size and style, and column."""
+
+    page: int
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    text: str
+    size: float
+    bold: bool
+    column: int = 0  # 0 for the leftmost (or only) column
+    marker: str = ""  # a leading superscript number printed smaller than the line, e.g. a footnote mark
+
+    @property
+    def height(self) -> float:
+        return self.y1 - self.y0
+
+
+def clean_text(text: str) -> str:
+    """Ligatures expanded, soft hyphens and zero-width characters removed, whitespace runs collapsed."""
+    text = unicodedata.normalize("NFC", text.translate(_LIGATURES))
+    text = text.replace("\u00ad", "").replace("\u200b", "").replace("\ufeff", "")
+    return " ".join(text.split())
+
+
+def _line_from_spans(page_number: int, bbox: Sequence[float], spans: list[dict[str, Any]]) -> Line | None:
+    if not any(span["text"].strip() for span in spans):
+        return None
+    weights: Counter[float] = Counter()
+    bold_chars = 0
+    for span in spans:
+        weights[round(span["size"], 1)] += len(span["text"].strip())
+        if span["flags"] & _BOLD_FLAG or "bold" in span["font"].lower():
+            bold_chars += len(span["text"].strip())
+    size = weights.most_common(1)[0][0]
+    marker = ""
+    first = spans[0]
+    first_text = first["text"].strip()
+    raised = first["flags"] & _SUPERSCRIPT_FLAG or first["size"] < size * 0.8
+    if len(spans) > 1 and raised and first_text.isdigit() and len(first_text) <= 3:
+        marker, spans = first_text, spans[1:]
+    text = clean_text("".join(span["text"] for span in spans))
+    if not text:
+        return None
+    total = sum(len(span["text"].strip()) for span in spans) or 1
+    x0, y0, x1, y1 = bbox
+    return Line(page_number, x0, y0, x1, y1, text, size, bold_chars * 2 > total, marker=marker)
+
+
+def raw_lines(page: pymupdf.Page, page_number: int, textpage: pymupdf.TextPage | None = None) -> list[Line]:
+    """The horizontal text lines of a page, in the order PyMuPDF stores them."""
+    data = page.get_text("dict", flags=_TEXT_FLAGS, textpage=textpage)
+    lines: list[Line] = []
+    for block in data["blocks"]:
+        for line in block.get("lines", ()):
+            if abs(line["dir"][1]) > 0.1:  # rotated text: axis labels, margin stamps
+                continue
+            made = _line_from_spans(page_number, line["bbox"], line["spans"])
+            if made is not None:
+                lines.append(made)
+    return _merge_same_baseline(lines)
+
+
+def _merge_same_baseline(lines: list[Line]) -> list[Line]:
+    """Join pieces PyMuPDF split on one baseline (justified text, a marker set apart) when they touch."""
+    lines = sorted(lines, key=lambda line: (round(line.y1), line.x0))
+    merged: list[Line] = []
+    for line in lines:
+        previous = merged[-1] if merged else None
+        if (
+            previous is not None
+            and abs(previous.y1 - line.y1) < max(1.5, 0.3 * line.height)
+            and 0 <= line.x0 - previous.x1 < max(previous.size, line.size) * 0.8
+        ):
+            merged[-1] = replace(
+                previous,
+                x1=max(previous.x1, line.x1),
+                y0=min(previous.y0, line.y0),
+                y1=max(previous.y1, line.y1),
+                text=f"{previous.text} {line.text}",
+                bold=previous.bold and line.bold,
+            )
+        else:
+            merged.append(line)
+    return merged
+
+
+def _gutters(lines: Sequence[Line]) -> list[float]:
+    """The x of each gutter between text columns (none on a one-column page).
+
+    A gutter is a vertical strip that few lines cross (full-width titles and captions may), with at least
+    `_MIN_COLUMN_LINES` lines wholly on each side of it.
+    """
+    if len(lines) < 2 * _MIN_COLUMN_LINES:
+        return []
+    left_edge = int(min(line.x0 for line in lines))
+    right_edge = int(max(line.x1 for line in lines)) + 1
+    starts_ends = [0] * (right_edge - left_edge + 2)
+    for line in lines:  # a difference array: +1 where a line starts, -1 just after it ends
+        starts_ends[int(line.x0) - left_edge] += 1
+        starts_ends[int(line.x1) - left_edge + 1] -= 1
+    coverage = list(accumulate(starts_ends[:-1]))
+    ceiling = max(coverage) * 0.3
+    width = right_edge - left_edge
+    runs: list[tuple[int, int]] = []
+    start: int | None = None
+    for x, count in enumerate([*coverage, ceiling + 1]):
+        if count <= ceiling and start is None:
+            start = x
+        elif count > ceiling and start is not None:
+            if x - start >= 4 and start > width * 0.15 and x < width * 0.85:
+                runs.append((start, x))
+            start = None
+    gutters: list[float] = []
+    for low, high in runs:
+        gutter = left_edge + (low + high) / 2
+        left = sum(1 for line in lines if line.x1 <= gutter and (not gutters or line.x0 >= gutters[-1]))
+        right = sum(1 for line in lines if line.x0 >= gutter)
+        if left >= _MIN_COLUMN_LINES and right >= _MIN_COLUMN_LINES:
+            gutters.append(gutter)
+    return gutters
+
+
+def reading_order(lines: Sequence[Line]) -> list[Line]:
+    """The lines of one page in reading order, each tagged with its column (0 = leftmost)."""
+    gutters = _gutters(lines)
+    by_y = sorted(lines, key=lambda line: (line.y0, line.x0))
+    if not gutters:
+        return by_y
+    ordered: list[Line] = []
+    band: list[list[Line]] = [[] for _ in range(len(gutters) + 1)]
+
+    def flush() -> None:
+        for column in band:
+            ordered.extend(column)
+            column.clear()
+
+    for line in by_y:
+        column = sum(1 for gutter in gutters if line.x0 >= gutter - 2)
+        crosses = any(line.x0 < gutter - 2 and line.x1 > gutter + 2 for gutter in gutters)
+        if crosses:  # a full-width line (title, wide caption) ends the current band
+            flush()
+            ordered.append(line)
+        else:
+            band[column].append(replace(line, column=column))
+    flush()
+    return ordered
+
+
+def _margin_key(line: Line) -> str:
+    return _DIGITS.sub("#", line.text.lower())
+
+
+def strip_running_text(pages: Sequence[Sequence[Line]], page_heights: Sequence[float]) -> list[list[Line]]:
+    """Drop page numbers, and headers/footers that repeat (digits aside) on several pages."""
+    margin_keys: Counter[str] = Counter()
+    for lines, height in zip(pages, page_heights, strict=True):
+        keys = {_margin_key(line) for line in _in_margins(lines, height)}
+        margin_keys.update(keys)
+    repeated_on = max(3, len(pages) // 4)
+    kept: list[list[Line]] = []
+    for lines, height in zip(pages, page_heights, strict=True):
+        margin = set(map(id, _in_margins(lines, height)))
+        kept.append(
+            [
+                line
+                for line in lines
+                if id(line) not in margin
+                or not (_PAGE_NUMBER.match(line.text) or margin_keys[_margin_key(line)] >= repeated_on)
+            ]
+        )
+    return kept
+
+
+def _in_margins(lines: Iterable[Line], height: float) -> list[Line]:
+    return [line for line in lines if line.y1 < height * _MARGIN_SHARE or line.y0 > height * (1 - _MARGIN_SHARE)]
+
+
+def body_font_size(lines: Iterable[Line]) -> float:
+    """The font size most characters are set in."""
+    sizes: Counter[float] = Counter()
+    for line in lines:
+        sizes[line.size] += len(line.text)
+    return sizes.most_common(1)[0][0] if sizes else 10.0

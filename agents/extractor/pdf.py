@@ -1,0 +1,108 @@
+"""Opening a PDF safely and reading its pages' lines, OCR'ing pages that have no text layer.
+
+Everything a user can get wrong (not a PDF, encrypted, corrupt, truncated) becomes an `InputError` naming the
+file; a damaged page is skipped with a warning and the other pages are still read.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pymupdf
+
+from refhound.agents.extractor.layout import Line, raw_lines, reading_order, strip_running_text
+from refhound.errors import InputError
+from refhound.settings import ExtractSettings
+
+_PDF_MAGIC = b"%PDF-"
+_MIN_TEXT_CHARS = 20  # fewer characters than this on a page with images: a scanned page
+
+
+@dataclass
+class PageText:
+    """Every page's lines in reading order, and what went wrong on the way."""
+
+    pages: list[list[Line]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    ocr_pages: list[int] = field(default_factory=list)  # 1-based
+
+    @property
+    def lines(self) -> list[Line]:
+        return [line for page in self.pages for line in page]
+
+
+def open_pdf(path: Path) -> pymupdf.Document:
+    """The document, or an `InputError` saying why it cannot be read."""
+    if not path.exists():
+        raise InputError(path, "no such file")
+    if path.is_dir():
+        raise InputError(path, "is a directory, not a PDF")
+    with path.open("rb") as handle:
+        head = handle.read(1024)
+    if not head:
+        raise InputError(path, "empty file")
+    if _PDF_MAGIC not in head:
+        raise InputError(path, "not a PDF (no %PDF- header)")
+    try:
+        document = pymupdf.open(path, filetype="pdf")
+    except (pymupdf.FileDataError, RuntimeError, ValueError) as error:
+        raise InputError(path, f"corrupt PDF, cannot be opened ({error})") from error
+    if document.needs_pass and not document.authenticate(""):
+        document.close()
+        raise InputError(path, "encrypted PDF: it needs a password, so its text cannot be read")
+    if document.page_count == 0:
+        document.close()
+        raise InputError(path, "PDF has no pages (truncated or corrupt)")
+    return document
+
+
+def tesseract_available() -> bool:
+    return shutil.which("tesseract") is not None
+
+
+def _needs_ocr(page: pymupdf.Page, lines: list[Line]) -> bool:
+    return sum(len(line.text) for line in lines) < _MIN_TEXT_CHARS and bool(page.get_images(full=False))
+
+
+def _ocr_lines(page: pymupdf.Page, number: int, settings: ExtractSettings) -> list[Line]:
+    textpage = page.get_textpage_ocr(language=settings.ocr_language, dpi=settings.ocr_dpi, full=True)
+    return raw_lines(page, number, textpage=textpage)
+
+
+def read_pages(document: pymupdf.Document, settings: ExtractSettings) -> PageText:
+    """All pages' lines (up to `max_pages`), OCR'ing image-only pages, running headers and footers removed."""
+    result = PageText()
+    heights: list[float] = []
+    count = min(document.page_count, settings.max_pages)
+    if document.page_count > count:
+        result.warnings.append(f"only the first {count} of {document.page_count} pages were read (max_pages)")
+    ocr_missing: list[int] = []
+    for number in range(count):
+        try:
+            page = document.load_page(number)
+            lines = raw_lines(page, number)
+            if _needs_ocr(page, lines):
+                if not settings.ocr:
+                    ocr_missing.append(number + 1)
+                elif not tesseract_available():
+                    ocr_missing.append(number + 1)
+                else:
+                    lines = _ocr_lines(page, number, settings)
+                    result.ocr_pages.append(number + 1)
+            heights.append(page.rect.height)
+            result.pages.append(reading_order(lines))
+        except (RuntimeError, ValueError) as error:  # MuPDF's errors for a damaged page or content stream
+            result.warnings.append(f"page {number + 1} could not be read and was skipped ({error})")
+            heights.append(0.0)
+            result.pages.append([])
+    if ocr_missing:
+        why = "OCR is switched off" if not settings.ocr else "Tesseract (Debian package tesseract-ocr) is not installed"
+        result.warnings.append(f"pages {_page_list(ocr_missing)} have no text layer and were not OCR'd: {why}")
+    result.pages = strip_running_text(result.pages, heights)
+    return result
+
+
+def _page_list(pages: list[int]) -> str:
+    return ", ".join(map(str, pages[:10])) + (f" and {len(pages) - 10} more" if len(pages) > 10 else "")

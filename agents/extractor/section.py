@@ -1,0 +1,103 @@
+"""Where the reference list is: after its heading (in several languages), up to the appendices.
+
+Without a heading the list is found by its shape: the longest run of lines opening with [1], [2], … in order.
+The section ends at an appendix heading, or at the next heading set like the reference heading itself.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from refhound.agents.extractor.layout import Line, body_font_size
+
+_NUMBERING = r"(?:(?:\d{1,2}|[IVXLC]{1,6}|[A-Z])(?:\.\d{1,2})*\.?\s+)?"
+_HEADINGS = (
+    r"references?(?:\s+cited)?|bibliography|literature(?:\s+cited)?|works\s+cited|cited\s+literature"
+    r"|references\s+and\s+notes|selected\s+bibliography|sources|notes\s+and\s+references"
+    r"|literatur(?:verzeichnis|angaben)?|quellen(?:verzeichnis)?|bibliographie|références(?:\s+bibliographiques)?"
+    r"|bibliografía|bibliografia|referencias(?:\s+bibliográficas)?|referências(?:\s+bibliográficas)?"
+    r"|riferimenti(?:\s+bibliografici)?|literatuur(?:lijst)?|referenser|litteratur|kirjallisuus"
+    r"|bibliografie|literatura|список\s+литературы|литература|参考文献|參考文獻|引用文献"
+)
+_HEADING = re.compile(rf"^\s*{_NUMBERING}(?:{_HEADINGS})\s*:?\s*$", re.IGNORECASE)
+_APPENDIX = re.compile(
+    rf"^\s*{_NUMBERING}(?:appendix|appendices|anhang|annexe?s?|anexo|apéndice|appendice|supplementary"
+    r"|supplemental\s+material|online\s+appendix|biographical\s+notes?|about\s+the\s+authors?|author\s+biograph"
+    r"|notes\s+on\s+contributors|acknowledge?ments?|endnotes|tables|figures|checklist)\b",
+    re.IGNORECASE,
+)
+_NUMBERED_START = re.compile(r"^\s*\[(\d{1,4})\]")
+_MAX_HEADING_WORDS = 6
+
+
+@dataclass(frozen=True)
+class Section:
+    """The lines of the reference list, and how it was found."""
+
+    lines: list[Line]
+    found_by: str  # "heading: <text>", "numbered list" or "none"
+
+
+def _is_heading(line: Line, body_size: float) -> bool:
+    if len(line.text.split()) > _MAX_HEADING_WORDS:
+        return False
+    return bool(_HEADING.match(line.text)) and (line.bold or line.size >= body_size - 0.5 or line.text.isupper())
+
+
+def _ends_section(line: Line, heading: Line, body_size: float) -> bool:
+    words = len(line.text.split())
+    if words > 10 or line.text.endswith((",", ";")):
+        return False
+    if _APPENDIX.match(line.text) and (line.bold or line.size > body_size + 0.5 or line.text.isupper() or words <= 3):
+        return True
+    # Another heading set like the reference heading: same size and weight, larger or bolder than the list.
+    styled_as_heading = abs(line.size - heading.size) < 0.6 and line.bold == heading.bold
+    return styled_as_heading and (heading.bold or heading.size > body_size + 0.5) and words <= 8
+
+
+def find_reference_section(lines: Sequence[Line]) -> Section:
+    """The reference list among a document's lines (in reading order)."""
+    body_size = body_font_size(lines)
+    headings = [i for i, line in enumerate(lines) if _is_heading(line, body_size)]
+    # The last heading wins: a table of contents or a sentence may name "References" earlier.
+    for start in reversed(headings):
+        heading = lines[start]
+        rest = lines[start + 1 :]
+        list_size = body_font_size(rest[:40]) if rest else body_size
+        end = next((i for i, line in enumerate(rest) if _ends_section(line, heading, list_size)), len(rest))
+        if end > 0:
+            return Section(list(rest[:end]), f"heading: {heading.text}")
+    numbered = _numbered_run(lines)
+    if numbered is not None:
+        return Section(list(lines[numbered[0] : numbered[1]]), "numbered list")
+    return Section([], "none")
+
+
+def _numbered_run(lines: Sequence[Line]) -> tuple[int, int] | None:
+    """Start and end of the longest [1], [2], … sequence of line openings, when it has at least 3 entries."""
+    best: tuple[int, int] | None = None
+    best_count = 0
+    i = 0
+    while i < len(lines):
+        match = _NUMBERED_START.match(lines[i].text)
+        if not match or match.group(1) != "1":
+            i += 1
+            continue
+        expected, end, j = 2, i + 1, i + 1
+        while j < len(lines):
+            following = _NUMBERED_START.match(lines[j].text)
+            if following and int(following.group(1)) == expected:
+                expected += 1
+                end = j + 1
+            elif following:
+                break
+            elif j - end > 8:  # too long without a marker: the list has ended
+                break
+            j += 1
+        end = min(len(lines), end + 4)  # the last entry's continuation lines
+        if expected - 1 > best_count:
+            best, best_count = (i, end), expected - 1
+        i = max(i + 1, end - 4)
+    return best if best_count >= 3 else None

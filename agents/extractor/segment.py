@@ -1,0 +1,210 @@
+"""Reference-list lines → one entry per reference.
+
+Three cues, tried in order of reliability:
+
+1. **Numbering** — [1], 1., (1), a bare or superscript 1: a line opens an entry when it carries the next
+   number of the sequence, so a year or a volume at the start of a wrapped line never splits an entry.
+2. **Indentation** — hanging indents (first line at the column's margin, the rest indented) or first-line
+   indents, measured per page and column so entries that continue in the next column or page stay whole.
+3. **Shape** — vertical gaps between entries larger than the line spacing, else a line that opens like an
+   author list ("Surname, X." / "SURNAME X") after a line that ended a sentence.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+
+from refhound.agents.extractor.layout import Line
+
+_MARKERS: dict[str, re.Pattern[str]] = {
+    "bracket": re.compile(r"^\[(\d{1,4})\]\s*"),
+    "dot": re.compile(r"^(\d{1,4})[.)]\s+(?=\S)"),
+    "paren": re.compile(r"^\((\d{1,4})\)\s*"),
+    "bare": re.compile(r"^(\d{1,4})\s+(?=[^\d\s])"),
+}
+_AUTHOR_START = re.compile(
+    r"^(?:[A-ZÀ-ÖØ-Þ][\w'’\-]+(?:\s+(?:van|von|de|der|da|di|du|la|le)\s+[\w'’\-]+)*,\s*(?:[A-ZÀ-ÖØ-Þ][\w\-]*\.?|\()"
+    r"|[A-ZÀ-ÖØ-Þ][A-ZÀ-ÖØ-Þ'’\-]{2,}\b"
+    r"|(?:van|von|de|der|da|di|du|la|le)\s+[A-Z]\w+,"
+    r"|[A-ZÀ-ÖØ-Þ]\.\s*(?:[A-ZÀ-ÖØ-Þ]\.\s*)*[A-ZÀ-ÖØ-Þ][\w'’\-]+"
+    r"|(?:—|–|-){2,}|_{3,})"
+)
+_ENDS_ENTRY = re.compile(r"[.)\]]\s*$|\d\s*$|(?:doi|arxiv|https?)\S*$", re.IGNORECASE)
+_MIN_SEQUENCE = 3
+
+
+@dataclass
+class Entry:
+    """One reference: its lines and, when numbered, the number it carries."""
+
+    lines: list[Line] = field(default_factory=list)
+    number: int | None = None
+
+    @property
+    def page(self) -> int:
+        return self.lines[0].page
+
+
+def join_lines(texts: Sequence[str]) -> str:
+    """Lines joined with single spaces, words hyphenated across a line break made whole again.
+
+    A hyphen at a line end is dropped when the next line starts in lower case and the word is not already a
+    hyphenated compound ("state-of-the-" + "art" keeps its hyphen); URLs and DOIs broken at a hyphen keep it.
+    """
+    out = ""
+    for text in texts:
+        if not out:
+            out = text
+            continue
+        last_word = out.rsplit(" ", 1)[-1]
+        if (
+            out.endswith("-")
+            and not out.endswith("--")
+            and text[:1].islower()
+            and "-" not in last_word[:-1]
+            and "/" not in last_word
+            and len(last_word) > 2
+        ):
+            out = out[:-1] + text
+        elif out.endswith(("-", "/", "_")) and ("/" in last_word or "." in last_word):
+            out += text  # a URL or DOI broken at the line end
+        else:
+            out += " " + text
+    return out
+
+
+def _marker_number(line: Line, style: str) -> int | None:
+    if style == "superscript":
+        return int(line.marker) if line.marker else None
+    match = _MARKERS[style].match(line.text)
+    return int(match.group(1)) if match else None
+
+
+def _longest_sequence(numbers: Sequence[int | None]) -> int:
+    """How many entries an ascending 1, 2, 3, … (or n, n+1, …) numbering covers, following the lines in order."""
+    best = 0
+    expected: int | None = None
+    count = 0
+    for number in numbers:
+        if number is None:
+            continue
+        if expected is not None and number == expected:
+            count += 1
+            expected += 1
+        elif number == 1 or expected is None:
+            count, expected = 1, number + 1
+        best = max(best, count)
+    return best
+
+
+def _numbering_style(lines: Sequence[Line]) -> str | None:
+    counts = {
+        style: _longest_sequence([_marker_number(line, style) for line in lines])
+        for style in (*_MARKERS, "superscript")
+    }
+    style, count = max(counts.items(), key=lambda item: item[1])
+    return style if count >= _MIN_SEQUENCE else None
+
+
+def _split_numbered(lines: Sequence[Line], style: str) -> list[Entry]:
+    entries: list[Entry] = []
+    expected: int | None = None
+    for line in lines:
+        number = _marker_number(line, style)
+        opens = number is not None and (expected is None or number in (expected, expected + 1))
+        if opens and number is not None:
+            text = line.text if style == "superscript" else _MARKERS[style].sub("", line.text, count=1)
+            entries.append(Entry([replace(line, text=text)], number))
+            expected = number + 1
+        elif entries:
+            entries[-1].lines.append(line)
+    return entries
+
+
+def _group_key(line: Line) -> tuple[int, int]:
+    return (line.page, line.column)
+
+
+def _margins(lines: Sequence[Line]) -> dict[tuple[int, int], float]:
+    """The left margin of every page column: the x where most lines of that column start, at its left."""
+    groups: dict[tuple[int, int], list[float]] = defaultdict(list)
+    for line in lines:
+        groups[_group_key(line)].append(line.x0)
+    return {key: min(xs) for key, xs in groups.items()}
+
+
+def _indent_opener(lines: Sequence[Line]) -> Callable[[Line, Line | None], bool] | None:
+    """A rule telling entry openings by indentation, when the list is set with hanging or first-line indents."""
+    margins = _margins(lines)
+    step = max(2.0, statistics.median(line.size for line in lines) * 0.4)
+
+    def indented(line: Line) -> bool:
+        return line.x0 - margins[_group_key(line)] > step
+
+    share = sum(map(indented, lines)) / len(lines)
+    if not 0.08 <= share <= 0.92:
+        return None
+    if not indented(lines[0]):  # hanging indents: an entry opens at the margin
+        return lambda line, _previous: not indented(line)
+
+    # First-line indents: an entry opens indented; a column's first line is a continuation unless indented.
+    return lambda line, _previous: indented(line)
+
+
+def _gap_opener(lines: Sequence[Line]) -> Callable[[Line, Line | None], bool] | None:
+    """A rule opening an entry after a vertical gap clearly larger than the usual line spacing."""
+    gaps = [
+        line.y0 - previous.y1
+        for previous, line in zip(lines, lines[1:], strict=False)
+        if _group_key(previous) == _group_key(line) and line.y0 > previous.y0
+    ]
+    if len(gaps) < 3:
+        return None
+    usual = statistics.median(gaps)
+    size = statistics.median(line.size for line in lines)
+    threshold = usual + max(1.5, 0.35 * size)
+    wide = sum(gap > threshold for gap in gaps)
+    if wide < 2 or wide > 0.8 * len(gaps):
+        return None
+
+    def opens(line: Line, previous: Line | None) -> bool:
+        if previous is None or _group_key(previous) != _group_key(line):
+            return bool(_AUTHOR_START.match(line.text)) and bool(previous and _ENDS_ENTRY.search(previous.text))
+        return line.y0 - previous.y1 > threshold
+
+    return opens
+
+
+def _shape_opener(line: Line, previous: Line | None) -> bool:
+    return previous is not None and bool(_AUTHOR_START.match(line.text)) and bool(_ENDS_ENTRY.search(previous.text))
+
+
+def split_entries(lines: Sequence[Line]) -> tuple[list[Entry], str]:
+    """The entries of a reference list, and the cue that split them."""
+    lines = [line for line in lines if line.text.strip()]
+    if not lines:
+        return [], "none"
+    style = _numbering_style(lines)
+    if style is not None:
+        return _split_numbered(lines, style), f"numbered ({style})"
+    opener: Callable[[Line, Line | None], bool] | None
+    for cue, opener in (("indentation", _indent_opener(lines)), ("gaps", _gap_opener(lines))):
+        if opener is not None:
+            return _split_with(lines, opener), cue
+    return _split_with(lines, _shape_opener), "author pattern"
+
+
+def _split_with(lines: Sequence[Line], opens: Callable[[Line, Line | None], bool]) -> list[Entry]:
+    entries: list[Entry] = []
+    previous: Line | None = None
+    for line in lines:
+        if not entries or opens(line, previous):
+            entries.append(Entry([line]))
+        else:
+            entries[-1].lines.append(line)
+        previous = line
+    return entries

@@ -1,0 +1,190 @@
+#!/usr/bin/env python
+"""Reference extraction from real PDFs, measured against the ground truth in ../shared/data/pdfs.
+
+    python scripts/eval_pdf_extract.py [--data DIR] [--show ID] [--json OUT]
+
+excite-ssoar-dev (30 PDFs, hand-checked reference strings): reference-level recall and precision. Both
+lists are compared in a comparison form (accents stripped, case folded, everything but letters and digits
+dropped); a gold reference is found when an extracted reference not yet paired has a normalized Indel
+similarity (rapidfuzz `ratio`/100) of at least 0.9 with it. Pairing is greedy, best similarity first, one to
+one. Recall = found gold / gold; precision = paired extracted / extracted.
+
+arxiv-refextract: reference counts against refextract's (36 / 39 / 104) and whether the DOI / arXiv link
+targets its tests list are among the extracted references. acl-grobid-silver: counts against GROBID's TEI
+and the share of GROBID's titles (similarity ≥ 0.9) found among the extracted titles.
+Timing: wall-clock seconds of `extract_pdf` per PDF (rules only, no LLM), median and maximum.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import time
+from pathlib import Path
+
+from lxml import etree
+from rapidfuzz import fuzz
+
+from refhound.agents.extractor.extract import extract_pdf
+from refhound.agents.extractor.result import Extraction
+from refhound.normalize.text import fold
+
+_NON_ALNUM = re.compile(r"[^0-9a-z]+")
+_TEI = {"tei": "http://www.tei-c.org/ns/1.0"}
+THRESHOLD = 0.9
+
+
+def comparison_form(text: str) -> str:
+    return _NON_ALNUM.sub("", fold(text))
+
+
+def pair(gold: list[str], extracted: list[str]) -> list[tuple[int, int, float]]:
+    """Greedy one-to-one pairs (gold index, extracted index, similarity) at or above the threshold."""
+    gold_forms = [comparison_form(text) for text in gold]
+    extracted_forms = [comparison_form(text) for text in extracted]
+    scored = [
+        (fuzz.ratio(g, e) / 100, gi, ei)
+        for gi, g in enumerate(gold_forms)
+        for ei, e in enumerate(extracted_forms)
+    ]
+    scored = [item for item in scored if item[0] >= THRESHOLD]
+    scored.sort(reverse=True)
+    used_gold: set[int] = set()
+    used_extracted: set[int] = set()
+    pairs = []
+    for score, gi, ei in scored:
+        if gi not in used_gold and ei not in used_extracted:
+            used_gold.add(gi)
+            used_extracted.add(ei)
+            pairs.append((gi, ei, score))
+    return pairs
+
+
+def timed_extract(path: Path, timings: list[float]) -> Extraction:
+    start = time.perf_counter()
+    extraction = extract_pdf(path)
+    timings.append(time.perf_counter() - start)
+    return extraction
+
+
+def excite(root: Path, timings: list[float], show: str | None) -> dict[str, object]:
+    rows = []
+    for pdf in sorted((root / "pdf").glob("*.pdf")):
+        gold = [line.strip() for line in (root / "gold-strings" / f"{pdf.stem}.txt").read_text().splitlines()]
+        gold = [line for line in gold if line]
+        extraction = timed_extract(pdf, timings)
+        extracted = [reference.raw for reference in extraction.references]
+        pairs = pair(gold, extracted)
+        rows.append(
+            {"id": pdf.stem, "gold": len(gold), "extracted": len(extracted), "found": len(pairs),
+             "recall": len(pairs) / len(gold) if gold else 1.0,
+             "precision": len(pairs) / len(extracted) if extracted else 0.0, "section": extraction.section}
+        )
+        if show == pdf.stem:
+            paired_gold = {gi for gi, _, _ in pairs}
+            paired_extracted = {ei for _, ei, _ in pairs}
+            print("MISSED gold:\n  " + "\n  ".join(g for i, g in enumerate(gold) if i not in paired_gold))
+            print("UNPAIRED extracted:\n  " + "\n  ".join(e for i, e in enumerate(extracted) if i not in paired_extracted))
+            print("warnings:", extraction.warnings)
+    gold_total = sum(int(row["gold"]) for row in rows)  # type: ignore[call-overload]
+    extracted_total = sum(int(row["extracted"]) for row in rows)  # type: ignore[call-overload]
+    found_total = sum(int(row["found"]) for row in rows)  # type: ignore[call-overload]
+    return {
+        "papers": rows,
+        "recall": found_total / gold_total,
+        "precision": found_total / extracted_total if extracted_total else 0.0,
+        "min_recall": min(float(row["recall"]) for row in rows),  # type: ignore[arg-type]
+        "min_precision": min(float(row["precision"]) for row in rows),  # type: ignore[arg-type]
+        "gold": gold_total, "extracted": extracted_total, "found": found_total,
+    }
+
+
+_EXPECTED_LINKS = {
+    "1503.07589v1.pdf": ["10.1103/PhysRevLett.13.321", "10.1016/j.physletb.2012.08.020", "1207.7214"],
+    "2503.05372.pdf": ["10.1103/PhysRevD.68.037502"],
+}
+
+
+def arxiv(root: Path, timings: list[float]) -> list[dict[str, object]]:
+    expected = json.loads((root / "expected_from_refextract_tests.json").read_text())
+    rows = []
+    for name, facts in expected.items():
+        if name.startswith("_"):
+            continue
+        extraction = timed_extract(root / name, timings)
+        found_ids = {
+            (value or "").lower()
+            for reference in extraction.references
+            for value in (reference.parsed.doi, reference.parsed.arxiv_id, *reference.links)
+        }
+        targets = _EXPECTED_LINKS.get(name, [])
+        hits = [t for t in targets if any(t.lower() in found for found in found_ids)]
+        first = extraction.references[0].raw if extraction.references else ""
+        last = extraction.references[-1].raw if extraction.references else ""
+        rows.append(
+            {"pdf": name, "expected": facts["n_references"], "extracted": len(extraction.references),
+             "links_expected": targets, "links_found": hits, "first": first[:120], "last": last[:120]}
+        )
+    return rows
+
+
+def grobid_titles(tei: Path) -> list[str]:
+    tree = etree.parse(str(tei))
+    titles = []
+    for struct in tree.iterfind(".//tei:listBibl/tei:biblStruct", _TEI):
+        title = struct.find("tei:analytic/tei:title", _TEI)
+        if title is None:
+            title = struct.find("tei:monogr/tei:title", _TEI)
+        titles.append("".join(title.itertext()) if title is not None else "")
+    return titles
+
+
+def acl(root: Path, timings: list[float]) -> list[dict[str, object]]:
+    rows = []
+    for pdf in sorted(root.glob("*.pdf")):
+        titles = grobid_titles(pdf.with_suffix(".tei.xml"))
+        extraction = timed_extract(pdf, timings)
+        ours = [reference.parsed.title or "" for reference in extraction.references]
+        pairs = pair([t for t in titles if t], ours)
+        rows.append(
+            {"pdf": pdf.name, "grobid": len(titles), "extracted": len(extraction.references),
+             "titles_agree": len(pairs), "titles_grobid": sum(1 for t in titles if t)}
+        )
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", type=Path, default=Path("../shared/data/pdfs"))
+    parser.add_argument("--show", help="print the misses of one excite paper id")
+    parser.add_argument("--json", type=Path, help="write all figures as JSON")
+    args = parser.parse_args()
+    timings: list[float] = []
+    result = {
+        "excite": excite(args.data / "excite-ssoar-dev", timings, args.show),
+        "arxiv": arxiv(args.data / "arxiv-refextract", timings),
+        "acl": acl(args.data / "acl-grobid-silver", timings),
+    }
+    result["seconds"] = {"pdfs": len(timings), "median": statistics.median(timings), "max": max(timings)}
+    ex = result["excite"]
+    print("excite-ssoar-dev: recall {recall:.3f} precision {precision:.3f} (gold {gold}, extracted {extracted}, "
+          "found {found}); per-paper min recall {min_recall:.3f}, min precision {min_precision:.3f}".format(**ex))
+    for row in ex["papers"]:
+        print("  {id:>6} gold {gold:>3} extracted {extracted:>3} found {found:>3} R {recall:.2f} P {precision:.2f}"
+              "  {section}".format(**row))
+    for row in result["arxiv"]:
+        print("arxiv {pdf}: {extracted} refs (refextract {expected}); links found {links_found} of "
+              "{links_expected}".format(**row))
+        print("   first:", row["first"], "\n   last: ", row["last"])
+    for row in result["acl"]:
+        print("acl {pdf}: {extracted} refs (GROBID {grobid}); titles agreeing with GROBID's {titles_agree}/"
+              "{titles_grobid}".format(**row))
+    print("seconds per PDF: median {median:.3f}, max {max:.3f} over {pdfs} PDFs".format(**result["seconds"]))
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()
