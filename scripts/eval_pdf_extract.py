@@ -4,8 +4,8 @@
     python scripts/eval_pdf_extract.py [--data DIR] [--show ID] [--json OUT]
 
 excite-ssoar-dev (30 PDFs, hand-checked reference strings): reference-level recall and precision. Both
-lists are compared in a comparison form (accents stripped, case folded, everything but letters and digits
-dropped); a gold reference is found when an extracted reference not yet paired has a normalized Indel
+lists are compared in a comparison form (a leading list number such as "12." or "[12]" removed, accents
+stripped, case folded, everything but letters and digits of any script dropped); a gold reference is found when an extracted reference not yet paired has a normalized Indel
 similarity (rapidfuzz `ratio`/100) of at least 0.9 with it. Pairing is greedy, best similarity first, one to
 one. Recall = found gold / gold; precision = paired extracted / extracted.
 
@@ -31,13 +31,14 @@ from refhound.agents.extractor.extract import extract_pdf
 from refhound.agents.extractor.result import Extraction
 from refhound.normalize.text import fold
 
-_NON_ALNUM = re.compile(r"[^0-9a-z]+")
+_NON_ALNUM = re.compile(r"[\W_]+")
+_NUMBERING = re.compile(r"^\s*(?:\[\d{1,4}\]|\(\d{1,4}\)|\d{1,4}[.)]?\s)\s*")
 _TEI = {"tei": "http://www.tei-c.org/ns/1.0"}
 THRESHOLD = 0.9
 
 
 def comparison_form(text: str) -> str:
-    return _NON_ALNUM.sub("", fold(text))
+    return _NON_ALNUM.sub("", fold(_NUMBERING.sub("", text, count=1)))
 
 
 def pair(gold: list[str], extracted: list[str]) -> list[tuple[int, int, float]]:

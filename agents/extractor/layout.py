@@ -29,6 +29,7 @@ _PAGE_NUMBER = re.compile(
     r"^\s*(?:(?:page|seite|p\.)\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*(?:/|of|von)\s*\d{1,4})?\s*$", re.IGNORECASE
 )
 _DIGITS = re.compile(r"\d+")
+_LIST_MARKER = re.compile(r"^(?:\[\d{1,4}\]|\(?\d{1,4}[.)]?|[•▪■●◦‣∙·*–-])$")
 
 
 @dataclass(frozen=True)
@@ -97,24 +98,29 @@ def raw_lines(page: pymupdf.Page, page_number: int, textpage: pymupdf.TextPage |
 
 
 def _merge_same_baseline(lines: list[Line]) -> list[Line]:
-    """Join pieces PyMuPDF split on one baseline (justified text, a marker set apart) when they touch."""
-    lines = sorted(lines, key=lambda line: (round(line.y1), line.x0))
+    """Join pieces PyMuPDF split on one baseline (a bullet or number set apart, justified text) when they touch.
+
+    Pieces touch when they overlap vertically by most of their height and the horizontal gap is under a font
+    size (three after a list marker such as "[12]" or "•"); a column gutter is wider, so columns stay apart.
+    """
     merged: list[Line] = []
-    for line in lines:
-        previous = merged[-1] if merged else None
-        if (
-            previous is not None
-            and abs(previous.y1 - line.y1) < max(1.5, 0.3 * line.height)
-            and 0 <= line.x0 - previous.x1 < max(previous.size, line.size) * 0.8
-        ):
-            merged[-1] = replace(
-                previous,
-                x1=max(previous.x1, line.x1),
-                y0=min(previous.y0, line.y0),
-                y1=max(previous.y1, line.y1),
-                text=f"{previous.text} {line.text}",
-                bold=previous.bold and line.bold,
-            )
+    for line in sorted(lines, key=lambda line: line.x0):
+        for index in range(len(merged) - 1, -1, -1):
+            left = merged[index]
+            overlap = min(left.y1, line.y1) - max(left.y0, line.y0)
+            gap = line.x0 - left.x1
+            reach = 3.0 if _LIST_MARKER.match(left.text) else 0.8  # a list's marker column is set further apart
+            if overlap > 0.5 * min(left.height, line.height) and -1 <= gap < max(left.size, line.size) * reach:
+                merged[index] = replace(
+                    left,
+                    x1=max(left.x1, line.x1),
+                    y0=min(left.y0, line.y0),
+                    y1=max(left.y1, line.y1),
+                    text=f"{left.text} {line.text}",
+                    size=left.size if len(left.text) >= len(line.text) else line.size,
+                    bold=left.bold and line.bold,
+                )
+                break
         else:
             merged.append(line)
     return merged
@@ -174,7 +180,18 @@ def reading_order(lines: Sequence[Line]) -> list[Line]:
         column = sum(1 for gutter in gutters if line.x0 >= gutter - 2)
         crosses = any(line.x0 < gutter - 2 and line.x1 > gutter + 2 for gutter in gutters)
         if crosses:  # a full-width line (title, wide caption) ends the current band
+            # A bold heading printed just above it in one column ("About the Authors" beside its text) opens
+            # the new band rather than ending the column it sits in.
+            headings = [
+                piece
+                for column in band
+                for piece in column
+                if piece.bold and piece.y0 > line.y0 - 2.5 * line.height and piece.y0 <= line.y0
+            ]
+            for column in band:
+                column[:] = [piece for piece in column if piece not in headings]
             flush()
+            ordered.extend(headings)
             ordered.append(line)
         else:
             band[column].append(replace(line, column=column))

@@ -4,10 +4,11 @@ The model is asked for strict JSON (`ReferenceFields`, every string length-bound
 exactly as printed, never to invent, and to give null for what the reference does not state.
 
 The model must not invent, and its reply is not trusted to obey: a value that does not occur in the raw
-string is dropped, compared on folded text (case, accents and punctuation ignored; identifiers compared
-whole, so a truncated DOI does not pass). That covers the title, venue, year, DOI, arXiv id, URL, volume
-and pages; an author is dropped only when no word of the name occurs, because "Vaswani, A." may come back
-as "A. Vaswani". A DOI or arXiv id the model missed but the raw string holds is filled in deterministically.
+string is dropped, compared on folded text (case, accents and punctuation ignored; numbers and identifiers
+compared whole, so volume "3" is not found in "30" and a truncated DOI does not pass). That covers the
+title, venue, year, DOI, arXiv id, URL, volume and pages; an author is dropped only when no word of the
+name occurs, because "Vaswani, A." may come back as "A. Vaswani". A DOI or arXiv id the model missed but
+the raw string holds is filled in deterministically.
 """
 
 from __future__ import annotations
@@ -85,6 +86,11 @@ def _squash(text: str) -> str:
     return _NON_WORD.sub("", fold(text))
 
 
+def _tokens(text: str) -> str:
+    """Folded words, space-separated and padded, so that "3" is not found inside "30"."""
+    return f" {_NON_WORD.sub(' ', fold(text)).strip()} "
+
+
 class _Raw:
     """The raw reference string in the forms its fields are looked up in."""
 
@@ -93,12 +99,13 @@ class _Raw:
         lower = unquote(raw).lower()
         self.lowers = (lower, re.sub(r"\s+", "", lower))  # the second rejoins identifiers broken by a space
         self.squashed = _squash(raw)
+        self.tokens = _tokens(raw)
         self.title_words = title_key(raw).replace(" ", "")
-        self.words = set(_NON_WORD.sub(" ", fold(raw)).split())
+        self.words = set(self.tokens.split())
 
     def has_words(self, value: str) -> bool:
-        squashed = _squash(value)
-        return bool(squashed) and squashed in self.squashed
+        tokens = _tokens(value)
+        return bool(tokens.strip()) and tokens in self.tokens
 
     def has_title(self, title: str) -> bool:
         key = title_key(title).replace(" ", "")
@@ -107,7 +114,8 @@ class _Raw:
     def has_name(self, name: str) -> bool:
         words = _NAME_WORD.findall(fold(name))
         if not words:
-            return self.has_words(name)
+            squashed = _squash(name)
+            return bool(squashed) and squashed in self.squashed
         return any(w in self.words or (len(w) >= 4 and w in self.squashed) for w in words)
 
     def has_pattern(self, pattern: str) -> bool:

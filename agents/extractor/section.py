@@ -52,9 +52,10 @@ def _ends_section(line: Line, heading: Line, body_size: float) -> bool:
         return False
     if _APPENDIX.match(line.text) and (line.bold or line.size > body_size + 0.5 or line.text.isupper() or words <= 3):
         return True
-    # Another heading set like the reference heading: same size and weight, larger or bolder than the list.
-    styled_as_heading = abs(line.size - heading.size) < 0.6 and line.bold == heading.bold
-    return styled_as_heading and (heading.bold or heading.size > body_size + 0.5) and words <= 8
+    # Another heading set at least like the reference heading (as large, as bold), which stands out of the list.
+    stands_out = line.bold or line.size > body_size + 0.5
+    at_least_as_prominent = line.size >= heading.size - 0.6 and (line.bold or not heading.bold)
+    return stands_out and at_least_as_prominent and words <= 10
 
 
 def find_reference_section(lines: Sequence[Line]) -> Section:

@@ -26,6 +26,7 @@ _MARKERS: dict[str, re.Pattern[str]] = {
     "paren": re.compile(r"^\((\d{1,4})\)\s*"),
     "bare": re.compile(r"^(\d{1,4})\s+(?=[^\d\s])"),
 }
+_BULLET = re.compile(r"^[•▪■●◦‣∙·\-–—*]\s+(?=\S)")
 _AUTHOR_START = re.compile(
     r"^(?:[A-ZÀ-ÖØ-Þ][\w'’\-]+(?:\s+(?:van|von|de|der|da|di|du|la|le)\s+[\w'’\-]+)*,\s*(?:[A-ZÀ-ÖØ-Þ][\w\-]*\.?|\()"
     r"|[A-ZÀ-ÖØ-Þ][A-ZÀ-ÖØ-Þ'’\-]{2,}\b"
@@ -191,11 +192,23 @@ def split_entries(lines: Sequence[Line]) -> tuple[list[Entry], str]:
     style = _numbering_style(lines)
     if style is not None:
         return _split_numbered(lines, style), f"numbered ({style})"
+    if sum(1 for line in lines if _BULLET.match(line.text)) >= _MIN_SEQUENCE:
+        return _split_bulleted(lines), "bullets"
     opener: Callable[[Line, Line | None], bool] | None
     for cue, opener in (("indentation", _indent_opener(lines)), ("gaps", _gap_opener(lines))):
         if opener is not None:
             return _split_with(lines, opener), cue
     return _split_with(lines, _shape_opener), "author pattern"
+
+
+def _split_bulleted(lines: Sequence[Line]) -> list[Entry]:
+    entries: list[Entry] = []
+    for line in lines:
+        if _BULLET.match(line.text):
+            entries.append(Entry([replace(line, text=_BULLET.sub("", line.text, count=1))]))
+        elif entries:
+            entries[-1].lines.append(line)
+    return entries
 
 
 def _split_with(lines: Sequence[Line], opens: Callable[[Line, Line | None], bool]) -> list[Entry]:
