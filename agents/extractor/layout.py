@@ -23,7 +23,7 @@ _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
 _LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"})
 _BOLD_FLAG = 16
 _SUPERSCRIPT_FLAG = 1
-_MARGIN_SHARE = 0.09  # top/bottom share of the page where running headers and footers live
+_MARGIN_SHARE = 0.1  # top/bottom share of the page where running headers and footers live
 _MIN_COLUMN_LINES = 4
 _PAGE_NUMBER = re.compile(
     r"^\s*(?:(?:page|seite|p\.)\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*(?:/|of|von)\s*\d{1,4})?\s*$", re.IGNORECASE
@@ -209,7 +209,7 @@ def strip_running_text(pages: Sequence[Sequence[Line]], page_heights: Sequence[f
     for lines, height in zip(pages, page_heights, strict=True):
         keys = {_margin_key(line) for line in _in_margins(lines, height)}
         margin_keys.update(keys)
-    repeated_on = max(3, len(pages) // 4)
+    repeated_on = max(2, len(pages) // 5)
     kept: list[list[Line]] = []
     for lines, height in zip(pages, page_heights, strict=True):
         margin = set(map(id, _in_margins(lines, height)))
@@ -225,7 +225,7 @@ def strip_running_text(pages: Sequence[Sequence[Line]], page_heights: Sequence[f
 
 
 def _in_margins(lines: Iterable[Line], height: float) -> list[Line]:
-    return [line for line in lines if line.y1 < height * _MARGIN_SHARE or line.y0 > height * (1 - _MARGIN_SHARE)]
+    return [line for line in lines if line.y0 < height * _MARGIN_SHARE or line.y1 > height * (1 - _MARGIN_SHARE)]
 
 
 def body_font_size(lines: Iterable[Line]) -> float:

@@ -28,6 +28,7 @@ _APPENDIX = re.compile(
     r"|notes\s+on\s+contributors|acknowledge?ments?|endnotes|tables|figures|checklist)\b",
     re.IGNORECASE,
 )
+_YEAR = re.compile(r"(?<!\d)(?:1[89]|20)\d\d(?!\d)")
 _NUMBERED_START = re.compile(r"^\s*\[(\d{1,4})\]")
 _MAX_HEADING_WORDS = 6
 
@@ -50,12 +51,20 @@ def _ends_section(line: Line, heading: Line, body_size: float) -> bool:
     words = len(line.text.split())
     if words > 10 or line.text.endswith((",", ";")):
         return False
+    letters = sum(char.isalpha() for char in line.text)
+    if line.bold and words <= 6 and letters > 0.6 * len(line.text.replace(" ", "")) and not _YEAR.search(line.text):
+        return True  # a bold title inside a list of plain references
     if _APPENDIX.match(line.text) and (line.bold or line.size > body_size + 0.5 or line.text.isupper() or words <= 3):
         return True
     # Another heading set at least like the reference heading (as large, as bold), which stands out of the list.
     stands_out = line.bold or line.size > body_size + 0.5
     at_least_as_prominent = line.size >= heading.size - 0.6 and (line.bold or not heading.bold)
     return stands_out and at_least_as_prominent and words <= 10
+
+
+def _size_changes(lines: Sequence[Line], list_size: float) -> bool:
+    """Three lines in a row set in another size than the list: the list is over (a colophon, a series list)."""
+    return len(lines) == 3 and all(abs(line.size - list_size) > 0.8 for line in lines)
 
 
 def find_reference_section(lines: Sequence[Line]) -> Section:
@@ -67,7 +76,14 @@ def find_reference_section(lines: Sequence[Line]) -> Section:
         heading = lines[start]
         rest = lines[start + 1 :]
         list_size = body_font_size(rest[:40]) if rest else body_size
-        end = next((i for i, line in enumerate(rest) if _ends_section(line, heading, list_size)), len(rest))
+        end = next(
+            (
+                i
+                for i, line in enumerate(rest)
+                if _ends_section(line, heading, list_size) or _size_changes(rest[i : i + 3], list_size)
+            ),
+            len(rest),
+        )
         if end > 0:
             return Section(list(rest[:end]), f"heading: {heading.text}")
     numbered = _numbered_run(lines)

@@ -34,6 +34,7 @@ _AUTHOR_START = re.compile(
     r"|[A-ZÀ-ÖØ-Þ]\.\s*(?:[A-ZÀ-ÖØ-Þ]\.\s*)*[A-ZÀ-ÖØ-Þ][\w'’\-]+"
     r"|(?:—|–|-){2,}|_{3,})"
 )
+_EARLY_YEAR = re.compile(r"(?<!\d)(?:1[89]|20)\d\d[a-z]?(?:\)|[.:,]\s)")
 _ENDS_ENTRY = re.compile(r"[.)\]]\s*$|\d\s*$|(?:doi|arxiv|https?)\S*$", re.IGNORECASE)
 _MIN_SEQUENCE = 3
 
@@ -149,8 +150,14 @@ def _indent_opener(lines: Sequence[Line]) -> Callable[[Line, Line | None], bool]
     share = sum(map(indented, lines)) / len(lines)
     if not 0.08 <= share <= 0.92:
         return None
-    if not indented(lines[0]):  # hanging indents: an entry opens at the margin
-        return lambda line, _previous: not indented(line)
+    if not indented(lines[0]):  # hanging indents: an entry opens at the margin ...
+
+        def opens_at_margin(line: Line, previous: Line | None) -> bool:
+            # ... unless the line before it broke off mid-sentence and this one does not open like a reference.
+            broke_off = previous is not None and not _ENDS_ENTRY.search(previous.text)
+            return not indented(line) and not (broke_off and not _opens_like_reference(line.text))
+
+        return opens_at_margin
 
     # First-line indents: an entry opens indented; a column's first line is a continuation unless indented.
     return lambda line, _previous: indented(line)
@@ -178,6 +185,11 @@ def _gap_opener(lines: Sequence[Line]) -> Callable[[Line, Line | None], bool] | 
         return line.y0 - previous.y1 > threshold
 
     return opens
+
+
+def _opens_like_reference(text: str) -> bool:
+    """An author list's opening, or a year of publication within the first words."""
+    return bool(_AUTHOR_START.match(text) or _EARLY_YEAR.search(text[:80]))
 
 
 def _shape_opener(line: Line, previous: Line | None) -> bool:
