@@ -1,6 +1,7 @@
 """Where the reference list is: after its heading (in several languages), up to the appendices.
 
-Without a heading the list is found by its shape: the longest run of lines opening with [1], [2], … in order.
+Without a heading the list is found by its shape: the longest run of lines numbered 1, 2, 3, … in order
+([1], 1., (1)) whose entries carry years.
 The section ends at an appendix heading, or at the next heading set like the reference heading itself.
 """
 
@@ -11,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from refhound.agents.extractor.layout import Line, body_font_size
+from refhound.agents.extractor.segment import LIST_MARKERS
 
 _NUMBERING = r"(?:(?:\d{1,2}|[IVXLC]{1,6}|[A-Z])(?:\.\d{1,2})*\.?\s+)?"
 _HEADINGS = (
@@ -29,7 +31,6 @@ _APPENDIX = re.compile(
     re.IGNORECASE,
 )
 _YEAR = re.compile(r"(?<!\d)(?:1[89]|20)\d\d(?!\d)")
-_NUMBERED_START = re.compile(r"^\s*\[(\d{1,4})\]")
 _MAX_HEADING_WORDS = 6
 
 
@@ -93,28 +94,43 @@ def find_reference_section(lines: Sequence[Line]) -> Section:
 
 
 def _numbered_run(lines: Sequence[Line]) -> tuple[int, int] | None:
-    """Start and end of the longest [1], [2], … sequence of line openings, when it has at least 3 entries."""
+    """Start and end of the longest run of lines numbered 1, 2, 3, … ([1], 1., (1)) that reads as references.
+
+    A run counts when at least three entries carry a year, so a numbered list in the body text is passed over.
+    """
     best: tuple[int, int] | None = None
     best_count = 0
-    i = 0
-    while i < len(lines):
-        match = _NUMBERED_START.match(lines[i].text)
-        if not match or match.group(1) != "1":
-            i += 1
-            continue
-        expected, end, j = 2, i + 1, i + 1
-        while j < len(lines):
-            following = _NUMBERED_START.match(lines[j].text)
-            if following and int(following.group(1)) == expected:
-                expected += 1
-                end = j + 1
-            elif following:
-                break
-            elif j - end > 8:  # too long without a marker: the list has ended
-                break
-            j += 1
-        end = min(len(lines), end + 4)  # the last entry's continuation lines
-        if expected - 1 > best_count:
-            best, best_count = (i, end), expected - 1
-        i = max(i + 1, end - 4)
+    for pattern in LIST_MARKERS.values():
+        numbers = [_number(pattern, line) for line in lines]
+        i = 0
+        while i < len(lines):
+            if numbers[i] != 1:
+                i += 1
+                continue
+            expected, end, j, dated = 2, i + 1, i + 1, 0
+            while j < len(lines) and j - end <= 8:  # eight lines without the next number: the list has ended
+                if numbers[j] == expected:
+                    dated += any(_YEAR.search(line.text) for line in lines[end - 1 : j])
+                    expected, end = expected + 1, j + 1
+                j += 1
+            end = _last_entry_end(lines, end)
+            if expected - 1 > best_count and dated >= 3:
+                best, best_count = (i, end), expected - 1
+            i = end
     return best if best_count >= 3 else None
+
+
+def _number(pattern: re.Pattern[str], line: Line) -> int | None:
+    match = pattern.match(line.text)
+    return int(match.group(1)) if match else None
+
+
+def _last_entry_end(lines: Sequence[Line], start: int) -> int:
+    """The end of the last numbered entry: its continuation lines, up to a gap or a change of page."""
+    end = start
+    while end < len(lines) and end - start < 6:
+        previous, line = lines[end - 1], lines[end]
+        if line.page != previous.page or line.y0 - previous.y1 > 1.5 * previous.height:
+            break
+        end += 1
+    return end

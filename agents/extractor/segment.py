@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 
 from refhound.agents.extractor.layout import Line
 
-_MARKERS: dict[str, re.Pattern[str]] = {
+LIST_MARKERS: dict[str, re.Pattern[str]] = {
     "bracket": re.compile(r"^\[(\d{1,4})\]\s*"),
     "dot": re.compile(r"^(\d{1,4})[.)]\s+(?=\S)"),
     "paren": re.compile(r"^\((\d{1,4})\)\s*"),
@@ -82,7 +82,7 @@ def join_lines(texts: Sequence[str]) -> str:
 def _marker_number(line: Line, style: str) -> int | None:
     if style == "superscript":
         return int(line.marker) if line.marker else None
-    match = _MARKERS[style].match(line.text)
+    match = LIST_MARKERS[style].match(line.text)
     return int(match.group(1)) if match else None
 
 
@@ -106,7 +106,7 @@ def _longest_sequence(numbers: Sequence[int | None]) -> int:
 def _numbering_style(lines: Sequence[Line]) -> str | None:
     counts = {
         style: _longest_sequence([_marker_number(line, style) for line in lines])
-        for style in (*_MARKERS, "superscript")
+        for style in (*LIST_MARKERS, "superscript")
     }
     style, count = max(counts.items(), key=lambda item: item[1])
     return style if count >= _MIN_SEQUENCE else None
@@ -119,7 +119,7 @@ def _split_numbered(lines: Sequence[Line], style: str) -> list[Entry]:
         number = _marker_number(line, style)
         opens = number is not None and (expected is None or number in (expected, expected + 1))
         if opens and number is not None:
-            text = line.text if style == "superscript" else _MARKERS[style].sub("", line.text, count=1)
+            text = line.text if style == "superscript" else LIST_MARKERS[style].sub("", line.text, count=1)
             entries.append(Entry([replace(line, text=text)], number))
             expected = number + 1
         elif entries:
