@@ -3,7 +3,8 @@
 Reading order is rebuilt from line coordinates rather than taken from `get_text(sort=True)`, which interleaves
 the two columns of a two-column page line by line. A page counts as two-column when enough lines sit wholly in
 each half of its text area; lines that cross the gutter (titles, wide figures) cut the page into bands, and
-inside a band the left column is read before the right one.
+inside a band the left column is read before the right one. A strip left blank across the whole page also
+ends a band.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ class Line:
     text: str
     size: float
     bold: bool
-    column: int = 0  # 0 for the leftmost (or only) column
+    column: int = 0  # 0 for the leftmost (or only) column; -1 for a line across a gutter
     marker: str = ""  # a leading superscript number printed smaller than the line, e.g. a footnote mark
 
     @property
@@ -97,20 +98,23 @@ def raw_lines(page: pymupdf.Page, page_number: int, textpage: pymupdf.TextPage |
     return _merge_same_baseline(lines)
 
 
-def _merge_same_baseline(lines: list[Line]) -> list[Line]:
-    """Join pieces PyMuPDF split on one baseline (a bullet or number set apart, justified text) when they touch.
+def _merge_same_baseline(lines: Sequence[Line], any_gap: bool = False) -> list[Line]:
+    """Join pieces PyMuPDF split on one baseline (a number set apart, words of justified text).
 
-    Pieces touch when they overlap vertically by most of their height and the horizontal gap is under a font
-    size (three after a list marker such as "[12]" or "•"); a column gutter is wider, so columns stay apart.
+    Pieces join when they overlap vertically by most of their height and, before columns are known, the gap
+    between them is under a font size (three after a list marker such as "[12]" or "•"), narrower than any
+    gutter; once columns are known (`any_gap`), every piece of one column on one baseline joins.
     """
     merged: list[Line] = []
     for line in sorted(lines, key=lambda line: line.x0):
         for index in range(len(merged) - 1, -1, -1):
             left = merged[index]
             overlap = min(left.y1, line.y1) - max(left.y0, line.y0)
+            if overlap <= 0.5 * min(left.height, line.height) or left.column != line.column:
+                continue
             gap = line.x0 - left.x1
-            reach = 3.0 if _LIST_MARKER.match(left.text) else 0.8  # a list's marker column is set further apart
-            if overlap > 0.5 * min(left.height, line.height) and -1 <= gap < max(left.size, line.size) * reach:
+            reach = 3.0 if _LIST_MARKER.match(left.text) else 0.8
+            if gap >= -1 and (any_gap or gap < max(left.size, line.size) * reach):
                 merged[index] = replace(
                     left,
                     x1=max(left.x1, line.x1),
@@ -162,10 +166,38 @@ def _gutters(lines: Sequence[Line]) -> list[float]:
     return gutters
 
 
+_CROSSING = -1  # the column of a line that runs across a gutter
+
+
+def _column(line: Line, gutters: Sequence[float]) -> int:
+    if any(line.x0 < gutter - 2 and line.x1 > gutter + 2 for gutter in gutters):
+        return _CROSSING
+    return sum(1 for gutter in gutters if line.x0 >= gutter - 2)
+
+
+def _blank_strips(by_y: Sequence[Line]) -> list[float]:
+    """The y where text resumes after a strip left blank across the whole page (all columns at once).
+
+    Strips taller than three lines separate blocks read one after the other, such as a two-column section
+    followed by a two-column reference list that starts below it on the same page.
+    """
+    if not by_y:
+        return []
+    line_height = sorted(line.height for line in by_y)[len(by_y) // 2]
+    cuts: list[float] = []
+    bottom = by_y[0].y1
+    for line in by_y[1:]:
+        if line.y0 - bottom > 3 * line_height:
+            cuts.append(line.y0)
+        bottom = max(bottom, line.y1)
+    return cuts
+
+
 def reading_order(lines: Sequence[Line]) -> list[Line]:
     """The lines of one page in reading order, each tagged with its column (0 = leftmost)."""
     gutters = _gutters(lines)
-    by_y = sorted(lines, key=lambda line: (line.y0, line.x0))
+    placed = [replace(line, column=_column(line, gutters)) for line in lines]
+    by_y = sorted(_merge_same_baseline(placed, any_gap=True), key=lambda line: (line.y0, line.x0))
     if not gutters:
         return by_y
     ordered: list[Line] = []
@@ -176,10 +208,13 @@ def reading_order(lines: Sequence[Line]) -> list[Line]:
             ordered.extend(column)
             column.clear()
 
+    cuts = iter(_blank_strips(by_y))
+    next_cut = next(cuts, None)
     for line in by_y:
-        column = sum(1 for gutter in gutters if line.x0 >= gutter - 2)
-        crosses = any(line.x0 < gutter - 2 and line.x1 > gutter + 2 for gutter in gutters)
-        if crosses:  # a full-width line (title, wide caption) ends the current band
+        while next_cut is not None and line.y0 >= next_cut:  # a strip blank across the page: a new band
+            flush()
+            next_cut = next(cuts, None)
+        if line.column == _CROSSING:  # a full-width line (title, wide caption) ends the current band
             # A bold heading printed just above it in one column ("About the Authors" beside its text) opens
             # the new band rather than ending the column it sits in.
             headings = [
@@ -194,7 +229,7 @@ def reading_order(lines: Sequence[Line]) -> list[Line]:
             ordered.extend(headings)
             ordered.append(line)
         else:
-            band[column].append(replace(line, column=column))
+            band[line.column].append(line)
     flush()
     return ordered
 

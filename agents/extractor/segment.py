@@ -104,10 +104,15 @@ def _longest_sequence(numbers: Sequence[int | None]) -> int:
 
 
 def _numbering_style(lines: Sequence[Line]) -> str | None:
+    """The numbering the list's first line carries and most of the list follows (affiliation superscripts in
+    an author list after the references never win over the list's own [1], [2], …)."""
     counts = {
         style: _longest_sequence([_marker_number(line, style) for line in lines])
         for style in (*LIST_MARKERS, "superscript")
+        if _marker_number(lines[0], style) is not None
     }
+    if not counts:
+        return None
     style, count = max(counts.items(), key=lambda item: item[1])
     return style if count >= _MIN_SEQUENCE else None
 
