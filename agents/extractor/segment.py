@@ -37,6 +37,7 @@ _AUTHOR_START = re.compile(
 _EARLY_YEAR = re.compile(r"(?<!\d)(?:1[89]|20)\d\d[a-z]?(?:\)|[.:,]\s)")
 _ENDS_ENTRY = re.compile(r"[.)\]]\s*$|\d\s*$|(?:doi|arxiv|https?)\S*$", re.IGNORECASE)
 _MIN_SEQUENCE = 3
+_MAX_ENTRY_LINES = 12
 
 
 @dataclass
@@ -127,9 +128,24 @@ def _split_numbered(lines: Sequence[Line], style: str) -> list[Entry]:
             text = line.text if style == "superscript" else LIST_MARKERS[style].sub("", line.text, count=1)
             entries.append(Entry([replace(line, text=text)], number))
             expected = number + 1
-        elif entries:
+        elif entries and abs(line.size - entries[-1].lines[0].size) <= 0.8:  # not a footnote inside the list
             entries[-1].lines.append(line)
+    if entries:
+        entries[-1].lines = _trim_last(entries[-1].lines)
     return entries
+
+
+def _trim_last(lines: list[Line]) -> list[Line]:
+    """The last entry without what follows the list (an author list, a colophon): it ends at a vertical gap
+    wider than two lines, and it spans at most as many lines as a long reference does."""
+    kept = lines[:1]
+    for line in lines[1:_MAX_ENTRY_LINES]:
+        previous = kept[-1]
+        same_column = line.page == previous.page and line.column == previous.column
+        if same_column and line.y0 - previous.y1 > 2 * previous.height:
+            break
+        kept.append(line)
+    return kept
 
 
 def _group_key(line: Line) -> tuple[int, int]:
