@@ -7,9 +7,14 @@ RefhoundError                 anything refhound raises on purpose; `str()` is a 
 │   ├── IndexMissing          no index file where one was expected
 │   └── IndexCorrupt          the file is not a readable refhound index
 ├── IngestError               a dump cannot be ingested (unknown format, unreadable file)
-└── SourceError               an evidence source gave no usable answer
-    ├── NotFound              a definite answer: the source has no such work
-    └── Unreachable           no answer at all (network, timeout, server error): never read as NotFound
+├── SourceError               an evidence source gave no usable answer
+│   ├── NotFound              a definite answer: the source has no such work
+│   └── Unreachable           no answer at all (network, timeout, server error): never read as NotFound
+└── LLMError                  the LLM server gave no usable answer; callers report "could not check"
+    ├── LLMUnavailable        no answer (timeout, connection, HTTP 5xx/408/429, circuit breaker open)
+    ├── LLMRejected           the server refused the request (HTTP 4xx); carries the server's message
+    ├── LLMInvalidReply       still not valid JSON for the schema after every retry
+    └── LLMRequestsBlocked    REFHOUND_ALLOW_MODEL_REQUESTS=0 and the server is not on this machine
 """
 
 from __future__ import annotations
@@ -66,4 +71,32 @@ class NotFound(SourceError):
 
 
 class Unreachable(SourceError):
+    pass
+
+
+class LLMError(RefhoundError):
+    def __init__(self, problem: str) -> None:
+        self.problem = problem
+        super().__init__(f"LLM: {problem}")
+
+
+class LLMUnavailable(LLMError):
+    pass
+
+
+class LLMRejected(LLMError):
+    def __init__(self, status_code: int, message: str) -> None:
+        self.status_code = status_code
+        self.server_message = message
+        super().__init__(f"the server refused the request (HTTP {status_code}): {message}")
+
+
+class LLMInvalidReply(LLMError):
+    def __init__(self, name: str, attempts: int, problem: str) -> None:
+        self.name = name
+        self.attempts = attempts
+        super().__init__(f"no valid {name!r} reply in {attempts} attempt(s); last problem: {problem}")
+
+
+class LLMRequestsBlocked(LLMError):
     pass

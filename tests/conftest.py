@@ -9,7 +9,9 @@ import pytest
 
 from refhound.index.ingest.base import Dump
 from refhound.index.store import IndexStore
+from refhound.llm import ALLOW_MODEL_REQUESTS_ENV
 from refhound.models import Record
+from tests.llm_server import FakeLLMServer
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
@@ -143,3 +145,29 @@ def small_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def store(small_index: Path) -> Iterator[IndexStore]:
     with IndexStore.open(small_index) as opened:
         yield opened
+
+
+# --- LLM: no model requests leave this machine unless a test opts in -------------------------------------
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _block_model_requests() -> Iterator[None]:
+    """REFHOUND_ALLOW_MODEL_REQUESTS=0 for the whole run (subprocesses inherit it): loopback servers only."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(ALLOW_MODEL_REQUESTS_ENV, "0")
+        yield
+
+
+@pytest.fixture(autouse=True)
+def _allow_marked_model_requests(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests marked `allow_model_requests` may call any server."""
+    if request.node.get_closest_marker("allow_model_requests"):
+        monkeypatch.setenv(ALLOW_MODEL_REQUESTS_ENV, "1")
+
+
+@pytest.fixture()
+def llm_server() -> Iterator[FakeLLMServer]:
+    """A real OpenAI-compatible server on 127.0.0.1 with scripted replies (see tests/llm_server.py)."""
+    with FakeLLMServer() as server:
+        yield server
+    assert server.unscripted == 0, f"{server.unscripted} request(s) reached the LLM server unscripted"
