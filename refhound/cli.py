@@ -14,6 +14,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from refhound.cli_extract import LLMModelOption, LLMModeOption, LLMUrlOption, apply_llm_options, extract
 from refhound.cli_index import index_app, open_index_or_fail
 from refhound.cli_output import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, err, fail, print_error
 from refhound.errors import InputError
@@ -30,27 +31,38 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(index_app, name="index")
+app.command()(extract)
 _PROGRESS_MIN = 50  # show a progress bar for inputs with at least this many references
+
+
+def _read_one(path: Path, settings: Settings) -> tuple[list[Reference], list[InputProblem]]:
+    """The references of one input: a manuscript PDF through the extractor agent, else a reference list."""
+    from refhound.agents.extractor import is_pdf, read_pdf_references
+    from refhound.inputs import read_input
+
+    if is_pdf(path):
+        extracted: tuple[list[Reference], list[InputProblem]] = read_pdf_references(path, settings)
+        return extracted
+    read = read_input(path, max_bytes=settings.check.max_input_bytes)
+    return read.references, read.problems
 
 
 def _read(paths: list[Path], settings: Settings) -> tuple[list[Reference], list[InputProblem], bool]:
     """Read every input; an unusable one is reported and skipped so the others are still checked."""
-    from refhound.inputs import read_input
-
     references: list[Reference] = []
     problems: list[InputProblem] = []
     unusable = False
     for path in paths:
         try:
-            read = read_input(path, max_bytes=settings.check.max_input_bytes)
+            found, found_problems = _read_one(path, settings)
         except InputError as exc:
             print_error(exc)
             problems.append(InputProblem(input=str(path), message=exc.problem))
             unusable = True
             continue
-        references.extend(read.references)
-        problems.extend(read.problems)
-        for problem in read.problems:
+        references.extend(found)
+        problems.extend(found_problems)
+        for problem in found_problems:
             where = f"{problem.input} ({problem.location})" if problem.location else problem.input
             err.print(f"[yellow]warning:[/] {where}: {problem.message}", highlight=False, soft_wrap=True)
     return references, problems, unusable
@@ -58,7 +70,10 @@ def _read(paths: list[Path], settings: Settings) -> tuple[list[Reference], list[
 
 @app.command()
 def check(
-    inputs: Annotated[list[Path], typer.Argument(help=".bib, .bbl, CSL-JSON or plain-text reference lists.")],
+    inputs: Annotated[
+        list[Path],
+        typer.Argument(help="Manuscript PDFs, or .bib, .bbl, CSL-JSON or plain-text reference lists."),
+    ],
     fmt: Annotated[
         str, typer.Option("--format", "-f", help=f"table (terminal) or one of: {', '.join(FORMATS)}.")
     ] = "table",
@@ -73,6 +88,9 @@ def check(
         UnverifiedPolicy | None,
         typer.Option("--unverified-as", help="Count unverified references as real, fake or unknown."),
     ] = None,
+    llm_url: LLMUrlOption = None,
+    llm_model: LLMModelOption = None,
+    llm: LLMModeOption = None,
 ) -> None:
     """Check every reference of INPUTS and report a verdict per reference."""
     if fmt != "table" and fmt not in FORMATS:
@@ -82,6 +100,7 @@ def check(
         settings.check.offline = True
     if unverified_as is not None:
         settings.check.unverified_as = unverified_as
+    apply_llm_options(settings, llm_url, llm_model, llm)
     references, problems, unusable = _read(inputs, settings)
     with open_index_or_fail(index, settings) as store:
         results = _run_with_progress(references, store, settings)

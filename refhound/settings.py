@@ -85,17 +85,17 @@ class CheckSettings(_Section):
 class LLMSettings(_Section):
     base_url: str | None = Field(
         default=None,
-        description="OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 (vLLM). Unset: no LLM is used.",
+        description="OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 (vLLM); unset: no LLM.",
     )
     model: str = Field(default="judge", description="Model name sent with each request (vLLM's served name).")
     api_key: str | None = Field(default=None, description="Bearer token, if the server wants one.")
     structured_output: Literal["json_schema", "prompt"] = Field(
         default="json_schema",
-        description="json_schema: response_format with a JSON schema (vLLM, OpenAI); prompt: schema in the prompt.",
+        description="json_schema: response_format with a JSON schema (vLLM, OpenAI); prompt: in the prompt.",
     )
     timeout_s: float = Field(default=60.0, gt=0, description="Seconds to wait for one completion.")
     max_retries: int = Field(
-        default=1, ge=0, le=5, description="Further attempts after a reply that is not valid JSON for the schema."
+        default=1, ge=0, le=5, description="Further attempts after a reply that is not valid for the schema."
     )
 
 
@@ -105,7 +105,8 @@ class ExtractSettings(_Section):
         description="Which references the LLM backend re-parses when `llm.base_url` is set.",
     )
     max_pages: int = Field(default=1000, ge=1, description="PDFs with more pages are read up to this page.")
-    ocr: bool = Field(default=True, description="OCR pages without a text layer (needs Debian tesseract-ocr).")
+    max_bytes: int = Field(default=500 * 1024 * 1024, ge=1, description="Larger PDF files are refused.")
+    ocr: bool = Field(default=True, description="OCR pages without a text layer (Debian tesseract-ocr).")
     ocr_language: str = Field(default="eng", description="Tesseract language(s), e.g. 'eng' or 'eng+deu'.")
     ocr_dpi: int = Field(default=300, ge=72, le=600, description="Resolution pages are rendered at for OCR.")
 

@@ -5,9 +5,10 @@
 
 excite-ssoar-dev (30 PDFs, hand-checked reference strings): reference-level recall and precision. Both
 lists are compared in a comparison form (a leading list number such as "12." or "[12]" removed, accents
-stripped, case folded, everything but letters and digits of any script dropped); a gold reference is found when an extracted reference not yet paired has a normalized Indel
-similarity (rapidfuzz `ratio`/100) of at least 0.9 with it. Pairing is greedy, best similarity first, one to
-one. Recall = found gold / gold; precision = paired extracted / extracted.
+stripped, case folded, everything but letters and digits of any script dropped); a gold reference is
+found when an extracted reference not yet paired has a normalized Indel similarity (rapidfuzz `ratio`/100)
+of at least 0.9 with it. Pairing is greedy, best similarity first, one to one. Recall = found gold / gold;
+precision = paired extracted / extracted.
 
 arxiv-refextract: reference counts against refextract's (36 / 39 / 104) and whether the DOI / arXiv link
 targets its tests list are among the extracted references. acl-grobid-silver: counts against GROBID's TEI
@@ -26,9 +27,9 @@ from pathlib import Path
 
 from lxml import etree
 from rapidfuzz import fuzz
-
 from refhound.agents.extractor.extract import extract_pdf
 from refhound.agents.extractor.result import Extraction
+
 from refhound.normalize.text import fold
 
 _NON_ALNUM = re.compile(r"[\W_]+")
@@ -79,15 +80,24 @@ def excite(root: Path, timings: list[float], show: str | None) -> dict[str, obje
         extracted = [reference.raw for reference in extraction.references]
         pairs = pair(gold, extracted)
         rows.append(
-            {"id": pdf.stem, "gold": len(gold), "extracted": len(extracted), "found": len(pairs),
-             "recall": len(pairs) / len(gold) if gold else 1.0,
-             "precision": len(pairs) / len(extracted) if extracted else 0.0, "section": extraction.section}
+            {
+                "id": pdf.stem,
+                "gold": len(gold),
+                "extracted": len(extracted),
+                "found": len(pairs),
+                "recall": len(pairs) / len(gold) if gold else 1.0,
+                "precision": len(pairs) / len(extracted) if extracted else 0.0,
+                "section": extraction.section,
+            }
         )
         if show == pdf.stem:
             paired_gold = {gi for gi, _, _ in pairs}
             paired_extracted = {ei for _, ei, _ in pairs}
             print("MISSED gold:\n  " + "\n  ".join(g for i, g in enumerate(gold) if i not in paired_gold))
-            print("UNPAIRED extracted:\n  " + "\n  ".join(e for i, e in enumerate(extracted) if i not in paired_extracted))
+            print(
+                "UNPAIRED extracted:\n  "
+                + "\n  ".join(e for i, e in enumerate(extracted) if i not in paired_extracted)
+            )
             print("warnings:", extraction.warnings)
     gold_total = sum(int(row["gold"]) for row in rows)  # type: ignore[call-overload]
     extracted_total = sum(int(row["extracted"]) for row in rows)  # type: ignore[call-overload]
@@ -98,7 +108,9 @@ def excite(root: Path, timings: list[float], show: str | None) -> dict[str, obje
         "precision": found_total / extracted_total if extracted_total else 0.0,
         "min_recall": min(float(row["recall"]) for row in rows),  # type: ignore[arg-type]
         "min_precision": min(float(row["precision"]) for row in rows),  # type: ignore[arg-type]
-        "gold": gold_total, "extracted": extracted_total, "found": found_total,
+        "gold": gold_total,
+        "extracted": extracted_total,
+        "found": found_total,
     }
 
 
@@ -125,8 +137,15 @@ def arxiv(root: Path, timings: list[float]) -> list[dict[str, object]]:
         first = extraction.references[0].raw if extraction.references else ""
         last = extraction.references[-1].raw if extraction.references else ""
         rows.append(
-            {"pdf": name, "expected": facts["n_references"], "extracted": len(extraction.references),
-             "links_expected": targets, "links_found": hits, "first": first[:120], "last": last[:120]}
+            {
+                "pdf": name,
+                "expected": facts["n_references"],
+                "extracted": len(extraction.references),
+                "links_expected": targets,
+                "links_found": hits,
+                "first": first[:120],
+                "last": last[:120],
+            }
         )
     return rows
 
@@ -150,14 +169,21 @@ def acl(root: Path, timings: list[float]) -> list[dict[str, object]]:
         ours = [reference.parsed.title or "" for reference in extraction.references]
         pairs = pair([t for t in titles if t], ours)
         rows.append(
-            {"pdf": pdf.name, "grobid": len(titles), "extracted": len(extraction.references),
-             "titles_agree": len(pairs), "titles_grobid": sum(1 for t in titles if t)}
+            {
+                "pdf": pdf.name,
+                "grobid": len(titles),
+                "extracted": len(extraction.references),
+                "titles_agree": len(pairs),
+                "titles_grobid": sum(1 for t in titles if t),
+            }
         )
     return rows
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--data", type=Path, default=Path("../shared/data/pdfs"))
     parser.add_argument("--show", help="print the misses of one excite paper id")
     parser.add_argument("--json", type=Path, help="write all figures as JSON")
@@ -170,18 +196,25 @@ def main() -> None:
     }
     result["seconds"] = {"pdfs": len(timings), "median": statistics.median(timings), "max": max(timings)}
     ex = result["excite"]
-    print("excite-ssoar-dev: recall {recall:.3f} precision {precision:.3f} (gold {gold}, extracted {extracted}, "
-          "found {found}); per-paper min recall {min_recall:.3f}, min precision {min_precision:.3f}".format(**ex))
+    summary = "excite-ssoar-dev: recall {recall:.3f} precision {precision:.3f} (gold {gold}, extracted {extracted}, "
+    summary += "found {found}); per-paper min recall {min_recall:.3f}, min precision {min_precision:.3f}"
+    print(summary.format(**ex))
     for row in ex["papers"]:
-        print("  {id:>6} gold {gold:>3} extracted {extracted:>3} found {found:>3} R {recall:.2f} P {precision:.2f}"
-              "  {section}".format(**row))
+        print(
+            "  {id:>6} gold {gold:>3} extracted {extracted:>3} found {found:>3} "
+            "R {recall:.2f} P {precision:.2f}  {section}".format(**row)
+        )
     for row in result["arxiv"]:
-        print("arxiv {pdf}: {extracted} refs (refextract {expected}); links found {links_found} of "
-              "{links_expected}".format(**row))
+        print(
+            "arxiv {pdf}: {extracted} refs (refextract {expected}); links found {links_found} of "
+            "{links_expected}".format(**row)
+        )
         print("   first:", row["first"], "\n   last: ", row["last"])
     for row in result["acl"]:
-        print("acl {pdf}: {extracted} refs (GROBID {grobid}); titles agreeing with GROBID's {titles_agree}/"
-              "{titles_grobid}".format(**row))
+        print(
+            "acl {pdf}: {extracted} refs (GROBID {grobid}); titles agreeing with GROBID's {titles_agree}/"
+            "{titles_grobid}".format(**row)
+        )
     print("seconds per PDF: median {median:.3f}, max {max:.3f} over {pdfs} PDFs".format(**result["seconds"]))
     if args.json:
         args.json.write_text(json.dumps(result, indent=2))

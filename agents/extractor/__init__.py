@@ -1,0 +1,42 @@
+"""The extractor agent: a manuscript PDF in, structured references out.
+
+    extract_pdf(path, settings) -> Extraction     references with parsed fields, confidence, page, links
+    read_pdf_references(path, settings)           the same as `Reference`s and `InputProblem`s for `check`
+
+Stages: `pdf` (open safely, OCR pages without text) → `layout` (lines in reading order, no running
+headers) → `section` (where the list is) → `segment` (one entry per reference) → `links` (the PDF's link
+annotations) → the deterministic reference-string parser, and `llm_backend` for what it is unsure of.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from refhound.agents.extractor.extract import extract_pdf
+from refhound.agents.extractor.pdf import is_pdf
+from refhound.agents.extractor.result import EXTRACT_SCHEMA, ExtractedReference, Extraction
+
+from refhound.errors import InputError
+from refhound.models import InputProblem, Reference
+from refhound.settings import Settings
+
+__all__ = [
+    "EXTRACT_SCHEMA",
+    "ExtractedReference",
+    "Extraction",
+    "extract_pdf",
+    "is_pdf",
+    "read_pdf_references",
+]
+
+
+def read_pdf_references(path: Path, settings: Settings) -> tuple[list[Reference], list[InputProblem]]:
+    """The references of a PDF for checking, and its warnings as problems.
+
+    Raises `InputError` when the PDF yields no reference at all (unreadable, or no reference list)."""
+    extraction = extract_pdf(path, settings)
+    if not extraction.references:
+        reason = extraction.warnings[-1] if extraction.warnings else "no references found"
+        raise InputError(path, reason)
+    problems = [InputProblem(input=str(path), message=warning) for warning in extraction.warnings]
+    return extraction.as_references(), problems

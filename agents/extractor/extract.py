@@ -1,4 +1,4 @@
-"""The extractor agent's pipeline: PDF → lines → reference section → entries → parsed fields (+ links, LLM)."""
+"""The extractor pipeline: PDF → lines → reference section → entries → parsed fields (+ links, LLM)."""
 
 from __future__ import annotations
 
@@ -8,17 +8,22 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pymupdf
-
-from refhound.agents.extractor.layout import Line
 from refhound.agents.extractor.links import fill_from_links, links_of_entries, page_links
+from refhound.agents.extractor.llm_backend import LLMReferenceParser
 from refhound.agents.extractor.pdf import open_pdf, read_pages
 from refhound.agents.extractor.result import ExtractedReference, Extraction
 from refhound.agents.extractor.section import find_reference_section
 from refhound.agents.extractor.segment import Entry, join_lines, split_entries
-from refhound.refstring import parse_reference_string
-from refhound.settings import ExtractSettings
 
-_YEAR_OR_ID = re.compile(r"(?<!\d)(?:1[6-9]\d\d|20\d\d)(?!\d)|\b10\.\d{4,9}/|arxiv|https?://|n\.\s?d\.", re.IGNORECASE)
+from refhound.errors import LLMError, LLMUnavailable
+from refhound.llm import client_from_settings
+from refhound.refstring import parse_reference_string
+from refhound.refstring_confidence import field_confidence, is_low_confidence
+from refhound.settings import ExtractSettings, Settings
+
+_YEAR_OR_ID = re.compile(
+    r"(?<!\d)(?:1[6-9]\d\d|20\d\d)(?!\d)|\b10\.\d{4,9}/|arxiv|https?://|n\.\s?d\.", re.IGNORECASE
+)
 _MIN_WORDS = 4
 
 
@@ -32,7 +37,9 @@ class PrintedReference:
 
 
 @dataclass(frozen=True)
-class LayoutResult:
+class Layout:
+    """What the layout stage found: the printed references, warnings, how the list was found, pages read."""
+
     references: list[PrintedReference]
     warnings: list[str]
     section: str
@@ -54,37 +61,90 @@ def _printed(entries: Sequence[Entry], document: pymupdf.Document) -> list[Print
     return printed
 
 
-def read_printed_references(path: Path, settings: ExtractSettings) -> LayoutResult:
+def read_printed_references(path: Path, settings: ExtractSettings) -> Layout:
     """The references a PDF prints, as one-line strings with their page and links (no parsing yet)."""
-    document = open_pdf(path)
+    document = open_pdf(path, settings.max_bytes)
     try:
         text = read_pages(document, settings)
-        lines: list[Line] = text.lines
         warnings = list(text.warnings)
         if text.ocr_pages:
             warnings.append(f"pages {', '.join(map(str, text.ocr_pages))} were read by OCR (Tesseract)")
-        section = find_reference_section(lines)
+        section = find_reference_section(text.lines)
         if not section.lines:
-            warnings.append("no reference section found (no heading such as 'References' and no numbered list)")
-            return LayoutResult([], warnings, "none", len(text.pages))
+            warnings.append(
+                "no reference section found (no heading such as 'References' and no numbered list)"
+            )
+            return Layout([], warnings, "none", len(text.pages))
         entries, cue = split_entries(section.lines)
-        return LayoutResult(_printed(entries, document), warnings, f"{section.found_by}; split by {cue}", len(text.pages))
+        found = f"{section.found_by}; split by {cue}"
+        return Layout(_printed(entries, document), warnings, found, len(text.pages))
     finally:
         document.close()
 
 
-def extract_pdf(path: Path, settings: ExtractSettings | None = None) -> Extraction:
-    """The references of a manuscript PDF with parsed fields, per-field confidence, page and links."""
-    settings = settings or ExtractSettings()
-    layout = read_printed_references(path, settings)
-    references = []
-    for position, printed in enumerate(layout.references, start=1):
-        parsed = fill_from_links(parse_reference_string(printed.raw), printed.links)
-        references.append(
-            ExtractedReference(
-                id=str(position), raw=printed.raw, parsed=parsed, page=printed.page, confidence={}, links=printed.links
+def _parse(
+    reference_id: str,
+    printed: PrintedReference,
+    llm: LLMReferenceParser | None,
+    use_llm_for_all: bool,
+    warnings: list[str],
+) -> ExtractedReference:
+    """Fields by the deterministic parser; by the LLM where it is unsure (or for all), if an LLM is set up.
+
+    An LLM that fails leaves the deterministic fields in place, with a warning: never a guess."""
+    parsed = parse_reference_string(printed.raw)
+    confidence = field_confidence(printed.raw, parsed)
+    parser = "rules"
+    if llm is not None and (use_llm_for_all or is_low_confidence(confidence)):
+        try:
+            parsed = llm.parse(printed.raw)
+        except LLMUnavailable as error:
+            if not any(w.startswith("LLM parser unavailable") for w in warnings):
+                warnings.append(f"LLM parser unavailable ({error}); the rule-based fields are kept")
+        except LLMError as error:
+            warnings.append(
+                f"reference {reference_id}: the LLM parser failed ({error}); the rule-based fields are kept"
             )
-        )
+        else:
+            confidence = field_confidence(printed.raw, parsed)
+            parser = "llm"
+    parsed = fill_from_links(parsed, printed.links)
+    return ExtractedReference(
+        id=reference_id,
+        raw=printed.raw,
+        parsed=parsed,
+        page=printed.page,
+        confidence=confidence,
+        links=printed.links,
+        parser=parser,
+    )
+
+
+def extract_pdf(
+    path: Path, settings: Settings | None = None, llm: LLMReferenceParser | None = None
+) -> Extraction:
+    """The references of a manuscript PDF with parsed fields, per-field confidence, page and links.
+
+    The LLM backend is used when one is given or `settings.llm.base_url` is set, unless `extract.llm` is
+    "off": for every entry ("all") or for those the deterministic parser is unsure of ("low_confidence").
+    """
+    settings = settings or Settings()
+    layout = read_printed_references(path, settings.extract)
+    warnings = list(layout.warnings)
+    client = None
+    if llm is None and settings.extract.llm != "off":
+        client = client_from_settings(settings.llm)
+        llm = LLMReferenceParser(client) if client is not None else None
+    if settings.extract.llm == "off":
+        llm = None
+    try:
+        references = [
+            _parse(str(position), printed, llm, settings.extract.llm == "all", warnings)
+            for position, printed in enumerate(layout.references, start=1)
+        ]
+    finally:
+        if client is not None:
+            client.close()
     return Extraction(
-        input=str(path), references=references, warnings=layout.warnings, section=layout.section, pages=layout.pages
+        input=str(path), references=references, warnings=warnings, section=layout.section, pages=layout.pages
     )

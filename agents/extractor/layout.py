@@ -1,4 +1,4 @@
-"""PDF page → text lines with coordinates, in reading order, without running headers, footers and page numbers.
+"""PDF page → text lines with coordinates, in reading order, without running headers, footers, page numbers.
 
 Reading order is rebuilt from line coordinates rather than taken from `get_text(sort=True)`, which interleaves
 the two columns of a two-column page line by line. A page counts as two-column when enough lines sit wholly in
@@ -13,8 +13,8 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from itertools import accumulate
 from dataclasses import dataclass, replace
+from itertools import accumulate
 from typing import Any
 
 import pymupdf
@@ -260,7 +260,9 @@ def strip_running_text(pages: Sequence[Sequence[Line]], page_heights: Sequence[f
 
 
 def _in_margins(lines: Iterable[Line], height: float) -> list[Line]:
-    return [line for line in lines if line.y0 < height * _MARGIN_SHARE or line.y1 > height * (1 - _MARGIN_SHARE)]
+    return [
+        line for line in lines if line.y0 < height * _MARGIN_SHARE or line.y1 > height * (1 - _MARGIN_SHARE)
+    ]
 
 
 def body_font_size(lines: Iterable[Line]) -> float:

@@ -10,8 +10,8 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 import pymupdf
-
 from refhound.agents.extractor.segment import Entry
+
 from refhound.models import ParsedFields
 from refhound.normalize.identifiers import find_arxiv_id, normalize_doi
 
@@ -29,7 +29,9 @@ def page_links(document: pymupdf.Document, pages: set[int]) -> dict[int, list[tu
     return found
 
 
-def links_of_entries(entries: Sequence[Entry], links: dict[int, list[tuple[pymupdf.Rect, str]]]) -> list[list[str]]:
+def links_of_entries(
+    entries: Sequence[Entry], links: dict[int, list[tuple[pymupdf.Rect, str]]]
+) -> list[list[str]]:
     """For each entry, the link targets lying on its lines, in printed order, without repeats."""
     attached: list[list[str]] = [[] for _ in entries]
     for page, page_links_ in links.items():
@@ -61,7 +63,12 @@ def fill_from_links(parsed: ParsedFields, links: Sequence[str]) -> ParsedFields:
             update["doi"] = doi
         elif arxiv and not parsed.arxiv_id and "arxiv_id" not in update:
             update["arxiv_id"] = arxiv
-        elif not doi and not arxiv and uri.lower().startswith(("http://", "https://")):
-            if not parsed.url and "url" not in update:
-                update["url"] = uri
+        elif (
+            not doi
+            and not arxiv
+            and uri.lower().startswith(("http://", "https://"))
+            and not parsed.url
+            and "url" not in update
+        ):
+            update["url"] = uri
     return parsed.model_copy(update=update) if update else parsed

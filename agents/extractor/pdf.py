@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pymupdf
-
 from refhound.agents.extractor.layout import Line, raw_lines, reading_order, strip_running_text
+
 from refhound.errors import InputError
 from refhound.settings import ExtractSettings
 
@@ -33,12 +33,28 @@ class PageText:
         return [line for page in self.pages for line in page]
 
 
-def open_pdf(path: Path) -> pymupdf.Document:
+def is_pdf(path: Path) -> bool:
+    """Whether the file is a PDF: by its `.pdf` extension, or by the %PDF- header at its start."""
+    if path.suffix.lower() == ".pdf":
+        return True
+    try:
+        with path.open("rb") as handle:
+            return handle.read(1024).lstrip().startswith(_PDF_MAGIC)
+    except OSError:
+        return False
+
+
+def open_pdf(path: Path, max_bytes: int | None = None) -> pymupdf.Document:
     """The document, or an `InputError` saying why it cannot be read."""
     if not path.exists():
         raise InputError(path, "no such file")
     if path.is_dir():
         raise InputError(path, "is a directory, not a PDF")
+    size = path.stat().st_size
+    if max_bytes is not None and size > max_bytes:
+        raise InputError(
+            path, f"PDF is {size / 2**20:.1f} MB, larger than the {max_bytes / 2**20:.0f} MB limit"
+        )
     with path.open("rb") as handle:
         head = handle.read(1024)
     if not head:
@@ -84,9 +100,7 @@ def read_pages(document: pymupdf.Document, settings: ExtractSettings) -> PageTex
             page = document.load_page(number)
             lines = raw_lines(page, number)
             if _needs_ocr(page, lines):
-                if not settings.ocr:
-                    ocr_missing.append(number + 1)
-                elif not tesseract_available():
+                if not settings.ocr or not tesseract_available():
                     ocr_missing.append(number + 1)
                 else:
                     lines = _ocr_lines(page, number, settings)
@@ -98,8 +112,14 @@ def read_pages(document: pymupdf.Document, settings: ExtractSettings) -> PageTex
             heights.append(0.0)
             result.pages.append([])
     if ocr_missing:
-        why = "OCR is switched off" if not settings.ocr else "Tesseract (Debian package tesseract-ocr) is not installed"
-        result.warnings.append(f"pages {_page_list(ocr_missing)} have no text layer and were not OCR'd: {why}")
+        why = (
+            "OCR is switched off"
+            if not settings.ocr
+            else "Tesseract (Debian package tesseract-ocr) is not installed"
+        )
+        result.warnings.append(
+            f"pages {_page_list(ocr_missing)} have no text layer and were not OCR'd: {why}"
+        )
     result.pages = strip_running_text(result.pages, heights)
     return result
 

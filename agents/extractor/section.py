@@ -45,7 +45,9 @@ class Section:
 def _is_heading(line: Line, body_size: float) -> bool:
     if len(line.text.split()) > _MAX_HEADING_WORDS:
         return False
-    return bool(_HEADING.match(line.text)) and (line.bold or line.size >= body_size - 0.5 or line.text.isupper())
+    return bool(_HEADING.match(line.text)) and (
+        line.bold or line.size >= body_size - 0.5 or line.text.isupper()
+    )
 
 
 def _ends_section(line: Line, heading: Line, body_size: float) -> bool:
@@ -53,18 +55,25 @@ def _ends_section(line: Line, heading: Line, body_size: float) -> bool:
     if words > 10 or line.text.endswith((",", ";")):
         return False
     letters = sum(char.isalpha() for char in line.text)
-    if line.bold and words <= 6 and letters > 0.6 * len(line.text.replace(" ", "")) and not _YEAR.search(line.text):
+    if (
+        line.bold
+        and words <= 6
+        and letters > 0.6 * len(line.text.replace(" ", ""))
+        and not _YEAR.search(line.text)
+    ):
         return True  # a bold title inside a list of plain references
-    if _APPENDIX.match(line.text) and (line.bold or line.size > body_size + 0.5 or line.text.isupper() or words <= 3):
+    if _APPENDIX.match(line.text) and (
+        line.bold or line.size > body_size + 0.5 or line.text.isupper() or words <= 3
+    ):
         return True
-    # Another heading set at least like the reference heading (as large, as bold), which stands out of the list.
+    # Another heading at least as large and bold as the reference heading, standing out of the list.
     stands_out = line.bold or line.size > body_size + 0.5
     at_least_as_prominent = line.size >= heading.size - 0.6 and (line.bold or not heading.bold)
     return stands_out and at_least_as_prominent and words <= 10
 
 
 def _size_changes(lines: Sequence[Line], list_size: float) -> bool:
-    """Three lines in a row set in another size than the list: the list is over (a colophon, a series list)."""
+    """Three lines in a row in another size than the list: the list is over (a colophon, a series list)."""
     return len(lines) == 3 and all(abs(line.size - list_size) > 0.8 for line in lines)
 
 

@@ -17,6 +17,7 @@ import statistics
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import pairwise
 
 from refhound.agents.extractor.layout import Line
 
@@ -88,7 +89,7 @@ def _marker_number(line: Line, style: str) -> int | None:
 
 
 def _longest_sequence(numbers: Sequence[int | None]) -> int:
-    """How many entries an ascending 1, 2, 3, … (or n, n+1, …) numbering covers, following the lines in order."""
+    """How many entries an ascending numbering 1, 2, 3, … (or n, n+1, …) covers, in line order."""
     best = 0
     expected: int | None = None
     count = 0
@@ -161,7 +162,7 @@ def _margins(lines: Sequence[Line]) -> dict[tuple[int, int], float]:
 
 
 def _indent_opener(lines: Sequence[Line]) -> Callable[[Line, Line | None], bool] | None:
-    """A rule telling entry openings by indentation, when the list is set with hanging or first-line indents."""
+    """A rule telling entry openings by indentation, for lists set with hanging or first-line indents."""
     margins = _margins(lines)
     step = max(2.0, statistics.median(line.size for line in lines) * 0.4)
 
@@ -174,7 +175,7 @@ def _indent_opener(lines: Sequence[Line]) -> Callable[[Line, Line | None], bool]
     if not indented(lines[0]):  # hanging indents: an entry opens at the margin ...
 
         def opens_at_margin(line: Line, previous: Line | None) -> bool:
-            # ... unless the line before it broke off mid-sentence and this one does not open like a reference.
+            # ... unless the line before broke off mid-sentence and this one does not open like a reference.
             broke_off = previous is not None and not _ENDS_ENTRY.search(previous.text)
             return not indented(line) and not (broke_off and not _opens_like_reference(line.text))
 
@@ -188,7 +189,7 @@ def _gap_opener(lines: Sequence[Line]) -> Callable[[Line, Line | None], bool] | 
     """A rule opening an entry after a vertical gap clearly larger than the usual line spacing."""
     gaps = [
         line.y0 - previous.y1
-        for previous, line in zip(lines, lines[1:], strict=False)
+        for previous, line in pairwise(lines)
         if _group_key(previous) == _group_key(line) and line.y0 > previous.y0
     ]
     if len(gaps) < 3:
@@ -202,7 +203,9 @@ def _gap_opener(lines: Sequence[Line]) -> Callable[[Line, Line | None], bool] | 
 
     def opens(line: Line, previous: Line | None) -> bool:
         if previous is None or _group_key(previous) != _group_key(line):
-            return bool(_AUTHOR_START.match(line.text)) and bool(previous and _ENDS_ENTRY.search(previous.text))
+            return bool(_AUTHOR_START.match(line.text)) and bool(
+                previous and _ENDS_ENTRY.search(previous.text)
+            )
         return line.y0 - previous.y1 > threshold
 
     return opens
@@ -214,7 +217,11 @@ def _opens_like_reference(text: str) -> bool:
 
 
 def _shape_opener(line: Line, previous: Line | None) -> bool:
-    return previous is not None and bool(_AUTHOR_START.match(line.text)) and bool(_ENDS_ENTRY.search(previous.text))
+    return (
+        previous is not None
+        and bool(_AUTHOR_START.match(line.text))
+        and bool(_ENDS_ENTRY.search(previous.text))
+    )
 
 
 def split_entries(lines: Sequence[Line]) -> tuple[list[Entry], str]:

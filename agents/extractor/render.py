@@ -1,0 +1,74 @@
+"""An `Extraction` as BibTeX or as plain text (its JSON form is `Extraction.to_json`)."""
+
+from __future__ import annotations
+
+import re
+
+from refhound.agents.extractor.result import ExtractedReference, Extraction
+
+from refhound.normalize.names import parse_name
+from refhound.normalize.text import fold
+
+_PROCEEDINGS = re.compile(
+    r"\b(?:proc|proceedings|conference|workshop|symposium|meeting|congress)\b", re.IGNORECASE
+)
+_PAGE_RANGE = re.compile(r"\s*[-–—]+\s*")
+_BIBTEX_SPECIALS = str.maketrans(
+    {"&": r"\&", "%": r"\%", "#": r"\#", "$": r"\$", "_": r"\_", "{": "", "}": ""}
+)
+
+
+def _key(reference: ExtractedReference, used: set[str]) -> str:
+    """author-year-word keys ("vaswani2017attention"), made unique with a, b, … suffixes."""
+    parsed = reference.parsed
+    family = parse_name(parsed.authors[0]).family if parsed.authors else "anon"
+    first_word = next((w for w in re.findall(r"[a-z]+", fold(parsed.title or "")) if len(w) > 3), "")
+    base = (
+        re.sub(r"[^a-z0-9]", "", fold(family)) + str(parsed.year or "") + first_word or f"ref{reference.id}"
+    )
+    key, suffix = base, ord("a")
+    while key in used:
+        key, suffix = f"{base}{chr(suffix)}", suffix + 1
+    used.add(key)
+    return key
+
+
+def _entry_type(reference: ExtractedReference) -> tuple[str, str]:
+    """The BibTeX entry type and the field that holds the venue."""
+    venue = reference.parsed.venue or ""
+    if not venue:
+        return "misc", "howpublished"
+    if _PROCEEDINGS.search(venue):
+        return "inproceedings", "booktitle"
+    return "article", "journal"
+
+
+def to_bibtex(extraction: Extraction) -> str:
+    used: set[str] = set()
+    entries = []
+    for reference in extraction.references:
+        parsed = reference.parsed
+        entry_type, venue_field = _entry_type(reference)
+        fields = {
+            "title": f"{{{parsed.title.translate(_BIBTEX_SPECIALS)}}}" if parsed.title else None,
+            "author": " and ".join(name.translate(_BIBTEX_SPECIALS) for name in parsed.authors)
+            + (" and others" if parsed.authors_truncated else "")
+            or None,
+            venue_field: parsed.venue.translate(_BIBTEX_SPECIALS) if parsed.venue else None,
+            "year": str(parsed.year) if parsed.year else None,
+            "volume": parsed.volume,
+            "pages": _PAGE_RANGE.sub("--", parsed.pages) if parsed.pages else None,
+            "doi": parsed.doi,
+            "eprint": parsed.arxiv_id,
+            "archiveprefix": "arXiv" if parsed.arxiv_id else None,
+            "url": parsed.url,
+            "note": f"Extracted from {extraction.input}, page {reference.page}",
+        }
+        body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields.items() if value)
+        entries.append(f"@{entry_type}{{{_key(reference, used)},\n{body}\n}}\n")
+    return "\n".join(entries)
+
+
+def to_text(extraction: Extraction) -> str:
+    """One line per reference: its id, page and text as printed."""
+    return "".join(f"[{r.id}] (p. {r.page}) {r.raw}\n" for r in extraction.references)

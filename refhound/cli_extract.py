@@ -1,0 +1,80 @@
+"""`refhound extract PDF`: the references a manuscript prints, as JSON, BibTeX or text.
+
+The LLM options are shared with `refhound check`, which extracts the references of PDF inputs the same way.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Literal
+
+import typer
+
+from refhound.cli_output import EXIT_OK, EXIT_USAGE, err, fail, print_error
+from refhound.errors import InputError
+from refhound.settings import Settings
+
+LLMMode = Literal["off", "low_confidence", "all"]
+_FORMATS = ("json", "bib", "text")
+
+LLMUrlOption = Annotated[
+    str | None,
+    typer.Option(
+        "--llm-url", help="OpenAI-compatible endpoint (e.g. vLLM's http://host:8000/v1) for parsing."
+    ),
+]
+LLMModelOption = Annotated[str | None, typer.Option("--llm-model", help="Model name the LLM server serves.")]
+LLMModeOption = Annotated[
+    str | None,
+    typer.Option("--llm", help="Which references the LLM parses: off, low_confidence (default) or all."),
+]
+
+
+def apply_llm_options(settings: Settings, url: str | None, model: str | None, mode: str | None) -> None:
+    """Command-line LLM options over the settings; an unknown mode is a usage error."""
+    if url is not None:
+        settings.llm.base_url = url
+    if model is not None:
+        settings.llm.model = model
+    if mode is not None:
+        if mode not in ("off", "low_confidence", "all"):
+            raise fail(f"unknown --llm mode {mode!r}; choose off, low_confidence or all")
+        settings.extract.llm = mode  # type: ignore[assignment]  # checked just above
+
+
+def extract(
+    pdf: Annotated[Path, typer.Argument(help="A manuscript PDF.")],
+    fmt: Annotated[str, typer.Option("--format", "-f", help="json, bib or text.")] = "text",
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file.")] = None,
+    llm_url: LLMUrlOption = None,
+    llm_model: LLMModelOption = None,
+    llm: LLMModeOption = None,
+) -> None:
+    """Extract the reference list of PDF, with parsed fields, per-field confidence and page."""
+    from refhound.agents.extractor import extract_pdf
+    from refhound.agents.extractor.render import to_bibtex, to_text
+
+    if fmt not in _FORMATS:
+        raise fail(f"unknown format {fmt!r}; choose one of: {', '.join(_FORMATS)}")
+    settings = Settings()
+    apply_llm_options(settings, llm_url, llm_model, llm)
+    try:
+        extraction = extract_pdf(pdf, settings)
+    except InputError as error:
+        raise fail(str(error)) from error
+    for warning in extraction.warnings:
+        err.print(f"[yellow]warning:[/] {pdf}: {warning}", highlight=False, soft_wrap=True)
+    text = {
+        "json": extraction.to_json,
+        "bib": lambda: to_bibtex(extraction),
+        "text": lambda: to_text(extraction),
+    }[fmt]()
+    if output is None:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    else:
+        output.write_text(text, encoding="utf-8")
+    if not extraction.references:
+        print_error(f"{pdf}: no references could be extracted")
+        raise typer.Exit(EXIT_USAGE)
+    raise typer.Exit(EXIT_OK)
