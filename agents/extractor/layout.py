@@ -133,8 +133,8 @@ def _merge_same_baseline(lines: Sequence[Line], any_gap: bool = False) -> list[L
 def _gutters(lines: Sequence[Line]) -> list[float]:
     """The x of each gutter between text columns (none on a one-column page).
 
-    A gutter is a vertical strip that few lines cross (full-width titles and captions may), with at least
-    `_MIN_COLUMN_LINES` lines wholly on each side of it.
+    A gutter is a vertical strip that few lines cross (full-width titles and captions may) compared with the
+    columns on either side, with at least `_MIN_COLUMN_LINES` lines wholly on each side of it.
     """
     if len(lines) < 2 * _MIN_COLUMN_LINES:
         return []
@@ -145,14 +145,20 @@ def _gutters(lines: Sequence[Line]) -> list[float]:
         starts_ends[int(line.x0) - left_edge] += 1
         starts_ends[int(line.x1) - left_edge + 1] -= 1
     coverage = list(accumulate(starts_ends[:-1]))
-    ceiling = max(coverage) * 0.3
+    # Low: far below the densest column on each side (the columns may hold very different numbers of lines).
+    peak_left = list(accumulate(coverage, max))
+    peak_right = list(accumulate(reversed(coverage), max))[::-1]
+    low = [
+        count <= 0.3 * min(left, right)
+        for count, left, right in zip(coverage, peak_left, peak_right, strict=True)
+    ]
     width = right_edge - left_edge
     runs: list[tuple[int, int]] = []
     start: int | None = None
-    for x, count in enumerate([*coverage, ceiling + 1]):
-        if count <= ceiling and start is None:
+    for x, is_low in enumerate([*low, False]):
+        if is_low and start is None:
             start = x
-        elif count > ceiling and start is not None:
+        elif not is_low and start is not None:
             if x - start >= 4 and start > width * 0.15 and x < width * 0.85:
                 runs.append((start, x))
             start = None

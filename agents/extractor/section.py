@@ -116,15 +116,22 @@ def _numbered_run(lines: Sequence[Line]) -> tuple[int, int] | None:
             if numbers[i] != 1:
                 i += 1
                 continue
-            expected, end, j, dated = 2, i + 1, i + 1, 0
-            while j < len(lines) and j - end <= 8:  # eight lines without the next number: the list has ended
-                if numbers[j] == expected:
-                    dated += any(_YEAR.search(line.text) for line in lines[end - 1 : j])
-                    expected, end = expected + 1, j + 1
+            starts = [i]
+            j = i + 1
+            while (
+                j < len(lines) and j - starts[-1] <= 8
+            ):  # eight lines without the next number: the list ended
+                if numbers[j] == len(starts) + 1:
+                    starts.append(j)
                 j += 1
-            end = _last_entry_end(lines, end)
-            if expected - 1 > best_count and dated >= 3:
-                best, best_count = (i, end), expected - 1
+            end = _last_entry_end(lines, starts[-1] + 1)
+            bounds = [*starts[1:], end]
+            dated = sum(
+                any(_YEAR.search(line.text) for line in lines[start:stop])
+                for start, stop in zip(starts, bounds, strict=True)
+            )
+            if len(starts) > best_count and dated >= 3:
+                best, best_count = (i, end), len(starts)
             i = end
     return best if best_count >= 3 else None
 

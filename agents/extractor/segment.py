@@ -54,10 +54,12 @@ class Entry:
 
 
 def join_lines(texts: Sequence[str]) -> str:
-    """Lines joined with single spaces, words hyphenated across a line break made whole again.
+    """Lines joined with single spaces, words broken at a line-end hyphen made whole again.
 
-    A hyphen at a line end is dropped when the next line starts in lower case and the word is not already a
-    hyphenated compound ("state-of-the-" + "art" keeps its hyphen); URLs and DOIs broken at a hyphen keep it.
+    A line that ends in a hyphen joins the next without a space. The hyphen itself is dropped only when
+    the next line goes on in lower case and the word is not already a compound or a URL ("resid-" + "ual"
+    → "residual"); "state-of-the-" + "art" and "Jean-" + "Pierre" keep it. A URL or DOI broken after "/"
+    joins without a space too.
     """
     out = ""
     for text in texts:
@@ -65,17 +67,16 @@ def join_lines(texts: Sequence[str]) -> str:
             out = text
             continue
         last_word = out.rsplit(" ", 1)[-1]
-        if (
-            out.endswith("-")
-            and not out.endswith("--")
-            and text[:1].islower()
-            and "-" not in last_word[:-1]
-            and "/" not in last_word
-            and len(last_word) > 2
-        ):
-            out = out[:-1] + text
-        elif out.endswith(("-", "/", "_")) and ("/" in last_word or "." in last_word):
-            out += text  # a URL or DOI broken at the line end
+        if out.endswith("-"):
+            broken_word = (
+                text[:1].islower()
+                and "-" not in last_word[:-1]
+                and "/" not in last_word
+                and len(last_word) > 2
+            )
+            out = (out[:-1] if broken_word else out) + text
+        elif out.endswith(("/", "_")) and ("/" in last_word or "." in last_word):
+            out += text
         else:
             out += " " + text
     return out

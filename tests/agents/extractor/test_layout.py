@@ -1,0 +1,110 @@
+"""Reading order, running headers and joined lines, on real PDFs written with PyMuPDF."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from refhound.agents.extractor.layout import clean_text
+from refhound.agents.extractor.pdf import open_pdf, read_pages
+from refhound.agents.extractor.segment import join_lines
+from refhound.settings import ExtractSettings
+from tests.agents.extractor.pdfmaker import LINE, Text, body, write_pdf
+
+
+def _texts(path: Path) -> list[str]:
+    document = open_pdf(path)
+    try:
+        return [line.text for line in read_pages(document, ExtractSettings()).lines]
+    finally:
+        document.close()
+
+
+def test_two_columns_are_read_one_after_the_other(tmp_path: Path) -> None:
+    title = [Text(72, 60, "A full-width title line that runs across both of the columns of the page", 12, True)]
+    left = [Text(56, 100 + i * LINE, f"left column line {i} with enough words to fill") for i in range(10)]
+    right = [Text(310, 100 + i * LINE, f"right column line {i} with enough words to fill") for i in range(10)]
+    texts = _texts(write_pdf(tmp_path / "two.pdf", [title + right + left]))
+    assert texts[0].startswith("A full-width title")
+    assert texts[1:11] == [f"left column line {i} with enough words to fill" for i in range(10)]
+    assert texts[11:] == [f"right column line {i} with enough words to fill" for i in range(10)]
+
+
+def test_three_columns(tmp_path: Path) -> None:
+    pieces = [
+        Text(40 + 180 * c, 100 + i * LINE, f"col{c} line{i} some words here")
+        for c in range(3)
+        for i in range(6)
+    ]
+    texts = _texts(write_pdf(tmp_path / "three.pdf", [pieces]))
+    assert texts == [f"col{c} line{i} some words here" for c in range(3) for i in range(6)]
+
+
+def test_a_blank_strip_across_the_page_starts_a_new_band(tmp_path: Path) -> None:
+    """A two-column section above a two-column list on the same page: the section is read first."""
+    top = [Text(56, 100 + i * LINE, f"top left {i} words words words") for i in range(5)]
+    top += [Text(310, 100 + i * LINE, f"top right {i} words words words") for i in range(3)]
+    low = [Text(56, 300 + i * LINE, f"low left {i} words words words") for i in range(5)]
+    low += [Text(310, 300 + i * LINE, f"low right {i} words words words") for i in range(5)]
+    texts = _texts(write_pdf(tmp_path / "bands.pdf", [top + low]))
+    order = [text.rsplit(" ", 3)[0] for text in texts]
+    assert order == (
+        [f"top left {i}" for i in range(5)]
+        + [f"top right {i}" for i in range(3)]
+        + [f"low left {i}" for i in range(5)]
+        + [f"low right {i}" for i in range(5)]
+    )
+
+
+def test_running_headers_footers_and_page_numbers_are_removed(tmp_path: Path) -> None:
+    pages = [
+        [Text(72, 40, "Journal of Examples, Vol. 3"), Text(290, 810, str(n))] + body(10)
+        for n in range(1, 6)
+    ]
+    texts = _texts(write_pdf(tmp_path / "running.pdf", pages))
+    assert not any("Journal of Examples" in text for text in texts)
+    assert not any(text.strip().isdigit() for text in texts)
+    assert len(texts) == 50
+
+
+def test_pieces_of_one_line_are_joined(tmp_path: Path) -> None:
+    pieces = [Text(72, 100, "[12]"), Text(100, 100, "A. Author. A title."), Text(250, 100, "Venue, 2020.")]
+    assert _texts(write_pdf(tmp_path / "pieces.pdf", [pieces])) == ["[12] A. Author. A title. Venue, 2020."]
+
+
+def test_rotated_text_is_ignored(tmp_path: Path) -> None:
+    path = write_pdf(tmp_path / "rotated.pdf", [body(3)])
+    document = open_pdf(path)
+    document[0].insert_text((20, 500), "arXiv:2401.00001v1 [cs.CL] 1 Jan 2024", rotate=90)
+    document.save(tmp_path / "rotated2.pdf")
+    document.close()
+    assert not any("arXiv" in text for text in _texts(tmp_path / "rotated2.pdf"))
+
+
+@pytest.mark.parametrize(
+    ("raw", "clean"),
+    [
+        ("ﬁne-tuning eﬀect", "fine-tuning effect"),
+        ("soft\u00adhyphen", "softhyphen"),
+        ("  spaced   out\ttext ", "spaced out text"),
+    ],
+)
+def test_clean_text(raw: str, clean: str) -> None:
+    assert clean_text(raw) == clean
+
+
+@pytest.mark.parametrize(
+    ("lines", "joined"),
+    [
+        (["Deep resid-", "ual learning"], "Deep residual learning"),
+        (["state-of-the-", "art results"], "state-of-the-art results"),
+        (["Jean-", "Pierre Dupont"], "Jean-Pierre Dupont"),
+        (["https://doi.org/10.1000/", "abc.123"], "https://doi.org/10.1000/abc.123"),
+        (["pages 10--", "20"], "pages 10--20"),
+        (["https://example.org/a-", "long-path"], "https://example.org/a-long-path"),
+        (["one", "two"], "one two"),
+    ],
+)
+def test_join_lines(lines: list[str], joined: str) -> None:
+    assert join_lines(lines) == joined

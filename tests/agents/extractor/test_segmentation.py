@@ -1,0 +1,178 @@
+"""Finding the reference list and splitting it into references, on real PDFs written with PyMuPDF."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from refhound.agents.extractor import extract_pdf
+from tests.agents.extractor.pdfmaker import LINE, Text, body, column, write_pdf
+
+AUTHOR_YEAR = [
+    "Bartlett, C. and Ghoshal, S. (1989): Managing Across Borders. The Transnational",
+    "\tSolution. Boston: Harvard Business School Press.",
+    "Birkinshaw, J., Hood, N. and Jonsson, S. (1998): Building Firm-specific Advantages in",
+    "\tMultinational Corporations. Strategic Management Journal, 19: 221-41.",
+    "Bluhm, K. (2001): Exporting or Abandoning the German Model? European Journal of",
+    "\tIndustrial Relations, 7(2): 153-74.",
+]
+NUMBERED = [
+    "[1] A. Vaswani, N. Shazeer, and N. Parmar. Attention is all you need. In NeurIPS, 2017.",
+    "[2] J. Devlin, M. Chang, K. Lee, and K. Toutanova. BERT: Pre-training of deep bidirec-",
+    "\ttional transformers for language understanding. In NAACL, 2019.",
+    "[3] K. He, X. Zhang, S. Ren, and J. Sun. Deep residual learning for image recognition.",
+    "\tIn CVPR, pages 770-778, 2016.",
+]
+
+
+def _raws(path: Path) -> list[str]:
+    return [reference.raw for reference in extract_pdf(path).references]
+
+
+def _paper(tmp_path: Path, heading: str, entries: list[str], **layout: float | bool) -> Path:
+    page = body(20) + [Text(72, 360, heading, 12, True)] + column(entries, 72, 385, indent=15, **layout)  # type: ignore[arg-type]
+    return write_pdf(tmp_path / "paper.pdf", [page])
+
+
+@pytest.mark.parametrize(
+    "heading",
+    [
+        "References",
+        "REFERENCES",
+        "7 References",
+        "VII. REFERENCES",
+        "Bibliography",
+        "Literature Cited",
+        "Works Cited",
+        "Literatur",
+        "Literaturverzeichnis",
+        "Références",
+        "Bibliografía",
+        "Referencias",
+        "Riferimenti bibliografici",
+    ],
+)
+def test_the_list_is_found_by_its_heading(tmp_path: Path, heading: str) -> None:
+    extraction = extract_pdf(_paper(tmp_path, heading, AUTHOR_YEAR))
+    assert extraction.section.startswith(f"heading: {heading}")
+    assert len(extraction.references) == 3
+
+
+def test_hanging_indents_split_author_year_entries(tmp_path: Path) -> None:
+    raws = _raws(_paper(tmp_path, "References", AUTHOR_YEAR))
+    assert raws == [
+        "Bartlett, C. and Ghoshal, S. (1989): Managing Across Borders. The Transnational Solution. Boston: "
+        "Harvard Business School Press.",
+        "Birkinshaw, J., Hood, N. and Jonsson, S. (1998): Building Firm-specific Advantages in Multinational "
+        "Corporations. Strategic Management Journal, 19: 221-41.",
+        "Bluhm, K. (2001): Exporting or Abandoning the German Model? European Journal of Industrial "
+        "Relations, 7(2): 153-74.",
+    ]
+
+
+def test_first_line_indents_split_entries(tmp_path: Path) -> None:
+    raws = _raws(_paper(tmp_path, "References", AUTHOR_YEAR, hanging=False))
+    assert [raw.split(",")[0] for raw in raws] == ["Bartlett", "Birkinshaw", "Bluhm"]
+
+
+def test_numbered_entries_lose_their_number_and_hyphenation(tmp_path: Path) -> None:
+    raws = _raws(_paper(tmp_path, "References", NUMBERED))
+    assert len(raws) == 3
+    assert raws[1] == (
+        "J. Devlin, M. Chang, K. Lee, and K. Toutanova. BERT: Pre-training of deep bidirectional transformers "
+        "for language understanding. In NAACL, 2019."
+    )
+
+
+@pytest.mark.parametrize("marker", ["{n}.", "({n})", "{n}"])
+def test_other_numbering_styles(tmp_path: Path, marker: str) -> None:
+    entries = [
+        f"{marker.format(n=n)} Author{n}, A. Title number {n} of a paper. Journal {n}, 20{10 + n}."
+        for n in range(1, 5)
+    ]
+    raws = _raws(_paper(tmp_path, "References", entries))
+    assert raws == [f"Author{n}, A. Title number {n} of a paper. Journal {n}, 20{10 + n}." for n in range(1, 5)]
+
+
+def test_a_year_opening_a_wrapped_line_does_not_split_a_numbered_entry(tmp_path: Path) -> None:
+    entries = [
+        "1. Smith, J. A very long title that wraps onto the next line, Journal of Things,",
+        "\t2019. Volume 3.",
+        "2. Jones, K. Another title. Some Venue, 2020.",
+        "3. Brown, L. A third title. Other Venue, 2021.",
+    ]
+    raws = _raws(_paper(tmp_path, "References", entries))
+    assert len(raws) == 3
+    assert raws[0].endswith("Journal of Things, 2019. Volume 3.")
+
+
+def test_entries_run_across_columns_and_pages(tmp_path: Path) -> None:
+    """An entry that starts at the foot of the left column ends at the top of the right one; the last one
+    starts at the foot of the right column and ends on the next page."""
+    entries = [
+        f"Author{n}, A. (20{10 + n}): Paper {n}, a title that wraps"
+        for n in range(1, 7)
+    ]
+    continuation = "\tonto a line. Journal of Examples, {n}: 1-10."
+    left = body(30, x=56, width_chars=40) + [Text(56, 470, "References", 12, True)]
+    left += column([entries[0], continuation.format(n=1), entries[1]], 56, 495, indent=12)
+    right_lines = [continuation.format(n=2)]
+    for n in range(3, 6):
+        right_lines += [entries[n - 1], continuation.format(n=n)]
+    right_lines.append(entries[5])
+    right = column(right_lines, 310, 100, indent=12)
+    page_two = [Text(322, 100, "onto a line. Journal of Examples, 6: 1-10.")]
+    raws = _raws(write_pdf(tmp_path / "across.pdf", [left + right, page_two]))
+    assert len(raws) == 6
+    for n, raw in enumerate(raws, start=1):
+        assert raw.startswith(f"Author{n}, A.")
+        assert raw.endswith(f"a title that wraps onto a line. Journal of Examples, {n}: 1-10.")
+
+
+def test_the_list_ends_at_an_appendix(tmp_path: Path) -> None:
+    page = body(10) + [Text(72, 250, "References", 12, True)] + column(NUMBERED, 72, 275, indent=15)
+    page += [Text(72, 360, "A Appendix: Proofs", 12, True)] + body(5, y=385)
+    raws = _raws(write_pdf(tmp_path / "appendix.pdf", [page]))
+    assert len(raws) == 3
+    assert not any("corpora" in raw for raw in raws)
+
+
+def test_a_numbered_list_without_heading_is_found_by_its_shape(tmp_path: Path) -> None:
+    page = body(20) + column(NUMBERED, 72, 385, indent=15)
+    extraction = extract_pdf(write_pdf(tmp_path / "noheading.pdf", [page]))
+    assert extraction.section.startswith("numbered list")
+    assert len(extraction.references) == 3
+
+
+def test_a_numbered_list_in_the_body_is_not_taken_for_references(tmp_path: Path) -> None:
+    steps = [f"{n}. Step number {n} of the procedure described above in words" for n in range(1, 6)]
+    extraction = extract_pdf(write_pdf(tmp_path / "steps.pdf", [body(10) + column(steps, 72, 300)]))
+    assert extraction.references == []
+    assert extraction.warnings == [
+        "no reference section found (no heading such as 'References' and no numbered list)"
+    ]
+
+
+def test_sub_headings_inside_the_list_are_not_references(tmp_path: Path) -> None:
+    entries = ["Primary sources", *AUTHOR_YEAR[:2], "Secondary literature", *AUTHOR_YEAR[2:]]
+    raws = _raws(_paper(tmp_path, "References", entries))
+    assert [raw.split(",")[0] for raw in raws] == ["Bartlett", "Birkinshaw", "Bluhm"]
+
+
+def test_link_annotations_fill_identifiers(tmp_path: Path) -> None:
+    page = body(10) + [Text(72, 250, "References", 12, True)]
+    page += [
+        Text(72, 275, "[1] A. Vaswani et al. Attention is all you need. In NeurIPS, 2017. [link]"),
+        Text(72, 275 + LINE, "[2] J. Devlin et al. BERT. In NAACL, 2019. arXiv", link="https://arxiv.org/abs/1810.04805"),
+        Text(72, 275 + 2 * LINE, "[3] K. He et al. Deep residual learning. In CVPR, 2016. DOI", link="https://doi.org/10.1109/CVPR.2016.90"),
+    ]
+    references = extract_pdf(write_pdf(tmp_path / "links.pdf", [page])).references
+    assert [r.links for r in references] == [
+        [],
+        ["https://arxiv.org/abs/1810.04805"],
+        ["https://doi.org/10.1109/CVPR.2016.90"],
+    ]
+    assert references[1].parsed.arxiv_id == "1810.04805"
+    assert references[2].parsed.doi == "10.1109/cvpr.2016.90"
+    assert [r.page for r in references] == [1, 1, 1]
