@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pymupdf
+from refhound.agents.extractor.footnotes import footnote_entries
 from refhound.agents.extractor.links import fill_from_links, links_of_entries, page_links
 from refhound.agents.extractor.llm_backend import LLMReferenceParser
 from refhound.agents.extractor.pdf import open_pdf, read_pages
@@ -71,6 +72,13 @@ def read_printed_references(path: Path, settings: ExtractSettings) -> Layout:
             warnings.append(f"pages {', '.join(map(str, text.ocr_pages))} were read by OCR (Tesseract)")
         section = find_reference_section(text.lines)
         if not section.lines:
+            from_footnotes = _printed(footnote_entries(text.pages), document)
+            if from_footnotes:
+                warnings.append(
+                    f"no reference list: {len(from_footnotes)} references were taken from footnotes "
+                    "(footnote-style citations)"
+                )
+                return Layout(from_footnotes, warnings, "footnotes", len(text.pages))
             warnings.append(
                 "no reference section found (no heading such as 'References' and no numbered list)"
             )

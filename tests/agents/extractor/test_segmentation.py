@@ -92,7 +92,9 @@ def test_other_numbering_styles(tmp_path: Path, marker: str) -> None:
         for n in range(1, 5)
     ]
     raws = _raws(_paper(tmp_path, "References", entries))
-    assert raws == [f"Author{n}, A. Title number {n} of a paper. Journal {n}, 20{10 + n}." for n in range(1, 5)]
+    assert raws == [
+        f"Author{n}, A. Title number {n} of a paper. Journal {n}, 20{10 + n}." for n in range(1, 5)
+    ]
 
 
 def test_a_year_opening_a_wrapped_line_does_not_split_a_numbered_entry(tmp_path: Path) -> None:
@@ -110,10 +112,7 @@ def test_a_year_opening_a_wrapped_line_does_not_split_a_numbered_entry(tmp_path:
 def test_entries_run_across_columns_and_pages(tmp_path: Path) -> None:
     """An entry that starts at the foot of the left column ends at the top of the right one; the last one
     starts at the foot of the right column and ends on the next page."""
-    entries = [
-        f"Author{n}, A. (20{10 + n}): Paper {n}, a title that wraps"
-        for n in range(1, 7)
-    ]
+    entries = [f"Author{n}, A. (20{10 + n}): Paper {n}, a title that wraps" for n in range(1, 7)]
     continuation = "\tonto a line. Journal of Examples, {n}: 1-10."
     left = body(30, x=56, width_chars=40) + [Text(56, 470, "References", 12, True)]
     left += column([entries[0], continuation.format(n=1), entries[1]], 56, 495, indent=12)
@@ -164,8 +163,18 @@ def test_link_annotations_fill_identifiers(tmp_path: Path) -> None:
     page = body(10) + [Text(72, 250, "References", 12, True)]
     page += [
         Text(72, 275, "[1] A. Vaswani et al. Attention is all you need. In NeurIPS, 2017. [link]"),
-        Text(72, 275 + LINE, "[2] J. Devlin et al. BERT. In NAACL, 2019. arXiv", link="https://arxiv.org/abs/1810.04805"),
-        Text(72, 275 + 2 * LINE, "[3] K. He et al. Deep residual learning. In CVPR, 2016. DOI", link="https://doi.org/10.1109/CVPR.2016.90"),
+        Text(
+            72,
+            275 + LINE,
+            "[2] J. Devlin et al. BERT. In NAACL, 2019. arXiv",
+            link="https://arxiv.org/abs/1810.04805",
+        ),
+        Text(
+            72,
+            275 + 2 * LINE,
+            "[3] K. He et al. Deep residual learning. In CVPR, 2016. DOI",
+            link="https://doi.org/10.1109/CVPR.2016.90",
+        ),
     ]
     references = extract_pdf(write_pdf(tmp_path / "links.pdf", [page])).references
     assert [r.links for r in references] == [
@@ -176,3 +185,29 @@ def test_link_annotations_fill_identifiers(tmp_path: Path) -> None:
     assert references[1].parsed.arxiv_id == "1810.04805"
     assert references[2].parsed.doi == "10.1109/cvpr.2016.90"
     assert [r.page for r in references] == [1, 1, 1]
+
+
+def test_footnote_references_are_reported_as_such(tmp_path: Path) -> None:
+    pages = []
+    for n in range(1, 3):
+        page = body(40)
+        page += [
+            Text(
+                72,
+                720,
+                f"{n} Smith, J., The History of Law in Europe, Oxford University Press, 19{80 + n}, p. 12.",
+                8,
+            ),
+            Text(72, 730, "  continued on a second footnote line.", 8),
+            Text(72, 745, f"{n + 10} Ibid., p. 14.", 8),
+        ]
+        pages.append(page)
+    extraction = extract_pdf(write_pdf(tmp_path / "footnotes.pdf", pages))
+    assert extraction.section == "footnotes"
+    assert [r.raw for r in extraction.references] == [
+        f"Smith, J., The History of Law in Europe, Oxford University Press, 19{80 + n}, p. 12. "
+        "continued on a second footnote line."
+        for n in range(1, 3)
+    ]
+    assert [r.page for r in extraction.references] == [1, 2]
+    assert "taken from footnotes" in extraction.warnings[-1]
