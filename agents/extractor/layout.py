@@ -22,6 +22,15 @@ import pymupdf
 # Ligatures expanded; whitespace kept so word gaps survive; images skipped (they are not text).
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
 _LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"})
+# pdfTeX prints an accent as its own spacing character before the letter: "J¨org", "ˇReh˚uˇrek", "Lo¨ıc".
+_SPACING_ACCENTS = {
+    "¨": "\u0308", "´": "\u0301", "`": "\u0300", "ˆ": "\u0302", "˜": "\u0303", "ˇ": "\u030c",
+    "˚": "\u030a", "¸": "\u0327", "˘": "\u0306", "˙": "\u0307", "˝": "\u030b", "¯": "\u0304",
+}  # fmt: skip
+# A backtick is also TeX's opening quote, so it counts as an accent only inside a word, before a vowel.
+_ACCENT_THEN_LETTER = re.compile(
+    f"([{''.join(accent for accent in _SPACING_ACCENTS if accent != '`')}])([^\\W\\d_])|(?<=\\w)(`)([aeiouAEIOU])"
+)
 _BOLD_FLAG = 16
 _SUPERSCRIPT_FLAG = 1
 _MARGIN_SHARE = 0.1  # top/bottom share of the page where running headers and footers live
@@ -53,9 +62,16 @@ class Line:
         return self.y1 - self.y0
 
 
+def _attach_accent(match: re.Match[str]) -> str:
+    accent, letter = (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(4))
+    return ("i" if letter == "ı" else "j" if letter == "ȷ" else letter) + _SPACING_ACCENTS[accent]
+
+
 def clean_text(text: str) -> str:
-    """Ligatures expanded, soft hyphens and zero-width characters removed, whitespace runs collapsed."""
-    text = unicodedata.normalize("NFC", text.translate(_LIGATURES))
+    """Ligatures expanded, TeX's separate accents put on their letters ("J¨org" → "Jörg"), soft hyphens and
+    zero-width characters removed, whitespace runs collapsed."""
+    text = _ACCENT_THEN_LETTER.sub(_attach_accent, text.translate(_LIGATURES))
+    text = unicodedata.normalize("NFC", text)
     text = text.replace("\u00ad", "").replace("\u200b", "").replace("\ufeff", "")
     return " ".join(text.split())
 

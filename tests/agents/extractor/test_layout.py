@@ -22,7 +22,9 @@ def _texts(path: Path) -> list[str]:
 
 
 def test_two_columns_are_read_one_after_the_other(tmp_path: Path) -> None:
-    title = [Text(72, 60, "A full-width title line that runs across both of the columns of the page", 12, True)]
+    title = [
+        Text(72, 60, "A full-width title line that runs across both of the columns of the page", 12, True)
+    ]
     left = [Text(56, 100 + i * LINE, f"left column line {i} with enough words to fill") for i in range(10)]
     right = [Text(310, 100 + i * LINE, f"right column line {i} with enough words to fill") for i in range(10)]
     texts = _texts(write_pdf(tmp_path / "two.pdf", [title + right + left]))
@@ -59,8 +61,7 @@ def test_a_blank_strip_across_the_page_starts_a_new_band(tmp_path: Path) -> None
 
 def test_running_headers_footers_and_page_numbers_are_removed(tmp_path: Path) -> None:
     pages = [
-        [Text(72, 40, "Journal of Examples, Vol. 3"), Text(290, 810, str(n))] + body(10)
-        for n in range(1, 6)
+        [Text(72, 40, "Journal of Examples, Vol. 3"), Text(290, 810, str(n))] + body(10) for n in range(1, 6)
     ]
     texts = _texts(write_pdf(tmp_path / "running.pdf", pages))
     assert not any("Journal of Examples" in text for text in texts)
@@ -88,6 +89,9 @@ def test_rotated_text_is_ignored(tmp_path: Path) -> None:
         ("ﬁne-tuning eﬀect", "fine-tuning effect"),
         ("soft\u00adhyphen", "softhyphen"),
         ("  spaced   out\ttext ", "spaced out text"),
+        ("Lo¨ıc Barrault and J¨org Sander", "Loïc Barrault and Jörg Sander"),  # pdfTeX's separate accents
+        ("Radim ˇReh˚uˇrek, D´ej`a vu", "Radim Řehůřek, Déjà vu"),
+        ("``Quoted'' and `single'", "``Quoted'' and `single'"),  # TeX quotes are no accents
     ],
 )
 def test_clean_text(raw: str, clean: str) -> None:
