@@ -28,9 +28,8 @@ _SPACING_ACCENTS = {
     "˚": "\u030a", "¸": "\u0327", "˘": "\u0306", "˙": "\u0307", "˝": "\u030b", "¯": "\u0304",
 }  # fmt: skip
 # A backtick is also TeX's opening quote, so it counts as an accent only inside a word, before a vowel.
-_ACCENT_THEN_LETTER = re.compile(
-    f"([{''.join(accent for accent in _SPACING_ACCENTS if accent != '`')}])([^\\W\\d_])|(?<=\\w)(`)([aeiouAEIOU])"
-)
+_ACCENTS_BUT_BACKTICK = "".join(accent for accent in _SPACING_ACCENTS if accent != "`")
+_ACCENT_THEN_LETTER = re.compile(f"([{_ACCENTS_BUT_BACKTICK}])([^\\W\\d_])|(?<=\\w)(`)([aeiouAEIOU])")
 _BOLD_FLAG = 16
 _SUPERSCRIPT_FLAG = 1
 _MARGIN_SHARE = 0.1  # top/bottom share of the page where running headers and footers live

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from refhound.agents.extractor.layout import clean_text
 from refhound.agents.extractor.pdf import open_pdf, read_pages
 from refhound.agents.extractor.segment import join_lines
+
 from refhound.settings import ExtractSettings
 from tests.agents.extractor.pdfmaker import LINE, Text, body, write_pdf
 
@@ -61,7 +61,7 @@ def test_a_blank_strip_across_the_page_starts_a_new_band(tmp_path: Path) -> None
 
 def test_running_headers_footers_and_page_numbers_are_removed(tmp_path: Path) -> None:
     pages = [
-        [Text(72, 40, "Journal of Examples, Vol. 3"), Text(290, 810, str(n))] + body(10) for n in range(1, 6)
+        [Text(72, 40, "Journal of Examples, Vol. 3"), Text(290, 810, str(n)), *body(10)] for n in range(1, 6)
     ]
     texts = _texts(write_pdf(tmp_path / "running.pdf", pages))
     assert not any("Journal of Examples" in text for text in texts)

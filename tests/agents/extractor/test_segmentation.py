@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from refhound.agents.extractor import extract_pdf
+
 from tests.agents.extractor.pdfmaker import LINE, Text, body, column, write_pdf
 
 AUTHOR_YEAR = [
@@ -31,7 +31,8 @@ def _raws(path: Path) -> list[str]:
 
 
 def _paper(tmp_path: Path, heading: str, entries: list[str], **layout: float | bool) -> Path:
-    page = body(20) + [Text(72, 360, heading, 12, True)] + column(entries, 72, 385, indent=15, **layout)  # type: ignore[arg-type]
+    heading_line = Text(72, 360, heading, 12, True)
+    page = [*body(20), heading_line, *column(entries, 72, 385, indent=15, **layout)]  # type: ignore[arg-type]
     return write_pdf(tmp_path / "paper.pdf", [page])
 
 
@@ -80,8 +81,8 @@ def test_numbered_entries_lose_their_number_and_hyphenation(tmp_path: Path) -> N
     raws = _raws(_paper(tmp_path, "References", NUMBERED))
     assert len(raws) == 3
     assert raws[1] == (
-        "J. Devlin, M. Chang, K. Lee, and K. Toutanova. BERT: Pre-training of deep bidirectional transformers "
-        "for language understanding. In NAACL, 2019."
+        "J. Devlin, M. Chang, K. Lee, and K. Toutanova. BERT: Pre-training of deep bidirectional "
+        "transformers for language understanding. In NAACL, 2019."
     )
 
 
@@ -114,7 +115,7 @@ def test_entries_run_across_columns_and_pages(tmp_path: Path) -> None:
     starts at the foot of the right column and ends on the next page."""
     entries = [f"Author{n}, A. (20{10 + n}): Paper {n}, a title that wraps" for n in range(1, 7)]
     continuation = "\tonto a line. Journal of Examples, {n}: 1-10."
-    left = body(30, x=56, width_chars=40) + [Text(56, 470, "References", 12, True)]
+    left = [*body(30, x=56, width_chars=40), Text(56, 470, "References", 12, True)]
     left += column([entries[0], continuation.format(n=1), entries[1]], 56, 495, indent=12)
     right_lines = [continuation.format(n=2)]
     for n in range(3, 6):
@@ -130,8 +131,8 @@ def test_entries_run_across_columns_and_pages(tmp_path: Path) -> None:
 
 
 def test_the_list_ends_at_an_appendix(tmp_path: Path) -> None:
-    page = body(10) + [Text(72, 250, "References", 12, True)] + column(NUMBERED, 72, 275, indent=15)
-    page += [Text(72, 360, "A Appendix: Proofs", 12, True)] + body(5, y=385)
+    page = [*body(10), Text(72, 250, "References", 12, True), *column(NUMBERED, 72, 275, indent=15)]
+    page += [Text(72, 360, "A Appendix: Proofs", 12, True), *body(5, y=385)]
     raws = _raws(write_pdf(tmp_path / "appendix.pdf", [page]))
     assert len(raws) == 3
     assert not any("corpora" in raw for raw in raws)
@@ -160,7 +161,7 @@ def test_sub_headings_inside_the_list_are_not_references(tmp_path: Path) -> None
 
 
 def test_link_annotations_fill_identifiers(tmp_path: Path) -> None:
-    page = body(10) + [Text(72, 250, "References", 12, True)]
+    page = [*body(10), Text(72, 250, "References", 12, True)]
     page += [
         Text(72, 275, "[1] A. Vaswani et al. Attention is all you need. In NeurIPS, 2017. [link]"),
         Text(
