@@ -123,15 +123,20 @@ def _numbering_style(lines: Sequence[Line]) -> str | None:
 def _split_numbered(lines: Sequence[Line], style: str) -> list[Entry]:
     entries: list[Entry] = []
     expected: int | None = None
+    closed = False  # the current entry is complete and something else (a footnote, a heading) came after it
     for line in lines:
         number = _marker_number(line, style)
         opens = number is not None and (expected is None or number in (expected, expected + 1))
         if opens and number is not None:
             text = line.text if style == "superscript" else LIST_MARKERS[style].sub("", line.text, count=1)
             entries.append(Entry([replace(line, text=text)], number))
-            expected = number + 1
-        elif entries and abs(line.size - entries[-1].lines[0].size) <= 0.8:  # not a footnote inside the list
+            expected, closed = number + 1, False
+        elif not entries or closed:
+            continue
+        elif abs(line.size - entries[-1].lines[0].size) <= 0.8:
             entries[-1].lines.append(line)
+        else:  # another type size: a footnote or a heading, never part of the entry
+            closed = bool(_ENDS_ENTRY.search(entries[-1].lines[-1].text))
     if entries:
         entries[-1].lines = _trim_last(entries[-1].lines)
     return entries
