@@ -12,12 +12,13 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from typing import Literal
 
 from refhound.models import ParsedFields
 from refhound.normalize.identifiers import find_arxiv_id, find_doi
 from refhound.normalize.text import collapse_whitespace
 from refhound.normalize.titles import clean_title
-from refhound.refstring_authors import LOWER, UPPER, YEAR, take_authors
+from refhound.refstring_authors import LOWER, UPPER, YEAR, AuthorBlock, take_authors
 
 ARXIV_VENUE = "arXiv"
 # How citations name arXiv as a venue: "arXiv preprint arXiv:2005.14165", "ArXiv", "CoRR" (dblp's name).
@@ -30,6 +31,15 @@ _NUMBERING = re.compile(
 )
 _BROKEN_WORD = re.compile(rf"(?<=[{LOWER}])- (?!(?:and|or|to|und|et|ou)\b)(?=[{LOWER}])")
 _BROKEN_COMPOUND = re.compile(rf"(?<=[{LOWER}])- (?=[{UPPER}][{LOWER}])")
+# Typographic ligatures that PDF text extraction leaves in ("Grifﬁth"): the name grammar wants letters.
+_LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"})
+_LIGATURE = re.compile("[\ufb00-\ufb06]")  # str.translate is slow, and ligatures are rare
+# Small capitals extracted letter by letter: "B I N G H A M , R . & OT T E W I L L , R . (2001)".
+_SPACED_START = re.compile(rf"^[{UPPER}]{{1,3}}(?: [{UPPER}]{{1,3}}){{3,}}\b")
+_SPACED_RUN = re.compile(rf"(?<![\w.])[{UPPER}]{{1,3}}(?: [{UPPER}]{{1,3}}(?![\w.]))+(?![\w.]| \.)")
+_SPACED_PUNCT = re.compile(rf"(?<=\b[{UPPER}]) (?=[.,])|(?<=[{UPPER}{LOWER}.]) (?=,)")
+# A year glued to its neighbours: "Schaeper .2001." / "2010.Leben in Ost- und Westdeutschland".
+_GLUED_YEAR = re.compile(rf"\s\.(?={YEAR}\b)|(?<=\b(?:18|19|20)\d\d)\.(?=[{UPPER}])")
 
 
 def strip_numbering(text: str) -> str:
@@ -40,12 +50,25 @@ def strip_numbering(text: str) -> str:
     return text[match.end() :]
 
 
+def _unspace_capitals(text: str) -> str:
+    """Join letter-spaced small-capital names in the author block ("C RO N I N, J. J." → "CRONIN, J. J.")."""
+    if not _SPACED_START.match(text):
+        return text
+    end = re.search(r"[(\d‘“\"]", text)
+    head, tail = (text[: end.start()], text[end.start() :]) if end else (text, "")
+    head = _SPACED_RUN.sub(lambda m: m.group(0).replace(" ", ""), head)
+    return _SPACED_PUNCT.sub("", head) + tail
+
+
 def _prepare(raw: str) -> str:
     text = unicodedata.normalize("NFC", collapse_whitespace(raw))
+    if _LIGATURE.search(text):
+        text = text.translate(_LIGATURES)
     text = _BROKEN_WORD.sub("", text)  # "Mur- phy" from a PDF line break
     text = _BROKEN_COMPOUND.sub("-", text)  # "Martin- Facklam"
     text = text.replace("``", "“").replace("''", "”")
-    return strip_numbering(text)
+    text = _GLUED_YEAR.sub(". ", text)
+    return _unspace_capitals(strip_numbering(text))
 
 
 # --- identifiers ---------------------------------------------------------------------------------------
@@ -85,8 +108,13 @@ def _take_identifiers(text: str) -> _Identifiers:
 
 
 def parse_author_list(text: str) -> tuple[list[str], bool]:
-    """Split an author list written in any common style into names; say whether it ends in "et al."."""
-    authors = take_authors(_prepare(text))
+    """Split an author list written in any common style into names; say whether it ends in "et al.". A
+    list that holds no person's name but an organization's is that one name."""
+    text = _prepare(text)
+    authors = take_authors(text)
+    organization = re.fullmatch(_ORGANIZATION_NAME, text.strip(" .,:;"))
+    if not authors.names and organization:
+        return [organization.group(1).strip(" ,.")], False
     return authors.names, authors.truncated
 
 
@@ -97,16 +125,26 @@ _YEAR_CANDIDATE = re.compile(
     rf"(?<![\w\-–/.])(?<!pp\. )(?<!p\. )({YEAR})(?:[a-z](?![a-z]))?(?![\d\-–]\d|\d|\.\d)"
 )
 _PAREN_YEAR = re.compile(rf"\((?:[^()]{{0,30}}?\W)?({YEAR})[a-z]?\)")
+# Right after the authors a year is sure enough to take older ones too ("Percy, Thomas. 1765.").
+_OLD_YEAR = r"(?:1[5-9]|20)\d\d"
 _LEADING_YEAR = re.compile(
-    rf"^(?:\((?:[^()]{{0,20}}?\s)?({YEAR})[a-z]?(?:[,/][^()]{{0,30}})?\)|({YEAR})[a-z]?)[.,:;]?\s+"
-    r"|^\(?n\.\s?d\.\)?[.,]?\s*"
+    rf"^(?:\((?:[^()]{{0,20}}?\s)?({_OLD_YEAR})[a-z]?(?:[,/\s][^()]{{0,30}})?\)|({_OLD_YEAR})[a-z]?(?:/\d{{1,4}})?)"
+    r"[.,:;]?\s+"
+    r"|^\(?(?:n\.\s?d\.|in press|forthcoming|im druck|sous presse)\)?[.,:]?\s*",
+    re.IGNORECASE,
 )
 
 
-def _year_in(text: str) -> int | None:
+YearFound = Literal["after_authors", "parenthesized", "free", "none"]
+
+
+def _year_in(text: str) -> tuple[int, YearFound] | None:
     """The publication year in `text`: one in parentheses first, else the first free-standing one."""
-    match = _PAREN_YEAR.search(text) or _YEAR_CANDIDATE.search(text)
-    return int(match.group(1)) if match else None
+    paren = _PAREN_YEAR.search(text)
+    if paren:
+        return int(paren.group(1)), "parenthesized"
+    free = _YEAR_CANDIDATE.search(text)
+    return (int(free.group(1)), "free") if free else None
 
 
 def _take_leading_year(text: str) -> tuple[int | None, str]:
@@ -120,7 +158,8 @@ def _take_leading_year(text: str) -> tuple[int | None, str]:
 
 # --- title ---------------------------------------------------------------------------------------------
 
-_CLOSING_QUOTES = {"“": "”", '"': '"', "«": "»", "„": "“”", "‘": "’"}
+# Opening quotes and what closes them; "―…‖" is how some PDF fonts extract “…”.
+_CLOSING_QUOTES = {"“": "”", '"': '"', "«": "»", "„": "“”", "‘": "’", "―": "‖"}
 _ABBREVIATIONS = {
     "vs", "e.g", "i.e", "etc", "cf", "al", "no", "vol", "ed", "eds", "pp", "dr", "st", "mr", "mrs", "ms",
     "jr", "sr", "inc", "ltd", "co", "corp", "dept", "fig", "approx",
@@ -131,9 +170,18 @@ _JOURNAL_ABBREVIATIONS = {
     "Biol", "Res", "Natl", "Acad", "Comput", "Stat", "Eur", "Mol", "Opt", "Mech", "Syst", "Theor", "Ann",
     "Bull", "Conf", "Symp", "Commun", "Inf", "Technol", "Environ", "Psychol", "Neurosci", "Biochem",
 }  # fmt: skip
-_SENTENCE_END = re.compile(r"[.?!](?=\s|$)|,(?=\s+in:?\s)|\s(?=In:\s)")
+# "//" parts a title from its journal in Russian (GOST) references: "Title // Journal. 1989. № 12."
+_SENTENCE_END = re.compile(
+    r"[.?!](?=\s|$)|,(?=\s+in:?\s+(?-i:[A-Z\d]))|\s(?=In:\s)|\s//(?=\s)", re.IGNORECASE
+)
 _LOWER_CONTINUATIONS = ("arxiv", "in ", "in:", "pp", "vol", "doi", "http")
-_PUBLISHER_NOTE = re.compile(r"\s\([^()]*:\s[^()]*\)")  # "(London: Routledge, 1992)"
+# "(London: Routledge, 1992)", "(New York: Plenum).", not "(Insecta : Hemiptera) based on": a place, then a
+# year or a publisher's name, or nothing after the note.
+_PUBLISHER_NOTE = re.compile(
+    rf"\s\([^()]*:\s(?:[^()]*\b{YEAR}|[^()]*\b(?:press|verlag|books|publishers?|publishing)\b)[^()]*\)"
+    r"|\s\([^()]*:\s[^()]*\)(?=[.\s]*$)",
+    re.IGNORECASE,
+)
 _EDITION_NOTE = re.compile(r"\s*\([^()]*\b(?:ed|edn|edition|éd)\b\.?\)$", re.IGNORECASE)
 _WORD = re.compile(r"\b(?!(?:pp|vol|no|nr)\b)[^\W\d_]{2,}", re.IGNORECASE)  # a word, not "pp."
 # What ends a title that has no sentence end: a year, or a parenthesis with a place or year in it.
@@ -164,22 +212,35 @@ def _journal_without_title(text: str) -> bool:
     )
 
 
-def _take_quoted(text: str) -> tuple[str, str] | None:
-    """A title in quotes at the start of `text` ("…," / “…” / «…»), and the text after it."""
-    closers = _CLOSING_QUOTES.get(text[:1])
-    if not closers:
-        return None
-    for i in range(1, len(text)):
-        if text[i] in closers and (text[:1] != "‘" or re.match(r"[\s,.;:]|$", text[i + 1 : i + 2])):
-            return text[1:i], text[i + 1 :]
+def _quote_end(text: str, closers: str) -> int | None:
+    """Where the quote opened at text[0] closes. A "’" is also an apostrophe ("Peoples’ Understanding"), so
+    a single quote closes first where punctuation follows it, before any next opening "‘"."""
+    if text[0] != "‘":
+        return next((i for i in range(1, len(text)) if text[i] in closers), None)
+    limit = text.find("‘", 1) % (len(text) + 1) or len(text)
+    for pattern in (r"[,.;:]|$", r"\s"):
+        for i in range(1, limit):
+            if text[i] in closers and re.match(pattern, text[i + 1 : i + 2]):
+                return i
     return None
+
+
+def _take_quoted(text: str) -> tuple[str, str] | None:
+    """A title in quotes at the start of `text` ("…," / “…” / «…»), and the text after it; not a quoted
+    phrase that a title starts with („Being There“: Proximity, Organization, …)."""
+    closers = _CLOSING_QUOTES.get(text[:1])
+    end = _quote_end(text, closers) if closers else None
+    if end is None or re.match(r"\s*:\s", text[end + 1 :]):
+        return None
+    return text[1:end], text[end + 1 :]
 
 
 def _is_sentence_end(text: str, i: int) -> bool:
     """Whether the mark at `i` ends a sentence, not an abbreviation ("vs.", "U.S.") inside one."""
     if text[i] != ".":
         return True
-    word = re.search(r"(\S*)$", text[:i])
+    before = text[max(0, i - 60) : i]  # a window, not the whole prefix: this runs at every period
+    word = re.search(r"(\S*)$", before)
     previous = word.group(1) if word else ""
     if (
         previous.lower().lstrip("(") in _ABBREVIATIONS
@@ -187,6 +248,8 @@ def _is_sentence_end(text: str, i: int) -> bool:
         or re.fullmatch(r"(?:[A-Z]\.)*[A-Z]", previous)
     ):
         return False
+    if re.fullmatch(r"\d{1,2}", previous) and re.search(rf"[{LOWER}] \S*$", before):
+        return False  # an ordinal inside a title: "nach dem 2. Weltkrieg", "zum 60. Geburtstag"
     following = text[i + 1 :].lstrip()
     return not following[:1].islower() or following.lower().startswith(_LOWER_CONTINUATIONS)
 
@@ -216,35 +279,153 @@ def _first_sentence_end(text: str) -> tuple[int, int] | None:
     return None
 
 
-def _top_level_comma(text: str, limit: int) -> int | None:
-    for match in re.finditer(r",\s", text[:limit]):
-        if text.count("(", 0, match.start()) == text.count(")", 0, match.start()):
-            return match.start()
-    return None
+def _top_level_commas(text: str, limit: int) -> list[int]:
+    return [
+        match.start()
+        for match in re.finditer(r",\s", text[:limit])
+        if text.count("(", 0, match.start()) == text.count(")", 0, match.start())
+    ]
 
 
-def _take_title(text: str) -> tuple[str | None, str]:
+_SEGMENT_NUMBERS = re.compile(r"\(?(?:\d|(?:vols?|no|nr|pp?|v|n[°o])\b\.?\s*\d)", re.IGNORECASE)
+_INSTITUTION = re.compile(r"\b(?:University|Université|Universität|Universidad|Institute|Institut)\b")
+
+
+def _is_tail_segment(segment: str) -> bool:
+    """Whether a comma-separated segment is past the title: a publisher, a place, a genre, a venue, a series
+    with its number ("Bibliotheca Aegyptia 2")."""
+    return bool(
+        _PUBLISHER.search(segment)
+        or _is_place(segment)
+        or _GENRE.match(segment)
+        or _VENUE_WORDS.search(segment)
+        or _ADDRESS.match(segment)
+        or _INSTITUTION.search(segment)
+        or re.match(r"in:?\s", segment, re.IGNORECASE)
+        or _NOT_A_YEAR.search(segment.split()[-1] if segment.split() else "")
+    )
+
+
+def _comma_title_end(text: str, limit: int) -> int | None:
+    """Where a title ends in a reference that separates its fields with commas ("Mehta L., Displaced By
+    Development: Confronting Marginalisation, SAGE Publications Ltd, New Delhi, 2009."): before the first
+    segment that is a publisher, place or venue, before a short name that a place follows ("Seuil, Paris"),
+    or before the venue that numbers follow ("Geology, vol. 24"); else at the first comma."""
+    commas = _top_level_commas(text, limit)
+    if not commas:
+        return None
+    ends = [*commas[1:], limit]
+    segments = [text[comma + 1 : end].strip(" .") for comma, end in zip(commas, ends, strict=True)]
+    for k, segment in enumerate(segments):
+        following = segments[k + 1] if k + 1 < len(segments) else ""
+        publisher = _is_place(following) and re.fullmatch(rf"(?:[{UPPER}&][\w.'’&-]*\s?){{1,3}}", segment)
+        if _SEGMENT_NUMBERS.match(segment):  # the numbers after a venue: the segment before is the venue
+            return commas[k - 1] if k else commas[k]
+        if _is_tail_segment(segment) or publisher:
+            return commas[k]
+    return commas[0]
+
+
+# Words that name a journal or a proceedings volume; with those of notes and genres, words that make a
+# sentence a venue or a note, not a subtitle.
+_VENUE_KINDS = (
+    r"journal|review|proceedings|conference|symposium|workshop|zeitschrift|quarterly|bulletin|annals|"
+    r"transactions|letters|magazine|newsletter|yearbook|jahrbuch|revue|rivista|revista|cahiers|acta|archives"
+)
+_VENUE_KIND = re.compile(rf"\b(?:{_VENUE_KINDS})\b", re.IGNORECASE)
+_VENUE_WORDS = re.compile(
+    rf"\b(?:{_VENUE_KINDS}|papers?|reports?|thesis|dissertation|press|release|series|edition|edn|vols?|volume|"
+    r"hrsg|eds?|trans|tr|isbn|issn|(?:edited|translated|compiled|introduced|illustrated|introduction)\s+by)\b",
+    re.IGNORECASE,
+)
+_NOT_A_YEAR = re.compile(rf"(?<!\d)(?!{YEAR}(?:s|[-–]{YEAR})?(?!\d))\d+")  # "Argumentum 9", not "the 1980s"
+_CUT_SHORT = re.compile(r"(?:\b(?:trans|tr|eds?|comp|hrsg|vols?)|\b\w)$", re.IGNORECASE)  # "…, trans."
+_PLACE_ONLY = re.compile(rf"^[{UPPER}][\w.'’-]*(?:[ /,-]+[{UPPER}][\w.'’-]*){{0,3}}[.\s]*$")
+_JOURNAL_AND_NUMBERS = re.compile(rf"^[{UPPER}][^\d.]{{1,100}}?[,.:]?\s+\(?\d")
+
+
+def _ends_reference(text: str) -> bool:
+    """Whether `text` reads as what follows a title and its subtitle: "In: …", a journal with its numbers,
+    a "Place: Publisher" imprint, or a lone place of publication ("Boston.")."""
+    return bool(
+        re.match(r"in:?\s", text, re.IGNORECASE)
+        or _JOURNAL_AND_NUMBERS.match(text)
+        or _ADDRESS.match(text)
+        or _PLACE_ONLY.match(text)
+    )
+
+
+def _is_subtitle(sentence: str, after: str) -> bool:
+    """Whether the sentence after a title's first sentence end continues the title ("Managing Across
+    Borders. The Transnational Solution. Boston.") rather than naming its venue."""
+    return (
+        len(_WORD.findall(sentence)) >= 2  # not "Nat." of "Nat. Genet." nor a lone "Dover."
+        and not _CUT_SHORT.search(sentence)
+        and not re.search(r"[^\W\d_]{2}\.\s", sentence)  # abbreviated: "Rev. enferm"
+        and not _NOT_A_YEAR.search(sentence)
+        and not re.match(r"in:?\s", sentence, re.IGNORECASE)
+        and not _VENUE_WORDS.search(sentence)
+        and not _PUBLISHER.search(sentence)
+        and not _ADDRESS.match(sentence)
+        and not is_arxiv_venue(sentence)
+        and not re.match(r"[\d(]", after)
+        and _ends_reference(after)
+    )
+
+
+def _with_subtitles(text: str, end: int, start: int) -> tuple[int, int]:
+    """Move a title's end past subtitles that are themselves sentences; return the new (end, start)."""
+    for _ in range(2):  # a title has a subtitle or two, never a paragraph
+        venue_next = re.match(r"\s*(?:in:?\s|[\d(])", text[start:], re.IGNORECASE)  # "In: …", numbers
+        if venue_next or _CUT_SHORT.search(text[max(0, end - 8) : end]):
+            break
+        following = _first_sentence_end(text[start:])
+        if not following:
+            break
+        sentence, after = text[start : start + following[0]], text[start + following[1] :].lstrip()
+        if not _is_subtitle(sentence.strip(), after):
+            break
+        end, start = start + following[0], start + following[1]
+    return end, start
+
+
+TitleFound = Literal["quoted", "sentence", "imprint", "comma", "last_sentence", "whole_rest", "none"]
+
+
+@dataclass(frozen=True)
+class _Title:
+    text: str | None
+    rest: str
+    found: TitleFound
+    subtitles: int = 0  # sentences taken past the first sentence end
+
+
+def _take_title(text: str) -> _Title:
     """The title and the text after it.
 
     A quoted title wins; else a title ends before a "(Place: Publisher, Year)" note, or at the first
-    sentence end followed by more words (a venue); a reference without one ("J. Nelson, The Physics of
-    Solar Cells, Imperial College Press, 2003.") separates its fields with commas.
+    sentence end followed by more words (a venue) — past a subtitle sentence that the venue follows; a
+    reference without one ("J. Nelson, The Physics of Solar Cells, Imperial College Press, 2003.")
+    separates its fields with commas.
     """
     quoted = _take_quoted(text)
     if quoted:
-        return quoted[0], quoted[1]
+        return _Title(quoted[0], quoted[1], "quoted")
     end = _first_sentence_end(text)
     publisher = _PUBLISHER_NOTE.search(text)
     if publisher and (end is None or publisher.start() < end[0]):
-        return text[: publisher.start()], text[publisher.start() :]
+        return _Title(text[: publisher.start()], text[publisher.start() :], "imprint")
     if end and _WORD.search(text, end[1]):
-        return text[: end[0]], text[end[1] :]
-    comma = _top_level_comma(text, end[0] if end else len(text))
+        first = end[0]
+        end = _with_subtitles(text, *end)
+        subtitles = len(_SENTENCE_END.findall(text, first, end[0]))
+        return _Title(text[: end[0]], text[end[1] :], "sentence", subtitles)
+    comma = _comma_title_end(text, end[0] if end else len(text))
     if comma is not None:
-        return text[:comma], text[comma + 1 :]
+        return _Title(text[:comma], text[comma + 1 :], "comma")
     if end:
-        return text[: end[0]], text[end[1] :]
-    return _TITLE_TAIL.sub("", text), ""
+        return _Title(text[: end[0]], text[end[1] :], "last_sentence")
+    return _Title(_TITLE_TAIL.sub("", text), "", "whole_rest")
 
 
 def _tidy_title(title: str) -> str | None:
@@ -261,33 +442,95 @@ _MONTHS = (
 _VENUE_STOP = re.compile(
     r"[\s,.;:]+\(?(?=\d+(?!\w))"  # a volume, year or page number
     r"|\s*\((?=\d|pp?\.)"
-    r"|[\s,.;:(]+(?=(?:pp?|pages?|vols?|volume|no|nos|nr|num|issue|art|chap|chapter)\b\.?\s*[A-Z]?\d)"
+    r"|(?:^|[\s,.;:(]+)(?=(?:pp?|pages?|vols?|volume|no|nos|nr|num|issue|art|chap|chapter)\b\.?\s*[A-Z]?\d)"
     r"|[\s,.;:(]+(?=n[°o]\s*\d)"
     r"|[\s,.;:(]+(?=(?:doi|https?|arxiv:|abs/|isbn|issn|available|retrieved|accessed|\[online\]))"
-    r"|,\s+(?=(?:in press|to appear|forthcoming|edited by|eds?\.|special issue)\b)"
+    r"|,\s+(?=(?:in press|to appear|forthcoming|edited by|special issue)\b|eds?\.\s)"
+    r"|\s*[(\[](?=in press|forthcoming|on\s?line|internet|cited|citado|accessed)"  # "[online]"
     rf"|,\s+(?=(?:{_MONTHS})\b\.?)"
+    rf"|\s+\(?(?=(?:{_MONTHS})\b\.?(?:\s*\d|,|\)|\())"  # "The New York Times (July 2, 1969)", "… July(11)"
+    r"|,\s+(?:vol\.\s*)?(?=(?-i:[IVXLC]{2,})\b)"  # "Journal of Finance, Vol. XV", "…Review, XLII"
     r"|[.,]\s+(?=[A-Z][\w .]{0,30}:\s)",  # "…. New York: Springer": a publisher's address
     re.IGNORECASE,
 )
-_VENUE_LEAD = re.compile(rf"^[\s.,;:]*(?:\(?{YEAR}[a-z]?\)?[\s.,;:]+)?(?:in:?\s+)?", re.IGNORECASE)
-# Editors before a book title: "A. Editor (Ed.), Book", "(M. Cooper, …, Eds.) Book", "A. Editor, ed., Book".
+_VENUE_LEAD = re.compile(rf"^[\s.,;:/]*(?:\(?{YEAR}[a-z]?\)?[\s.,;:]+)?(in:?\s+)?", re.IGNORECASE)
+# Editors before a book title: "A. Editor (Ed.), Book", "(M. Cooper, …, Eds.) Book", "A. Editor, ed., Book",
+# and the year some styles repeat after them: "In: Bick, W. (Hrsg.) (1984): Book".
 _EDITORS = re.compile(
-    r"^(?:[^()]{0,200}\((?:eds?|hrsg|hg)\.?\)|\([^()]{0,200}\beds?\.?\)|[^,()]{0,60},\s+eds?\.)[.,:]?\s*",
+    r"^(?:[^()]{0,200}\((?:eds?|hrsg|hg|a cura di)\.?\)|\([^()]{0,200}\beds?\.?\)|[^,()]{0,60},\s+eds?\.,)"
+    rf"[.,:]?\s*(?:\({YEAR}[a-z]?\)[.,:]?\s*)?",
     re.IGNORECASE,
 )
-# "Cambridge: Polity Press, 1994." / "(London: Routledge, 1992)": a book's publisher, not a venue.
+# "Cambridge: Polity Press, 1994." / "(London: Routledge, 1992)" / "Paris : Gründ": a book's publisher.
 _ADDRESS = re.compile(
     rf"^\(?[{UPPER}][\w.'-]*(?:[ ,]+[{UPPER}][\w.'-]*){{0,3}}\s?:\s"  # "New York: "
     rf"[^:\d]{{1,60}}?(?:,\s*{YEAR}[a-z]?)?\)?[.\s]*$"  # "Random House, 1987."
 )
 _PUBLISHER = re.compile(
-    r"\b(?:press|publishers?|verlag|books|editions?|éditions|wiley|elsevier)\b", re.IGNORECASE
-)
-_GENRE = re.compile(
-    r"^(?:(?:ph\.?\s?d\.?|master'?s|doctoral|bachelor'?s)?\s*(?:thesis|dissertation)|preprint|"
-    r"technical report|tech\. rep|unpublished(?: manuscript)?|manuscript|working paper|in press)\.?$",
+    r"\b(?:press|publishers?|publications|publishing (?:house|company)|verlag|books|editions?|éditions|wiley|"
+    r"elsevier|springer|routledge|macmillan|mcgraw-hill|prentice[- ]hall|inc|ltd|gmbh)\b",
     re.IGNORECASE,
 )
+_GENRE = re.compile(
+    r"^(?:unpublished\s+)?(?:(?:ph\.?\s?d\.?|master['’]?s|doctoral|doctor['’]?s|bachelor['’]?s|diploma)?\s*"
+    r"(?:thesis|dissertation)|preprint|technical report|tech\. rep|unpublished(?: manuscript)?|manuscript|"
+    r"mimeo|working paper|in press)(?=[.,;:]|$)",
+    re.IGNORECASE,
+)
+# Notes where a venue would stand: "Edited by …", "Translated by …", "Eds. …", "Rev. ed.", "2nd edn".
+# ("Trans. Vern W. McGee" is a translator, "Trans. Amer. Math. Soc." a journal.)
+_NOTE = re.compile(
+    r"^(?:(?:edited|translated|compiled|introduction|foreword)\s+by\b|eds?\.|rev\.\s+ed\b|\d+(?:st|nd|rd|th)\s+ed"
+    rf"|(?:trans|tr)\.?\s+[A-Z][a-z]+\b(?!\.)|(?:{_MONTHS})\.?$)",
+    re.IGNORECASE,
+)
+# Cities that books name as their place of publication ("Boston.", "London/New York.", "Sage, London"), and
+# the countries and US states imprints add to them ("Cambridge, MA", "Beijing, China"): a venue that is a
+# place, or a place and a publisher, with no journal numbers after it, is a book's imprint. (Russian
+# imprints abbreviate: "М." is Moscow, "СПб." St Petersburg.)
+_PLACES = frozenset({
+    "London", "New York", "Oxford", "Cambridge", "Boston", "Chicago", "Princeton", "Stanford", "Berkeley",
+    "Los Angeles", "San Francisco", "Thousand Oaks", "Newbury Park", "Beverly Hills", "Washington",
+    "Baltimore", "Philadelphia", "Hillsdale", "Mahwah", "Englewood Cliffs", "New Haven", "Ithaca",
+    "Toronto", "Montreal", "Sydney", "Melbourne", "Manchester", "Edinburgh", "Dublin", "Paris", "Lyon",
+    "Berlin", "Frankfurt", "Frankfurt am Main", "Frankfurt a. M", "München", "Munich", "Hamburg", "Köln",
+    "Cologne", "Bonn", "Stuttgart", "Wiesbaden", "Opladen", "Weinheim", "Leipzig", "Heidelberg",
+    "Göttingen", "Düsseldorf", "Wien", "Vienna", "Bern", "Zürich", "Zurich", "Basel", "Geneva", "Genève",
+    "Amsterdam", "Leiden", "Utrecht", "Brussels", "Bruxelles", "Madrid", "Barcelona", "Lisbon", "Lisboa",
+    "Roma", "Rome", "Milano", "Milan", "Bologna", "Torino", "Firenze", "Warszawa", "Warsaw", "Prague",
+    "Praha", "Budapest", "Moscow", "Москва", "М", "СПб", "Tokyo", "Beijing", "Delhi", "New Delhi",
+    "Singapore", "Stockholm", "Oslo", "Copenhagen", "Helsinki", "USA", "UK",
+    "United Kingdom", "England", "Germany", "Deutschland", "France", "Italy", "Spain", "Portugal",
+    "Netherlands", "Belgium", "Switzerland", "Austria", "Poland", "Russia", "Sweden", "Norway", "Denmark",
+    "Finland", "Canada", "Australia", "Japan", "China", "India", "Brazil", "Mexico", "South Africa",
+    "California", "New Jersey", "Massachusetts", "Illinois", "Michigan", "Pennsylvania", "Connecticut",
+    "Maryland", "Virginia", "Texas", "Ohio", "Florida", "Colorado", "Minnesota", "Wisconsin", "Oregon",
+    "Washington DC",
+})  # fmt: skip
+
+
+def _is_place(text: str) -> bool:
+    """Whether `text` names places only: "London", "London/New York", "London-New York"."""
+    parts = re.split(r"\s*[/–-]\s*|\s+(?:and|&)\s+", text.strip(" ."))
+    return all(part in _PLACES for part in parts)
+
+
+_REGION = re.compile(r"[A-Z]{2}|(?:[A-Z]\.\s?){1,3}|USA|UK")  # "CA", "N.J.", "D.C."
+_BARE_TAIL = re.compile(rf"[\s.,;:()]*(?:(?:{_MONTHS})\.?\s*)?(?:{YEAR}[a-z]?)?[\s.,;:()]*", re.IGNORECASE)
+_TRAILING_PLACE = re.compile(r"[.,]\s+([^.,]+?)\.?$")  # "The Dynamic Firm. Oxford"
+
+
+def _is_imprint(venue: str) -> bool:
+    """Whether `venue` is where and by whom a book was published, not a journal's or a collection's name."""
+    parts = [p.strip(" .()") for p in re.split(r"\s*(?:[/,;]|\band\b|&)\s*", venue) if p.strip(" .()")]
+    places = [_is_place(p) or _REGION.fullmatch(p) is not None for p in parts]
+    return (
+        bool(parts)
+        and (places[0] or places[-1])
+        and (all(places) or len(parts) <= 3)
+        and all(place or len(part.split()) <= 5 for part, place in zip(parts, places, strict=True))
+        and not _VENUE_KIND.search(venue)
+    )
 
 
 def is_arxiv_venue(venue: str | None) -> bool:
@@ -295,19 +538,40 @@ def is_arxiv_venue(venue: str | None) -> bool:
     return bool(venue and _ARXIV_VENUE.search(venue.strip()))
 
 
-def _take_venue(text: str) -> tuple[str | None, str]:
+VenueFound = Literal["introduced", "after_title", "arxiv", "none"]
+
+
+@dataclass(frozen=True)
+class _Venue:
+    name: str | None
+    rest: str  # what follows the venue: volume, pages, date, …
+    found: VenueFound
+
+
+def _take_venue(text: str) -> _Venue:
     """The journal or proceedings name at the start of `text`, and what follows it (volume, pages, …)."""
-    text = _EDITORS.sub("", _VENUE_LEAD.sub("", text, count=1), count=1)
+    lead = _VENUE_LEAD.match(text)
+    introduced = bool(lead and lead.group(1))  # "In: …" names a container for sure
+    text = _EDITORS.sub("", text[lead.end() if lead else 0 :], count=1)
     if _ADDRESS.match(text):
-        return None, text
+        return _Venue(None, text, "none")
     stop = _VENUE_STOP.search(text)
     venue, rest = (text[: stop.start()], text[stop.start() :]) if stop else (text, "")
     venue = venue.strip(" .,;:")
     if is_arxiv_venue(venue):
-        return ARXIV_VENUE, rest
-    if not _WORD.search(venue) or _PUBLISHER.search(venue) or _GENRE.match(venue):
-        return None, rest
-    return venue, rest
+        return _Venue(ARXIV_VENUE, rest, "arxiv")
+    publisher = _PUBLISHER.search(venue) and not _VENUE_KIND.search(venue)  # not "J. of Scholarly Publishing"
+    if not _WORD.search(venue) or publisher or _GENRE.match(venue) or _NOTE.match(venue):
+        return _Venue(None, rest, "none")
+    if not introduced and _BARE_TAIL.fullmatch(rest) and _is_imprint(venue):
+        return _Venue(None, rest, "none")  # a book's place or publisher: no journal numbers after it
+    place = _TRAILING_PLACE.search(venue)
+    abbreviated = any(  # "Proc. Natl. Acad. Sci. USA", "J. Bot. Soc. Bot. France"
+        len(word) <= 2 or word in _JOURNAL_ABBREVIATIONS for word in re.findall(r"(\w+)\.\s", venue)
+    )
+    if place and _is_place(place.group(1)) and not abbreviated:
+        venue = venue[: place.start()]  # "In A. Chandler (eds.): The Dynamic Firm. Oxford."
+    return _Venue(venue, rest, "introduced" if introduced else "after_title")
 
 
 _PAGES = re.compile(
@@ -336,22 +600,114 @@ def _volume_and_pages(text: str) -> tuple[str | None, str | None]:
 # --- the whole -----------------------------------------------------------------------------------------
 
 
-def parse_reference_string(raw: str) -> ParsedFields:
-    """Parse one formatted reference (ACL, APA, IEEE, LNCS, Vancouver, Chicago, arXiv, …) into fields."""
+AuthorsEnd = Literal["year", "quote", "delimiter", "comma", "weak", "organization", "placeholder", "none"]
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """How the parser found each field: the evidence `refstring_confidence` scores."""
+
+    authors_end: AuthorsEnd  # what closed the author block: a year after it, a quote, a period or colon, …
+    title: TitleFound  # the delimiter that bounded the title
+    subtitles: int  # sentences the title runs on past its first sentence end
+    journal_first: bool  # the reference starts with a journal name, so it has no title
+    year: YearFound
+    venue: VenueFound
+
+
+@dataclass(frozen=True)
+class DetailedParse:
+    """The parsed fields and how each was found."""
+
+    fields: ParsedFields
+    provenance: Provenance
+
+
+def _authors_end(block: AuthorBlock, organization: bool, leading_year: bool, rest: str) -> AuthorsEnd:
+    if block.placeholder:
+        return "placeholder"
+    if not block.names:
+        return "none"
+    if organization:
+        return "organization"
+    if leading_year:
+        return "year"
+    if rest[:1] in _CLOSING_QUOTES:
+        return "quote"
+    if block.delimiter in (".", ":"):
+        return "delimiter"
+    return "comma" if block.delimiter else "weak"
+
+
+def _title_from_venue(title: _Title, rest: str, venue: _Venue) -> tuple[_Title, _Venue]:
+    """A title cut short at a sentence end leaves its end in the venue ("Cladistic analysis of Reduviidae
+    (Heteroptera: Cimicomorpha) based on morphological characters. Syst. Entomol. 33"): when a journal's
+    numbers follow and the venue holds a sentence end, what precedes it belongs to the title."""
+    if title.found != "sentence" or not title.text or venue.found != "after_title" or not venue.name:
+        return title, venue
+    end = _first_sentence_end(venue.name)
+    if not end or _BARE_TAIL.fullmatch(venue.rest) or not _WORD.search(venue.name, end[1]):
+        return title, venue
+    head, name = venue.name[: end[0]], venue.name[end[1] :].strip(" .,;:")
+    start = rest.find(head, len(title.text))
+    if (
+        start < 0
+        or not re.match(rf"[{UPPER}<\"“]", name)  # not "[online]"
+        or len(_WORD.findall(head)) < 2  # not the "Nat." of "Nat. Rev. Neurosci."
+        or re.search(r"\b[^\W\d_]+\.\s", head)  # abbreviated: "Rev. Esc. Enf.", "SIAM J. Discr."
+        or re.search(rf"\b[{UPPER}][{LOWER}]{{0,5}}$", head)  # ends abbreviated: "Discrete Contin."
+        or _CUT_SHORT.search(head)
+        or _VENUE_KIND.search(head)
+        or _PUBLISHER.search(head)
+        or re.match(r"in:?\s", head, re.IGNORECASE)
+    ):
+        return title, venue
+    merged = _Title(rest[: start + len(head)], title.rest, "sentence", title.subtitles + 1)
+    return merged, _Venue(name, venue.rest, venue.found)
+
+
+# A body as author: "Centers for Disease Control and Prevention (CDC) (2003)", "German National Ethics
+# Council (2004).": two or more words, capitalised but for function words, then its acronym.
+_ORG_WORD = rf"(?:[{UPPER}][\w’'´.&-]*|of|for|and|on|the|in|de|du|des|für|der|und|&)"
+_ORG_HEAD = (  # the noun that makes a name a body's: "… Council", "Ministry of …", "Statistisches Bundesamt"
+    r"(?=[^()]*\b(?:Council|Commission|Association|Institute|Institut|Department|Ministry|Ministerium|Bank|"
+    r"Agency|Organi[sz]ation|Office|Bureau|Service|Cent(?:er|re)s?|Society|Foundation|Committee|Board|"
+    r"Administration|Bundesamt|Amt|Group|Union|Nations|Authority|Federation|Secretariat|Corporation)\b)"
+)
+_ORGANIZATION_NAME = rf"{_ORG_HEAD}({_ORG_WORD}(?:[ ,]+{_ORG_WORD}){{1,12}})(?:\s\([^()\d]{{1,40}}\))?"
+_ORGANIZATION = re.compile(rf"^{_ORGANIZATION_NAME}[.,]?\s*(?=\({YEAR}[a-z]?\)|[“\"«„‘])")
+
+
+def _take_organization(text: str) -> AuthorBlock | None:
+    """An organization as the author, where no person's name starts the reference."""
+    match = _ORGANIZATION.match(text)
+    return AuthorBlock([match.group(1).strip(" ,.")], False, text[match.end() :]) if match else None
+
+
+def parse_reference_string_detailed(raw: str) -> DetailedParse:
+    """`parse_reference_string`, with how each field was found."""
     ids = _take_identifiers(_prepare(raw))
     authors = take_authors(ids.text)
-    year, rest = _take_leading_year(authors.rest)
-    title, tail = (None, rest) if _journal_without_title(rest) else _take_title(rest)
-    year = year or _year_in(tail) or _year_in(rest) or _year_in(ids.text)
-    venue, tail = _take_venue(tail)
-    if venue is None and ids.arxiv_id and "arxiv" in raw.lower():
-        venue = ARXIV_VENUE
-    volume, pages = _volume_and_pages(tail)
-    return ParsedFields(
-        title=_tidy_title(title) if title else None,
+    organization = None if authors.names or authors.placeholder else _take_organization(ids.text)
+    authors = organization or authors
+    leading_year, rest = _take_leading_year(authors.rest)
+    journal_first = _journal_without_title(rest)
+    title = _Title(None, rest, "none") if journal_first else _take_title(rest)
+    found_year = _year_in(title.rest) or _year_in(rest) or _year_in(ids.text)
+    year: int | None = leading_year
+    year_found: YearFound = "after_authors" if leading_year else "none"
+    if year is None and found_year:
+        year, year_found = found_year
+    venue = _take_venue(title.rest)
+    title, venue = _title_from_venue(title, rest, venue)
+    if venue.name is None and ids.arxiv_id and "arxiv" in raw.lower():
+        venue = _Venue(ARXIV_VENUE, venue.rest, "arxiv")
+    volume, pages = _volume_and_pages(venue.rest)
+    fields = ParsedFields(
+        title=_tidy_title(title.text) if title.text else None,
         authors=authors.names,
         authors_truncated=authors.truncated,
-        venue=venue,
+        venue=venue.name,
         year=year,
         doi=ids.doi,
         arxiv_id=ids.arxiv_id,
@@ -359,3 +715,17 @@ def parse_reference_string(raw: str) -> ParsedFields:
         volume=volume,
         pages=pages,
     )
+    provenance = Provenance(
+        authors_end=_authors_end(authors, organization is not None, leading_year is not None, rest),
+        title=title.found if fields.title else "none",
+        subtitles=title.subtitles,
+        journal_first=journal_first,
+        year=year_found,
+        venue=venue.found if fields.venue else "none",
+    )
+    return DetailedParse(fields, provenance)
+
+
+def parse_reference_string(raw: str) -> ParsedFields:
+    """Parse one formatted reference (ACL, APA, IEEE, LNCS, Vancouver, Chicago, arXiv, …) into fields."""
+    return parse_reference_string_detailed(raw).fields

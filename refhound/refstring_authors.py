@@ -11,18 +11,24 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-# Character classes and the year pattern that the rest of the reference-string parser shares.
-UPPER = re.escape("".join(c for c in map(chr, range(0x41, 0x250)) if c.isupper()))
-LOWER = re.escape("".join(c for c in map(chr, range(0x61, 0x250)) if c.islower()))
+# Character classes and the year pattern that the rest of the reference-string parser shares: Latin, Greek
+# and Cyrillic letters (Russian references cite "Шаститко А. Е.").
+_ALPHABETS = (*range(0x41, 0x250), *range(0x370, 0x530))
+UPPER = re.escape("".join(c for c in map(chr, _ALPHABETS) if c.isupper()))
+LOWER = re.escape("".join(c for c in map(chr, _ALPHABETS) if c.islower()))
 YEAR = r"(?:18|19|20)\d\d"
 _PLACEHOLDER = re.compile(r"^[_\-—–]{2,}\s*[.,]?\s*")  # "———." repeats the previous entry's authors
 
 _ET_AL = re.compile(r"et\.?\s+al\b\.?|and\s+others\b")
-_TOKEN = re.compile(rf"{_ET_AL.pattern}|\.\.\.|…|[,;:&()\[\]“”\"«»„‘]|[^\s,;:&()\[\]“”\"«»„‘]+")
+_TOKEN = re.compile(rf"{_ET_AL.pattern}|\.\.\.|…|[,;:&()\[\]“”\"«»„‘/]|[^\s,;:&()\[\]“”\"«»„‘/]+")
 _INITIALS = re.compile(rf"[{UPPER}][a-z]?\.(?:-?[{UPPER}][a-z]?\.)*")
 _CAPITALS_DOT = re.compile(rf"[{UPPER}]{{2,3}}\.")  # "WC." in "Abraham WC. Metaplasticity"
 _BARE_INITIALS = re.compile(rf"[{UPPER}]{{1,3}}")
-_CAPWORD = re.compile(rf"[{UPPER}](?:[{UPPER}{LOWER}]|['’\-](?=[{UPPER}{LOWER}]))+")
+_CAPWORD = re.compile(
+    rf"(?:[{UPPER}]|(?:de|da|di|du|van|von)(?=[{UPPER}][{LOWER}]))"  # "deHart"
+    rf"(?:[{UPPER}{LOWER}]|['’\-](?=[{UPPER}{LOWER}]))+"
+    rf"|[{UPPER}]\.-[{UPPER}][{LOWER}]+"  # "E.-Jürgen"
+)
 _PARTICLES = {
     "de", "da", "di", "du", "del", "della", "der", "den", "des", "van", "von", "la", "le", "ten", "ter",
     "dos", "das", "do", "bin", "al", "el",
@@ -39,10 +45,15 @@ _NOT_NAMES = {
     "What", "When", "Where", "Using", "Introduction", "Proceedings", "Journal", "Review", "Report",
     "Handbook", "Studies", "Study", "Analysis", "Theory", "Trans", "IEEE", "ACM",
 }  # fmt: skip
-_EDITORS_MARK = re.compile(r"^,?\s*\(?(?:eds?|editors?|Eds?|Editors?|EDS?|Hrsg|Hg|éds?|dir)\.?\)?[.,:]?\s*")
-_PUNCT_SHAPES = {",": ",", ";": ";", ":": ":", ".": ".", "(": "(", "[": "(", ")": ")", "…": "z", "...": "z"}
+_EDITORS_MARK = re.compile(
+    r"^,?\s*\(?(?:eds?|editors?|Eds?|Editors?|EDS?|Hrsg|Hg|éds?|dir|ред|сост)\.?\)?[.,:]?\s*"
+)
+# "/" separates names in German styles: "Bick, Wolfgang/Mann, Reinhard/Müller, Paul J.".
+_PUNCT_SHAPES = {
+    ",": ",", ";": ";", "/": ";", ":": ":", ".": ".", "(": "(", "[": "(", ")": ")", "…": "z", "...": "z",
+}  # fmt: skip
 _YEAR_TOKEN = re.compile(rf"{YEAR}[a-z]?")
-_OPENING_QUOTES = set('“"«„‘')
+_OPENING_QUOTES = set('“"«„‘―')
 
 # The name grammar over shapes: W capitalised word, I initial ("J.", "M.-W."), K capitals with a period
 # ("WC."), V bare capitals ("JA"), p/P lower/capitalised particle ("de", "Van"), j suffix ("Jr."),
@@ -50,17 +61,30 @@ _OPENING_QUOTES = set('“"«„‘')
 _FAMILY = r"[pP]*[WP]"
 # A given name may end in a full word after initials ("Rowe, C. Eugene.") unless that word starts the next
 # inverted name ("Keri, S. Kiss, I.").
-_INV = rf"{_FAMILY}j?,(?:W{{1,4}}[IVK]*|[IVK]+)(?:W(?=[.;:&]|,(?![WIVK])|$))?p*(?:,?j)?"  # Devlin, J.
+_INV = rf"{_FAMILY}j?,(?:W{{1,4}}[IVK]*|[IVK]+)(?:W(?=[.;:&y]|,(?![WIVK])|$))?p*(?:,?j)?"  # Devlin, J.
+# A two-word family name before initials, or before full given names in a ";" list: "Campanella Bracken,
+# C.", "Arránz Becker, Oliver;".
+_INV2 = r"W[WP]j?,(?:[IVK]+(?=[.,;:&(qy]|$)|W{1,3}(?=;))"
 _INV_PAREN = rf"{_FAMILY}\((?:W{{1,3}}[IV]*|[IV]+)\)"  # FERRIERES (Madeleine)
 _NAT_I = rf"[IV]+W?{_FAMILY}(?:,?j)?"  # J. Devlin / J. Christian Gerdes / C Lawrence Zitnick
 _NAT = rf"(?:[WP]W?[IV]*{_FAMILY}(?:,?j)?|{_NAT_I})"  # Jacob Devlin / Jill G. de Villiers
-_VAN = r"[pP]*W{1,2}[IVK]+"  # Smith JA / Roe C. / Neal R. M. / Abraham WC.
-_NAME = rf"(?:{_INV}|{_INV_PAREN}|{_NAT}|{_VAN})"
+_VAN = r"[pP]*W{1,2}[IVK]+j?"  # Smith JA / Roe C. / Neal R. M. / Abraham WC. / Bocchini JA Jr
+_NAME = rf"(?:{_INV}|{_INV_PAREN}|{_INV2}|{_NAT}|{_VAN})"
 # Between names: punctuation, "and", or nothing after initials before an inverted name ("Keri, S. Kiss, I.").
 _SEP = rf"(?:[,;]+&?|&|,?z|(?<=[IVK])(?={_FAMILY}j?,))"
 # A list that starts "J. Devlin" keeps that form up to its "and": "R. H. Bube, Photovoltaic Materials" has
 # one author, "F. Jahanian and Al Mok" two.
-_LIST = rf"(?:{_NAT_I}(?:{_SEP}{_NAT_I})*(?:,?&{_NAME})?|(?![IV]){_NAME}(?:{_SEP}{_NAME})*)(?:[,;]*e)?"
+# A Vancouver list ("Smith JA, Doe B") is read as one first, so that "Демсетц Г. Производство" is a name and
+# the title's first word, not "Jill G. de Villiers"; it must not run on into other name forms.
+_VAN_LIST = rf"{_VAN}(?:{_SEP}{_VAN})+(?:,?&{_VAN})?(?![,;&IVK])"
+# Nor does a list go from "Mehta L." to a natural-order name: "Mehta L., Displaced By Development: …" has
+# one author and a title.
+_VAN_THEN_NAT = rf"{_VAN},[WP]W?{_FAMILY}(?![,;&]*[WPpIVK])"
+_LIST = (
+    rf"(?:{_VAN_LIST}|{_NAT_I}(?:{_SEP}{_NAT_I})*(?:,?&{_NAME})?|(?![IV])(?!{_VAN_THEN_NAT}){_NAME}(?:{_SEP}{_NAME})*"
+    rf"|{_VAN})"
+    r"(?:[,;]*e)?"
+)
 _BLOCK = re.compile(rf"({_LIST}|W(?=\.|,?y|\(y))(?:([.,:;])|(?=[(qy])|$|(?<=[IeK]))")
 _BLOCK_ENDS = frozenset("xqy:.")  # symbols that no name or separator contains
 _NEXT_NAME = re.compile(rf"{_NAME}(?=(?:{_SEP}{_NAME})*(?:[,;]*e)?$)")
@@ -144,13 +168,15 @@ class AuthorBlock:
     names: list[str]
     truncated: bool
     rest: str
+    delimiter: str = ""  # the punctuation that closed the block (".", ":", ",", ";"), "" if none did
+    placeholder: bool = False  # "———." stood for the previous entry's authors
 
 
 def take_authors(text: str) -> AuthorBlock:
     """The author block at the start of `text`, as cited names, and the text after it."""
     placeholder = _PLACEHOLDER.match(text)
     if placeholder:
-        return AuthorBlock([], False, text[placeholder.end() :])
+        return AuthorBlock([], False, text[placeholder.end() :], placeholder=True)
     tokens = _tokens(text)
     shapes = "".join(t.shape for t in tokens)
     match = _BLOCK.match(shapes)
@@ -160,4 +186,5 @@ def take_authors(text: str) -> AuthorBlock:
     end = tokens[count].end if match.group(2) else tokens[count - 1].end
     truncated = any(t.shape in "ez" for t in tokens[:count])
     rest = _EDITORS_MARK.sub("", text[end:].lstrip(), count=1)
-    return AuthorBlock(_names(text, tokens[:count], shapes[:count]), truncated, rest)
+    names = _names(text, tokens[:count], shapes[:count])
+    return AuthorBlock(names, truncated, rest, match.group(2) or "")

@@ -1,14 +1,32 @@
 #!/usr/bin/env python
-"""Field-level precision/recall/F1 of `parse_reference_string` on anystyle's hand-labelled reference strings.
+"""Field-level precision/recall/F1 of `parse_reference_string` on hand-labelled reference strings.
 
-    python scripts/eval_refstring.py [GOLD.xml.gz] [--show FIELD]
+    python scripts/eval_refstring.py [GOLD] [--corpus anystyle|excite] [--show FIELD] [--confidence]
 
-GOLD defaults to ../shared/data/reference-strings/anystyle-gold.xml.gz (1,669 `<sequence>` elements whose
-children's text, joined, is the raw string). A field counts as exact when both sides agree after trimming
-whitespace and punctuation at the ends (and a leading "In:" on containers); soft when their folded,
-punctuation-free forms have a normalized similarity of at least 0.9. Authors are compared as the set of
-family names; the gold author segment is split into names by the same name grammar the parser uses, so the
-author score measures where the parser puts the author block, not how names are split.
+Two corpora:
+
+* anystyle (default): GOLD defaults to ../shared/data/reference-strings/anystyle-gold.xml.gz, 1,669
+  `<sequence>` elements whose children's text, joined by spaces, is the raw string. The container is the
+  first `journal` or `container-title`; authors are the first `author` segment, split into names by the same
+  name grammar the parser uses, so the author score measures where the parser puts the author block, not how
+  names are split.
+* excite: GOLD defaults to ../shared/data/pdfs/excite-ssoar-dev/gold-segmented, a directory of `*.xml` files
+  holding one tagged reference per line, as printed in social-science PDFs (the tags are not always
+  balanced, so they are read with a regex, not an XML parser). The raw string is the line without its tags;
+  authors are the `surname`s inside `author` tags (editors do not count), the container is the first
+  `source`, the DOI the first `identifier` that holds one.
+
+Matching, per field and reference: a field is exact when gold and parse agree after trimming whitespace and
+punctuation at the ends (and a leading "In:" on containers); soft when their folded, punctuation-free forms
+have a rapidfuzz `ratio` of at least 90. Both sides have typographic ligatures ("ﬁ") split first, and
+letter-spaced small-capital gold surnames ("C RO N I N") are joined. Dates compare the first year
+(1500–2099) in the gold date with the parsed year. Authors compare the sets of family names: exact when the
+case-folded sets are equal, soft when every gold name is similar to a parsed one and vice versa. A match is
+a true positive; otherwise a parsed value is a false positive and a gold value a false negative (a wrong
+value is both). The micro row sums these counts over the five fields.
+
+--confidence adds, per field, how often a parsed value soft-matches at each level of
+`refstring_confidence.field_confidence`, and how many references `is_low_confidence` flags.
 """
 
 from __future__ import annotations
@@ -27,12 +45,20 @@ from refhound.models import ParsedFields
 from refhound.normalize.identifiers import normalize_doi
 from refhound.normalize.names import parse_name
 from refhound.normalize.text import collapse_whitespace, fold
-from refhound.refstring import parse_author_list, parse_reference_string
+from refhound.refstring import parse_author_list, parse_reference_string_detailed
+from refhound.refstring_confidence import field_confidence, is_low_confidence
 
-DEFAULT_GOLD = Path(__file__).resolve().parents[2] / "shared/data/reference-strings/anystyle-gold.xml.gz"
+_SHARED = Path(__file__).resolve().parents[2] / "shared/data"
+DEFAULT_GOLD = {
+    "anystyle": _SHARED / "reference-strings/anystyle-gold.xml.gz",
+    "excite": _SHARED / "pdfs/excite-ssoar-dev/gold-segmented",
+}
 FIELDS = ("title", "author", "container", "date", "doi")
 _ATTRIBUTES = {"title": "title", "author": "authors", "container": "venue", "date": "year", "doi": "doi"}
+_CONFIDENCE_KEYS = {"title": "title", "author": "authors", "container": "venue", "date": "year", "doi": "doi"}
 _EDGE_PUNCT = " \t.,;:()[]\"'“”‘’«»"
+_LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl"})  # glyphs, not text
+_LETTER_SPACED = re.compile(r"[A-Z]{1,3}(?: [A-Z]{1,3})+")  # small capitals as extracted: "C RO N I N"
 
 
 @dataclass
@@ -60,25 +86,78 @@ class Scores:
     exact: dict[str, Counts] = field(default_factory=lambda: {f: Counts() for f in FIELDS})
     soft: dict[str, Counts] = field(default_factory=lambda: {f: Counts() for f in FIELDS})
     n: int = 0
+    # Per field, (confidence, soft match) of every parsed value; per reference, (flagged low, title and
+    # authors both soft-match).
+    calibration: dict[str, list[tuple[float, bool]]] = field(default_factory=lambda: {f: [] for f in FIELDS})
+    flagged: list[tuple[bool, bool]] = field(default_factory=list)
+
+    def micro(self, kind: str) -> Counts:
+        """The counts of all five fields summed: each field decision weighs the same."""
+        table = self.exact if kind == "exact" else self.soft
+        return Counts(*(sum(getattr(table[f], part) for f in FIELDS) for part in ("tp", "fp", "fn")))
 
 
-def load_gold(path: Path) -> list[dict[str, str]]:
-    """Each sequence as {"raw": …, tag: first text of that tag}; containers are journal or container-title."""
+@dataclass
+class GoldItem:
+    raw: str
+    fields: dict[str, str]  # title, container, date, doi: the gold text, when labelled
+    authors: set[str]  # gold family names
+
+
+def load_gold(path: Path) -> list[GoldItem]:
+    """anystyle's sequences; containers are journal or container-title."""
     with gzip.open(path) as handle:
         root = etree.parse(handle).getroot()
-    sequences: list[dict[str, str]] = []
+    items: list[GoldItem] = []
     for sequence in root.iter("sequence"):
         parts = [(child.tag, collapse_whitespace(child.text or "")) for child in sequence]
-        item = {"raw": " ".join(text for _, text in parts if text)}
+        item: dict[str, str] = {}
         for tag, text in parts:
-            key = "container" if tag in ("journal", "container-title") else tag
-            item.setdefault(key, text)
-        sequences.append(item)
-    return sequences
+            item.setdefault("container" if tag in ("journal", "container-title") else tag, text)
+        authors = _families(parse_author_list(item["author"])[0]) if "author" in item else set()
+        items.append(GoldItem(" ".join(text for _, text in parts if text), item, authors))
+    return items
+
+
+_TAG = re.compile(r"<(/?)([a-z-]+)>")
+_EXCITE_TAGS = {"title": "title", "source": "container", "year": "date"}
+
+
+def _excite_item(line: str) -> GoldItem:
+    """One tagged EXCITE line. The tags can be unbalanced ("<author> <author>…"), so each field is the text
+    from its opening tag to the next closing tag of the same name."""
+    fields: dict[str, str] = {}
+    authors: set[str] = set()
+    open_authors = 0
+    for match in _TAG.finditer(line):
+        closing, tag = match.groups()
+        if tag == "author":
+            open_authors = max(0, open_authors + (-1 if closing else 1))
+        if closing:
+            continue
+        end = line.find(f"</{tag}>", match.end())
+        text = collapse_whitespace(_TAG.sub("", line[match.end() : end if end >= 0 else None]))
+        if tag == "surname" and open_authors and any(c.isalpha() for c in text):
+            authors.add(_trim(text.replace(" ", "") if _LETTER_SPACED.fullmatch(text) else text))
+        elif tag == "identifier" and "doi" not in fields and re.search(r"10\.\d{4}", text):
+            fields["doi"] = re.sub(r"\s+", "", text)  # "10.4054/ DemRes…": a line break in the PDF
+        elif tag in _EXCITE_TAGS and text:
+            fields.setdefault(_EXCITE_TAGS[tag], text)
+    return GoldItem(collapse_whitespace(_TAG.sub("", line)), fields, authors)
+
+
+def load_excite(directory: Path) -> list[GoldItem]:
+    """EXCITE's segmented references, one per non-blank line of each `*.xml` file."""
+    return [
+        _excite_item(line)
+        for path in sorted(directory.glob("*.xml"))
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
 
 
 def _trim(text: str) -> str:
-    return collapse_whitespace(text).strip(_EDGE_PUNCT)
+    return collapse_whitespace(text.translate(_LIGATURES)).strip(_EDGE_PUNCT)
 
 
 def _soft_form(text: str) -> str:
@@ -94,7 +173,7 @@ def _families(names: list[str]) -> set[str]:
 
 
 def _year(text: str | None) -> int | None:
-    match = re.search(r"(?<!\d)(?:18|19|20)\d\d(?!\d)", text or "")
+    match = re.search(r"(?<!\d)(?:1[5-9]|20)\d\d(?!\d)", text or "")  # 1500–2099
     return int(match.group(0)) if match else None
 
 
@@ -125,38 +204,77 @@ def _compare_authors(gold: set[str], predicted: set[str], counts: tuple[Counts, 
     return exact, soft
 
 
-def evaluate(path: Path, show: str | None = None) -> Scores:
+def evaluate(path: Path, show: str | None = None, corpus: str = "anystyle") -> Scores:
     scores = Scores()
-    for item in load_gold(path):
-        parsed: ParsedFields = parse_reference_string(item["raw"])
+    for item in load_excite(path) if corpus == "excite" else load_gold(path):
+        detailed = parse_reference_string_detailed(item.raw)
+        parsed: ParsedFields = detailed.fields
         scores.n += 1
         pairs = {f: (scores.exact[f], scores.soft[f]) for f in FIELDS}
-        gold_authors = _families(parse_author_list(item["author"])[0]) if "author" in item else set()
+        gold = item.fields
         results = {
-            "title": _compare_text(item.get("title"), parsed.title, pairs["title"]),
-            "author": _compare_authors(gold_authors, _families(parsed.authors), pairs["author"]),
-            "container": _compare_text(item.get("container"), parsed.venue, pairs["container"], _container),
-            "date": _compare_text(str(_year(item.get("date")) or ""), str(parsed.year or ""), pairs["date"]),
-            "doi": _compare_text(normalize_doi(item.get("doi", "")), parsed.doi, pairs["doi"]),
+            "title": _compare_text(gold.get("title"), parsed.title, pairs["title"]),
+            "author": _compare_authors(item.authors, _families(parsed.authors), pairs["author"]),
+            "container": _compare_text(gold.get("container"), parsed.venue, pairs["container"], _container),
+            "date": _compare_text(str(_year(gold.get("date")) or ""), str(parsed.year or ""), pairs["date"]),
+            "doi": _compare_text(normalize_doi(gold.get("doi", "")), parsed.doi, pairs["doi"]),
         }
-        if show and not results[show][1] and (show in item or getattr(parsed, _ATTRIBUTES[show])):
+        confidence = field_confidence(item.raw, parsed, provenance=detailed.provenance)
+        for name, attribute in _ATTRIBUTES.items():
+            if getattr(parsed, attribute):
+                scores.calibration[name].append((confidence[_CONFIDENCE_KEYS[name]], results[name][1]))
+        scores.flagged.append((is_low_confidence(confidence), results["title"][1] and results["author"][1]))
+        labelled = bool(item.authors) if show == "author" else show in gold
+        if show and not results[show][1] and (labelled or getattr(parsed, _ATTRIBUTES[show])):
+            expected = sorted(item.authors) if show == "author" else gold.get(show)
             got = parsed.model_dump(exclude_defaults=True)
-            print(f"{item['raw']}\n    gold: {item.get(show)!r}\n    got:  {got}")
+            print(f"{item.raw}\n    gold: {expected!r}\n    got:  {got}")
     return scores
+
+
+def _row(name: str, exact: Counts, soft: Counts) -> str:
+    def cells(counts: Counts) -> str:
+        return " ".join(f"{value:6.3f}" for value in counts.prf())
+
+    return f"{name:<10} {cells(exact)}   {cells(soft)}"
+
+
+_BUCKETS = ((0.0, 0.5), (0.5, 0.7), (0.7, 0.85), (0.85, 1.01))
+
+
+def print_calibration(scores: Scores) -> None:
+    """How often a parsed value soft-matches the gold at each confidence level."""
+    print("\nconfidence  " + "  ".join(f"{f'{lo:.2f}-{min(hi, 1):.2f}':>15}" for lo, hi in _BUCKETS))
+    for name in FIELDS:
+        cells = []
+        for lo, hi in _BUCKETS:
+            hits = [ok for conf, ok in scores.calibration[name] if lo <= conf < hi]
+            cells.append(f"{sum(hits) / len(hits):6.3f} (n={len(hits):4d})" if hits else f"{'-':>15}")
+        print(f"{name:<10}  " + "  ".join(cells))
+    low = [ok for flagged, ok in scores.flagged if flagged]
+    high = [ok for flagged, ok in scores.flagged if not flagged]
+    print(
+        f"low confidence: {len(low)} of {len(scores.flagged)} references; title and authors both right in "
+        f"{sum(low) / max(len(low), 1):.3f} of them, {sum(high) / max(len(high), 1):.3f} of the rest"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("gold", nargs="?", type=Path, default=DEFAULT_GOLD)
+    parser.add_argument("gold", nargs="?", type=Path, help="the corpus file or directory")
+    parser.add_argument("--corpus", choices=sorted(DEFAULT_GOLD), default="anystyle")
     parser.add_argument("--show", choices=FIELDS, help="print the references whose FIELD does not soft-match")
+    parser.add_argument("--confidence", action="store_true", help="also print how confidence tracks accuracy")
     args = parser.parse_args()
-    scores = evaluate(args.gold, args.show)
-    print(f"{scores.n} reference strings from {args.gold.name}")
+    gold = args.gold or DEFAULT_GOLD[args.corpus]
+    scores = evaluate(gold, args.show, args.corpus)
+    print(f"{scores.n} reference strings from {gold.name} ({args.corpus})")
     print(f"{'field':<10} {'exact P':>7} {'R':>6} {'F1':>6}   {'soft P':>6} {'R':>6} {'F1':>6}")
     for name in FIELDS:
-        exact = " ".join(f"{value:6.3f}" for value in scores.exact[name].prf())
-        soft = " ".join(f"{value:6.3f}" for value in scores.soft[name].prf())
-        print(f"{name:<10} {exact}   {soft}")
+        print(_row(name, scores.exact[name], scores.soft[name]))
+    print(_row("micro", scores.micro("exact"), scores.micro("soft")))
+    if args.confidence:
+        print_calibration(scores)
 
 
 if __name__ == "__main__":

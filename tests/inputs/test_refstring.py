@@ -10,7 +10,12 @@ from typing import Any
 
 import pytest
 
-from refhound.refstring import parse_author_list, parse_reference_string, strip_numbering
+from refhound.refstring import (
+    parse_author_list,
+    parse_reference_string,
+    parse_reference_string_detailed,
+    strip_numbering,
+)
 from tests.conftest import ROOT, shared_path
 
 BERT = "BERT: Pre-training of deep bidirectional transformers for language understanding"
@@ -126,6 +131,136 @@ def test_style(raw: str) -> None:
     assert parsed.arxiv_id == arxiv_id
 
 
+# References as PDFs print them (EXCITE's social-science papers, anystyle's gold): raw string -> fields.
+PDF_CASES: dict[str, dict[str, Any]] = {
+    # Small capitals extracted letter by letter.
+    "C RO N I N, J. J. & TAY L O R , S . A . (1992) ‘Measuring Service Quality: A Re-examination and "
+    "Extension’, Journal of Marketing 56 (July): 56 - 68.": {
+        "authors": ["CRONIN, J. J.", "TAYLOR, S. A."],
+        "title": "Measuring Service Quality: A Re-examination and Extension",
+        "venue": "Journal of Marketing",
+    },
+    # A subtitle that is a sentence of its own, before the journal or the place of publication.
+    "Boyer, R. and Freyssenet, M. (2000): A New Approach of Productive Models. The World that Changed the "
+    "Machine. Industrielle Beziehungen, 7 (4): 385 - 412.": {
+        "title": "A New Approach of Productive Models. The World that Changed the Machine",
+        "venue": "Industrielle Beziehungen",
+        "volume": "7",
+    },
+    "Bartlett, C. and Ghoshal, S. (1989): Managing Across Borders. The Transnational Solution. Boston.": {
+        "title": "Managing Across Borders. The Transnational Solution",
+        "venue": None,
+        "year": 1989,
+    },
+    # German styles: "/" between names, ";" lists with the year unbracketed, a ligature in a name.
+    "Bick, Wolfgang/Müller, Paul J. (2002): Focus im Rückblick: Massenakten als Datenbasis der empirischen "
+    "Sozialforschung. Methodische Voraussetzungen und institutionelle Erfordernisse. In: Historical Social "
+    "Research 27 (2/3). 227-252.": {
+        "authors": ["Bick, Wolfgang", "Müller, Paul J."],
+        "venue": "Historical Social Research",
+    },
+    "Bongaarts, John; Feeney, Grifﬁth 1998: On the quantum and tempo of fertility. In: Population and "
+    "Development Review 24, 2: 271 - 291.": {
+        "authors": ["Bongaarts, John", "Feeney, Griffith"],
+        "title": "On the quantum and tempo of fertility",
+        "year": 1998,
+    },
+    "Sölvell, Ö. and Zander, I. (1998): International Diffusion of Knowledge: Isolating Mechanisms and the "
+    "Role of the MNE. In A. D. Chandler et al. (eds.): The Dynamic Firm. Oxford.": {
+        "venue": "The Dynamic Firm",
+    },
+    # Vancouver names with particles glued on and suffixes.
+    "Salmon DA, Moulton LH, Omer SB, deHart MP, Stokley S, Halsey NA (2005) Factors associated with refusal "
+    "of childhood vaccines among parents of school-aged children. Arch Pediatr Adolesc Med 159:470–476": {
+        "authors": ["Salmon DA", "Moulton LH", "Omer SB", "deHart MP", "Stokley S", "Halsey NA"],
+        "venue": "Arch Pediatr Adolesc Med",
+    },
+    "Fredrickson DD, Davis TC, Arnould CL, Kennen EM, Hurniston SG, Cross JT, Bocchini JA Jr (2004) "
+    "Childhood immunization refusal: provider and parent perceptions. Fam Med 36:431–439": {
+        "title": "Childhood immunization refusal: provider and parent perceptions",
+    },
+    # Russian (GOST): Cyrillic names, "//" before the journal.
+    "4. Хайек Ф. Конкуренция как процедура открытия // МЭиМО. 1989. № 12.": {
+        "authors": ["Хайек Ф"],
+        "title": "Конкуренция как процедура открытия",
+        "venue": "МЭиМО",
+        "year": 1989,
+    },
+    # Quotes: a quoted phrase that starts a title; an apostrophe inside single quotes.
+    "Gertler, M. S. (1995): „Being There“: Proximity, Organization, and Culture in the Development and "
+    "Adoption of Advanced Manufacturing Technologies. Economic Geography, 71: 1 - 26.": {
+        "title": "„Being There“: Proximity, Organization, and Culture in the Development and Adoption of "
+        "Advanced Manufacturing Technologies",
+        "venue": "Economic Geography",
+    },
+    "Brislan, R. W. and Kim, E. S. (2003) ‘Cultural Diversity in Peoples’ Understanding and Uses of Time’, "
+    "Applied Psychology: An International Review 52: 363 - 82.": {
+        "title": "Cultural Diversity in Peoples’ Understanding and Uses of Time",
+        "venue": "Applied Psychology: An International Review",
+    },
+    # An organization as author.
+    "Centers for Disease Control and Prevention (CDC) (2003) Decline in annual incidence of varicella-"
+    "selected states, 1990–2001. MMWR Morb Mortal Wkly Rep 52:884–885": {
+        "authors": ["Centers for Disease Control and Prevention"],
+        "title": "Decline in annual incidence of varicella-selected states, 1990–2001",
+    },
+    # Fields separated by commas, publisher and place after the title; one author, not two.
+    "Mahapatra L.K., Resettlement, Impoverishment and Reconstruction in India: Development for the Deprived, "
+    "Vikas Publishing House, New Delhi, 1999.": {
+        "authors": ["Mahapatra L.K."],
+        "title": "Resettlement, Impoverishment and Reconstruction in India: Development for the Deprived",
+        "venue": None,
+    },
+    "Mehta L., Displaced By Development: Confronting Marginalisation And Gender Injustice, SAGE Publications "
+    "Ltd, New Delhi, 2009.": {
+        "authors": ["Mehta L"],
+        "title": "Displaced By Development: Confronting Marginalisation And Gender Injustice",
+    },
+    # A month after the venue; a thesis has no venue; a year from before 1800.
+    'Hershey, Robert D. "Dramatic Gain Shown by Commercial Paper," The New York Times (April 28, 1968).': {
+        "venue": "The New York Times",
+        "year": 1968,
+    },
+    "[42] M. B. Milam, “Real-time optimal trajectory generation for constrained dynam- ical systems,” Ph.D. "
+    "dissertation, California Institute of Technology, 2003.": {
+        "venue": None,
+    },
+    "Percy, Thomas. 1765. Reliques of Ancient English Poetry. London: Printed for J. Dodsley.": {
+        "title": "Reliques of Ancient English Poetry",
+        "year": 1765,
+    },
+    # A title cut short at its first period keeps the rest of it when a journal's numbers follow.
+    "Weirauch, C., 2008. Cladistic analysis of Reduviidae (Heteroptera: Cimicomorpha) based on morphological "
+    "characters. Syst. Entomol. 33, 229–274.": {
+        "title": "Cladistic analysis of Reduviidae (Heteroptera: Cimicomorpha) based on morphological "
+        "characters",
+        "venue": "Syst. Entomol",
+    },
+}
+
+
+@pytest.mark.parametrize("raw", list(PDF_CASES))
+def test_pdf_style(raw: str) -> None:
+    parsed = parse_reference_string(raw)
+    assert {field: getattr(parsed, field) for field in PDF_CASES[raw]} == PDF_CASES[raw]
+
+
+def test_detailed_parse_says_how_fields_were_found() -> None:
+    apa_raw = next(raw for raw in CASES if raw.startswith("Devlin, J., Chang, M.-W."))
+    apa = parse_reference_string_detailed(apa_raw)
+    assert apa.fields == parse_reference_string(apa_raw)
+    found = apa.provenance
+    assert (found.authors_end, found.title, found.year, found.venue) == (
+        "year", "sentence", "after_authors", "introduced",
+    )  # fmt: skip
+    found = parse_reference_string_detailed(next(raw for raw in CASES if raw.startswith("[7] "))).provenance
+    assert (found.authors_end, found.title, found.year, found.venue) == (
+        "quote", "quoted", "free", "after_title",
+    )  # fmt: skip
+    found = parse_reference_string_detailed("A. Einstein, Ann. Phys. 17, 891 (1905).").provenance
+    assert found.journal_first and found.title == "none"
+
+
 def test_volume_pages_and_url() -> None:
     parsed = parse_reference_string(
         "Smith JA, Doe B, Roe C. Title of the article. N Engl J Med. 2019;380(2):123-130. "
@@ -193,11 +328,26 @@ def _eval_module() -> Any:
 
 @pytest.mark.shared
 def test_anystyle_gold_figures() -> None:
-    """Floors a little under the measured figures (title soft F1 0.923, date 0.992, author 0.987)."""
+    """Floors a little under the measured figures (soft F1: title 0.945, author 0.987, container 0.913,
+    date 0.992, micro 0.962)."""
     gold: Path = shared_path("reference-strings", "anystyle-gold.xml.gz")
     scores = _eval_module().evaluate(gold)
     assert scores.n == 1669
-    assert scores.soft["title"].prf()[2] >= 0.90
-    assert scores.exact["date"].prf()[2] >= 0.97
-    assert scores.soft["author"].prf()[2] >= 0.96
-    assert scores.soft["container"].prf()[2] >= 0.80
+    assert scores.soft["title"].prf()[2] >= 0.93
+    assert scores.exact["date"].prf()[2] >= 0.98
+    assert scores.soft["author"].prf()[2] >= 0.98
+    assert scores.soft["container"].prf()[2] >= 0.90
+    assert scores.micro("soft").prf()[2] >= 0.95
+
+
+@pytest.mark.shared
+def test_excite_gold_figures() -> None:
+    """EXCITE's references as printed in social-science PDFs; floors a little under the measured figures
+    (soft F1: title 0.890, author 0.907, container 0.851, date 0.989, micro 0.914)."""
+    gold: Path = shared_path("pdfs", "excite-ssoar-dev", "gold-segmented")
+    scores = _eval_module().evaluate(gold, corpus="excite")
+    assert scores.n == 683
+    assert scores.soft["title"].prf()[2] >= 0.87
+    assert scores.soft["author"].prf()[2] >= 0.89
+    assert scores.soft["container"].prf()[2] >= 0.83
+    assert scores.micro("soft").prf()[2] >= 0.90
