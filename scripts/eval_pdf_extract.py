@@ -197,7 +197,8 @@ def main() -> None:
     result["seconds"] = {"pdfs": len(timings), "median": statistics.median(timings), "max": max(timings)}
     ex = result["excite"]
     summary = "excite-ssoar-dev: recall {recall:.3f} precision {precision:.3f} (gold {gold}, "
-    summary += "extracted {extracted}, found {found}); per-paper min recall {min_recall:.3f}, min precision {min_precision:.3f}"
+    summary += "extracted {extracted}, found {found}); "
+    summary += "per-paper min recall {min_recall:.3f}, min precision {min_precision:.3f}"
     print(summary.format(**ex))
     for row in ex["papers"]:
         print(
