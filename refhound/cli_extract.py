@@ -71,7 +71,7 @@ def extract(
         "text": lambda: to_text(extraction),
     }[fmt]()
     if output is None:
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        sys.stdout.write(text if not text or text.endswith("\n") else text + "\n")
     else:
         output.write_text(text, encoding="utf-8")
     if not extraction.references:

@@ -69,7 +69,8 @@ def read_printed_references(path: Path, settings: ExtractSettings) -> Layout:
         text = read_pages(document, settings)
         warnings = list(text.warnings)
         if text.ocr_pages:
-            warnings.append(f"pages {', '.join(map(str, text.ocr_pages))} were read by OCR (Tesseract)")
+            pages, verb = ("page", "was") if len(text.ocr_pages) == 1 else ("pages", "were")
+            warnings.append(f"{pages} {', '.join(map(str, text.ocr_pages))} {verb} read by OCR (Tesseract)")
         section = find_reference_section(text.lines)
         if not section.lines:
             from_footnotes = _printed(footnote_entries(text.pages), document)

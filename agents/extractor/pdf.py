@@ -7,7 +7,8 @@ file; a damaged page is skipped with a warning and the other pages are still rea
 from __future__ import annotations
 
 import shutil
-from dataclasses import dataclass, field
+import statistics
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pymupdf
@@ -17,6 +18,7 @@ from refhound.errors import InputError
 from refhound.settings import ExtractSettings
 
 _PDF_MAGIC = b"%PDF-"
+_OCR_LARGER = 1.3  # OCR'd text this much larger than the page's usual size is a heading or title
 _MIN_TEXT_CHARS = 20  # fewer characters than this on a page with images: a scanned page
 
 
@@ -83,13 +85,27 @@ def _needs_ocr(page: pymupdf.Page, lines: list[Line]) -> bool:
 
 
 def _ocr_lines(page: pymupdf.Page, number: int, settings: ExtractSettings) -> list[Line]:
+    """The page's lines as Tesseract reads them, with its type sizes evened out.
+
+    Tesseract's size estimate wobbles by a point or more from line to line ("In CVPR, 2016." can come out
+    larger than the reference it ends), which would read as a change of style; only clearly larger text
+    (a heading, a title) keeps its own size.
+    """
     textpage = page.get_textpage_ocr(language=settings.ocr_language, dpi=settings.ocr_dpi, full=True)
-    return raw_lines(page, number, textpage=textpage)
+    lines = raw_lines(page, number, textpage=textpage)
+    if not lines:
+        return lines
+    usual = statistics.median(line.size for line in lines)
+    return [line if line.size > usual * _OCR_LARGER else replace(line, size=usual) for line in lines]
 
 
 def read_pages(document: pymupdf.Document, settings: ExtractSettings) -> PageText:
     """All pages' lines (up to `max_pages`), OCR'ing image-only pages, running headers and footers removed."""
     result = PageText()
+    if document.is_repaired:
+        result.warnings.append(
+            "the PDF is damaged (truncated or corrupt) and was repaired: pages or text may be missing"
+        )
     heights: list[float] = []
     count = min(document.page_count, settings.max_pages)
     if document.page_count > count:

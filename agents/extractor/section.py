@@ -66,10 +66,11 @@ def _ends_section(line: Line, heading: Line, body_size: float) -> bool:
         line.bold or line.size > body_size + 0.5 or line.text.isupper() or words <= 3
     ):
         return True
-    # Another heading at least as large and bold as the reference heading, standing out of the list.
+    # Another heading at least as large and bold as the reference heading, standing out of the list. A
+    # heading carries no year: OCR'd sizes wobble by a point, and "In CVPR, 2016." must not end the list.
     stands_out = line.bold or line.size > body_size + 0.5
     at_least_as_prominent = line.size >= heading.size - 0.6 and (line.bold or not heading.bold)
-    return stands_out and at_least_as_prominent and words <= 10
+    return stands_out and at_least_as_prominent and words <= 10 and not _YEAR.search(line.text)
 
 
 def _size_changes(lines: Sequence[Line], list_size: float) -> bool:

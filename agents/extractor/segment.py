@@ -117,7 +117,8 @@ def _numbering_style(lines: Sequence[Line]) -> str | None:
     if not counts:
         return None
     style, count = max(counts.items(), key=lambda item: item[1])
-    return style if count >= _MIN_SEQUENCE else None
+    # [1] / 1. / (1) on the first line and a [2] after it suffice; bare and raised numbers need a third.
+    return style if count >= (2 if style in ("bracket", "dot", "paren") else _MIN_SEQUENCE) else None
 
 
 def _split_numbered(lines: Sequence[Line], style: str) -> list[Entry]:

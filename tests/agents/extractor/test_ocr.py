@@ -1,0 +1,160 @@
+"""Scanned PDFs: pages without a text layer are OCR'd with Tesseract, and the warnings say which.
+
+A text PDF is built with `pdfmaker`, each page rendered to an image (200 dpi) and placed alone on a page of a
+new PDF, so the result has no text at all. OCR is imperfect, so the references' raw strings are compared with
+what was printed by similarity (rapidfuzz ratio ≥ 85), not equality.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Sequence
+from pathlib import Path
+
+import pymupdf
+import pytest
+from rapidfuzz import fuzz
+from refhound.agents.extractor import Extraction, extract_pdf
+from typer.testing import CliRunner
+
+from refhound.cli import app
+from refhound.settings import Settings
+from tests.agents.extractor.pdfmaker import Text, body, column, write_pdf
+
+needs_tesseract = pytest.mark.skipif(
+    shutil.which("tesseract") is None,
+    reason="tesseract is not on PATH (Debian package tesseract-ocr): OCR cannot be exercised",
+)
+
+HEADING = Text(72, 90, "References", size=12, bold=True)
+PRINTED = [  # one line each
+    "[1] K. He, X. Zhang, S. Ren, and J. Sun. Deep residual learning for image recognition. CVPR, 2016.",
+    "[2] S. Jain and B. C. Wallace. Attention is not explanation. In NAACL-HLT, 2019.",
+    "[3] A. Smith and B. Jones. A study of imaginary things. Journal of Examples, 12:1-10, 2021.",
+    "[4] D. P. Kingma and J. Ba. Adam: a method for stochastic optimization. In ICLR, 2015.",
+]
+RAWS = [line.split("] ", 1)[1] for line in PRINTED]
+NO_SECTION = "no reference section found (no heading such as 'References' and no numbered list)"
+
+
+def scanned(source: Path, path: Path, pages: Sequence[int] | None = None) -> Path:
+    """`source` with the given pages (0-based; default all) replaced by images of themselves, no text."""
+    with pymupdf.open(source) as original, pymupdf.open() as document:
+        for number, page in enumerate(original):
+            if pages is not None and number not in pages:
+                document.insert_pdf(original, from_page=number, to_page=number)
+                continue
+            image = page.get_pixmap(dpi=200).tobytes("png")
+            new = document.new_page(width=page.rect.width, height=page.rect.height)
+            new.insert_image(new.rect, stream=image)
+        document.save(path)
+    return path
+
+
+def manuscript(path: Path, lines: Sequence[str] = PRINTED) -> Path:
+    """A body text page, then the reference list."""
+    return write_pdf(path, [body(30), [HEADING, *column(lines, 72, 110, indent=14)]])
+
+
+@pytest.fixture(scope="module")
+def scan(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    directory = tmp_path_factory.mktemp("ocr")
+    return scanned(manuscript(directory / "typeset.pdf"), directory / "scan.pdf")
+
+
+@pytest.fixture(scope="module")
+def ocr_extraction(scan: Path) -> Extraction:
+    if shutil.which("tesseract") is None:
+        pytest.skip("tesseract is not on PATH (Debian package tesseract-ocr): OCR cannot be exercised")
+    return extract_pdf(scan)
+
+
+def assert_similar(found: Sequence[str], expected: Sequence[str]) -> None:
+    assert len(found) == len(expected), found
+    for raw, printed in zip(found, expected, strict=True):
+        assert fuzz.ratio(raw, printed) >= 85, (raw, printed)
+
+
+def test_the_scan_has_no_text_layer(scan: Path) -> None:
+    with pymupdf.open(scan) as document:
+        assert document.page_count == 2
+        assert all(page.get_text().strip() == "" and page.get_images() for page in document)
+
+
+@needs_tesseract
+def test_references_of_an_image_only_pdf_are_found_by_ocr(ocr_extraction: Extraction) -> None:
+    assert_similar([r.raw for r in ocr_extraction.references], RAWS)
+    assert [r.page for r in ocr_extraction.references] == [2, 2, 2, 2]
+    assert ocr_extraction.pages == 2
+    assert all("\n" not in r.raw for r in ocr_extraction.references)
+
+
+@needs_tesseract
+def test_the_warning_says_which_pages_were_ocrd(ocr_extraction: Extraction) -> None:
+    assert ocr_extraction.warnings == ["pages 1, 2 were read by OCR (Tesseract)"]
+
+
+@needs_tesseract
+def test_only_pages_without_text_are_ocrd(tmp_path: Path) -> None:
+    """Page 1 keeps its text layer, page 2 (the references) is a scan: only page 2 is OCR'd."""
+    path = scanned(manuscript(tmp_path / "typeset.pdf"), tmp_path / "mixed.pdf", pages=[1])
+    extraction = extract_pdf(path)
+    assert extraction.warnings == ["page 2 was read by OCR (Tesseract)"]
+    assert_similar([r.raw for r in extraction.references], RAWS)
+
+
+def test_with_ocr_off_the_warning_says_so_and_nothing_is_found(scan: Path) -> None:
+    extraction = extract_pdf(scan, Settings(extract={"ocr": False}))
+    assert extraction.references == []
+    assert extraction.warnings == [
+        "pages 1, 2 have no text layer and were not OCR'd: OCR is switched off",
+        NO_SECTION,
+    ]
+
+
+def test_without_tesseract_the_warning_names_the_debian_package(
+    scan: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("refhound.agents.extractor.pdf.tesseract_available", lambda: False)
+    extraction = extract_pdf(scan)
+    assert extraction.references == []
+    assert extraction.warnings == [
+        "pages 1, 2 have no text layer and were not OCR'd: "
+        "Tesseract (Debian package tesseract-ocr) is not installed",
+        NO_SECTION,
+    ]
+
+
+def test_without_tesseract_on_path_refhound_extract_says_what_to_install(
+    scan: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The real lookup (`shutil.which`) with a PATH that holds no tesseract: a warning, then exit 2."""
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    monkeypatch.setenv("PATH", str(empty))
+    result = CliRunner().invoke(app, ["extract", str(scan), "--format", "json"])
+    assert result.exit_code == 2, result.exception
+    assert result.stderr.splitlines() == [
+        f"warning: {scan}: pages 1, 2 have no text layer and were not OCR'd: "
+        "Tesseract (Debian package tesseract-ocr) is not installed",
+        f"warning: {scan}: {NO_SECTION}",
+        f"error: {scan}: no references could be extracted",
+    ]
+
+
+@needs_tesseract
+def test_wrapped_references_of_a_scan_are_found(tmp_path: Path) -> None:
+    printed = [
+        "[1] K. He, X. Zhang, S. Ren, and J. Sun. Deep residual learning for image recognition.",
+        "\tIn CVPR, 2016.",
+        "[2] S. Jain and B. C. Wallace. Attention is not explanation. In Proceedings of NAACL-HLT,",
+        "\t2019.",
+        "[3] A. Smith and B. Jones. A study of imaginary things. Journal of Examples, 12:1-10, 2021.",
+    ]
+    expected = [
+        "K. He, X. Zhang, S. Ren, and J. Sun. Deep residual learning for image recognition. In CVPR, 2016.",
+        "S. Jain and B. C. Wallace. Attention is not explanation. In Proceedings of NAACL-HLT, 2019.",
+        "A. Smith and B. Jones. A study of imaginary things. Journal of Examples, 12:1-10, 2021.",
+    ]
+    path = scanned(manuscript(tmp_path / "typeset.pdf", printed), tmp_path / "scan.pdf", pages=[1])
+    assert_similar([r.raw for r in extract_pdf(path).references], expected)
