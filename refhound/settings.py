@@ -107,6 +107,11 @@ class ExtractSettings(_Section):
     max_pages: int = Field(default=1000, ge=1, description="PDFs with more pages are read up to this page.")
     max_bytes: int = Field(default=500 * 1024 * 1024, ge=1, description="Larger PDF files are refused.")
     ocr: bool = Field(default=True, description="OCR pages without a text layer (Debian tesseract-ocr).")
+    ocr_backend: Literal["tesseract", "nougat"] = Field(
+        default="tesseract",
+        description="tesseract (PyMuPDF's OCR); nougat is optional: its weights need the network, so it is "
+        "only detected, and Tesseract is used in its place.",
+    )
     ocr_language: str = Field(default="eng", description="Tesseract language(s), e.g. 'eng' or 'eng+deu'.")
     ocr_dpi: int = Field(default=300, ge=72, le=600, description="Resolution pages are rendered at for OCR.")
 

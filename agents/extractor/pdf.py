@@ -6,6 +6,7 @@ file; a damaged page is skipped with a warning and the other pages are still rea
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
 import statistics
 from dataclasses import dataclass, field, replace
@@ -80,6 +81,19 @@ def tesseract_available() -> bool:
     return shutil.which("tesseract") is not None
 
 
+def nougat_available() -> bool:
+    return importlib.util.find_spec("nougat") is not None or shutil.which("nougat") is not None
+
+
+def _ocr_backend_warning(settings: ExtractSettings) -> str | None:
+    """What to tell the user when the configured OCR backend is not the one that runs."""
+    if settings.ocr_backend != "nougat":
+        return None
+    if not nougat_available():
+        return "the nougat OCR backend is not installed (pip install nougat-ocr); Tesseract is used instead"
+    return "the nougat OCR backend is installed but not run (its weights need the network); Tesseract is used"
+
+
 def _needs_ocr(page: pymupdf.Page, lines: list[Line]) -> bool:
     return sum(len(line.text) for line in lines) < _MIN_TEXT_CHARS and bool(page.get_images(full=False))
 
@@ -119,6 +133,8 @@ def read_pages(document: pymupdf.Document, settings: ExtractSettings) -> PageTex
                 if not settings.ocr or not tesseract_available():
                     ocr_missing.append(number + 1)
                 else:
+                    if not result.ocr_pages and (backend := _ocr_backend_warning(settings)):
+                        result.warnings.append(backend)
                     lines = _ocr_lines(page, number, settings)
                     result.ocr_pages.append(number + 1)
             heights.append(page.rect.height)

@@ -158,3 +158,16 @@ def test_wrapped_references_of_a_scan_are_found(tmp_path: Path) -> None:
     ]
     path = scanned(manuscript(tmp_path / "typeset.pdf", printed), tmp_path / "scan.pdf", pages=[1])
     assert_similar([r.raw for r in extract_pdf(path).references], expected)
+
+
+@needs_tesseract
+def test_the_nougat_backend_is_detected_and_its_absence_said(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("refhound.agents.extractor.pdf.nougat_available", lambda: False)
+    path = scanned(manuscript(tmp_path / "typeset.pdf", PRINTED), tmp_path / "scan.pdf", pages=[1])
+    extraction = extract_pdf(path, Settings(extract={"ocr_backend": "nougat"}))
+    assert extraction.warnings[0] == (
+        "the nougat OCR backend is not installed (pip install nougat-ocr); Tesseract is used instead"
+    )
+    assert len(extraction.references) == len(PRINTED)
