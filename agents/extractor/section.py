@@ -1,8 +1,9 @@
 """Where the reference list is: after its heading (in several languages), up to the appendices.
 
 Without a heading the list is found by its shape: the longest run of lines numbered 1, 2, 3, … in order
-([1], 1., (1)) whose entries carry years.
-The section ends at an appendix heading, or at the next heading set like the reference heading itself.
+([1], 1., (1)) whose entries carry years. The section ends at an appendix heading, at a heading at least as
+prominent as the reference heading, at a bold title among plain entries, or where the type size changes
+for good (a colophon, a list of the publisher's series).
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ def _ends_section(line: Line, heading: Line, body_size: float) -> bool:
     ):
         return True
     # Another heading at least as large and bold as the reference heading, standing out of the list. A
-    # heading carries no year: OCR'd sizes wobble by a point, and "In CVPR, 2016." must not end the list.
+    # heading carries no year: a short last line such as "In CVPR, 2016." set a point larger is no heading.
     stands_out = line.bold or line.size > body_size + 0.5
     at_least_as_prominent = line.size >= heading.size - 0.6 and (line.bold or not heading.bold)
     return stands_out and at_least_as_prominent and words <= 10 and not _YEAR.search(line.text)

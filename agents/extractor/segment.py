@@ -1,9 +1,10 @@
 """Reference-list lines → one entry per reference.
 
-Three cues, tried in order of reliability:
+Cues, tried in order of reliability:
 
 1. **Numbering** — [1], 1., (1), a bare or superscript 1: a line opens an entry when it carries the next
    number of the sequence, so a year or a volume at the start of a wrapped line never splits an entry.
+   Bullets (•, –, *) open entries the same way.
 2. **Indentation** — hanging indents (first line at the column's margin, the rest indented) or first-line
    indents, measured per page and column so entries that continue in the next column or page stay whole.
 3. **Shape** — vertical gaps between entries larger than the line spacing, else a line that opens like an
