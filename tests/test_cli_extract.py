@@ -144,13 +144,18 @@ def test_bib_output_parses_back_with_one_entry_per_reference(pdf: Path) -> None:
     assert first["year"] == "2016"
     assert first["pages"] == "770--778"
     assert entries[3]["doi"] == "10.1234/abcd"
-    assert all(f"Extracted from {pdf}, page 2" == entry["note"] for entry in entries)
+    assert all(
+        entry["note"].startswith(f"Extracted from {pdf}, page 2; confidence: title ") for entry in entries
+    )
 
 
-def test_text_output_is_one_line_per_reference(pdf: Path) -> None:
+def test_text_output_is_a_line_per_reference_and_its_confidence(pdf: Path) -> None:
     result = run("extract", pdf, "--format", "text")
     assert result.exit_code == 0, result.stderr
-    assert result.stdout.splitlines() == [f"[{n}] (p. 2) {raw}" for n, raw in enumerate(RAWS, start=1)]
+    lines = result.stdout.splitlines()
+    assert lines[::2] == [f"[{n}] (p. 2) {raw}" for n, raw in enumerate(RAWS, start=1)]
+    assert all(line.startswith("    confidence: title ") for line in lines[1::2])
+    assert "authors 0." in lines[1] and "year 0." in lines[1]
 
 
 def test_text_is_the_default_format(pdf: Path) -> None:
