@@ -6,7 +6,6 @@ SOP runner (lazily, inside the command that needs it).
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -16,7 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from refhound.cli_extract import LLMModelOption, LLMModeOption, LLMUrlOption, apply_llm_options, extract
 from refhound.cli_index import index_app, open_index_or_fail
-from refhound.cli_output import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, err, fail, print_error
+from refhound.cli_output import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, err, fail, print_error, write_output
 from refhound.errors import InputError
 from refhound.index.store import IndexStore
 from refhound.models import InputProblem, Reference, ReferenceResult, Report, UnverifiedPolicy
@@ -138,11 +137,7 @@ def _emit(report: Report, fmt: str, output: Path | None) -> None:
         with output.open("w", encoding="utf-8") as handle:
             print_report(report, Console(file=handle, no_color=True, width=120))
         return
-    text = render(report, fmt)
-    if output is None:
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
-    else:
-        output.write_text(text, encoding="utf-8")
+    write_output(render(report, fmt), output)
 
 
 def main() -> None:

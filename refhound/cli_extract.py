@@ -5,13 +5,12 @@ The LLM options are shared with `refhound check`, which extracts the references 
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated, Literal
 
 import typer
 
-from refhound.cli_output import EXIT_OK, EXIT_USAGE, err, fail, print_error
+from refhound.cli_output import EXIT_OK, EXIT_USAGE, err, fail, print_error, write_output
 from refhound.errors import InputError
 from refhound.settings import Settings
 
@@ -70,10 +69,7 @@ def extract(
         "bib": lambda: to_bibtex(extraction),
         "text": lambda: to_text(extraction),
     }[fmt]()
-    if output is None:
-        sys.stdout.write(text if not text or text.endswith("\n") else text + "\n")
-    else:
-        output.write_text(text, encoding="utf-8")
+    write_output(text, output)
     if not extraction.references:
         print_error(f"{pdf}: no references could be extracted")
         raise typer.Exit(EXIT_USAGE)

@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import typer
 from rich.console import Console
 
 err = Console(stderr=True)
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
+
+
+def write_output(text: str, output: Path | None) -> None:
+    """A command's output to stdout (ending in a newline unless empty), or to the file `output`."""
+    if output is None:
+        sys.stdout.write(text if not text or text.endswith("\n") else text + "\n")
+    else:
+        output.write_text(text, encoding="utf-8")
 
 
 def print_error(message: object) -> None:

@@ -141,11 +141,10 @@ def extract_pdf(
     layout = read_printed_references(path, settings.extract)
     warnings = list(layout.warnings)
     client = None
-    if llm is None and settings.extract.llm != "off":
-        client = client_from_settings(settings.llm)
-        llm = LLMReferenceParser(client) if client is not None else None
     if settings.extract.llm == "off":
         llm = None
+    elif llm is None and (client := client_from_settings(settings.llm)) is not None:
+        llm = LLMReferenceParser(client)
     try:
         references = [
             _parse(str(position), printed, llm, settings.extract.llm == "all", warnings)

@@ -261,28 +261,22 @@ def _margin_key(line: Line) -> str:
 
 def strip_running_text(pages: Sequence[Sequence[Line]], page_heights: Sequence[float]) -> list[list[Line]]:
     """Drop page numbers, and headers/footers that repeat (digits aside) on several pages."""
+    in_margin = [
+        [line.y0 < height * _MARGIN_SHARE or line.y1 > height * (1 - _MARGIN_SHARE) for line in lines]
+        for lines, height in zip(pages, page_heights, strict=True)
+    ]
     margin_keys: Counter[str] = Counter()
-    for lines, height in zip(pages, page_heights, strict=True):
-        keys = {_margin_key(line) for line in _in_margins(lines, height)}
-        margin_keys.update(keys)
+    for lines, flags in zip(pages, in_margin, strict=True):
+        margin_keys.update({_margin_key(line) for line, flag in zip(lines, flags, strict=True) if flag})
     repeated_on = max(2, len(pages) // 5)
-    kept: list[list[Line]] = []
-    for lines, height in zip(pages, page_heights, strict=True):
-        margin = set(map(id, _in_margins(lines, height)))
-        kept.append(
-            [
-                line
-                for line in lines
-                if id(line) not in margin
-                or not (_PAGE_NUMBER.match(line.text) or margin_keys[_margin_key(line)] >= repeated_on)
-            ]
-        )
-    return kept
-
-
-def _in_margins(lines: Iterable[Line], height: float) -> list[Line]:
     return [
-        line for line in lines if line.y0 < height * _MARGIN_SHARE or line.y1 > height * (1 - _MARGIN_SHARE)
+        [
+            line
+            for line, flag in zip(lines, flags, strict=True)
+            if not flag
+            or not (_PAGE_NUMBER.match(line.text) or margin_keys[_margin_key(line)] >= repeated_on)
+        ]
+        for lines, flags in zip(pages, in_margin, strict=True)
     ]
 
 

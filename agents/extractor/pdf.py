@@ -16,6 +16,7 @@ import pymupdf
 from refhound.agents.extractor.layout import Line, raw_lines, reading_order, strip_running_text
 
 from refhound.errors import InputError
+from refhound.inputs.files import check_input_file
 from refhound.settings import ExtractSettings
 
 _PDF_MAGIC = b"%PDF-"
@@ -47,17 +48,9 @@ def is_pdf(path: Path) -> bool:
         return False
 
 
-def open_pdf(path: Path, max_bytes: int | None = None) -> pymupdf.Document:
+def open_pdf(path: Path, max_bytes: int) -> pymupdf.Document:
     """The document, or an `InputError` saying why it cannot be read."""
-    if not path.exists():
-        raise InputError(path, "no such file")
-    if path.is_dir():
-        raise InputError(path, "is a directory, not a PDF")
-    size = path.stat().st_size
-    if max_bytes is not None and size > max_bytes:
-        raise InputError(
-            path, f"PDF is {size / 2**20:.1f} MB, larger than the {max_bytes / 2**20:.0f} MB limit"
-        )
+    check_input_file(path, max_bytes, kind="PDF")
     with path.open("rb") as handle:
         head = handle.read(1024)
     if not head:

@@ -23,14 +23,19 @@ def _size_text(size: int) -> str:
     return f"{size / 1024 / 1024:.1f} MB" if size >= 1024 * 1024 else f"{size} bytes"
 
 
-def _read_bytes(path: Path, max_bytes: int) -> bytes:
+def check_input_file(path: Path, max_bytes: int, kind: str = "reference list") -> None:
+    """Raise `InputError` when `path` is missing, a directory, or larger than `max_bytes`."""
     if not path.exists():
         raise InputError(path, "no such file")
     if path.is_dir():
-        raise InputError(path, "is a directory, not a reference list")
+        raise InputError(path, f"is a directory, not a {kind}")
     size = path.stat().st_size
     if size > max_bytes:
         raise InputError(path, f"file is {_size_text(size)}, larger than the {_size_text(max_bytes)} limit")
+
+
+def _read_bytes(path: Path, max_bytes: int) -> bytes:
+    check_input_file(path, max_bytes)
     try:
         return path.read_bytes()
     except OSError as error:

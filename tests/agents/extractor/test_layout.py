@@ -14,7 +14,7 @@ from tests.agents.extractor.pdfmaker import LINE, Text, body, write_pdf
 
 
 def _texts(path: Path) -> list[str]:
-    document = open_pdf(path)
+    document = open_pdf(path, ExtractSettings().max_bytes)
     try:
         return [line.text for line in read_pages(document, ExtractSettings()).lines]
     finally:
@@ -76,7 +76,7 @@ def test_pieces_of_one_line_are_joined(tmp_path: Path) -> None:
 
 def test_rotated_text_is_ignored(tmp_path: Path) -> None:
     path = write_pdf(tmp_path / "rotated.pdf", [body(3)])
-    document = open_pdf(path)
+    document = open_pdf(path, ExtractSettings().max_bytes)
     document[0].insert_text((20, 500), "arXiv:2401.00001v1 [cs.CL] 1 Jan 2024", rotate=90)
     document.save(tmp_path / "rotated2.pdf")
     document.close()
