@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from refhound.agents.extractor.layout import Line, body_font_size
 from refhound.agents.extractor.segment import LIST_MARKERS
 
+from refhound.inputs.base import year_of
+
 _NUMBERING = r"(?:(?:\d{1,2}|[IVXLC]{1,6}|[A-Z])(?:\.\d{1,2})*\.?\s+)?"
 _HEADINGS = (
     r"references?(?:\s+cited)?|bibliography|literature(?:\s+cited)?|works\s+cited|cited\s+literature"
@@ -31,7 +33,6 @@ _APPENDIX = re.compile(
     r"|notes\s+on\s+contributors|acknowledge?ments?|endnotes|tables|figures|checklist)\b",
     re.IGNORECASE,
 )
-_YEAR = re.compile(r"(?<!\d)(?:1[89]|20)\d\d(?!\d)")
 _MAX_HEADING_WORDS = 6
 
 
@@ -60,7 +61,7 @@ def _ends_section(line: Line, heading: Line, body_size: float) -> bool:
         line.bold
         and words <= 6
         and letters > 0.6 * len(line.text.replace(" ", ""))
-        and not _YEAR.search(line.text)
+        and year_of(line.text) is None
     ):
         return True  # a bold title inside a list of plain references
     if _APPENDIX.match(line.text) and (
@@ -71,7 +72,7 @@ def _ends_section(line: Line, heading: Line, body_size: float) -> bool:
     # heading carries no year: a short last line such as "In CVPR, 2016." set a point larger is no heading.
     stands_out = line.bold or line.size > body_size + 0.5
     at_least_as_prominent = line.size >= heading.size - 0.6 and (line.bold or not heading.bold)
-    return stands_out and at_least_as_prominent and words <= 10 and not _YEAR.search(line.text)
+    return stands_out and at_least_as_prominent and words <= 10 and year_of(line.text) is None
 
 
 def _size_changes(lines: Sequence[Line], list_size: float) -> bool:
@@ -129,7 +130,7 @@ def _numbered_run(lines: Sequence[Line]) -> tuple[int, int] | None:
             end = _last_entry_end(lines, starts[-1] + 1)
             bounds = [*starts[1:], end]
             dated = sum(
-                any(_YEAR.search(line.text) for line in lines[start:stop])
+                any(year_of(line.text) for line in lines[start:stop])
                 for start, stop in zip(starts, bounds, strict=True)
             )
             if len(starts) > best_count and dated >= 3:
