@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from refhound.index.store import IndexedRecord, IndexStore
-from refhound.models import ParsedFields
+from refhound.models import ParsedFields, Record
 from refhound.normalize.identifiers import arxiv_id_from_doi, normalize_arxiv_id, normalize_doi
 from refhound.normalize.names import name_key
 from refhound.normalize.titles import title_key, title_similarity
@@ -18,9 +18,13 @@ from refhound.settings import JudgeSettings
 
 @dataclass(frozen=True)
 class Candidate:
-    indexed: IndexedRecord
+    """A record that may be the cited work, and how a stage came to it."""
+
+    record: Record
     title_similarity: float
-    via: str  # "doi", "arxiv_id" or "title": how the record was found
+    via: str  # "doi", "arxiv_id" or "title": what of the citation led to the record
+    stage: str = "index"  # the SOP stage that found it
+    note: str = ""  # provenance worth showing in the evidence (e.g. when memory verified it)
 
 
 def find_candidates(cited: ParsedFields, store: IndexStore, settings: JudgeSettings) -> list[Candidate]:
@@ -49,15 +53,15 @@ def find_candidates(cited: ParsedFields, store: IndexStore, settings: JudgeSetti
     for row, via in found.values():
         similarity = title_similarity(cited.title, row.record.title) if cited.title else 0.0
         if via != "title" or similarity >= settings.title_candidate_similarity:
-            candidates.append(Candidate(row, similarity, via))
+            candidates.append(Candidate(row.record, similarity, via))
     # Generic titles ("Introduction", "Briefly Noted") can have hundreds of exact matches: rank by the
     # cited year and shared author names too, so the cut below keeps the right ones.
     cited_names = {name_key(a) for a in cited.authors}
     candidates.sort(
         key=lambda c: (
             c.title_similarity,
-            c.indexed.record.year == cited.year,
-            len(cited_names.intersection(name_key(a) for a in c.indexed.record.authors)),
+            c.record.year == cited.year,
+            len(cited_names.intersection(name_key(a) for a in c.record.authors)),
         ),
         reverse=True,
     )

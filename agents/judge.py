@@ -65,7 +65,7 @@ class _Evaluation:
 
 
 def _evidence(candidate: Candidate, note: str = "") -> Evidence:
-    record = candidate.indexed.record
+    record = candidate.record
     return Evidence(
         source=record.source,
         record_id=record.source_id,
@@ -79,7 +79,7 @@ def _owner(candidates: list[Candidate], via: str, settings: JudgeSettings) -> Re
     """A record found by the cited identifier whose title says it is a different work."""
     for c in candidates:
         if c.via == via and c.title_similarity < settings.title_candidate_similarity:
-            return c.indexed.record
+            return c.record
     return None
 
 
@@ -91,7 +91,7 @@ def _evaluate(
     settings: JudgeSettings,
     this_year: int,
 ) -> _Evaluation:
-    record = candidate.indexed.record
+    record = candidate.record
     title = check_title(cited.title, record)
     authors = check_authors(cited, record)
     fields = [
@@ -138,7 +138,7 @@ def judge(
 
 
 def _decide_on_record(best: _Evaluation) -> Judgement:
-    record = best.candidate.indexed.record
+    record = best.candidate.record
     evidence = [_evidence(best.candidate)]
     wrong = [f for f in best.fields if f.status is S.MISMATCH]
     unchecked = [f for f in best.fields if f.status is S.UNCHECKED]
@@ -168,7 +168,7 @@ def _decide_without_record(
     evidence: list[Evidence] = []
     for c in candidates:
         if c.via in ("doi", "arxiv_id"):
-            record = c.indexed.record
+            record = c.record
             fields.append(
                 FieldCheck(
                     field=c.via,

@@ -116,6 +116,40 @@ class ExtractSettings(_Section):
     ocr_dpi: int = Field(default=300, ge=72, le=600, description="Resolution pages are rendered at for OCR.")
 
 
+def default_memory_path() -> Path:
+    return Path(user_data_dir(APP_NAME)) / "memory"
+
+
+def default_runs_path() -> Path:
+    return Path(user_data_dir(APP_NAME)) / "runs.sqlite"
+
+
+class MemorySettings(_Section):
+    enabled: bool = Field(default=True, description="Use the verified-citation memory stage and write to it.")
+    path: Path = Field(
+        default_factory=default_memory_path, description="Directory of the chromadb memory (created on use)."
+    )
+    similarity: float = Field(
+        default=0.80,
+        ge=0.0,
+        le=1.0,
+        description="Cosine similarity from which a remembered record becomes a candidate for the judge.",
+    )
+    candidates: int = Field(default=5, ge=1, le=50, description="Nearest remembered records looked at.")
+
+
+class SopSettings(_Section):
+    name: str = Field(
+        default="default",
+        description="SOP to run: a name of a packaged SOP (default, citeaudit) or the path of a YAML file.",
+    )
+    concurrency: int = Field(default=4, ge=1, le=256, description="References checked at the same time.")
+    runs_path: Path = Field(
+        default_factory=default_runs_path,
+        description="SQLite file of run checkpoints, for `refhound check --resume RUN_ID`.",
+    )
+
+
 class Settings(BaseSettings):
     """All of refhound's configuration."""
 
@@ -132,6 +166,10 @@ class Settings(BaseSettings):
     extract: ExtractSettings = Field(
         default_factory=ExtractSettings, description="Reference extraction from PDFs (`refhound extract`)."
     )
+    memory: MemorySettings = Field(
+        default_factory=MemorySettings, description="The verified-citation vector memory (chromadb)."
+    )
+    sop: SopSettings = Field(default_factory=SopSettings, description="The SOP orchestrator.")
 
     @classmethod
     def settings_customise_sources(
