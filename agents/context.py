@@ -11,14 +11,26 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from refhound.agents.index_search import Candidate
 from refhound.index.store import IndexStore
-from refhound.models import Reference
+from refhound.models import Record, Reference
 from refhound.settings import Settings
 
 if TYPE_CHECKING:
-    from refhound.llm import LLMClient
     from refhound.memory.store import VerifiedMemory
+    from refhound.sources.runtime import SourcesRuntime
+
+    from refhound.llm import LLMClient
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A record that may be the cited work, and how a stage came to it."""
+
+    record: Record
+    title_similarity: float
+    via: str  # "doi", "arxiv_id" or "title": what of the citation led to the record
+    stage: str = "index"  # the SOP stage that found it
+    note: str = ""  # provenance worth showing in the evidence (e.g. when memory verified it)
 
 
 @dataclass
@@ -31,6 +43,17 @@ class AgentContext:
     # Opened on first use: most runs never need the memory or the LLM, and opening them costs time.
     open_memory: Callable[[], VerifiedMemory | None] = field(default=lambda: None)
     llm: LLMClient | None = None
+    sources: SourcesRuntime | None = None  # the online scholarly sources; None when offline or none enabled
+
+    def close(self) -> None:
+        """Release what the run opened: the memory, the online sources' client, the LLM client."""
+        close_memory = getattr(self.open_memory, "close", None)
+        if close_memory is not None:
+            close_memory()
+        if self.sources is not None:
+            self.sources.close()
+        if self.llm is not None:
+            self.llm.close()
 
 
 @dataclass(frozen=True)

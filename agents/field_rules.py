@@ -4,17 +4,22 @@
 author order, initials, arXiv vs venue, conference vs journal version, preprint→published year ±1);
 `mismatch` a material difference; `missing` the citation does not give the field; `unchecked` the record
 cannot confirm or refute it.
+
+`borderline_doubts` names the mismatches a rule flags but cannot settle alone (see the section at the end).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from rapidfuzz.distance import Indel
+
 from refhound.models import FieldCheck, FieldStatus, ParsedFields, Record
 from refhound.normalize.identifiers import arxiv_id_from_doi, normalize_arxiv_id, normalize_doi
-from refhound.normalize.names import NameMatch, names_match
-from refhound.normalize.text import collapse_whitespace
+from refhound.normalize.names import NameMatch, names_match, parse_name
+from refhound.normalize.text import collapse_whitespace, fold, latex_to_unicode
 from refhound.normalize.titles import title_key, title_similarity
 from refhound.normalize.venues import VenueInfo, VenueKind, parse_venue, venue_similarity
 from refhound.settings import JudgeSettings
@@ -53,6 +58,8 @@ class AuthorComparison:
     check: FieldCheck
     matched: int  # cited authors found in the record
     cited: int
+    unmatched: tuple[str, ...] = ()  # cited names no record author can be
+    unused: tuple[str, ...] = ()  # record names no cited author took
 
     @property
     def overlap(self) -> float:
@@ -112,7 +119,7 @@ def check_authors(cited: ParsedFields, record: Record) -> AuthorComparison:
     check = FieldCheck(
         field="authors", status=status, cited=cited_text, found=found_text, note="; ".join(notes)
     )
-    return AuthorComparison(check, len(pairs), len(cited.authors))
+    return AuthorComparison(check, len(pairs), len(cited.authors), tuple(unmatched), tuple(dropped))
 
 
 def _is_preprint(info: VenueInfo | None, record: Record | None = None) -> bool:
@@ -144,11 +151,12 @@ def check_venue(
     if _is_preprint(theirs, record):
         # Only a preprint was found: publication at the cited venue is unconfirmed, and disproved when
         # the index holds that venue and year completely (the published version would be there).
-        held = coverage(ours.key, cited.year) if ours.key and cited.year else []
+        key = ours.key or ""
+        held = coverage(key, cited.year) if key and cited.year else []
         if held:
             return result(
                 S.MISMATCH,
-                f"only a preprint exists; {ours.key.upper()} {cited.year} does not have it "
+                f"only a preprint exists; {key.upper()} {cited.year} does not have it "
                 f"({', '.join(source for source, _ in held)} holds it completely)",
             )
         return result(
@@ -266,3 +274,161 @@ def check_arxiv(cited: str | None, record: Record, owner: Record | None) -> Fiel
 
 def _str(value: object) -> str | None:
     return None if value is None else str(value)
+
+
+# --- borderline signals ---------------------------------------------------------------------------------
+# Mismatches a rule flags but cannot settle alone: a title reworded or replaced, a name written another way
+# (script, romanisation, order, adopted given name), a venue abbreviated beyond recognition or another one.
+# They never change a field's status or the verdict; the judge only marks such a case for the LLM judge
+# (agents/judge_llm.py).
+
+# Cyrillic (Russian, Ukrainian, Belarusian, Bulgarian, Serbian) and Greek letters, in one common Latin
+# spelling each; `_skeleton` then merges the usual variants (y/j/i, kh/ch/h, w/v, ü/ue/u, doubled letters).
+_TO_LATIN = str.maketrans({
+    "а": "a", "б": "b", "в": "v", "г": "g", "ґ": "g", "д": "d", "е": "e", "ё": "e", "є": "ye", "ж": "zh",
+    "з": "z", "и": "i", "і": "i", "ї": "yi", "й": "y", "к": "k", "л": "l", "м": "m", "н": "n", "о": "o",
+    "п": "p", "р": "r", "с": "s", "т": "t", "у": "u", "ў": "u", "ф": "f", "х": "kh", "ц": "ts", "ч": "ch",
+    "ш": "sh", "щ": "shch", "ъ": "", "ы": "y", "ь": "", "э": "e", "ю": "yu", "я": "ya", "ђ": "dj",
+    "ј": "j", "љ": "lj", "њ": "nj", "ћ": "c", "џ": "dz",
+    "α": "a", "β": "v", "γ": "g", "δ": "d", "ε": "e", "ζ": "z", "η": "i", "θ": "th", "ι": "i", "κ": "k",
+    "λ": "l", "μ": "m", "ν": "n", "ξ": "x", "ο": "o", "π": "p", "ρ": "r", "σ": "s", "ς": "s", "τ": "t",
+    "υ": "y", "φ": "f", "χ": "ch", "ψ": "ps", "ω": "o",
+})  # fmt: skip
+_GREEK_DIGRAPHS = (("ου", "ou"), ("μπ", "b"), ("ντ", "d"), ("γγ", "ng"))
+_VARIANTS = (
+    ("tsch", "ch"), ("sch", "sh"), ("tch", "ch"), ("kh", "h"), ("ch", "h"), ("ph", "f"), ("ck", "k"),
+    ("x", "ks"), ("w", "v"), ("ae", "a"), ("oe", "o"), ("ue", "u"), ("y", "i"), ("j", "i"),
+)  # fmt: skip
+_DOUBLED = re.compile(r"([a-z])\1+")
+_NAME_WORD = re.compile(r"[^\W_]+\.?")
+_SHOWN_CHARS = 60  # of a name or venue quoted in a borderline statement
+
+
+def _skeleton(name: str) -> str:
+    """A name in Latin letters, usual romanisation variants merged: Юрий → "iuri", Jürgen → "iurgen"."""
+    text = name.lower()
+    for greek, latin in _GREEK_DIGRAPHS:
+        text = text.replace(greek, latin)
+    text = fold(text.translate(_TO_LATIN)).translate(_TO_LATIN)  # again for accented Greek letters
+    for variant, merged in _VARIANTS:
+        text = text.replace(variant, merged)
+    return _DOUBLED.sub(r"\1", text)
+
+
+def _words(name: str) -> list[str]:
+    return _NAME_WORD.findall(fold(latex_to_unicode(name)))
+
+
+def _adopted_name(ours: list[str], theirs: list[str]) -> bool:
+    """An adopted given name, then the initials of the given names: "Ricky T. Q." for "Tian Qi"."""
+    initials = ours[1:]
+    return (
+        len(ours[0].rstrip(".")) > 1
+        and bool(initials)
+        and all(len(w.rstrip(".")) == 1 for w in initials)
+        and [w[0] for w in initials] == [w[0] for w in theirs]
+    )
+
+
+def name_variant(cited: str, found: str, threshold: float) -> bool:
+    """Whether two names the rules tell apart can be one person's name written another way.
+
+    The same words in another order ("Quan Ngoc Pham", "Ngoc Quan Pham"); an adopted given name before
+    the initials of the native ones ("Ricky T. Q. Chen", "Tian Qi Chen"); another script or romanisation
+    ("Юрген", "Jürgen", "Juergen"). The last only when a name has letters outside ASCII: two ASCII
+    names that differ ("Jane Sun", "Jian Sun") are different names, not a romanisation question.
+    """
+    ours, theirs = _words(cited), _words(found)
+    if len(ours) >= 2 and sorted(w.rstrip(".") for w in ours) == sorted(w.rstrip(".") for w in theirs):
+        return True
+    a, b = parse_name(cited), parse_name(found)
+    if fold(a.family) == fold(b.family) and a.family:
+        given_a, given_b = _words(a.given), _words(b.given)
+        if given_a and given_b and (_adopted_name(given_a, given_b) or _adopted_name(given_b, given_a)):
+            return True
+    cited, found = latex_to_unicode(cited), latex_to_unicode(found)
+    if cited.isascii() and found.isascii():
+        return False
+    skeleton_a, skeleton_b = _skeleton(cited), _skeleton(found)
+    if names_match(skeleton_a, skeleton_b) is not NameMatch.NONE:
+        return True
+    a, b = parse_name(skeleton_a), parse_name(skeleton_b)
+    if not a.family or not b.family:
+        return False
+    given_agrees = not a.given or not b.given or a.given[0] == b.given[0]
+    return given_agrees and Indel.normalized_similarity(a.family, b.family) >= threshold
+
+
+def name_variant_pairs(authors: AuthorComparison, truncated: bool, threshold: float) -> list[tuple[str, str]]:
+    """(cited, record) name pairs that explain the whole author mismatch as names written another way.
+
+    Empty unless every cited name the rules did not find pairs with a distinct unused record name, and no
+    record name is left out (unless the citation says "et al.").
+    """
+    unused = list(authors.unused)
+    pairs: list[tuple[str, str]] = []
+    for name in authors.unmatched:
+        other = next((o for o in unused if name_variant(name, o, threshold)), None)
+        if other is None:
+            return []
+        unused.remove(other)
+        pairs.append((name, other))
+    return [] if unused and not truncated else pairs
+
+
+def venue_doubt(cited: ParsedFields, record: Record, settings: JudgeSettings) -> str | None:
+    """Why a venue mismatch may be the same venue: not both recognised, and similar all the same."""
+    if not cited.venue or not record.venue:
+        return None
+    ours, theirs = parse_venue(cited.venue), parse_venue(record.venue)
+    if ours.key is not None and theirs.key is not None:
+        return None  # two known series: the table settles it
+    if _is_preprint(ours) or _is_preprint(theirs, record):
+        return None
+    if VenueKind.WORKSHOP in (ours.kind, theirs.kind) and ours.kind != theirs.kind:
+        return None
+    similarity = venue_similarity(cited.venue, record.venue)
+    if not settings.venue_borderline_similarity <= similarity < settings.venue_similarity:
+        return None
+    return (
+        f"venue {_shown(cited.venue)!r} vs {_shown(record.venue)!r} (not recognised, similarity "
+        f"{similarity:.2f}): an abbreviation of it, or another venue?"
+    )
+
+
+def borderline_doubts(
+    cited: ParsedFields,
+    record: Record,
+    title_similarity: float,
+    fields: list[FieldCheck],
+    authors: AuthorComparison,
+    settings: JudgeSettings,
+) -> dict[str, str]:
+    """For each mismatched field whose mismatch the rules cannot settle, one line saying what is in doubt."""
+    status = {f.field: f.status for f in fields}
+    doubts: dict[str, str] = {}
+    low, high = settings.title_candidate_similarity, settings.title_borderline_similarity
+    if status.get("title") is S.MISMATCH and low <= title_similarity < high:
+        doubts["title"] = (
+            f"title similarity {title_similarity:.2f} (between {low:.2f} and {high:.2f}): a reworded "
+            "title of this work, or another work?"
+        )
+    if status.get("authors") is S.MISMATCH:
+        pairs = name_variant_pairs(authors, cited.authors_truncated, settings.author_borderline_similarity)
+        if pairs:
+            shown = ", ".join(f"{_shown(a)!r} vs {_shown(b)!r}" for a, b in pairs[:3])
+            more = f" and {len(pairs) - 3} more" if len(pairs) > 3 else ""
+            doubts["authors"] = (
+                f"author names that may be the same people written another way (script, romanisation, "
+                f"order of names, adopted given name): {shown}{more}"
+            )
+    if status.get("venue") is S.MISMATCH:
+        doubt = venue_doubt(cited, record, settings)
+        if doubt:
+            doubts["venue"] = doubt
+    return doubts
+
+
+def _shown(text: str) -> str:
+    text = collapse_whitespace(text)
+    return text if len(text) <= _SHOWN_CHARS else text[: _SHOWN_CHARS - 1] + "…"

@@ -6,25 +6,14 @@ nothing) by FTS5 full-text search, re-ranked with rapidfuzz title similarity.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from refhound.agents.context import AgentContext, Candidate, Findings
 
 from refhound.index.store import IndexedRecord, IndexStore
-from refhound.models import ParsedFields, Record
+from refhound.models import ParsedFields, Reference
 from refhound.normalize.identifiers import arxiv_id_from_doi, normalize_arxiv_id, normalize_doi
 from refhound.normalize.names import name_key
 from refhound.normalize.titles import title_key, title_similarity
 from refhound.settings import JudgeSettings
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """A record that may be the cited work, and how a stage came to it."""
-
-    record: Record
-    title_similarity: float
-    via: str  # "doi", "arxiv_id" or "title": what of the citation led to the record
-    stage: str = "index"  # the SOP stage that found it
-    note: str = ""  # provenance worth showing in the evidence (e.g. when memory verified it)
 
 
 def find_candidates(cited: ParsedFields, store: IndexStore, settings: JudgeSettings) -> list[Candidate]:
@@ -66,3 +55,12 @@ def find_candidates(cited: ParsedFields, store: IndexStore, settings: JudgeSetti
         reverse=True,
     )
     return candidates[: settings.candidates]
+
+
+def search_index(reference: Reference, context: AgentContext) -> Findings:
+    """The SOP's index stage: candidates from the embedded index."""
+    candidates = find_candidates(reference.parsed, context.store, context.settings.judge)
+    if not candidates:
+        return Findings(note="no indexed record is close")
+    best = max(c.title_similarity for c in candidates)
+    return Findings(tuple(candidates), note=f"{len(candidates)} indexed candidates (best title {best:.2f})")

@@ -11,6 +11,12 @@ candidates the one that agrees best decides:
 With no candidate, the verdict depends on what the index covers: a cited venue and year held
 completely by some source (e.g. dblp's ICML 2019 bibliography) → fabricated; otherwise unverified,
 because "not in an index that does not cover it" proves nothing.
+
+A metadata_error is marked `borderline` when its verdict hinges on what the rules cannot settle alone:
+every mismatch is in doubt (a title reworded or another work's, author names written another way, an
+unrecognised but similar venue), or the record was taken for the cited work on a near title only. The
+verdict stays the rules'; an LLM judge, if configured, adjudicates (agents/judge_llm.py). No-record
+verdicts are never borderline.
 """
 
 from __future__ import annotations
@@ -18,7 +24,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from refhound.agents.field_rules import (
+    AuthorComparison,
     Coverage,
+    borderline_doubts,
     check_arxiv,
     check_authors,
     check_doi,
@@ -41,6 +49,10 @@ class Judgement:
     fields: list[FieldCheck]
     evidence: list[Evidence]
     reason: str
+    # What the rules could not settle when the verdict hinges on it (see the module doc), else None;
+    # `doubted` names the mismatched fields in doubt.
+    borderline: str | None = None
+    doubted: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -48,6 +60,7 @@ class _Evaluation:
     candidate: Candidate
     fields: list[FieldCheck]
     same_work: bool
+    authors: AuthorComparison
 
     def count(self, status: FieldStatus) -> int:
         return sum(f.status is status for f in self.fields)
@@ -79,7 +92,8 @@ def _owner(candidates: list[Candidate], via: str, settings: JudgeSettings) -> Re
     """A record found by the cited identifier whose title says it is a different work."""
     for c in candidates:
         if c.via == via and c.title_similarity < settings.title_candidate_similarity:
-            return c.record
+            record: Record = c.record
+            return record
     return None
 
 
@@ -113,7 +127,7 @@ def _evaluate(
         or (close_title and (authors.overlap >= settings.author_overlap_same_work or identifier_agrees))
         or (not cited.title and identifier_agrees)
     )
-    return _Evaluation(candidate, fields, same_work)
+    return _Evaluation(candidate, fields, same_work, authors)
 
 
 def judge(
@@ -133,11 +147,11 @@ def judge(
     evaluations = [_evaluate(cited, c, owners, coverage, settings, this_year) for c in candidates]
     same = [e for e in evaluations if e.same_work]
     if same:
-        return _decide_on_record(max(same, key=lambda e: e.rank))
+        return _decide_on_record(cited, max(same, key=lambda e: e.rank), settings)
     return _decide_without_record(cited, candidates, coverage, settings, this_year)
 
 
-def _decide_on_record(best: _Evaluation) -> Judgement:
+def _decide_on_record(cited: ParsedFields, best: _Evaluation, settings: JudgeSettings) -> Judgement:
     record = best.candidate.record
     evidence = [_evidence(best.candidate)]
     wrong = [f for f in best.fields if f.status is S.MISMATCH]
@@ -145,7 +159,16 @@ def _decide_on_record(best: _Evaluation) -> Judgement:
     where = f"{record.source} record {record.source_id}"
     if wrong:
         names = ", ".join(f.field for f in wrong)
-        return Judgement(Verdict.METADATA_ERROR, best.fields, evidence, f"wrong {names} per {where}")
+        doubts = borderline_doubts(
+            cited, record, best.candidate.title_similarity, best.fields, best.authors, settings
+        )
+        doubted = tuple(f.field for f in wrong if f.field in doubts)
+        hinges = len(doubted) == len(wrong) or "title" in doubted  # a near title: is it this work at all?
+        reason = f"wrong {names} per {where}"
+        if not hinges:
+            return Judgement(Verdict.METADATA_ERROR, best.fields, evidence, reason)
+        borderline = "; ".join(doubts[name] for name in doubted)
+        return Judgement(Verdict.METADATA_ERROR, best.fields, evidence, reason, borderline, doubted)
     if unchecked:
         names = ", ".join(f.field for f in unchecked)
         return Judgement(

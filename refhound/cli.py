@@ -6,8 +6,10 @@ SOP runner (lazily, inside the command that needs it).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -15,12 +17,24 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from refhound.cli_extract import LLMModelOption, LLMModeOption, LLMUrlOption, apply_llm_options, extract
 from refhound.cli_index import index_app, open_index_or_fail
-from refhound.cli_output import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, err, fail, print_error, write_output
-from refhound.errors import InputError
+from refhound.cli_output import (
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    EXIT_USAGE,
+    err,
+    fail,
+    print_error,
+    write_output,
+)
+from refhound.errors import InputError, RefhoundError
 from refhound.index.store import IndexStore
-from refhound.models import InputProblem, Reference, ReferenceResult, Report, UnverifiedPolicy
+from refhound.models import InputProblem, Reference, Report, UnverifiedPolicy
 from refhound.report import FORMATS, render
 from refhound.settings import Settings
+
+if TYPE_CHECKING:
+    from refhound.sop.runner import RunOutcome, SopRunner
 
 app = typer.Typer(
     name="refhound",
@@ -70,9 +84,9 @@ def _read(paths: list[Path], settings: Settings) -> tuple[list[Reference], list[
 @app.command()
 def check(
     inputs: Annotated[
-        list[Path],
+        list[Path] | None,
         typer.Argument(help="Manuscript PDFs, or .bib, .bbl, CSL-JSON or plain-text reference lists."),
-    ],
+    ] = None,
     fmt: Annotated[
         str, typer.Option("--format", "-f", help=f"table (terminal) or one of: {', '.join(FORMATS)}.")
     ] = "table",
@@ -90,41 +104,99 @@ def check(
     llm_url: LLMUrlOption = None,
     llm_model: LLMModelOption = None,
     llm: LLMModeOption = None,
+    sop: Annotated[
+        str | None,
+        typer.Option("--sop", help="SOP to follow: default, citeaudit, or the path of a YAML file."),
+    ] = None,
+    resume: Annotated[
+        str | None,
+        typer.Option("--resume", help="Finish the interrupted run RUN_ID (its inputs are not read again)."),
+    ] = None,
+    concurrency: Annotated[
+        int | None, typer.Option("--concurrency", min=1, help="References checked at the same time.")
+    ] = None,
 ) -> None:
     """Check every reference of INPUTS and report a verdict per reference."""
     if fmt != "table" and fmt not in FORMATS:
         raise fail(f"unknown format {fmt!r}; choose table or one of: {', '.join(FORMATS)}")
+    if bool(inputs) == bool(resume):
+        raise fail("give the INPUTS to check, or --resume RUN_ID to finish an interrupted run (not both)")
     settings = Settings()
     if offline:
         settings.check.offline = True
     if unverified_as is not None:
         settings.check.unverified_as = unverified_as
+    if sop is not None:
+        settings.sop.name = sop
+    if concurrency is not None:
+        settings.sop.concurrency = concurrency
     apply_llm_options(settings, llm_url, llm_model, llm)
-    references, problems, unusable = _read(inputs, settings)
-    with open_index_or_fail(index, settings) as store:
-        results = _run_with_progress(references, store, settings)
-    report = Report(inputs=[str(p) for p in inputs], references=results, problems=problems)
+    with open_index_or_fail(index, settings) as store, _runner_or_fail(settings, store) as runner:
+        unusable = False
+        if resume:
+            outcome = _run(runner, resume, settings)
+        else:
+            from refhound.sop.runner import new_run_id
+
+            references, problems, unusable = _read(inputs or [], settings)
+            batch = _Batch(references, [str(p) for p in inputs or []], problems)
+            outcome = _run(runner, new_run_id(), settings, batch)
+    report = Report(inputs=outcome.inputs, references=outcome.results, problems=outcome.problems)
     _emit(report, fmt, output)
     if unusable:
         raise typer.Exit(EXIT_USAGE)
-    problems_found = problems or any(r.hallucinated for r in results)
+    problems_found = outcome.problems or any(r.hallucinated for r in outcome.results)
     raise typer.Exit(EXIT_PROBLEMS if problems_found else EXIT_OK)
 
 
-def _run_with_progress(
-    references: list[Reference], store: IndexStore, settings: Settings
-) -> list[ReferenceResult]:
-    from refhound.sop.runner import check_references
+def _runner_or_fail(settings: Settings, store: IndexStore) -> SopRunner:
+    from refhound.sop.runner import SopRunner
 
-    results: list[ReferenceResult]
-    if len(references) < _PROGRESS_MIN or not err.is_terminal:
-        results = check_references(references, store, settings)
-        return results
-    columns = (TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=err, transient=True) as bar:
-        task = bar.add_task("check", total=len(references))
-        results = check_references(references, store, settings, progress=lambda: bar.advance(task))
-    return results
+    try:
+        runner = SopRunner(settings, store)
+    except RefhoundError as exc:
+        raise fail(str(exc)) from exc
+    for stage, why in runner.plan.skipped.items():
+        err.print(f"[dim]stage {stage} skipped: {why}[/]", highlight=False)
+    return runner
+
+
+@dataclass(frozen=True)
+class _Batch:
+    references: list[Reference]
+    inputs: list[str]
+    problems: list[InputProblem]
+
+
+def _run(runner: SopRunner, run_id: str, settings: Settings, batch: _Batch | None = None) -> RunOutcome:
+    """Run a batch (or resume run_id when there is none) with checkpoints. An interrupted run says how
+    to finish it; a finished one's checkpoints are deleted (its report is the output)."""
+    from refhound.sop.runner import forget_run
+
+    def execute(progress: Callable[[], None] | None) -> RunOutcome:
+        if batch is None:
+            return runner.resume(run_id, progress=progress)
+        return runner.run(
+            batch.references, inputs=batch.inputs, problems=batch.problems, run_id=run_id, progress=progress
+        )
+
+    err.print(f"[dim]run {run_id}[/]", highlight=False)
+    total = len(batch.references) if batch else 0
+    try:
+        if total < _PROGRESS_MIN or not err.is_terminal:
+            outcome = execute(None)
+        else:
+            columns = (TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+            with Progress(*columns, console=err, transient=True) as bar:
+                task = bar.add_task("check", total=total)
+                outcome = execute(lambda: bar.advance(task))
+    except KeyboardInterrupt:
+        err.print(f"interrupted; finish it with: refhound check --resume {run_id}", highlight=False)
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    except RefhoundError as exc:
+        raise fail(str(exc)) from exc
+    forget_run(settings.sop.runs_path, run_id)
+    return outcome
 
 
 def _emit(report: Report, fmt: str, output: Path | None) -> None:

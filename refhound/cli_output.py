@@ -11,6 +11,7 @@ from rich.console import Console
 err = Console(stderr=True)
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
+EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report it
 
 
 def write_output(text: str, output: Path | None) -> None:

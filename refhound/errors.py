@@ -7,6 +7,10 @@ RefhoundError                 anything refhound raises on purpose; `str()` is a 
 │   ├── IndexMissing          no index file where one was expected
 │   └── IndexCorrupt          the file is not a readable refhound index
 ├── IngestError               a dump cannot be ingested (unknown format, unreadable file)
+├── SopInvalid                an SOP file cannot be used (unreadable, not YAML, unknown stage)
+├── RunNotFound               `--resume` names a run the checkpoint file does not hold
+├── MemoryUnavailable         the verified-citation memory cannot be used (not a memory directory, corrupt,
+│                             unreadable, or its embedding model is not installed)
 ├── SourceError               an evidence source gave no usable answer
 │   ├── NotFound              a definite answer: the source has no such work
 │   └── Unreachable           no answer at all (network, timeout, server error): never read as NotFound
@@ -58,6 +62,25 @@ class IngestError(RefhoundError):
     def __init__(self, path: str | Path, problem: str) -> None:
         self.path = str(path)
         super().__init__(f"{self.path}: {problem}")
+
+
+class SopInvalid(RefhoundError):
+    def __init__(self, source: str, problem: str) -> None:
+        self.source = source
+        super().__init__(f"SOP {source}: {problem}")
+
+
+class RunNotFound(RefhoundError):
+    def __init__(self, run_id: str, where: str | Path) -> None:
+        self.run_id = run_id
+        super().__init__(f"no run {run_id!r} in {where} (runs are listed with `refhound runs`)")
+
+
+class MemoryUnavailable(RefhoundError):
+    def __init__(self, path: str | Path, problem: str) -> None:
+        self.path = str(path)
+        self.problem = problem
+        super().__init__(f"memory {self.path}: {problem}")
 
 
 class SourceError(RefhoundError):

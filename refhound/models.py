@@ -103,6 +103,15 @@ def is_hallucinated(verdict: Verdict, policy: UnverifiedPolicy = UnverifiedPolic
     return verdict in (Verdict.METADATA_ERROR, Verdict.FABRICATED)
 
 
+class StageRun(_Model):
+    """One SOP stage's work on one reference: what it found and how long it took."""
+
+    stage: str
+    elapsed_ms: float
+    candidates: int = Field(default=0, description="Records the stage put before the judge.")
+    note: str = ""
+
+
 class ReferenceResult(_Model):
     """The verdict on one reference, with field checks and evidence."""
 
@@ -115,6 +124,7 @@ class ReferenceResult(_Model):
     evidence: list[Evidence] = Field(default_factory=list)
     stage: str = Field(description="The SOP stage that decided the verdict.")
     elapsed_ms: float = 0.0
+    stages: list[StageRun] = Field(default_factory=list, description="Every stage run, in order, timed.")
     reason: str = Field(default="", description="One sentence saying why this verdict was reached.")
     input: str | None = None
 

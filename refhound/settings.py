@@ -54,6 +54,14 @@ class JudgeSettings(_Section):
         le=1.0,
         description="Normalized title similarity (0..1) from which a record is considered as the cited work.",
     )
+    title_borderline_similarity: float = Field(
+        default=0.95,
+        ge=0.0,
+        le=1.0,
+        description="Below this title similarity (and from title_candidate_similarity up) a differing title "
+        "leaves the case borderline: a reworded title of the same work, or another work? The verdict stays "
+        "the rules'; only an LLM judge, when configured, settles it. Above it, the difference is a typo.",
+    )
     author_overlap_same_work: float = Field(
         default=0.5,
         ge=0.0,
@@ -65,6 +73,21 @@ class JudgeSettings(_Section):
         ge=0.0,
         le=1.0,
         description="Similarity from which two unrecognised venue strings are taken as the same venue.",
+    )
+    venue_borderline_similarity: float = Field(
+        default=0.70,
+        ge=0.0,
+        le=1.0,
+        description="From this similarity up to venue_similarity, a venue the rules call different but "
+        "cannot recognise (e.g. 'J. Comput. Phys.' vs 'Journal of Computational Physics') leaves the case "
+        "borderline for the LLM judge.",
+    )
+    author_borderline_similarity: float = Field(
+        default=0.85,
+        ge=0.0,
+        le=1.0,
+        description="Similarity from which a cited author the rules do not find, written in another script "
+        "or romanisation than a record's author (Cyrillic, Greek, 'ü' vs 'ue'), leaves the case borderline.",
     )
     max_future_years: int = Field(
         default=1, ge=0, description="A cited year more than this many years after today is impossible."
@@ -150,6 +173,53 @@ class SopSettings(_Section):
     )
 
 
+SourceName = Literal["crossref"]  # one per module of refhound/sources/
+
+
+class SourceSettings(_Section):
+    """One online scholarly API; every service has these, each with its own defaults."""
+
+    enabled: bool = Field(default=True, description="Query this service (never when check.offline is set).")
+    base_url: str = Field(description="The API's root URL, without a trailing slash.")
+    rate_per_s: float = Field(default=5.0, gt=0, description="Requests per second sent to its host, at most.")
+    concurrency: int = Field(default=3, ge=1, le=64, description="Requests open at the same time, at most.")
+    timeout_s: float = Field(default=15.0, gt=0, description="Seconds one request may take, body included.")
+    retries: int = Field(
+        default=3, ge=0, le=10, description="Further attempts after a transport error, HTTP 408, 429 or 5xx."
+    )
+    backoff_s: float = Field(
+        default=0.5, ge=0, description="First wait before a retry; it doubles with each further attempt."
+    )
+    max_wait_s: float = Field(
+        default=30.0, ge=0, description="Longest wait before a retry, whatever Retry-After asks for."
+    )
+    max_results: int = Field(default=5, ge=1, le=100, description="Records asked for per title search.")
+    max_response_bytes: int = Field(
+        default=5 * 1024 * 1024, ge=1024, description="Larger answers are refused as unusable."
+    )
+
+
+class CrossrefSettings(SourceSettings):
+    base_url: str = Field(default="https://api.crossref.org", description="The Crossref REST API's root URL.")
+    rate_per_s: float = Field(
+        default=5.0, gt=0, description="Requests per second (Crossref's public pool allows 5, the polite 10)."
+    )
+
+
+class SourcesSettings(_Section):
+    crossref: CrossrefSettings = Field(default_factory=CrossrefSettings, description="Crossref's REST API.")
+    tiers: list[list[SourceName]] = Field(
+        default=[["crossref"]],
+        description="Services asked in order, tier by tier (a tier's services at once); the lookup stops "
+        "after the first tier that has a record with the cited title.",
+    )
+    mailto: str | None = Field(
+        default=None,
+        description="Contact e-mail sent to the services that ask for one (Crossref's polite pool).",
+    )
+    user_agent: str = Field(default="refhound/0.1", description="User-Agent of every request.")
+
+
 class Settings(BaseSettings):
     """All of refhound's configuration."""
 
@@ -170,6 +240,9 @@ class Settings(BaseSettings):
         default_factory=MemorySettings, description="The verified-citation vector memory (chromadb)."
     )
     sop: SopSettings = Field(default_factory=SopSettings, description="The SOP orchestrator.")
+    sources: SourcesSettings = Field(
+        default_factory=SourcesSettings, description="The online scholarly APIs (scholar stage)."
+    )
 
     @classmethod
     def settings_customise_sources(

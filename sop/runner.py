@@ -1,50 +1,222 @@
-"""Runs the SOP over a list of references: embedded index → judge, one reference at a time."""
+"""Runs the SOP graph over a batch of references: concurrency, checkpoints, resume.
+
+A run with an id is checkpointed in the runs file (`SopSettings.runs_path`, see `refhound.sop.runs`):
+each finished reference is written the moment it is done, so a run that is killed resumes
+(`resume(run_id)`) without checking the finished references again.
+"""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterable
-from datetime import date
+import asyncio
+import secrets
+from collections.abc import Callable, Coroutine, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any, TypeVar
 
-from refhound.agents.index_search import find_candidates
-from refhound.agents.judge import judge
+from langchain_core.runnables import RunnableConfig
+from refhound.agents.context import Agent, AgentContext
+from refhound.sop.definition import Sop, load_sop
+from refhound.sop.graph import Graph, build_graph
+from refhound.sop.runs import Manifest, RunStore, open_runs
+from refhound.sop.stages import plan_stages
+from refhound.sop.state import RunState
 
 from refhound.index.store import IndexStore
-from refhound.models import Reference, ReferenceResult, is_hallucinated
+from refhound.llm import client_from_settings
+from refhound.models import InputProblem, Reference, ReferenceResult
 from refhound.settings import Settings
 
+T = TypeVar("T")
 
-def check_reference(
-    reference: Reference, store: IndexStore, settings: Settings, this_year: int
-) -> ReferenceResult:
-    started = time.perf_counter()
-    candidates = find_candidates(reference.parsed, store, settings.judge)
-    judgement = judge(reference.parsed, candidates, store.coverage, settings.judge, this_year)
-    return ReferenceResult(
-        id=reference.id,
-        raw=reference.raw,
-        parsed=reference.parsed,
-        verdict=judgement.verdict,
-        hallucinated=is_hallucinated(judgement.verdict, settings.check.unverified_as),
-        fields=judgement.fields,
-        evidence=judgement.evidence,
-        stage="index",
-        elapsed_ms=round((time.perf_counter() - started) * 1000, 3),
-        reason=judgement.reason,
-        input=reference.input,
+#: References per LangGraph thread: large enough to keep every slot busy, small enough that a chunk's
+#: checkpoint stays small and LangGraph's bookkeeping of pending tasks stays cheap.
+CHUNK_SIZE = 200
+
+
+@dataclass
+class RunOutcome:
+    """What a run produced: the verdicts in the order of the references, and what was left out."""
+
+    run_id: str | None
+    sop: Sop
+    inputs: list[str]
+    problems: list[InputProblem]
+    results: list[ReferenceResult]
+    skipped_stages: dict[str, str] = field(default_factory=dict)
+
+
+def new_run_id() -> str:
+    return f"{datetime.now(UTC):%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"
+
+
+def build_context(settings: Settings, store: IndexStore) -> AgentContext:
+    """Everything the agents share in one run; `AgentContext.close()` releases it."""
+    from refhound.agents.memory import memory_opener
+    from refhound.sources.runtime import SourcesRuntime
+
+    return AgentContext(
+        settings=settings,
+        store=store,
+        this_year=date.today().year,
+        open_memory=memory_opener(settings.memory),
+        llm=client_from_settings(settings.llm),
+        sources=SourcesRuntime.from_settings(settings),
     )
 
 
+def _run_async(coroutine: Coroutine[Any, Any, T]) -> T:
+    # asyncio.run on Python 3.11 repr()s the finished main task, and with it its result (every
+    # verdict of the run): keep the result out of the task.
+    box: list[T] = []
+
+    async def main() -> None:
+        box.append(await coroutine)
+
+    asyncio.run(main())
+    return box[0]
+
+
+class SopRunner:
+    """Checks references through the SOP graph. `agents` replaces real agents by name (tests)."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        store: IndexStore,
+        *,
+        sop: Sop | None = None,
+        agents: Mapping[str, Agent] | None = None,
+        context: AgentContext | None = None,
+    ) -> None:
+        self.settings = settings
+        self.sop = sop or load_sop(settings.sop.name)
+        self.context = context or build_context(settings, store)
+        self._overrides = agents
+        self.plan = plan_stages(self.sop, self.context, agents)
+
+    def close(self) -> None:
+        self.context.close()
+
+    def __enter__(self) -> SopRunner:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def run(
+        self,
+        references: list[Reference],
+        *,
+        inputs: list[str] | None = None,
+        problems: list[InputProblem] | None = None,
+        run_id: str | None = None,
+        progress: Callable[[], None] | None = None,
+    ) -> RunOutcome:
+        """Check `references`; with a `run_id` the run is checkpointed and can be resumed."""
+        manifest = Manifest(
+            run_id=run_id or "",
+            sop=self.sop.source,
+            chunk_size=CHUNK_SIZE,
+            inputs=inputs or [],
+            problems=problems or [],
+            references=references,
+        )
+        return _run_async(self._run(manifest, progress, checkpoint=run_id is not None, resume=False))
+
+    def resume(self, run_id: str, progress: Callable[[], None] | None = None) -> RunOutcome:
+        """Finish an interrupted run; references it had finished are not checked again."""
+        manifest = Manifest(run_id, "", CHUNK_SIZE, [], [], [])
+        return _run_async(self._run(manifest, progress, checkpoint=True, resume=True))
+
+    async def _run(
+        self, manifest: Manifest, progress: Callable[[], None] | None, *, checkpoint: bool, resume: bool
+    ) -> RunOutcome:
+        if not checkpoint:
+            results = await self._check(manifest, None, progress)
+        else:
+            async with open_runs(self.settings.sop.runs_path) as runs:
+                if resume:
+                    manifest = await runs.load(manifest.run_id)
+                    if manifest.sop != self.sop.source:  # a run goes on as it started
+                        self.sop = load_sop(manifest.sop)
+                        self.plan = plan_stages(self.sop, self.context, self._overrides)
+                else:
+                    await runs.save(manifest)
+                results = await self._check(manifest, runs, progress)
+        return RunOutcome(
+            run_id=manifest.run_id or None,
+            sop=self.sop,
+            inputs=manifest.inputs,
+            problems=manifest.problems,
+            results=[results[i] for i in sorted(results)],
+            skipped_stages=self.plan.skipped,
+        )
+
+    async def _check(
+        self, manifest: Manifest, runs: RunStore | None, progress: Callable[[], None] | None
+    ) -> dict[int, ReferenceResult]:
+        """Check chunk after chunk; a chunk a checkpoint shows finished is read back, not checked."""
+        slots = asyncio.Semaphore(self.settings.sop.concurrency)
+        graph = build_graph(self.plan, self.context, slots, runs.checkpointer if runs else None)
+        results: dict[int, ReferenceResult] = {}
+        for thread_id, offset, references in manifest.chunks():
+            config: RunnableConfig = {"recursion_limit": 100}
+            start: RunState | None = {"references": references, "offset": offset, "results": {}}
+            if runs is not None:
+                config["configurable"] = {"thread_id": thread_id}
+                saved = await graph.aget_state(config)
+                if saved.values and not saved.next:
+                    finished: dict[int, ReferenceResult] = saved.values["results"]
+                    results.update(finished)
+                    _advance(progress, len(finished))
+                    continue
+                if saved.values:
+                    start = None  # interrupted: LangGraph picks the chunk up where it stopped
+            results.update(await _stream(graph, start, config, progress))
+            if runs is not None:
+                results.update((await graph.aget_state(config)).values["results"])
+        return results
+
+
+async def _stream(
+    graph: Graph, start: RunState | None, config: RunnableConfig, progress: Callable[[], None] | None
+) -> dict[int, ReferenceResult]:
+    """Run the graph; each reference it finishes advances `progress`. Returns what it finished."""
+    results: dict[int, ReferenceResult] = {}
+    async for update in graph.astream(start, config, stream_mode="updates"):
+        for node_update in update.values():
+            finished = node_update.get("results") if isinstance(node_update, dict) else None
+            if finished:
+                results.update(finished)
+                _advance(progress, len(finished))
+    return results
+
+
+def _advance(progress: Callable[[], None] | None, n: int) -> None:
+    if progress:
+        for _ in range(n):
+            progress()
+
+
 def check_references(
-    references: Iterable[Reference],
+    references: list[Reference],
     store: IndexStore,
     settings: Settings,
     progress: Callable[[], None] | None = None,
 ) -> list[ReferenceResult]:
-    this_year = date.today().year
-    results = []
-    for reference in references:
-        results.append(check_reference(reference, store, settings, this_year))
-        if progress:
-            progress()
-    return results
+    """The verdicts on `references` through the configured SOP, without checkpoints."""
+    with SopRunner(settings, store) as runner:
+        return runner.run(references, progress=progress).results
+
+
+def forget_run(runs_path: Path, run_id: str) -> None:
+    """Delete a run's checkpoints (once its report is out, there is nothing left to resume)."""
+
+    async def forget() -> None:
+        async with open_runs(runs_path) as runs:
+            await runs.forget(await runs.load(run_id))
+
+    if runs_path.exists():
+        _run_async(forget())

@@ -147,6 +147,19 @@ def store(small_index: Path) -> Iterator[IndexStore]:
         yield opened
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _private_user_data(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The memory and the run checkpoints of every test (and its subprocesses) live in a temporary
+    directory, never in the user's data directory; and every run is offline unless a test says so."""
+    directory = tmp_path_factory.mktemp("user-data")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("REFHOUND_MEMORY__PATH", str(directory / "memory"))
+        patch.setenv("REFHOUND_SOP__RUNS_PATH", str(directory / "runs.sqlite"))
+        # No test reaches the real scholarly services; source tests point them at loopback servers.
+        patch.setenv("REFHOUND_CHECK__OFFLINE", "true")
+        yield
+
+
 # --- LLM: no model requests leave this machine unless a test opts in -------------------------------------
 
 

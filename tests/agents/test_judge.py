@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from refhound.agents.index_search import find_candidates
+from refhound.agents.index_search import Candidate, find_candidates
 from refhound.agents.judge import judge
 
 from refhound.index.store import IndexStore
-from refhound.models import FieldStatus, ParsedFields, Verdict
+from refhound.models import FieldStatus, ParsedFields, Record, Verdict
+from refhound.normalize.titles import title_similarity
 from refhound.settings import JudgeSettings
 
 SETTINGS = JudgeSettings()
@@ -258,3 +259,217 @@ def test_a_title_with_a_typo_is_still_found(store: IndexStore) -> None:
 
 def test_no_title_and_no_identifier_is_unverified(store: IndexStore) -> None:
     assert run(store, authors=["Kaiming He"], year=2016).verdict is Verdict.UNVERIFIED
+
+
+# --- borderline: what the rules flag but cannot settle (the verdict stays theirs) -------------------------
+
+
+def _record(title: str, authors: list[str], venue: str, year: int, **extra: str) -> Record:
+    return Record(
+        source="crossref",
+        source_id=extra.pop("doi", "x"),
+        source_version="test",
+        title=title,
+        authors=authors,
+        venue=venue,
+        year=year,
+        entry_type="article",
+        **extra,
+    )
+
+
+LSTM = _record(
+    "Long Short-Term Memory",
+    ["Sepp Hochreiter", "Jürgen Schmidhuber"],
+    "Neural Computation",
+    1997,
+    doi="10.1162/neco.1997.9.8.1735",
+)
+KOLMOGOROV = _record(
+    "On the representation of continuous functions of many variables by superposition of continuous "
+    "functions of one variable and addition",
+    ["A. N. Kolmogorov"],
+    "Doklady Akademii Nauk SSSR",
+    1957,
+)
+GREENGARD = _record(
+    "A fast algorithm for particle simulations",
+    ["Leslie Greengard", "Vladimir Rokhlin"],
+    "Journal of Computational Physics",
+    1987,
+)
+
+
+VIETNAMESE = _record("The LAMBADA dataset", ["Ngoc Quan Pham", "Marco Baroni"], "ACL", 2016)
+NODE = _record("Neural Ordinary Differential Equations", ["Tian Qi Chen", "Yulia Rubanova"], "NeurIPS", 2018)
+
+
+def judge_against(record: Record, **fields: object):  # type: ignore[no-untyped-def]
+    """The rules on one citation with `record` as the only candidate, and no index coverage."""
+    cited = ParsedFields(**fields)  # type: ignore[arg-type]
+    similarity = title_similarity(cited.title, record.title) if cited.title else 0.0
+    return judge(cited, [Candidate(record, similarity, "title")], lambda key, year: [], SETTINGS, 2026)
+
+
+def test_a_title_in_the_borderline_band_is_flagged(store: IndexStore) -> None:
+    j = run(
+        store,
+        title="Attention is All we Need",
+        authors=["Ashish Vaswani", "Noam Shazeer"],
+        authors_truncated=True,
+        venue="NIPS",
+        year=2017,
+    )
+    assert j.verdict is Verdict.METADATA_ERROR  # unchanged
+    assert j.borderline is not None and "title similarity 0.90" in j.borderline
+
+
+def test_a_title_with_a_typo_is_not_borderline(store: IndexStore) -> None:
+    j = run(
+        store,
+        title="Revisiting Self-Supervsied Visual Representation Learning",
+        authors=["Alexander Kolesnikov", "Xiaohua Zhai", "Lucas Beyer"],
+        venue="ICML",
+        year=2019,
+    )
+    assert j.verdict is Verdict.METADATA_ERROR and j.borderline is None
+
+
+def test_the_band_follows_the_setting(store: IndexStore) -> None:
+    cited = ParsedFields(title="Attention is All we Need", authors=["Ashish Vaswani"], authors_truncated=True)
+    settings = JudgeSettings(title_borderline_similarity=0.85)
+    j = judge(cited, find_candidates(cited, store, settings), store.coverage, settings, this_year=2026)
+    assert j.verdict is Verdict.METADATA_ERROR and j.borderline is None
+
+
+def test_a_near_title_is_borderline_even_with_another_clear_error(store: IndexStore) -> None:
+    # Taken for the cited work on a near title only: whether it is that work at all is in doubt.
+    j = run(
+        store,
+        title="Attention is All we Need",
+        authors=["Ashish Vaswani", "Noam Shazeer"],
+        authors_truncated=True,
+        venue="NIPS",
+        year=2015,
+    )
+    assert j.verdict is Verdict.METADATA_ERROR
+    assert (
+        j.doubted == ("title",) and j.borderline is not None and j.borderline.startswith("title similarity")
+    )
+
+
+def test_a_doubtful_author_with_another_clear_error_is_not_borderline() -> None:
+    j = judge_against(LSTM, title=LSTM.title, authors=["Sepp Hochreiter", "Juergen Schmidhuber"], year=1995)
+    assert j.verdict is Verdict.METADATA_ERROR  # the year is wrong whoever the authors are
+    assert j.borderline is None and j.doubted == ()
+
+
+@pytest.mark.parametrize(
+    ("record", "authors"),
+    [
+        (LSTM, ["Sepp Hochreiter", "Juergen Schmidhuber"]),  # ü written as ue
+        (LSTM, ["Сепп Хохрайтер", "Юрген Шмидхубер"]),  # in Cyrillic
+        (KOLMOGOROV, ["А. Н. Колмогоров"]),
+        (VIETNAMESE, ["Quan Ngoc Pham", "Marco Baroni"]),  # given names in another order
+        (NODE, ["Ricky T. Q. Chen", "Yulia Rubanova"]),  # an adopted given name
+    ],
+)
+def test_names_written_another_way_are_flagged(record: Record, authors: list[str]) -> None:
+    j = judge_against(record, title=record.title, authors=authors, venue=record.venue, year=record.year)
+    assert j.verdict is Verdict.METADATA_ERROR  # the rules alone cannot tell
+    assert statuses(j)["authors"] is FieldStatus.MISMATCH
+    assert j.doubted == ("authors",)
+    assert j.borderline is not None and j.borderline.startswith("author names that may be the same people")
+
+
+@pytest.mark.parametrize(
+    "authors",
+    [
+        ["Sepp Hochreiter", "Jürgen Schmidt"],  # another person
+        ["Juergen Schmidhuber"],  # Hochreiter dropped without "et al."
+        ["Sepp Hochreiter", "Juergen Schmidhuber", "Alex Graves"],  # one added
+        ["Сепп Хохрайтер", "Александр Грейвс"],
+    ],
+)
+def test_real_author_errors_are_not_borderline(authors: list[str]) -> None:
+    j = judge_against(LSTM, title=LSTM.title, authors=authors, venue="Neural Computation", year=1997)
+    assert j.verdict is Verdict.METADATA_ERROR and j.borderline is None
+
+
+def test_a_family_name_written_first_is_already_benign() -> None:
+    j = judge_against(GREENGARD, title=GREENGARD.title, authors=["Greengard Leslie", "Rokhlin Vladimir"])
+    assert j.verdict is Verdict.VERIFIED and j.borderline is None
+
+
+def test_ascii_names_that_differ_are_not_a_romanisation_question(store: IndexStore) -> None:
+    j = run(
+        store,
+        title="Deep residual learning for image recognition",
+        authors=["Kaiming He", "Xiangyu Zhang", "Shaoqing Ren", "Jane Sun"],
+        venue="CVPR",
+        year=2016,
+    )
+    assert j.verdict is Verdict.METADATA_ERROR and j.borderline is None
+
+
+def test_an_unrecognised_but_similar_venue_is_flagged() -> None:
+    j = judge_against(
+        GREENGARD, title=GREENGARD.title, authors=GREENGARD.authors, venue="J. Comput. Phys.", year=1987
+    )
+    assert j.verdict is Verdict.METADATA_ERROR
+    assert (
+        j.borderline is not None
+        and "'J. Comput. Phys.' vs 'Journal of Computational Physics'" in j.borderline
+    )
+
+
+@pytest.mark.parametrize("venue", ["Neural Networks", "Bioinformatics"])
+def test_a_plainly_different_venue_is_not_borderline(venue: str) -> None:
+    j = judge_against(LSTM, title=LSTM.title, authors=LSTM.authors, venue=venue, year=1997)
+    assert j.verdict is Verdict.METADATA_ERROR and j.borderline is None
+
+
+def test_two_recognised_venues_are_not_borderline(store: IndexStore) -> None:
+    j = run(
+        store,
+        title="Deep Residual Learning for Image Recognition",
+        authors=RESNET_AUTHORS,
+        venue="ICCV",
+        year=2016,
+    )
+    assert j.verdict is Verdict.METADATA_ERROR and j.borderline is None
+
+
+def test_several_doubts_are_all_named() -> None:
+    j = judge_against(
+        GREENGARD,
+        title=GREENGARD.title,
+        authors=["Leslie Greengard", "Владимир Рохлин"],
+        venue="J. Comput. Phys.",
+        year=1987,
+    )
+    assert j.borderline is not None
+    assert "author names" in j.borderline and "venue" in j.borderline
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"title": BERT, "authors": BERT_AUTHORS, "venue": "NAACL-HLT", "year": 2019},  # verified
+        {"title": "Deep Residual Learning for Image Recognition", "authors": RESNET_AUTHORS, "year": 2015},
+        {
+            "title": "Contrastive Curriculum Distillation for Sparse Mixture Models",
+            "venue": "ICML",
+            "year": 2019,
+        },
+        {
+            "title": "Language models are few-shot learners",
+            "authors": GPT3_AUTHORS,
+            "venue": "NeurIPS",
+            "year": 2020,
+        },
+        {"authors": ["Kaiming He"], "year": 2016},
+    ],
+)
+def test_unambiguous_cases_are_not_borderline(store: IndexStore, fields: dict[str, object]) -> None:
+    assert run(store, **fields).borderline is None

@@ -1,0 +1,152 @@
+"""Crossref's REST API: works by DOI (`GET /works/{doi}`) and by citation (`GET /works?query.bibliographic=`).
+
+Answers are Crossref's envelopes, `{"status": "ok", "message-type": "work" | "work-list", "message": …}`;
+a work is mapped exactly as the index's Crossref ingester maps one from a dump, so a record reads the same
+whether it came from the API or a file. Its `source_version` is the date it was fetched. An unknown DOI is
+Crossref's 404 ("Resource not found."): a definite answer, `None`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import quote
+
+from refhound.errors import Unreachable
+from refhound.index.ingest.crossref import _records as _work_records
+from refhound.models import ParsedFields, Record
+from refhound.normalize.identifiers import normalize_doi
+from refhound.normalize.names import is_et_al, parse_name
+from refhound.settings import CrossrefSettings, Settings
+from refhound.sources.base import is_plausible
+from refhound.sources.http import HttpPool, Policy, ServiceHttp
+
+NAME = "crossref"
+# The fields the mapping reads; asking only for them keeps answers small (a work's reference list is not).
+_SELECT = ",".join(
+    (
+        "DOI",
+        "title",
+        "author",
+        "container-title",
+        "type",
+        "URL",
+        "event",
+        "publisher",
+        "institution",
+        "issued",
+        "published",
+        "published-print",
+        "published-online",
+        "posted",
+        "approved",
+        "created",
+    )
+)
+
+
+class Crossref:
+    """The Crossref source: `lookup` tries the cited DOI first, then a bibliographic search."""
+
+    name = NAME
+
+    def __init__(
+        self,
+        http: ServiceHttp,
+        settings: CrossrefSettings,
+        *,
+        mailto: str | None = None,
+        min_title_similarity: float = 0.8,
+        today: Callable[[], dt.date] = dt.date.today,
+    ) -> None:
+        self.http = http
+        self.base_url = settings.base_url.rstrip("/")
+        self.rows = settings.max_results
+        self.mailto = mailto
+        self.min_title_similarity = min_title_similarity
+        self._today = today
+
+    @classmethod
+    def from_settings(cls, settings: Settings, pool: HttpPool) -> Crossref:
+        own = settings.sources.crossref
+        return cls(
+            pool.service(NAME, Policy.of(own)),
+            own,
+            mailto=settings.sources.mailto,
+            min_title_similarity=settings.judge.title_candidate_similarity,
+        )
+
+    async def lookup(self, cited: ParsedFields) -> list[Record]:
+        """The cited DOI's record; then, unless its title is the cited one, the works a search finds."""
+        records: list[Record] = []
+        doi = normalize_doi(cited.doi) if cited.doi else None
+        if doi:
+            record = await self.by_doi(doi)
+            if record is not None:
+                records.append(record)
+                if is_plausible(cited, record, self.min_title_similarity):
+                    return records
+        if cited.title:
+            seen = {r.source_id.lower() for r in records}
+            records.extend(
+                r for r in await self.search(bibliographic_query(cited)) if r.source_id.lower() not in seen
+            )
+        return records
+
+    async def by_doi(self, doi: str) -> Record | None:
+        """The work of a DOI (any written form); None when Crossref has none, or it is not a DOI at all."""
+        canonical = normalize_doi(doi)
+        if canonical is None:
+            return None
+        url = f"{self.base_url}/works/{quote(canonical, safe='/:')}"
+        data = await self.http.get_json(url, self._params(), missing_ok=True)
+        if data is None:
+            return None
+        records = self._records([_message(data, "work", NAME)])
+        return records[0] if records else None
+
+    async def search(self, query: str, rows: int | None = None) -> list[Record]:
+        """Crossref's best matches for a citation string, best first (its relevance order)."""
+        params = {"query.bibliographic": query, "rows": str(rows or self.rows), "select": _SELECT}
+        data = await self.http.get_json(f"{self.base_url}/works", self._params(params))
+        items = _message(data, "work-list", NAME).get("items")
+        if not isinstance(items, list):
+            raise Unreachable(NAME, "unexpected answer: a work list without items")
+        return self._records(items)
+
+    def _params(self, params: dict[str, str] | None = None) -> dict[str, str]:
+        params = dict(params or {})
+        if self.mailto:
+            params["mailto"] = self.mailto
+        return params
+
+    def _records(self, works: list[Any]) -> list[Record]:
+        problems: list[str] = []
+        numbered = ((f"item {i}", work) for i, work in enumerate(works, start=1))
+        return list(_work_records(numbered, self._today().isoformat(), problems))
+
+
+def bibliographic_query(cited: ParsedFields) -> str:
+    """Title, first author's family name and year: what Crossref's citation matching weighs."""
+    parts = [cited.title or ""]
+    first = next((a for a in cited.authors if not is_et_al(a)), None)
+    if first:
+        parts.append(parse_name(first).family)
+    if cited.year:
+        parts.append(str(cited.year))
+    return " ".join(p for p in parts if p)
+
+
+def _message(data: dict[str, Any] | None, kind: str, name: str) -> dict[str, Any]:
+    """The `message` of an `ok` envelope of this message type; anything else is not an answer."""
+    if data is None:
+        raise Unreachable(name, f"unexpected answer: no {kind}")
+    message = data.get("message")
+    if data.get("status") != "ok" or data.get("message-type") != kind or not isinstance(message, dict):
+        raise Unreachable(
+            name,
+            f"unexpected answer: status {data.get('status')!r}, message-type {data.get('message-type')!r} "
+            f"(expected 'ok', {kind!r})",
+        )
+    return message

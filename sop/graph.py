@@ -1,0 +1,40 @@
+"""Wiring only: one node per stage the SOP runs, fanned out from START with one `Send` per reference."""
+
+from __future__ import annotations
+
+import asyncio
+from functools import partial
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+from refhound.agents.context import AgentContext
+from refhound.sop.nodes import judge_node, stage_node
+from refhound.sop.routes import JUDGE, fan_out
+from refhound.sop.stages import StagePlan
+from refhound.sop.state import RunState
+
+Graph = CompiledStateGraph[RunState, None, RunState, RunState]
+
+
+def build_graph(
+    plan: StagePlan,
+    context: AgentContext,
+    slots: asyncio.Semaphore,
+    checkpointer: BaseCheckpointSaver[str] | None = None,
+) -> Graph:
+    """`slots` bounds how many agents run at once (LangGraph's own `max_concurrency` would also hold
+    back the checkpoint writes of finished references behind the queued ones)."""
+    order = plan.order
+    builder = StateGraph(RunState)
+    for position, (stage, agent) in enumerate(plan.agents.items()):
+        # A stage may send a branch to any later stage's node (the next one) or to the judge.
+        later = (*order[position + 1 :], JUDGE)
+        builder.add_node(stage, stage_node(stage, agent, order, context, slots), destinations=later)
+    builder.add_node(JUDGE, judge_node(context, slots))
+    first = order[0] if order else JUDGE
+    builder.add_conditional_edges(START, partial(fan_out, first_stage=first), [first])
+    for stage in order:
+        builder.add_edge(stage, END)
+    builder.add_edge(JUDGE, END)
+    return builder.compile(checkpointer=checkpointer)

@@ -1,0 +1,138 @@
+"""The graph's node functions: run one stage's agent on a branch, judge, and finish the branch.
+
+Each evidence stage runs its agent, lets the judge's rules look at every candidate gathered so far,
+and either ends the branch (decisive evidence) or sends it on. The judge node decides from everything
+gathered, asking the LLM only when the rules call the case borderline.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from langgraph.types import Command, Send
+from refhound.agents.context import Agent, AgentContext
+from refhound.agents.judge import Judgement, judge
+from refhound.sop.routes import JUDGE, Decided, after_stage
+from refhound.sop.state import Branch, merge
+
+from refhound.models import ReferenceResult, StageRun, Verdict, is_hallucinated
+
+# Stages whose records are already fast to find again: a verdict they gave is not remembered.
+_NOT_REMEMBERED = frozenset({"index", "memory"})
+NodeOutput = Command[Any] | dict[str, Any]
+
+
+def _rules(branch: Branch, context: AgentContext) -> Judgement:
+    return judge(
+        branch["reference"].parsed,
+        branch["candidates"],
+        context.store.coverage,
+        context.settings.judge,
+        context.this_year,
+    )
+
+
+def stage_node(
+    stage: str, agent: Agent, order: list[str], context: AgentContext, slots: asyncio.Semaphore
+) -> Callable[[Branch], Awaitable[NodeOutput]]:
+    def work(branch: Branch) -> ReferenceResult | Send:
+        started = time.perf_counter()
+        findings = agent(branch["reference"], context)
+        branch = merge(
+            branch,
+            {
+                "candidates": list(findings.candidates),
+                "unreachable": list(findings.unreachable),
+                "next_stage": branch["next_stage"] + 1,
+            },
+        )
+        # New evidence may settle the case; without new evidence nothing changed since the last stage.
+        judgement = _rules(branch, context) if findings.candidates else None
+        timing = StageRun(
+            stage=stage,
+            elapsed_ms=_ms_since(started),
+            candidates=len(findings.candidates),
+            note=findings.note,
+        )
+        branch = merge(branch, {"stages": [timing]})
+        route = after_stage(branch, judgement, order)
+        return finish(branch, route.judgement, stage, context) if isinstance(route, Decided) else route
+
+    async def run(branch: Branch) -> NodeOutput:
+        # Agents are plain blocking functions: they run in worker threads, at most `slots` at a time.
+        async with slots:
+            done = await asyncio.to_thread(work, branch)
+        if isinstance(done, Send):
+            return Command(goto=done)
+        return {"results": {branch["position"]: done}}
+
+    run.__name__ = f"stage_{stage}"
+    return run
+
+
+def judge_node(context: AgentContext, slots: asyncio.Semaphore) -> Callable[[Branch], Awaitable[NodeOutput]]:
+    def work(branch: Branch) -> ReferenceResult:
+        from refhound.agents.judge_llm import adjudicate
+
+        started = time.perf_counter()
+        rules = _rules(branch, context)
+        judgement = adjudicate(branch["reference"].parsed, rules, context.llm)
+        asked = "; borderline, asked the LLM" if rules.borderline and context.llm else ""
+        timing = StageRun(
+            stage=JUDGE,
+            elapsed_ms=_ms_since(started),
+            candidates=len(branch["candidates"]),
+            note=f"{judgement.verdict.value} from {len(branch['candidates'])} candidates{asked}",
+        )
+        return finish(merge(branch, {"stages": [timing]}), judgement, JUDGE, context)
+
+    async def run(branch: Branch) -> NodeOutput:
+        async with slots:
+            result = await asyncio.to_thread(work, branch)
+        return {"results": {branch["position"]: result}}
+
+    return run
+
+
+def finish(branch: Branch, judgement: Judgement, decided_by: str, context: AgentContext) -> ReferenceResult:
+    """The verdict on the branch's reference; a verified record from a slow source is remembered."""
+    reference = branch["reference"]
+    reason = judgement.reason
+    if branch["unreachable"] and judgement.verdict is not Verdict.VERIFIED:
+        reason += f" (no answer from {', '.join(branch['unreachable'])})"
+    result = ReferenceResult(
+        id=reference.id,
+        raw=reference.raw,
+        parsed=reference.parsed,
+        verdict=judgement.verdict,
+        hallucinated=is_hallucinated(judgement.verdict, context.settings.check.unverified_as),
+        fields=judgement.fields,
+        evidence=judgement.evidence,
+        stage=decided_by,
+        elapsed_ms=round(sum(s.elapsed_ms for s in branch["stages"]), 3),
+        stages=branch["stages"],
+        reason=reason,
+        input=reference.input,
+    )
+    if judgement.verdict is Verdict.VERIFIED and judgement.evidence:
+        _remember(result, branch, context)
+    return result
+
+
+def _remember(result: ReferenceResult, branch: Branch, context: AgentContext) -> None:
+    decisive = result.evidence[0]
+    for candidate in branch["candidates"]:
+        record = candidate.record
+        if (record.source, record.source_id) == (decisive.source, decisive.record_id):
+            if candidate.stage not in _NOT_REMEMBERED:
+                from refhound.agents.memory import remember_verified
+
+                remember_verified(result, record, context)
+            return
+
+
+def _ms_since(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 3)

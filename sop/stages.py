@@ -1,0 +1,79 @@
+"""Which agent runs each SOP stage, and whether it can run in this context.
+
+A stage that has nothing to consult (no online source enabled, the memory switched off) is left out of
+the graph and reported once for the run, rather than run as a no-op on every reference.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from refhound.agents.context import Agent, AgentContext
+from refhound.sop.definition import Sop
+
+
+@dataclass(frozen=True)
+class StagePlan:
+    """The evidence stages that will run, in SOP order, and the ones left out with the reason."""
+
+    agents: dict[str, Agent]
+    skipped: dict[str, str]
+
+    @property
+    def order(self) -> list[str]:
+        return list(self.agents)
+
+
+def _index_agent(context: AgentContext) -> Agent | str:
+    from refhound.agents.index_search import search_index
+
+    return search_index
+
+
+def _memory_agent(context: AgentContext) -> Agent | str:
+    if not context.settings.memory.enabled:
+        return "the memory is switched off (memory.enabled = false)"
+    from refhound.agents.memory import recall_from_memory
+
+    return recall_from_memory
+
+
+def _scholar_agent(context: AgentContext) -> Agent | str:
+    if context.sources is None:
+        return "no online scholarly source is enabled" + (
+            " (offline)" if context.settings.check.offline else ""
+        )
+    from refhound.agents.scholar import search_scholarly_sources
+
+    return search_scholarly_sources
+
+
+def _identifiers_agent(context: AgentContext) -> Agent | str:
+    return "identifier probes (doi.org, arXiv) are not available in this version"
+
+
+def _web_agent(context: AgentContext) -> Agent | str:
+    return "web search is not available in this version"
+
+
+_RESOLVERS = {
+    "identifiers": _identifiers_agent,
+    "index": _index_agent,
+    "memory": _memory_agent,
+    "scholar": _scholar_agent,
+    "web": _web_agent,
+}
+
+
+def plan_stages(sop: Sop, context: AgentContext, overrides: Mapping[str, Agent] | None = None) -> StagePlan:
+    """The agents for the SOP's evidence stages; `overrides` replaces real agents (tests, benchmarks)."""
+    agents: dict[str, Agent] = {}
+    skipped: dict[str, str] = {}
+    for stage in sop.evidence_stages:
+        resolved = overrides[stage] if overrides and stage in overrides else _RESOLVERS[stage](context)
+        if isinstance(resolved, str):
+            skipped[stage] = resolved
+        else:
+            agents[stage] = resolved
+    return StagePlan(agents, skipped)

@@ -1,0 +1,112 @@
+"""The SOP graph with fake agents: fan-out, routing, early stop, concurrency, per-stage timings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from refhound.index.store import IndexStore
+from refhound.models import Verdict
+from refhound.settings import Settings
+from refhound.sop.definition import Sop
+from refhound.sop.runner import SopRunner
+from tests.sop.fakes import FakeAgent, agents, reference
+
+SOP = Sop(name="test", stages=("index", "memory", "scholar", "judge"))
+
+
+@pytest.fixture()
+def settings(tmp_path: Path) -> Settings:
+    settings = Settings()
+    settings.sop.runs_path = tmp_path / "runs.sqlite"
+    return settings
+
+
+def run(settings: Settings, store: IndexStore, *fakes: FakeAgent, n: int = 6, sop: Sop = SOP):  # type: ignore[no-untyped-def]
+    runner = SopRunner(settings, store, sop=sop, agents=agents(*fakes))
+    return runner.run([reference(i) for i in range(n)])
+
+
+def test_one_branch_per_reference_results_in_input_order(settings: Settings, store: IndexStore) -> None:
+    index = FakeAgent("index", knows={f"ref{i}" for i in range(20)})
+    outcome = run(settings, store, index, FakeAgent("memory"), FakeAgent("scholar"), n=20)
+    assert [r.id for r in outcome.results] == [f"ref{i}" for i in range(20)]
+    assert sorted(index.calls) == sorted(f"ref{i}" for i in range(20))
+    assert all(r.verdict is Verdict.VERIFIED for r in outcome.results)
+
+
+def test_decisive_evidence_ends_the_branch(settings: Settings, store: IndexStore) -> None:
+    index = FakeAgent("index", knows={"ref0", "ref1"})
+    memory = FakeAgent("memory", knows={"ref2"})
+    scholar = FakeAgent("scholar", knows={"ref3"})
+    outcome = run(settings, store, index, memory, scholar, n=5)
+    by_id = {r.id: r for r in outcome.results}
+    assert sorted(memory.calls) == ["ref2", "ref3", "ref4"]
+    assert sorted(scholar.calls) == ["ref3", "ref4"]
+    assert [by_id[f"ref{i}"].stage for i in range(5)] == ["index", "index", "memory", "scholar", "judge"]
+    assert [s.stage for s in by_id["ref3"].stages] == ["index", "memory", "scholar"]
+    assert [s.stage for s in by_id["ref4"].stages] == ["index", "memory", "scholar", "judge"]
+    assert by_id["ref4"].verdict is Verdict.UNVERIFIED
+
+
+def test_a_wrong_field_is_decisive_too(settings: Settings, store: IndexStore) -> None:
+    index = FakeAgent("index", knows={"ref0"}, changes={"year": 2011})
+    memory = FakeAgent("memory")
+    outcome = run(settings, store, index, memory, FakeAgent("scholar"), n=1)
+    assert outcome.results[0].verdict is Verdict.METADATA_ERROR
+    assert outcome.results[0].stage == "index"
+    assert memory.calls == []
+
+
+def test_stage_order_follows_the_sop(settings: Settings, store: IndexStore) -> None:
+    sop = Sop(name="paper", stages=("memory", "scholar", "index", "judge"))
+    index = FakeAgent("index", knows={"ref0"})
+    scholar = FakeAgent("scholar", knows={"ref0"})
+    outcome = run(settings, store, index, FakeAgent("memory"), scholar, n=1, sop=sop)
+    assert outcome.results[0].stage == "scholar"
+    assert index.calls == []
+
+
+def test_every_stage_is_timed_and_the_total_is_their_sum(settings: Settings, store: IndexStore) -> None:
+    outcome = run(settings, store, FakeAgent("index", delay_s=0.02), FakeAgent("memory"), FakeAgent("scholar"), n=2)
+    for result in outcome.results:
+        assert [s.stage for s in result.stages] == ["index", "memory", "scholar", "judge"]
+        assert result.stages[0].elapsed_ms >= 20
+        assert result.elapsed_ms == pytest.approx(sum(s.elapsed_ms for s in result.stages), abs=0.01)
+
+
+def test_concurrency_is_limited_by_the_setting(settings: Settings, store: IndexStore) -> None:
+    settings.sop.concurrency = 3
+    index = FakeAgent("index", delay_s=0.03)
+    run(settings, store, index, FakeAgent("memory"), FakeAgent("scholar"), n=12)
+    assert index.max_in_flight == 3
+    settings.sop.concurrency = 1
+    serial = FakeAgent("index", delay_s=0.01)
+    run(settings, store, serial, FakeAgent("memory"), FakeAgent("scholar"), n=4)
+    assert serial.max_in_flight == 1
+
+
+def test_an_unreachable_service_is_named_and_never_proves_anything(settings: Settings, store: IndexStore) -> None:
+    scholar = FakeAgent("scholar", unreachable=True)
+    outcome = run(settings, store, FakeAgent("index"), FakeAgent("memory"), scholar, n=1)
+    result = outcome.results[0]
+    assert result.verdict is Verdict.UNVERIFIED
+    assert "no answer from scholar" in result.reason
+
+
+def test_stages_with_nothing_to_consult_are_left_out_and_said(settings: Settings, store: IndexStore) -> None:
+    settings.memory.enabled = False
+    settings.check.offline = True
+    index = FakeAgent("index", knows={"ref0"})
+    runner = SopRunner(settings, store, sop=SOP, agents=agents(index))
+    assert runner.plan.order == ["index"]
+    assert "switched off" in runner.plan.skipped["memory"]
+    assert "offline" in runner.plan.skipped["scholar"]
+    outcome = runner.run([reference(0), reference(1)])
+    assert [r.verdict for r in outcome.results] == [Verdict.VERIFIED, Verdict.UNVERIFIED]
+    assert [s.stage for s in outcome.results[1].stages] == ["index", "judge"]
+
+
+def test_an_empty_batch_is_an_empty_outcome(settings: Settings, store: IndexStore) -> None:
+    assert run(settings, store, FakeAgent("index"), FakeAgent("memory"), FakeAgent("scholar"), n=0).results == []

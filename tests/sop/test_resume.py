@@ -1,0 +1,79 @@
+"""A checkpointed run is killed midway and resumed: finished references are not checked again."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from refhound.errors import RunNotFound
+from refhound.index.store import IndexStore
+from refhound.settings import Settings
+from refhound.sop.runner import SopRunner
+from tests.conftest import ROOT
+from tests.sop.interrupted_run import N
+
+
+def _script(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "tests.sop.interrupted_run", *args],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+
+
+def _lines(path: Path) -> list[str]:
+    return path.read_text().split() if path.exists() else []
+
+
+def test_a_killed_run_resumes_without_redoing_finished_references(small_index: Path, tmp_path: Path) -> None:
+    runs, log = tmp_path / "runs.sqlite", tmp_path / "first.log"
+    first = _script(str(small_index), str(runs), str(log), "run-1")
+    deadline = time.monotonic() + 60
+    while len(_lines(log)) < N // 2 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    first.send_signal(signal.SIGKILL)
+    first.communicate()
+    done_before = _lines(log)
+    assert N // 2 <= len(done_before) < N, "the run was not interrupted midway"
+
+    resumed_log = tmp_path / "resumed.log"
+    second = _script(str(small_index), str(runs), str(resumed_log), "run-1", "resume")
+    out, errors = second.communicate(timeout=120)
+    assert second.returncode == 0, errors
+    results = json.loads(out)
+    redone = set(_lines(resumed_log)) & set(done_before)
+
+    assert [rid for rid, _ in results] == [f"ref{i}" for i in range(N)]
+    assert all(verdict == ("verified" if int(rid[3:]) % 2 == 0 else "unverified") for rid, verdict in results)
+    assert len(_lines(resumed_log)) + len(done_before) - len(redone) == N
+    # At most the references in flight when the process died (concurrency 2) are checked twice.
+    assert len(redone) <= 2
+
+
+def test_resuming_a_finished_run_checks_nothing_again(small_index: Path, tmp_path: Path) -> None:
+    runs, log = tmp_path / "runs.sqlite", tmp_path / "log"
+    first = _script(str(small_index), str(runs), str(log), "run-2")
+    first.communicate(timeout=120)
+    assert first.returncode == 0
+    again = _script(str(small_index), str(runs), str(tmp_path / "again.log"), "run-2", "resume")
+    out, errors = again.communicate(timeout=120)
+    assert again.returncode == 0, errors
+    assert len(json.loads(out)) == N
+    assert _lines(tmp_path / "again.log") == []
+
+
+def test_an_unknown_run_id_is_a_clear_error(store: IndexStore, tmp_path: Path) -> None:
+    settings = Settings()
+    settings.sop.runs_path = tmp_path / "runs.sqlite"
+    with pytest.raises(RunNotFound, match="no run 'nope'"):
+        SopRunner(settings, store).resume("nope")

@@ -1,0 +1,84 @@
+"""The aggregator: tiers in order, a tier's sources at once, an early stop, unreachable kept apart."""
+
+from __future__ import annotations
+
+import asyncio
+
+from refhound.errors import Unreachable
+from refhound.models import ParsedFields, Record
+from refhound.sources.aggregate import Aggregator, Lookup
+from refhound.sources.base import DoiSource, Source
+
+TITLE = "Deep Residual Learning for Image Recognition"
+
+
+def record(source: str, title: str, doi: str | None = None) -> Record:
+    return Record(source=source, source_id=f"{source}:{title}", source_version="test", title=title, doi=doi)
+
+
+class Scripted:
+    """A source that answers with fixed records, or raises Unreachable; it logs being asked."""
+
+    def __init__(self, name: str, records: list[Record] | None = None, delay_s: float = 0.0) -> None:
+        self.name = name
+        self.records = records
+        self.delay_s = delay_s
+        self.asked = 0
+
+    async def lookup(self, cited: ParsedFields) -> list[Record]:
+        self.asked += 1
+        await asyncio.sleep(self.delay_s)
+        if self.records is None:
+            raise Unreachable(self.name, "HTTP 503 (after 3 attempts)")
+        return list(self.records)
+
+
+def run(tiers: list[list[Scripted]], cited: ParsedFields) -> Lookup:
+    return asyncio.run(Aggregator(tiers, 0.8).lookup(cited))
+
+
+def test_a_scripted_source_satisfies_the_protocol() -> None:
+    assert isinstance(Scripted("x"), Source)
+    assert not isinstance(Scripted("x"), DoiSource)
+
+
+def test_the_first_tier_with_the_cited_title_ends_the_lookup() -> None:
+    first, second = Scripted("crossref", [record("crossref", TITLE.lower())]), Scripted("openalex", [])
+    found = run([[first], [second]], ParsedFields(title=TITLE))
+    assert [r.source for r in found.records] == ["crossref"]
+    assert (first.asked, second.asked) == (1, 0)
+    assert found.consulted == ("crossref",) and found.unreachable == ()
+
+
+def test_unrelated_records_and_unreachable_sources_do_not_end_the_lookup() -> None:
+    tiers = [
+        [Scripted("crossref", [record("crossref", "Deep Learning")]), Scripted("dblp", None)],
+        [Scripted("openalex", [record("openalex", TITLE)])],
+        [Scripted("arxiv", [])],
+    ]
+    found = run(tiers, ParsedFields(title=TITLE))
+    assert [a.source for a in found.answers] == ["crossref", "dblp", "openalex"]
+    assert found.unreachable == ("dblp",)
+    assert found.answers[1].problem == "HTTP 503 (after 3 attempts)"
+    assert [r.source for r in found.records] == ["crossref", "openalex"]
+    assert tiers[2][0].asked == 0
+
+
+def test_a_tier_is_asked_at_once() -> None:
+    tier = [Scripted(f"s{i}", [], delay_s=0.2) for i in range(4)]
+    loop_time = asyncio.run(_timed(Aggregator([tier], 0.8), ParsedFields(title=TITLE)))
+    assert loop_time < 0.5
+
+
+async def _timed(aggregator: Aggregator, cited: ParsedFields) -> float:
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    await aggregator.lookup(cited)
+    return loop.time() - started
+
+
+def test_without_a_title_the_cited_doi_is_what_counts() -> None:
+    first = Scripted("crossref", [record("crossref", "Whatever It Is Called", doi="10.1109/CVPR.2016.90")])
+    second = Scripted("openalex", [])
+    run([[first], [second]], ParsedFields(doi="https://doi.org/10.1109/cvpr.2016.90"))
+    assert second.asked == 0
