@@ -31,6 +31,7 @@ rationale are kept as evidence (source ``llm-judge``, record id the model's name
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from dataclasses import replace
 from typing import Any, Literal
 
@@ -207,7 +208,7 @@ def _apply(judgement: Judgement, reply: JudgeReply, model: str) -> Judgement:
 
     doubted = set(judgement.doubted)
 
-    def settle(check: FieldCheck, wrong: list[str]) -> FieldCheck:
+    def settle(check: FieldCheck, wrong: Collection[str]) -> FieldCheck:
         if check.field in wrong:
             return _marked(check, S.MISMATCH, f"wrong {NOTE}")
         if check.field in doubted and check.status is S.MISMATCH:

@@ -20,6 +20,7 @@ under it, so one `VerifiedMemory` can be shared by the threads of a run. chromad
 from __future__ import annotations
 
 import os
+import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -39,12 +40,13 @@ from refhound.memory.embedding import MiniLMEmbeddingFunction, default_embedding
 from refhound.errors import MemoryUnavailable
 from refhound.models import ParsedFields, Record
 from refhound.normalize.names import is_et_al, parse_name
-from refhound.normalize.text import fold
-from refhound.normalize.titles import title_key
+from refhound.normalize.text import fold, latex_to_unicode
 
 COLLECTION = "verified-citations"
 SCHEMA = "refhound.memory/1"
 _SQLITE = "chroma.sqlite3"
+_NON_WORD = re.compile(r"[\W_]+")
+_ARTICLES = frozenset({"a", "an", "the"})
 # Errors chromadb lets through from its Rust core, SQLite and the file system.
 _STORE_ERRORS = (ChromaError, OSError, RuntimeError, ValueError, KeyError)
 
@@ -66,12 +68,20 @@ def _first_surname(authors: Sequence[str]) -> str:
     return ""
 
 
+def title_words(title: str) -> str:
+    """A title's words for the embedding: like `title_key` (LaTeX decoded, accents and case folded,
+    punctuation and articles gone) except that hyphens separate words ("class-imbalance" ->
+    "class imbalance"), which the WordPiece tokenizer reads better than one joined word."""
+    words = _NON_WORD.sub(" ", fold(latex_to_unicode(title))).split()
+    return " ".join(word for word in words if word not in _ARTICLES)
+
+
 def text_key(title: str, authors: Sequence[str] = (), year: int | None = None) -> str:
-    """The text embedded for a work: `"<title key>. <first author's family name> <year>"`.
+    """The text embedded for a work: `"<title words>. <first author's family name> <year>"`.
 
     Empty when the title has no words (such a citation cannot be looked up by title).
     """
-    key = title_key(title)
+    key = title_words(title)
     if not key:
         return ""
     tail = " ".join(part for part in (_first_surname(authors), str(year) if year else "") if part)

@@ -8,39 +8,50 @@ gathered, asking the LLM only when the rules call the case borderline.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, cast
 
 from langgraph.types import Command, Send
-from refhound.agents.context import Agent, AgentContext
+from refhound.agents.context import Agent, AgentContext, Findings
 from refhound.agents.judge import Judgement, judge
 from refhound.sop.routes import JUDGE, Decided, after_stage
 from refhound.sop.state import Branch, merge
 
 from refhound.models import ReferenceResult, StageRun, Verdict, is_hallucinated
 
+logger = logging.getLogger(__name__)
 # Stages whose records are already fast to find again: a verdict they gave is not remembered.
 _NOT_REMEMBERED = frozenset({"index", "memory"})
 NodeOutput = Command[Any] | dict[str, Any]
+Node = Callable[[dict[str, Any]], Awaitable[NodeOutput]]
 
 
-def _rules(branch: Branch, context: AgentContext) -> Judgement:
+def _rules(branch: Branch, context: AgentContext, current: str = JUDGE) -> Judgement:
+    # "Not in the index" proves something only where the index covers the venue completely, and only
+    # when the index was searched: an SOP without the index stage must not borrow its coverage.
+    searched = current == "index" or any(run.stage == "index" for run in branch["stages"])
+    coverage = context.store.coverage if searched else _covers_nothing
     return judge(
-        branch["reference"].parsed,
-        branch["candidates"],
-        context.store.coverage,
-        context.settings.judge,
-        context.this_year,
+        branch["reference"].parsed, branch["candidates"], coverage, context.settings.judge, context.this_year
     )
+
+
+def _covers_nothing(venue_key: str, year: int) -> list[tuple[str, int]]:
+    return []
 
 
 def stage_node(
     stage: str, agent: Agent, order: list[str], context: AgentContext, slots: asyncio.Semaphore
-) -> Callable[[Branch], Awaitable[NodeOutput]]:
+) -> Node:
     def work(branch: Branch) -> ReferenceResult | Send:
         started = time.perf_counter()
-        findings = agent(branch["reference"], context)
+        try:
+            findings = agent(branch["reference"], context)
+        except Exception as exc:  # one reference's failure must not end a run over thousands
+            logger.exception("stage %s failed on reference %s", stage, branch["reference"].id)
+            findings = Findings(note=f"failed: {type(exc).__name__}: {exc}", unreachable=(stage,))
         branch = merge(
             branch,
             {
@@ -50,7 +61,7 @@ def stage_node(
             },
         )
         # New evidence may settle the case; without new evidence nothing changed since the last stage.
-        judgement = _rules(branch, context) if findings.candidates else None
+        judgement = _rules(branch, context, stage) if findings.candidates else None
         timing = StageRun(
             stage=stage,
             elapsed_ms=_ms_since(started),
@@ -61,7 +72,8 @@ def stage_node(
         route = after_stage(branch, judgement, order)
         return finish(branch, route.judgement, stage, context) if isinstance(route, Decided) else route
 
-    async def run(branch: Branch) -> NodeOutput:
+    async def run(packet: dict[str, Any]) -> NodeOutput:
+        branch = cast(Branch, packet)  # typed loosely so LangGraph adds no channels for a branch's keys
         # Agents are plain blocking functions: they run in worker threads, at most `slots` at a time.
         async with slots:
             done = await asyncio.to_thread(work, branch)
@@ -73,7 +85,7 @@ def stage_node(
     return run
 
 
-def judge_node(context: AgentContext, slots: asyncio.Semaphore) -> Callable[[Branch], Awaitable[NodeOutput]]:
+def judge_node(context: AgentContext, slots: asyncio.Semaphore) -> Node:
     def work(branch: Branch) -> ReferenceResult:
         from refhound.agents.judge_llm import adjudicate
 
@@ -89,7 +101,8 @@ def judge_node(context: AgentContext, slots: asyncio.Semaphore) -> Callable[[Bra
         )
         return finish(merge(branch, {"stages": [timing]}), judgement, JUDGE, context)
 
-    async def run(branch: Branch) -> NodeOutput:
+    async def run(packet: dict[str, Any]) -> NodeOutput:
+        branch = cast(Branch, packet)
         async with slots:
             result = await asyncio.to_thread(work, branch)
         return {"results": {branch["position"]: result}}

@@ -54,6 +54,7 @@ def new_run_id() -> str:
 def build_context(settings: Settings, store: IndexStore) -> AgentContext:
     """Everything the agents share in one run; `AgentContext.close()` releases it."""
     from refhound.agents.memory import memory_opener
+
     from refhound.sources.runtime import SourcesRuntime
 
     return AgentContext(
@@ -167,13 +168,14 @@ class SopRunner:
             if runs is not None:
                 config["configurable"] = {"thread_id": thread_id}
                 saved = await graph.aget_state(config)
-                if saved.values and not saved.next:
-                    finished: dict[int, ReferenceResult] = saved.values["results"]
+                finished: dict[int, ReferenceResult] = saved.values.get("results", {})
+                if len(finished) == len(references):
                     results.update(finished)
                     _advance(progress, len(finished))
                     continue
-                if saved.values:
-                    start = None  # interrupted: LangGraph picks the chunk up where it stopped
+                if saved.next:
+                    start = None  # interrupted mid-step: LangGraph resumes it, keeping finished tasks' writes
+                # else: stopped before any step was saved; the chunk starts again, skipping what it holds
             results.update(await _stream(graph, start, config, progress))
             if runs is not None:
                 results.update((await graph.aget_state(config)).values["results"])

@@ -69,7 +69,9 @@ def test_stage_order_follows_the_sop(settings: Settings, store: IndexStore) -> N
 
 
 def test_every_stage_is_timed_and_the_total_is_their_sum(settings: Settings, store: IndexStore) -> None:
-    outcome = run(settings, store, FakeAgent("index", delay_s=0.02), FakeAgent("memory"), FakeAgent("scholar"), n=2)
+    outcome = run(
+        settings, store, FakeAgent("index", delay_s=0.02), FakeAgent("memory"), FakeAgent("scholar"), n=2
+    )
     for result in outcome.results:
         assert [s.stage for s in result.stages] == ["index", "memory", "scholar", "judge"]
         assert result.stages[0].elapsed_ms >= 20
@@ -87,7 +89,9 @@ def test_concurrency_is_limited_by_the_setting(settings: Settings, store: IndexS
     assert serial.max_in_flight == 1
 
 
-def test_an_unreachable_service_is_named_and_never_proves_anything(settings: Settings, store: IndexStore) -> None:
+def test_an_unreachable_service_is_named_and_never_proves_anything(
+    settings: Settings, store: IndexStore
+) -> None:
     scholar = FakeAgent("scholar", unreachable=True)
     outcome = run(settings, store, FakeAgent("index"), FakeAgent("memory"), scholar, n=1)
     result = outcome.results[0]
@@ -109,4 +113,28 @@ def test_stages_with_nothing_to_consult_are_left_out_and_said(settings: Settings
 
 
 def test_an_empty_batch_is_an_empty_outcome(settings: Settings, store: IndexStore) -> None:
-    assert run(settings, store, FakeAgent("index"), FakeAgent("memory"), FakeAgent("scholar"), n=0).results == []
+    assert (
+        run(settings, store, FakeAgent("index"), FakeAgent("memory"), FakeAgent("scholar"), n=0).results == []
+    )
+
+
+def test_an_agent_that_fails_costs_one_reference_its_stage_not_the_run(
+    settings: Settings, store: IndexStore
+) -> None:
+    class Broken(FakeAgent):
+        def __call__(self, ref, context):  # type: ignore[no-untyped-def]
+            if ref.id == "ref1":
+                raise ValueError("bad row")
+            return super().__call__(ref, context)
+
+    outcome = run(
+        settings,
+        store,
+        Broken("index", knows={"ref0", "ref1", "ref2"}),
+        FakeAgent("memory"),
+        FakeAgent("scholar"),
+        n=3,
+    )
+    assert [r.verdict for r in outcome.results] == [Verdict.VERIFIED, Verdict.UNVERIFIED, Verdict.VERIFIED]
+    assert outcome.results[1].stages[0].note == "failed: ValueError: bad row"
+    assert "no answer from index" in outcome.results[1].reason

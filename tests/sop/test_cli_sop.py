@@ -1,0 +1,133 @@
+"""`refhound check --sop` and `--resume` from the command line, and their bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from refhound.cli import app
+from refhound.index.store import IndexStore
+from refhound.settings import Settings
+from refhound.sop.definition import load_sop
+from refhound.sop.runner import SopRunner
+from tests.sop.fakes import FakeAgent, reference
+
+runner = CliRunner()
+
+BIB = r"""
+@inproceedings{he2016deep,
+  title = {Deep Residual Learning for Image Recognition},
+  author = {He, Kaiming and Zhang, Xiangyu and Ren, Shaoqing and Sun, Jian},
+  booktitle = {CVPR}, year = {2016}
+}
+@inproceedings{made2019up,
+  title = {Quantum Gradient Descent for Sparse Hypergraph Attention},
+  author = {Doe, Jane},
+  booktitle = {ICML}, year = {2019}
+}
+"""
+
+
+def check(*args: str | Path) -> tuple[int, str, str]:
+    result = runner.invoke(app, ["check", *map(str, args)])
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture()
+def bib(tmp_path: Path) -> Path:
+    path = tmp_path / "refs.bib"
+    path.write_text(BIB, encoding="utf-8")
+    return path
+
+
+def test_check_runs_the_default_sop_and_times_every_stage(bib: Path, small_index: Path) -> None:
+    code, out, err = check(bib, "--index", small_index, "--format", "json")
+    assert code == 1, err
+    first, second = json.loads(out)["references"]
+    assert (first["verdict"], first["stage"]) == ("verified", "index")
+    assert [s["stage"] for s in first["stages"]] == ["index"]
+    assert (second["verdict"], second["stage"]) == ("fabricated", "judge")
+    assert [s["stage"] for s in second["stages"]] == ["index", "memory", "judge"]
+    assert all(s["elapsed_ms"] >= 0 for s in second["stages"])
+    assert "stage scholar skipped: no online scholarly source is enabled (offline)" in err
+
+
+def test_a_named_or_file_sop_is_followed(bib: Path, small_index: Path, tmp_path: Path) -> None:
+    code, out, _ = check(bib, "--index", small_index, "--format", "json", "--sop", "citeaudit")
+    # The paper's order has no embedded index: offline, with an empty memory, nothing can be decided.
+    assert [r["verdict"] for r in json.loads(out)["references"]] == ["unverified", "unverified"]
+    sop = tmp_path / "mine.yaml"
+    sop.write_text("name: mine\nstages: [index, judge]\n", encoding="utf-8")
+    code, out, _ = check(bib, "--index", small_index, "--format", "json", "--sop", sop)
+    assert [s["stage"] for s in json.loads(out)["references"][1]["stages"]] == ["index", "judge"]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("name: x\nstages: [index, crossref, judge]\n", "unknown stage 'crossref'"),
+        ("name: x\nstages: [judge, index]\n", "the last stage must be `judge`"),
+        ("stages: [index, judge\n", "is not valid YAML"),
+        ("- index\n- judge\n", "must be a mapping"),
+        ("name: x\nstages: []\n", "non-empty list"),
+        ("name: x\nsteps: [judge]\nstages: [judge]\n", "unknown key(s) steps"),
+    ],
+)
+def test_a_malformed_sop_is_refused_before_any_check(
+    bib: Path, small_index: Path, tmp_path: Path, text: str, message: str
+) -> None:
+    sop = tmp_path / "bad.yaml"
+    sop.write_text(text, encoding="utf-8")
+    code, out, err = check(bib, "--index", small_index, "--sop", sop)
+    assert code == 2
+    assert out == ""
+    assert message in " ".join(err.split())
+
+
+def test_an_unknown_sop_name_lists_the_packaged_ones(bib: Path, small_index: Path) -> None:
+    code, _, err = check(bib, "--index", small_index, "--sop", "fastest")
+    assert code == 2
+    assert "no packaged SOP of that name (choose citeaudit, default" in " ".join(err.split())
+
+
+def test_resume_needs_a_known_run_id(small_index: Path) -> None:
+    code, _, err = check("--resume", "20260101-000000-abcdef", "--index", small_index)
+    assert code == 2
+    assert "no run '20260101-000000-abcdef'" in err
+
+
+def test_inputs_and_resume_are_exclusive(bib: Path, small_index: Path) -> None:
+    code, _, err = check(bib, "--resume", "x", "--index", small_index)
+    assert code == 2
+    assert "not both" in err
+
+
+def test_an_interrupted_run_is_finished_by_check_resume(small_index: Path, tmp_path: Path) -> None:
+    """The run is left unfinished (as a killed process leaves it) and `check --resume` completes it."""
+    settings = Settings()
+    settings.memory.enabled = False
+    sop_file = tmp_path / "short.yaml"
+    sop_file.write_text("name: short\nstages: [index, judge]\n", encoding="utf-8")
+    with IndexStore.open(small_index) as store:
+        started = SopRunner(settings, store, sop=load_sop(str(sop_file)), agents={"index": _dies_on(3)})
+        with pytest.raises(KeyboardInterrupt):
+            started.run([reference(i) for i in range(6)], inputs=["refs.bib"], run_id="run-x")
+    code, out, err = check("--resume", "run-x", "--index", small_index, "--format", "json")
+    report = json.loads(out)
+    assert [r["id"] for r in report["references"]] == [f"ref{i}" for i in range(6)]
+    assert report["inputs"] == ["refs.bib"]
+    # Finished and reported: the run's checkpoints are gone.
+    assert check("--resume", "run-x", "--index", small_index)[0] == 2
+
+
+def _dies_on(n: int) -> FakeAgent:
+    class Dying(FakeAgent):
+        def __call__(self, ref, context):  # type: ignore[no-untyped-def]
+            if ref.id == f"ref{n}":
+                raise KeyboardInterrupt
+            return super().__call__(ref, context)
+
+    return Dying("index")
