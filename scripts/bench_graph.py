@@ -25,14 +25,15 @@ from pathlib import Path
 
 from refhound.agents.index_search import find_candidates
 from refhound.agents.judge import judge
+from refhound.sop.runner import SopRunner, new_run_id
+
 from refhound.index.store import IndexStore
 from refhound.inputs import read_input
 from refhound.models import Reference, Verdict
 from refhound.settings import Settings
-from refhound.sop.runner import SopRunner, new_run_id
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_check import sample_bib  # noqa: E402
+from bench_check import sample_bib
 
 
 def direct(references: list[Reference], store: IndexStore, settings: Settings) -> list[Verdict]:
@@ -40,7 +41,9 @@ def direct(references: list[Reference], store: IndexStore, settings: Settings) -
     verdicts = []
     for reference in references:
         candidates = find_candidates(reference.parsed, store, settings.judge)
-        verdicts.append(judge(reference.parsed, candidates, store.coverage, settings.judge, this_year).verdict)
+        verdicts.append(
+            judge(reference.parsed, candidates, store.coverage, settings.judge, this_year).verdict
+        )
     return verdicts
 
 
@@ -53,7 +56,9 @@ def through_graph(
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--index", type=Path, required=True)
     parser.add_argument("--n", type=int, default=5000)
     parser.add_argument("--seed", type=int, default=1)
@@ -79,7 +84,10 @@ def main() -> int:
         verdicts: dict[str, list[Verdict]] = {}
         variants: list[tuple[str, int | None, bool]] = [("direct loop", None, False)]
         for c in args.concurrency:
-            variants += [(f"graph, concurrency {c}", c, False), (f"graph + checkpoints, concurrency {c}", c, True)]
+            variants += [
+                (f"graph, concurrency {c}", c, False),
+                (f"graph + checkpoints, concurrency {c}", c, True),
+            ]
         for _ in range(args.repeat):
             for name, concurrency, checkpoint in variants:
                 started = time.perf_counter()

@@ -246,9 +246,7 @@ def _dblp_publication(i: int, corpus: Corpus) -> str:
     stream = "journals" if tag == "article" else "conf"
     slug = fold_ascii(venue).lower().replace(" ", "")[:8] or "x"
     key = f"{stream}/{slug}/{fold_ascii(people[0][1])}{year % 100:02d}-{i:x}"
-    authors = "".join(
-        f"<author>{dblp_text(f'{g} {f}')}{_homonym(rng)}</author>\n" for g, f in people
-    )
+    authors = "".join(f"<author>{dblp_text(f'{g} {f}')}{_homonym(rng)}</author>\n" for g, f in people)
     if informal:
         arxiv_id = f"{year % 100:02d}{rng.randint(1, 12):02d}.{i % 99999:05d}"
         links = f'<ee type="oa">https://arxiv.org/abs/{arxiv_id}</ee>\n'
@@ -288,7 +286,7 @@ def arxiv_dump(n: int, corpus: Corpus) -> Iterator[str]:
             "id": arxiv_id,
             "submitter": f"{people[0][0]} {people[0][1]}",
             "authors": ", ".join(latex(f"{g} {f}", braces=False) for g, f in people),
-            "title": title if cut < 0 else f"{title[:cut]}\n  {title[cut + 1:]}",
+            "title": title if cut < 0 else f"{title[:cut]}\n  {title[cut + 1 :]}",
             "comments": f"{rng.randint(4, 40)} pages, {rng.randint(1, 12)} figures",
             "journal-ref": None,
             "doi": f"10.{1000 + i % 9000}/arxiv.{i}" if rng.random() < 0.3 else None,

@@ -6,13 +6,13 @@ import json
 from pathlib import Path
 
 import pytest
+from refhound.sop.definition import load_sop
+from refhound.sop.runner import SopRunner
 from typer.testing import CliRunner
 
 from refhound.cli import app
 from refhound.index.store import IndexStore
 from refhound.settings import Settings
-from refhound.sop.definition import load_sop
-from refhound.sop.runner import SopRunner
 from tests.sop.fakes import FakeAgent, reference
 
 runner = CliRunner()
@@ -56,12 +56,12 @@ def test_check_runs_the_default_sop_and_times_every_stage(bib: Path, small_index
 
 
 def test_a_named_or_file_sop_is_followed(bib: Path, small_index: Path, tmp_path: Path) -> None:
-    code, out, _ = check(bib, "--index", small_index, "--format", "json", "--sop", "citeaudit")
+    _, out, _ = check(bib, "--index", small_index, "--format", "json", "--sop", "citeaudit")
     # The paper's order has no embedded index: offline, with an empty memory, nothing can be decided.
     assert [r["verdict"] for r in json.loads(out)["references"]] == ["unverified", "unverified"]
     sop = tmp_path / "mine.yaml"
     sop.write_text("name: mine\nstages: [index, judge]\n", encoding="utf-8")
-    code, out, _ = check(bib, "--index", small_index, "--format", "json", "--sop", sop)
+    _, out, _ = check(bib, "--index", small_index, "--format", "json", "--sop", sop)
     assert [s["stage"] for s in json.loads(out)["references"][1]["stages"]] == ["index", "judge"]
 
 
@@ -115,7 +115,7 @@ def test_an_interrupted_run_is_finished_by_check_resume(small_index: Path, tmp_p
         started = SopRunner(settings, store, sop=load_sop(str(sop_file)), agents={"index": _dies_on(3)})
         with pytest.raises(KeyboardInterrupt):
             started.run([reference(i) for i in range(6)], inputs=["refs.bib"], run_id="run-x")
-    code, out, err = check("--resume", "run-x", "--index", small_index, "--format", "json")
+    _, out, _ = check("--resume", "run-x", "--index", small_index, "--format", "json")
     report = json.loads(out)
     assert [r["id"] for r in report["references"]] == [f"ref{i}" for i in range(6)]
     assert report["inputs"] == ["refs.bib"]
