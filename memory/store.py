@@ -4,12 +4,13 @@ One chromadb collection (cosine space) in a `PersistentClient` directory. Each e
 (as JSON in the metadata) with its provenance: the SOP stage that verified it, the record's source, id and
 source version, and the date. Its id is `source:source_id`, so remembering a record again replaces it.
 
-What is embedded is a short text key, the same for a record and for a citation of it: the title's
-comparison key (case, punctuation, accents, hyphens and articles gone, see `refhound.normalize.titles`),
-then the first author's family name and the year. Citation styles differ in exactly what the key drops
-(case, "Devlin, J." vs "Jacob Devlin", venue abbreviations), so one work cited in two styles lands close;
-the name and year tell apart works whose titles alone are alike. A similarity only nominates a record:
-the judge's rules decide whether it is the cited work.
+What is embedded is a short text key, built alike for a record and for a citation of it: the title's
+words (case, accents, punctuation and articles gone, as in `refhound.normalize.titles.title_key`, but
+with hyphens as spaces), then the first author's family name and the year. Citation styles differ in
+what the key leaves out (case, quotes, "Devlin, J." vs "Jacob Devlin", the venue and its abbreviation,
+"et al."), so one work cited in two styles lands close; the name and year tell apart works whose titles
+alone are alike. A similarity only nominates a record: the judge's rules decide whether it is the cited
+work.
 
 Vectors are computed outside the lock (onnxruntime runs concurrently); chromadb calls are serialised
 under it, so one `VerifiedMemory` can be shared by the threads of a run. chromadb sends no telemetry
@@ -125,7 +126,8 @@ class VerifiedMemory:
 
         Raises `MemoryUnavailable` naming the path when it is a file, an unreadable or foreign
         directory, or a chromadb store that cannot be read (e.g. a damaged `chroma.sqlite3`).
-        The embedding model is not loaded here but on the first remember or non-empty recall.
+        The embedding model is not loaded here but on the first remember or non-empty recall;
+        `embedding` defaults to the process's shared `default_embedding()`.
         """
         path = Path(path).expanduser()
         _check_directory(path)

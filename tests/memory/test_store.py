@@ -72,7 +72,7 @@ def test_text_key_is_the_same_for_a_record_and_its_citation() -> None:
     assert record_key(BERT) == cited_key(cited)
     assert (
         record_key(BERT)
-        == "bert pretraining of deep bidirectional transformers for language understanding. devlin 2019"
+        == "bert pre training of deep bidirectional transformers for language understanding. devlin 2019"
     )
     assert cited_key(ParsedFields(authors=["Devlin, J."], year=2019)) == ""
 
