@@ -22,9 +22,6 @@ import ipaddress
 import json
 import os
 import re
-import threading
-import time
-from collections.abc import Callable
 from functools import lru_cache
 from types import TracebackType
 from typing import Any, TypeVar
@@ -32,6 +29,7 @@ from typing import Any, TypeVar
 import httpx
 from pydantic import BaseModel, ValidationError
 
+from refhound.breaker import CircuitBreaker
 from refhound.errors import LLMError, LLMInvalidReply, LLMRejected, LLMRequestsBlocked, LLMUnavailable
 from refhound.settings import LLMSettings
 
@@ -147,59 +145,6 @@ def _content(response: httpx.Response) -> str | None:
     return content
 
 
-# --- the circuit breaker --------------------------------------------------------------------------------
-
-
-class CircuitBreaker:
-    """Fail fast while a server keeps failing.
-
-    After `threshold` consecutive unavailable failures the breaker opens: calls fail at once for
-    `cooldown_s`. Then calls go through again; one more failure reopens it, an answer closes it.
-    """
-
-    def __init__(
-        self, threshold: int = 3, cooldown_s: float = 60.0, clock: Callable[[], float] = time.monotonic
-    ) -> None:
-        self.threshold = threshold
-        self.cooldown_s = cooldown_s
-        self._clock = clock
-        self._failures = 0
-        self._opened_at: float | None = None
-        self._lock = threading.Lock()
-
-    @property
-    def is_open(self) -> bool:
-        with self._lock:
-            return self._remaining() > 0
-
-    def _remaining(self) -> float:
-        if self._opened_at is None:
-            return 0.0
-        return self._opened_at + self.cooldown_s - self._clock()
-
-    def before_call(self) -> None:
-        """Raise `LLMUnavailable` while the breaker is open."""
-        with self._lock:
-            remaining = self._remaining()
-            failures = self._failures
-        if remaining > 0:
-            raise LLMUnavailable(
-                f"circuit breaker open after {failures} consecutive failures: not calling the server "
-                f"for {remaining:.0f}s more"
-            )
-
-    def record_answer(self) -> None:
-        with self._lock:
-            self._failures = 0
-            self._opened_at = None
-
-    def record_failure(self) -> None:
-        with self._lock:
-            self._failures += 1
-            if self._failures >= self.threshold:
-                self._opened_at = self._clock()
-
-
 # --- the client -----------------------------------------------------------------------------------------
 
 
@@ -286,7 +231,8 @@ class LLMClient:
     ) -> str | None:
         """One request; the reply's content, or the exception that says why there is none."""
         check_model_request(self.url)
-        self.breaker.before_call()
+        if refusal := self.breaker.refusal():
+            raise LLMUnavailable(refusal)
         payload: dict[str, Any] = {"model": self.settings.model, "messages": messages, "temperature": 0}
         if self.settings.structured_output == "json_schema":
             payload["response_format"] = {

@@ -87,6 +87,7 @@ def main() -> int:
         build_index(db, args.acl, valid_bib)
 
     settings = Settings()
+    settings.check.offline = True  # the embedded index only
     settings.check.unverified_as = UnverifiedPolicy.FAKE
     read = read_input(all_bib)
     for problem in read.problems:

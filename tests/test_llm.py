@@ -11,6 +11,7 @@ import httpx
 import pytest
 from pydantic import BaseModel, ConfigDict, Field
 
+from refhound.breaker import CircuitBreaker
 from refhound.errors import (
     LLMError,
     LLMInvalidReply,
@@ -21,7 +22,6 @@ from refhound.errors import (
 )
 from refhound.llm import (
     ALLOW_MODEL_REQUESTS_ENV,
-    CircuitBreaker,
     LLMClient,
     client_from_settings,
     is_loopback,

@@ -19,6 +19,7 @@ from typing import Any
 import httpx
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, stop_after_attempt
 
+from refhound.breaker import CircuitBreaker
 from refhound.errors import Unreachable
 from refhound.settings import SourceSettings, SourcesSettings
 
@@ -137,11 +138,16 @@ class ServiceHttp:
         self.pool = pool
         self.name = name
         self.policy = policy
+        # A service that keeps failing is not asked again for a while: a run without a network must not
+        # wait out timeouts and retries for every reference.
+        self.breaker = CircuitBreaker()
 
     async def get(
         self, url: str, params: dict[str, str] | None = None, *, missing_ok: bool = False
     ) -> Fetched | None:
         """The body of a 2xx answer; None for a 404 when `missing_ok`. Retries as the module says."""
+        if refusal := self.breaker.refusal():
+            raise Unreachable(self.name, refusal)
         attempts = self.policy.retries + 1
         retrying = AsyncRetrying(
             stop=stop_after_attempt(attempts),
@@ -150,10 +156,13 @@ class ServiceHttp:
             reraise=True,
         )
         try:
-            return await retrying(self._attempt, url, params, missing_ok)
+            fetched = await retrying(self._attempt, url, params, missing_ok)
         except _Retryable as error:
+            self.breaker.record_failure()
             tries = f"after {attempts} attempts" if attempts > 1 else "no retries configured"
             raise Unreachable(self.name, f"{error.problem} ({tries})") from None
+        self.breaker.record_answer()
+        return fetched
 
     async def get_json(
         self, url: str, params: dict[str, str] | None = None, *, missing_ok: bool = False

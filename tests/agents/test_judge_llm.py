@@ -19,7 +19,8 @@ from refhound.agents.judge_llm import (
     adjudicate,
 )
 
-from refhound.llm import CircuitBreaker, LLMClient, unbounded_strings
+from refhound.breaker import CircuitBreaker
+from refhound.llm import LLMClient, unbounded_strings
 from refhound.models import Evidence, FieldCheck, FieldStatus, ParsedFields, Record, Verdict
 from refhound.normalize.titles import title_similarity
 from refhound.settings import JudgeSettings, LLMSettings

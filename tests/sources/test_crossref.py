@@ -209,6 +209,23 @@ def test_a_503_storm_is_retried_then_unreachable(server: CrossrefServer) -> None
     assert server.count == 3
 
 
+def test_a_service_that_keeps_failing_is_not_asked_again_for_a_while(server: CrossrefServer) -> None:
+    server.fail_always(unavailable())
+
+    async def four_lookups(crossref: Crossref) -> list[str]:
+        problems = []
+        for _ in range(4):
+            try:
+                await crossref.lookup(ParsedFields(title=RESNET.title))
+            except Unreachable as error:
+                problems.append(str(error))
+        return problems
+
+    problems = call(settings_for(server.url, retries=0), four_lookups)
+    assert server.count == 3  # the fourth lookup is refused at once
+    assert "circuit breaker open after 3 consecutive failures" in problems[3]
+
+
 def test_a_single_503_is_retried_and_answered(server: CrossrefServer) -> None:
     server.fail(unavailable())
     records = call(settings_for(server.url), lambda c: c.lookup(ParsedFields(title=RESNET.title)))
