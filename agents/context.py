@@ -17,9 +17,9 @@ from refhound.settings import Settings
 
 if TYPE_CHECKING:
     from refhound.memory.store import VerifiedMemory
-    from refhound.sources.runtime import SourcesRuntime
 
     from refhound.llm import LLMClient
+    from refhound.sources.runtime import SourcesRuntime
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from typing import Annotated, Any, TypedDict, get_type_hints
+from typing import Annotated, Any, TypedDict, cast, get_type_hints
 
 from refhound.agents.context import Candidate
 
@@ -72,4 +72,4 @@ def merge(branch: Branch, update: dict[str, Any]) -> Branch:
     for key, value in update.items():
         reducer = _BRANCH_REDUCERS.get(key)
         merged[key] = reducer(merged[key], value) if reducer else value
-    return Branch(**merged)  # type: ignore[typeddict-item]
+    return cast(Branch, merged)

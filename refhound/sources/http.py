@@ -156,7 +156,7 @@ class ServiceHttp:
             reraise=True,
         )
         try:
-            fetched = await retrying(self._attempt, url, params, missing_ok)
+            fetched: Fetched | None = await retrying(self._attempt, url, params, missing_ok)
         except _Retryable as error:
             self.breaker.record_failure()
             tries = f"after {attempts} attempts" if attempts > 1 else "no retries configured"
