@@ -65,21 +65,22 @@ def _candidate(cited_title: str, recollection: Recollection) -> Candidate:
     )
 
 
-def remember_verified(result: ReferenceResult, record: Record, context: AgentContext) -> None:
-    """Remember `record` as the verified work of `result`, when the memory is on and worth writing.
+def remember_verified(result: ReferenceResult, record: Record, found_by: str, context: AgentContext) -> None:
+    """Remember `record`, found by the stage `found_by`, as the verified work of `result`, when the
+    memory is on and the record worth writing.
 
-    Only verified results are remembered, and not those decided by the index or the memory itself
-    (their records are already fast to find). A memory that cannot be written is logged, never fatal:
-    the verdict stands without it.
+    Only verified results are remembered, and not records the index or the memory itself found
+    (they are already fast to find). A memory that cannot be written is logged, never fatal: the verdict
+    stands without it.
     """
     if not context.settings.memory.enabled or result.verdict is not Verdict.VERIFIED:
         return
-    if result.stage in _NOT_REMEMBERED:
+    if found_by in _NOT_REMEMBERED:
         return
     try:
         memory = context.open_memory()
         if memory is not None:
-            memory.remember(record, stage=result.stage, verified_at=date.today(), cited=result.parsed)
+            memory.remember(record, stage=found_by, verified_at=date.today(), cited=result.parsed)
     except MemoryUnavailable as exc:
         logger.warning("not remembered: %s", exc)
 

@@ -22,8 +22,6 @@ from refhound.sop.state import Branch, merge
 from refhound.models import ReferenceResult, StageRun, Verdict, is_hallucinated
 
 logger = logging.getLogger(__name__)
-# Stages whose records are already fast to find again: a verdict they gave is not remembered.
-_NOT_REMEMBERED = frozenset({"index", "memory"})
 NodeOutput = Command[Any] | dict[str, Any]
 Node = Callable[[dict[str, Any]], Awaitable[NodeOutput]]
 
@@ -136,14 +134,14 @@ def finish(branch: Branch, judgement: Judgement, decided_by: str, context: Agent
 
 
 def _remember(result: ReferenceResult, branch: Branch, context: AgentContext) -> None:
+    """Hand the record that decided a verified result, and the stage that found it, to the memory."""
+    from refhound.agents.memory import remember_verified
+
     decisive = result.evidence[0]
     for candidate in branch["candidates"]:
         record = candidate.record
         if (record.source, record.source_id) == (decisive.source, decisive.record_id):
-            if candidate.stage not in _NOT_REMEMBERED:
-                from refhound.agents.memory import remember_verified
-
-                remember_verified(result, record, context)
+            remember_verified(result, record, candidate.stage, context)
             return
 
 

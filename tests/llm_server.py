@@ -12,9 +12,10 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any, Literal
+
+from tests.loopback import LoopbackServer, QuietHandler
 
 COMPLETIONS_PATH = "/v1/chat/completions"
 
@@ -63,25 +64,7 @@ class _State:
     stopping: threading.Event = field(default_factory=threading.Event)
 
 
-class _Server(ThreadingHTTPServer):
-    # Handler threads are joined on close (they wake from a delay when `stopping` is set).
-    daemon_threads = False
-    block_on_close = True
-
-    def __init__(self, state: _State) -> None:
-        self.state = state
-        super().__init__(("127.0.0.1", 0), _Handler)
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        pass  # a client that timed out and hung up is expected here
-
-
-class _Handler(BaseHTTPRequestHandler):
-    server: _Server
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
+class _Handler(QuietHandler):
     def do_POST(self) -> None:
         state = self.server.state
         length = int(self.headers.get("Content-Length") or 0)
@@ -132,13 +115,8 @@ class FakeLLMServer:
 
     def __init__(self) -> None:
         self._state = _State()
-        self._server = _Server(self._state)
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, args=(0.02,), name="fake-llm", daemon=True
-        )  # a short poll interval: `close` waits for one
-        self._thread.start()
-        host, port = self._server.server_address[:2]
-        self.url = f"http://{host!s}:{port}/v1"
+        self._server = LoopbackServer(self._state, _Handler, "fake-llm")
+        self.url = self._server.url + "/v1"
 
     def script(self, *replies: Reply | str | dict[str, Any]) -> None:
         """Queue replies; a str or dict is a completion with that content."""
@@ -163,10 +141,7 @@ class FakeLLMServer:
         return self._state.unscripted
 
     def close(self) -> None:
-        self._state.stopping.set()
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join()
+        self._server.stop()
 
     def __enter__(self) -> FakeLLMServer:
         return self

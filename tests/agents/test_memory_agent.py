@@ -111,7 +111,7 @@ def test_disabled_memory_is_never_opened(store: IndexStore, tmp_path: Path) -> N
         settings=Settings(memory=settings), store=store, this_year=2026, open_memory=opener
     )
     assert recall_from_memory(BERT_APA, context).note == "memory off"
-    remember_verified(_result(Verdict.VERIFIED, "scholar"), BERT, context)
+    remember_verified(_result(Verdict.VERIFIED, "scholar"), BERT, "scholar", context)
     assert not (tmp_path / "memory").exists()
 
 
@@ -137,7 +137,7 @@ def test_unusable_memory_is_reported_not_fatal(store: IndexStore, tmp_path: Path
         assert "is a file" in findings.note
     with pytest.raises(MemoryUnavailable):
         opener()
-    remember_verified(_result(Verdict.VERIFIED, "scholar"), BERT, context)  # logged, not raised
+    remember_verified(_result(Verdict.VERIFIED, "scholar"), BERT, "scholar", context)  # logged, not raised
 
 
 def _result(verdict: Verdict, stage: str) -> ReferenceResult:
@@ -160,7 +160,7 @@ def _result(verdict: Verdict, stage: str) -> ReferenceResult:
 def test_only_verified_records_from_slow_stages_are_written_back(
     context: AgentContext, opener: MemoryOpener, verdict: Verdict, stage: str, kept: bool
 ) -> None:
-    remember_verified(_result(verdict, stage), BERT, context)
+    remember_verified(_result(verdict, stage), BERT, stage, context)
     if not kept:
         assert not opener.opened  # nothing to write: the memory is not even opened
         return

@@ -20,7 +20,6 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -28,6 +27,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from rapidfuzz import fuzz
 
 from refhound.models import Record
+from tests.loopback import LoopbackServer, QuietHandler
 
 NOT_FOUND = b"Resource not found."
 _TYPES = {
@@ -131,24 +131,7 @@ class _State:
     stopping: threading.Event = field(default_factory=threading.Event)
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = False
-    block_on_close = True
-
-    def __init__(self, state: _State) -> None:
-        self.state = state
-        super().__init__(("127.0.0.1", 0), _Handler)
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        pass  # a client that timed out and hung up is expected here
-
-
-class _Handler(BaseHTTPRequestHandler):
-    server: _Server
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
+class _Handler(QuietHandler):
     def do_GET(self) -> None:
         state = self.server.state
         url = urlsplit(self.path)
@@ -230,13 +213,8 @@ class CrossrefServer:
     def __init__(self, works: list[Record | dict[str, Any]] | None = None, latency_s: float = 0.0) -> None:
         self._state = _State(latency_s=latency_s)
         self.add(*(works or []))
-        self._server = _Server(self._state)
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, args=(0.02,), name="fake-crossref", daemon=True
-        )
-        self._thread.start()
-        host, port = self._server.server_address[:2]
-        self.url = f"http://{host!s}:{port}"
+        self._server = LoopbackServer(self._state, _Handler, "fake-crossref")
+        self.url = self._server.url
 
     def add(self, *works: Record | dict[str, Any]) -> None:
         with self._state.lock:
@@ -277,10 +255,7 @@ class CrossrefServer:
             return len(self._state.requests)
 
     def close(self) -> None:
-        self._state.stopping.set()
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join()
+        self._server.stop()
 
     def __enter__(self) -> CrossrefServer:
         return self
