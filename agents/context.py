@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
     from refhound.llm import LLMClient
     from refhound.sources.runtime import SourcesRuntime
+    from refhound.web.runtime import WebRuntime
 
 
 @dataclass(frozen=True)
@@ -44,14 +45,18 @@ class AgentContext:
     open_memory: Callable[[], VerifiedMemory | None] = field(default=lambda: None)
     llm: LLMClient | None = None
     sources: SourcesRuntime | None = None  # the online scholarly sources; None when offline or none enabled
+    web: WebRuntime | None = None  # web search and crawl; None when offline or no provider is configured
 
     def close(self) -> None:
-        """Release what the run opened: the memory, the online sources' client, the LLM client."""
+        """Release what the run opened: the memory, the online sources' and the web's clients (and
+        Chromium), the LLM client."""
         close_memory = getattr(self.open_memory, "close", None)
         if close_memory is not None:
             close_memory()
         if self.sources is not None:
             self.sources.close()
+        if self.web is not None:
+            self.web.close()
         if self.llm is not None:
             self.llm.close()
 
@@ -63,6 +68,8 @@ class Findings:
     candidates: tuple[Candidate, ...] = ()
     note: str = ""  # one line on what the stage did, shown in the per-stage trace
     unreachable: tuple[str, ...] = ()  # services that could not answer: their silence proves nothing
+    # Cited identifier fields ("doi", "arxiv_id") whose authority says they do not exist.
+    dead_identifiers: tuple[str, ...] = ()
 
 
 Agent = Callable[[Reference, AgentContext], Findings]

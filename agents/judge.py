@@ -12,6 +12,10 @@ With no candidate, the verdict depends on what the index covers: a cited venue a
 completely by some source (e.g. dblp's ICML 2019 bibliography) → fabricated; otherwise unverified,
 because "not in an index that does not cover it" proves nothing.
 
+A cited identifier that its authority says does not exist (`dead_identifiers`: doi.org answers 404 for
+the DOI, arXiv has no such id) is a wrong field of a work found by its title, and, with no such work
+found, evidence of fabrication: a real work's citation does not invent its identifier.
+
 A metadata_error is marked `borderline` when its verdict hinges on what the rules cannot settle alone:
 every mismatch is in doubt (a title reworded or another work's, author names written another way, an
 unrecognised but similar venue), or the record was taken for the cited work on a near title only. The
@@ -21,6 +25,7 @@ verdicts are never borderline.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from refhound.agents.field_rules import (
@@ -104,6 +109,7 @@ def _evaluate(
     coverage: Coverage,
     settings: JudgeSettings,
     this_year: int,
+    dead_identifiers: Collection[str],
 ) -> _Evaluation:
     record = candidate.record
     title = check_title(cited.title, record)
@@ -116,8 +122,13 @@ def _evaluate(
     ]
     doi_owner, arxiv_owner = owners
     identifiers = [
-        check_doi(cited.doi, record, doi_owner if doi_owner is not record else None),
-        check_arxiv(cited.arxiv_id, record, arxiv_owner if arxiv_owner is not record else None),
+        _unless_dead(
+            check_doi(cited.doi, record, doi_owner if doi_owner is not record else None), dead_identifiers
+        ),
+        _unless_dead(
+            check_arxiv(cited.arxiv_id, record, arxiv_owner if arxiv_owner is not record else None),
+            dead_identifiers,
+        ),
     ]
     fields.extend(f for f in identifiers if f is not None)
     identifier_agrees = any(f is not None and f.status is S.MATCH for f in identifiers)
@@ -130,24 +141,44 @@ def _evaluate(
     return _Evaluation(candidate, fields, same_work, authors)
 
 
+def _unless_dead(check: FieldCheck | None, dead_identifiers: Collection[str]) -> FieldCheck | None:
+    """The identifier's check, made a mismatch when its authority says the cited identifier does not exist."""
+    if check is None or check.field not in dead_identifiers or check.status is S.MATCH:
+        return check
+    return check.model_copy(update={"status": S.MISMATCH, "note": _DEAD[check.field]})
+
+
+_DEAD = {
+    "doi": "the cited DOI does not exist (doi.org does not resolve it)",
+    "arxiv_id": "the cited arXiv id does not exist (arXiv has no such paper)",
+}
+
+
 def judge(
     cited: ParsedFields,
     candidates: list[Candidate],
     coverage: Coverage,
     settings: JudgeSettings,
     this_year: int,
+    dead_identifiers: Collection[str] = (),
 ) -> Judgement:
-    """Decide one citation from the candidate records the index stage found."""
+    """Decide one citation from the candidate records the stages found.
+
+    `dead_identifiers` names the cited identifier fields ("doi", "arxiv_id") that their authority says
+    do not exist."""
     if not cited.title and not cited.doi and not cited.arxiv_id:
         return Judgement(
             Verdict.UNVERIFIED, [], [], "too little metadata to check: no title and no identifier"
         )
     # Records that the cited DOI / arXiv id lead to but whose titles say they are other works.
     owners = (_owner(candidates, "doi", settings), _owner(candidates, "arxiv_id", settings))
-    evaluations = [_evaluate(cited, c, owners, coverage, settings, this_year) for c in candidates]
+    dead = [f for f in ("doi", "arxiv_id") if f in dead_identifiers and getattr(cited, f)]
+    evaluations = [_evaluate(cited, c, owners, coverage, settings, this_year, dead) for c in candidates]
     same = [e for e in evaluations if e.same_work]
     if same:
         return _decide_on_record(cited, max(same, key=lambda e: e.rank), settings)
+    if dead:
+        return _fabricated_identifier(cited, dead)
     return _decide_without_record(cited, candidates, coverage, settings, this_year)
 
 
@@ -178,6 +209,19 @@ def _decide_on_record(cited: ParsedFields, best: _Evaluation, settings: JudgeSet
             f"matches {where}, but the cited {names} could not be confirmed offline",
         )
     return Judgement(Verdict.VERIFIED, best.fields, evidence, f"every cited field agrees with {where}")
+
+
+def _fabricated_identifier(cited: ParsedFields, dead: list[str]) -> Judgement:
+    fields = [FieldCheck(field=f, status=S.MISMATCH, cited=getattr(cited, f), note=_DEAD[f]) for f in dead]
+    if cited.title:
+        fields.insert(
+            0,
+            FieldCheck(field="title", status=S.UNCHECKED, cited=cited.title, note="no source has this title"),
+        )
+    names = " and ".join("DOI" if f == "doi" else "arXiv id" for f in dead)
+    return Judgement(
+        Verdict.FABRICATED, fields, [], f"the cited {names} does not exist and no source has this work"
+    )
 
 
 def _decide_without_record(

@@ -86,6 +86,7 @@ class MemoryUnavailable(RefhoundError):
 class SourceError(RefhoundError):
     def __init__(self, source: str, problem: str) -> None:
         self.source = source
+        self.problem = problem
         super().__init__(f"{source}: {problem}")
 
 

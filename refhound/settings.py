@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 from typing import Literal
 
-from platformdirs import user_config_dir, user_data_dir
+from platformdirs import user_cache_dir, user_config_dir, user_data_dir
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic_settings import (
     BaseSettings,
@@ -173,7 +173,11 @@ class SopSettings(_Section):
     )
 
 
-SourceName = Literal["crossref"]  # one per module of refhound/sources/
+SourceName = Literal["crossref", "openalex", "dblp", "arxiv", "semantic_scholar", "doi"]
+
+
+def default_http_cache_path() -> Path:
+    return Path(user_cache_dir(APP_NAME)) / "http.sqlite"
 
 
 class SourceSettings(_Section):
@@ -206,18 +210,176 @@ class CrossrefSettings(SourceSettings):
     )
 
 
+class OpenAlexSettings(SourceSettings):
+    base_url: str = Field(default="https://api.openalex.org", description="The OpenAlex API's root URL.")
+    rate_per_s: float = Field(default=10.0, gt=0, description="Requests per second (OpenAlex allows 10).")
+    api_key: str | None = Field(default=None, description="OpenAlex premium API key, if any (`api_key=`).")
+
+
+class DblpSettings(SourceSettings):
+    base_url: str = Field(
+        default="https://dblp.org", description="dblp's root URL (search API: /search/publ/api)."
+    )
+    rate_per_s: float = Field(
+        default=1.0, gt=0, description="Requests per second (dblp asks clients to be gentle)."
+    )
+    concurrency: int = Field(default=1, ge=1, le=64, description="Requests open at the same time, at most.")
+
+
+class ArxivSettings(SourceSettings):
+    base_url: str = Field(
+        default="https://export.arxiv.org/api", description="The arXiv API's root URL (Atom: /query)."
+    )
+    rate_per_s: float = Field(
+        default=1 / 3, gt=0, description="Requests per second (arXiv asks for one request every 3 seconds)."
+    )
+    concurrency: int = Field(default=1, ge=1, le=64, description="Requests open at the same time, at most.")
+
+
+class SemanticScholarSettings(SourceSettings):
+    base_url: str = Field(
+        default="https://api.semanticscholar.org/graph/v1",
+        description="The Semantic Scholar graph API's root URL.",
+    )
+    rate_per_s: float = Field(
+        default=1.0, gt=0, description="Requests per second (1 with a key; the shared pool is tighter)."
+    )
+    api_key: str | None = Field(default=None, description="Semantic Scholar API key (`x-api-key`), optional.")
+
+
+class DoiSettings(SourceSettings):
+    base_url: str = Field(
+        default="https://doi.org", description="The DOI resolver (content negotiation for CSL-JSON)."
+    )
+
+
+class HttpCacheSettings(_Section):
+    enabled: bool = Field(default=True, description="Keep the services' answers in a SQLite cache.")
+    path: Path = Field(default_factory=default_http_cache_path, description="SQLite file of the HTTP cache.")
+    ttl_s: float = Field(
+        default=30 * 24 * 3600.0,
+        ge=0,
+        description="Seconds a cached answer is used before it is asked again (offline runs use any age).",
+    )
+
+
 class SourcesSettings(_Section):
     crossref: CrossrefSettings = Field(default_factory=CrossrefSettings, description="Crossref's REST API.")
+    openalex: OpenAlexSettings = Field(default_factory=OpenAlexSettings, description="OpenAlex's API.")
+    dblp: DblpSettings = Field(default_factory=DblpSettings, description="dblp's publication search API.")
+    arxiv: ArxivSettings = Field(default_factory=ArxivSettings, description="arXiv's Atom API.")
+    semantic_scholar: SemanticScholarSettings = Field(
+        default_factory=SemanticScholarSettings, description="Semantic Scholar's graph API."
+    )
+    doi: DoiSettings = Field(
+        default_factory=DoiSettings, description="doi.org: does a DOI resolve, and to which work."
+    )
+    cache: HttpCacheSettings = Field(
+        default_factory=HttpCacheSettings, description="The persistent cache of the services' answers."
+    )
     tiers: list[list[SourceName]] = Field(
-        default=[["crossref"]],
+        default=[["crossref", "openalex"], ["dblp", "arxiv", "semantic_scholar"]],
         description="Services asked in order, tier by tier (a tier's services at once); the lookup stops "
         "after the first tier that has a record with the cited title.",
     )
     mailto: str | None = Field(
         default=None,
-        description="Contact e-mail sent to the services that ask for one (Crossref's polite pool).",
+        description="Contact e-mail sent to the services that ask for one (Crossref's and OpenAlex's polite "
+        "pools).",
     )
     user_agent: str = Field(default="refhound/0.1", description="User-Agent of every request.")
+
+
+def default_chromium_path() -> Path:
+    return Path("/usr/bin/chromium")
+
+
+class WebSettings(_Section):
+    """The web search and crawl stage (agents/web_search.py, refhound/web/).
+
+    A provider's key or URL is read only when that provider is chosen; a missing one leaves the stage out
+    with a message naming the setting, it never fails a run.
+    """
+
+    provider: Literal["none", "searxng", "brave", "google", "serpapi"] = Field(
+        default="none", description="Search provider of the web stage; none leaves the stage out."
+    )
+    searxng_url: str | None = Field(
+        default=None,
+        description="Root URL of a self-hosted SearXNG instance whose settings.yml enables the json format "
+        "(search.formats), e.g. http://localhost:8888.",
+    )
+    searxng_categories: str | None = Field(
+        default=None, description="SearXNG categories to search (e.g. 'general,science'); unset: its default."
+    )
+    brave_api_key: str | None = Field(
+        default=None, description="Brave Search API subscription token (header X-Subscription-Token)."
+    )
+    brave_base_url: str = Field(
+        default="https://api.search.brave.com",
+        description="Brave Search API root (web search: /res/v1/web/search).",
+    )
+    google_api_key: str | None = Field(
+        default=None, description="Google Programmable Search (Custom Search JSON API) key (`key=`)."
+    )
+    google_cx: str | None = Field(default=None, description="Google Programmable Search engine id (`cx=`).")
+    google_base_url: str = Field(
+        default="https://www.googleapis.com", description="Custom Search JSON API root (/customsearch/v1)."
+    )
+    serpapi_key: str | None = Field(default=None, description="SerpApi key (`api_key=`).")
+    serpapi_base_url: str = Field(
+        default="https://serpapi.com",
+        description="SerpApi root (Google results: /search.json?engine=google).",
+    )
+    top_results: int = Field(default=5, ge=1, le=20, description="Search results asked for per reference.")
+    crawl_budget_pages: int = Field(
+        default=5,
+        ge=0,
+        le=50,
+        description="Pages fetched at most per reference (robots.txt and redirects not counted; a page "
+        "rendered again in Chromium counts once).",
+    )
+    search_timeout_s: float = Field(default=20.0, gt=0, description="Seconds one search request may take.")
+    search_retries: int = Field(
+        default=2, ge=0, le=10, description="Further search attempts after a transport error, 429 or 5xx."
+    )
+    search_rate_per_s: float = Field(
+        default=1.0, gt=0, description="Search requests per second sent to the provider, at most."
+    )
+    crawl_timeout_s: float = Field(
+        default=15.0, gt=0, description="Seconds one page may take (body included; in Chromium, to render)."
+    )
+    max_page_bytes: int = Field(
+        default=2 * 1024 * 1024,
+        ge=1024,
+        description="Bytes of a page read at most; the rest is cut off (metadata sits in the head).",
+    )
+    max_redirects: int = Field(default=5, ge=0, le=20, description="Redirects followed per page, at most.")
+    rate_per_host: float = Field(
+        default=1.0, gt=0, description="Page requests per second sent to one host, at most."
+    )
+    concurrency_per_host: int = Field(
+        default=2, ge=1, le=16, description="Page requests open at the same time on one host, at most."
+    )
+    respect_robots: bool = Field(
+        default=True, description="Fetch only what a site's robots.txt allows (and honour its Crawl-delay)."
+    )
+    max_crawl_delay_s: float = Field(
+        default=10.0, ge=0, description="Longest robots.txt Crawl-delay honoured; longer ones are cut to it."
+    )
+    use_browser: Literal["auto", "never"] = Field(
+        default="auto",
+        description="auto: render in Chromium the pages whose HTML has no metadata but is built by "
+        "scripts; never: httpx only.",
+    )
+    chromium_path: Path = Field(
+        default_factory=default_chromium_path,
+        description="Chromium executable Playwright drives (Debian's package; never `playwright install`).",
+    )
+
+
+class QuotesSettings(_Section):
+    """The quote checker (`refhound quotes check`)."""
 
 
 class Settings(BaseSettings):
@@ -242,6 +404,10 @@ class Settings(BaseSettings):
     sop: SopSettings = Field(default_factory=SopSettings, description="The SOP orchestrator.")
     sources: SourcesSettings = Field(
         default_factory=SourcesSettings, description="The online scholarly APIs (scholar stage)."
+    )
+    web: WebSettings = Field(default_factory=WebSettings, description="Web search and crawl (web stage).")
+    quotes: QuotesSettings = Field(
+        default_factory=QuotesSettings, description="The quote checker (`refhound quotes check`)."
     )
 
     @classmethod

@@ -90,6 +90,11 @@ def check(refs: list[Reference], index: Path, crossref: str, memory: Path | None
     settings = Settings()
     settings.check.offline = False
     settings.sources.crossref.base_url = crossref
+    # Crossref alone, uncached: every look-up the memory does not answer goes to the slow server.
+    settings.sources.tiers = [["crossref"]]
+    for name in ("openalex", "dblp", "arxiv", "semantic_scholar", "doi"):
+        getattr(settings.sources, name).enabled = False
+    settings.sources.cache.enabled = False
     settings.memory.enabled = memory is not None
     if memory is not None:
         settings.memory.path = memory

@@ -32,7 +32,12 @@ def _rules(branch: Branch, context: AgentContext, current: str = JUDGE) -> Judge
     searched = current == "index" or any(run.stage == "index" for run in branch["stages"])
     coverage = context.store.coverage if searched else _covers_nothing
     return judge(
-        branch["reference"].parsed, branch["candidates"], coverage, context.settings.judge, context.this_year
+        branch["reference"].parsed,
+        branch["candidates"],
+        coverage,
+        context.settings.judge,
+        context.this_year,
+        branch.get("dead_identifiers", ()),
     )
 
 
@@ -55,11 +60,14 @@ def stage_node(
             {
                 "candidates": list(findings.candidates),
                 "unreachable": list(findings.unreachable),
+                "dead_identifiers": list(findings.dead_identifiers),
                 "next_stage": branch["next_stage"] + 1,
             },
         )
         # New evidence may settle the case; without new evidence nothing changed since the last stage.
-        judgement = _rules(branch, context, stage) if findings.candidates else None
+        judgement = (
+            _rules(branch, context, stage) if findings.candidates or findings.dead_identifiers else None
+        )
         timing = StageRun(
             stage=stage,
             elapsed_ms=_ms_since(started),

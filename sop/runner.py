@@ -56,6 +56,7 @@ def build_context(settings: Settings, store: IndexStore) -> AgentContext:
     from refhound.agents.memory import memory_opener
 
     from refhound.sources.runtime import SourcesRuntime
+    from refhound.web.runtime import WebRuntime
 
     return AgentContext(
         settings=settings,
@@ -64,6 +65,7 @@ def build_context(settings: Settings, store: IndexStore) -> AgentContext:
         open_memory=memory_opener(settings.memory),
         llm=client_from_settings(settings.llm),
         sources=SourcesRuntime.from_settings(settings),
+        web=WebRuntime.from_settings(settings),
     )
 
 

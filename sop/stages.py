@@ -41,20 +41,43 @@ def _memory_agent(context: AgentContext) -> Agent | str:
 
 def _scholar_agent(context: AgentContext) -> Agent | str:
     if context.sources is None:
-        return "no online scholarly source is enabled" + (
-            " (offline)" if context.settings.check.offline else ""
-        )
+        reason = "no online scholarly source is enabled"
+        settings = context.settings
+        if settings.check.offline:
+            # Offline, the sources answer from the HTTP cache an online run filled: say why they cannot.
+            cache = settings.sources.cache
+            reason += (
+                f" (offline), and no HTTP cache at {cache.path} to answer from"
+                if cache.enabled
+                else " (offline), and the HTTP cache is off (sources.cache.enabled)"
+            )
+        return reason
+    if not context.sources.names:
+        return "no online scholarly source is in sources.tiers"
     from refhound.agents.scholar import search_scholarly_sources
 
     return search_scholarly_sources
 
 
 def _identifiers_agent(context: AgentContext) -> Agent | str:
-    return "identifier probes (doi.org, arXiv) are not available in this version"
+    if context.sources is None or not context.sources.can_probe:
+        offline = " (offline)" if context.settings.check.offline else ""
+        return f"no identifier resolver (doi.org, arXiv) is enabled{offline}"
+    from refhound.agents.identifiers import probe_identifiers
+
+    return probe_identifiers
 
 
 def _web_agent(context: AgentContext) -> Agent | str:
-    return "web search is not available in this version"
+    from refhound.web.runtime import unavailable_reason
+
+    if reason := unavailable_reason(context.settings):
+        return reason
+    if context.web is None:
+        return "the web search could not be set up in this run"
+    from refhound.agents.web_search import search_the_web
+
+    return search_the_web
 
 
 _RESOLVERS = {

@@ -49,12 +49,19 @@ class Branch(TypedDict):
     next_stage: int  # index into the SOP's stages
     candidates: Annotated[list[Candidate], add_candidates]
     unreachable: Annotated[list[str], add_unique]  # services that gave no answer
+    dead_identifiers: Annotated[list[str], add_unique]  # cited identifiers that do not exist
     stages: Annotated[list[StageRun], operator.add]
 
 
 def new_branch(position: int, reference: Reference) -> Branch:
     return Branch(
-        position=position, reference=reference, next_stage=0, candidates=[], unreachable=[], stages=[]
+        position=position,
+        reference=reference,
+        next_stage=0,
+        candidates=[],
+        unreachable=[],
+        dead_identifiers=[],
+        stages=[],
     )
 
 
@@ -71,5 +78,6 @@ def merge(branch: Branch, update: dict[str, Any]) -> Branch:
     merged: dict[str, Any] = dict(branch)
     for key, value in update.items():
         reducer = _BRANCH_REDUCERS.get(key)
-        merged[key] = reducer(merged[key], value) if reducer else value
+        # A branch checkpointed by an earlier version may lack a newer list field.
+        merged[key] = reducer(merged[key], value) if reducer and key in merged else value
     return cast(Branch, merged)

@@ -160,6 +160,15 @@ def _private_user_data(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Non
         yield
 
 
+@pytest.fixture(autouse=True)
+def _private_http_cache(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Each test has its own HTTP cache: an answer cached by one test must not make another's offline run
+    find a cache (and answer from it)."""
+    monkeypatch.setenv(
+        "REFHOUND_SOURCES__CACHE__PATH", str(tmp_path_factory.mktemp("http-cache") / "http.sqlite")
+    )
+
+
 # --- LLM: no model requests leave this machine unless a test opts in -------------------------------------
 
 

@@ -1,4 +1,5 @@
-"""The protocol every online scholarly source implements, one module per service.
+"""The protocol every online scholarly source implements, one module per service, and the helpers they
+share to read answers (`fetch_json`, `map_items`) and combine them (`merge_new`).
 
 `lookup` answers with the service's records that may be the cited work: an empty list is a definite
 "the service has nothing like it". When the service gives no usable answer (network, timeout, server
@@ -7,11 +8,18 @@ error, an unreadable body) it raises `refhound.errors.Unreachable` instead, neve
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+import json
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
+from refhound.errors import Unreachable
 from refhound.models import ParsedFields, Record
 from refhound.normalize.identifiers import normalize_arxiv_id, normalize_doi
 from refhound.normalize.titles import title_similarity
+from refhound.sources.http import Fetched, ServiceHttp
+
+T = TypeVar("T")
+_SNIPPET = 120
 
 
 @runtime_checkable
@@ -45,6 +53,78 @@ def same_identifier(cited: ParsedFields, record: Record) -> str | None:
         if arxiv is not None and arxiv == normalize_arxiv_id(record.arxiv_id):
             return "arxiv_id"
     return None
+
+
+async def fetch_json(
+    http: ServiceHttp,
+    url: str,
+    params: dict[str, str] | None,
+    shape: Callable[[dict[str, Any]], T],
+    *,
+    headers: dict[str, str] | None = None,
+    missing_ok: bool = False,
+) -> T | None:
+    """`shape` of the JSON object a service answered; None for a 404 when `missing_ok`.
+
+    `shape` picks out what the caller needs and raises `Unreachable` when the object lacks it. It runs as
+    the request's check, so an answer that is JSON but not the API's shape is never kept in the HTTP
+    cache: a service's passing hiccup must not outlive the run.
+    """
+    shaped: list[T] = []
+    fetched = await http.get(
+        url,
+        params,
+        headers=headers,
+        missing_ok=missing_ok,
+        check=lambda answer: shaped.append(shape(json_object(http.name, answer))),
+    )
+    if fetched is None:
+        return None
+    if not shaped:  # every answer passes the check, from the network or the cache: cannot happen
+        raise Unreachable(http.name, "the answer was not read")
+    return shaped[-1]
+
+
+def json_object(service: str, fetched: Fetched) -> dict[str, Any]:
+    """The JSON object of an answer; Unreachable, saying what came instead, when it is none."""
+    try:
+        data = json.loads(fetched.body)
+    except ValueError as error:  # JSONDecodeError, UnicodeDecodeError
+        kind = fetched.content_type or "no content type"
+        raise Unreachable(
+            service,
+            f"the answer is not JSON (HTTP {fetched.status}, {kind}): {_snippet(fetched.body)} [{error}]",
+        ) from None
+    if not isinstance(data, dict):
+        raise Unreachable(service, f"the answer is JSON but not an object: {_snippet(fetched.body)}")
+    return data
+
+
+def _snippet(body: bytes) -> str:
+    text = " ".join(body.decode("utf-8", "replace").split())
+    return repr(text if len(text) <= _SNIPPET else text[:_SNIPPET] + "…")
+
+
+def map_items(items: Iterable[Any], to_record: Callable[[Any], Record | None]) -> list[Record]:
+    """Each item a service listed, as a record; an item without the fields a record needs is skipped.
+
+    Services leave fields out or null them freely: one odd item must not cost the whole answer.
+    """
+    records = []
+    for item in items:
+        try:
+            record = to_record(item)
+        except (TypeError, ValueError, AttributeError, KeyError):  # pydantic's ValidationError: ValueError
+            continue
+        if record is not None:
+            records.append(record)
+    return records
+
+
+def merge_new(records: list[Record], more: list[Record]) -> list[Record]:
+    """`records`, then those of `more` with another id: a search repeats the record a DOI already gave."""
+    seen = {r.source_id.casefold() for r in records}
+    return records + [r for r in more if r.source_id.casefold() not in seen]
 
 
 def is_plausible(cited: ParsedFields, record: Record, min_title_similarity: float) -> bool:

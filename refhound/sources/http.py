@@ -5,6 +5,13 @@ Only failures that say nothing about the work are retried, with exponential back
 (connection, timeout), HTTP 408, 429 and 5xx; a Retry-After header is honoured up to `max_wait_s`.
 Anything else that is not a usable answer (another 4xx, an HTML page, malformed JSON, an oversized body)
 raises `Unreachable` at once. A 404 is an answer: callers that ask for one record get `None` for it.
+Redirects are followed hop by hop, each hop through its own host's gate, so a redirect is never a way
+around a host's rate limit.
+
+With an `HttpCache`, answers (2xx, and 404s the caller takes as "none") are stored and a fresh one is
+served without a request. An offline pool answers from the cache alone, whatever the entries' age, and
+raises `Unreachable` for anything it does not hold: its client's transport refuses every request, so no
+code path can reach the network.
 """
 
 from __future__ import annotations
@@ -13,8 +20,9 @@ import asyncio
 import datetime as dt
 import email.utils
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, stop_after_attempt
@@ -22,9 +30,13 @@ from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, sto
 from refhound.breaker import CircuitBreaker
 from refhound.errors import Unreachable
 from refhound.settings import SourceSettings, SourcesSettings
+from refhound.sources.cache import HttpCache, cache_key
 
+T = TypeVar("T")
 _RETRY_STATUS = frozenset({408, 429, 500, 502, 503, 504})
 _SNIPPET = 120
+#: Redirects followed in one attempt (doi.org → agency → its API is two or three).
+MAX_REDIRECTS = 10
 
 
 @dataclass(frozen=True)
@@ -70,6 +82,15 @@ def make_client(
     )
 
 
+class OfflineTransport(httpx.AsyncBaseTransport):
+    """The transport of an offline run: every request fails as a connection error, before any I/O."""
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError(
+            f"offline: refhound sends no request ({request.method} {request.url.host})", request=request
+        )
+
+
 class RateLimiter:
     """Spaces calls of `wait()` at least 1/rate seconds apart (on the running event loop's clock)."""
 
@@ -98,6 +119,7 @@ class Fetched:
     status: int
     content_type: str
     body: bytes
+    from_cache: bool = False
 
 
 class _Retryable(Exception):
@@ -108,10 +130,17 @@ class _Retryable(Exception):
 
 
 class HttpPool:
-    """The shared client and one gate (rate limit, concurrency cap) per host. Use on one event loop."""
+    """The shared client, one gate (rate limit, concurrency cap) per host, and the answers' cache.
 
-    def __init__(self, client: httpx.AsyncClient) -> None:
+    Use on one event loop. `offline`: answer from `cache` only (see the module's docstring).
+    """
+
+    def __init__(
+        self, client: httpx.AsyncClient, cache: HttpCache | None = None, *, offline: bool = False
+    ) -> None:
         self.client = client
+        self.cache = cache
+        self.offline = offline
         self._gates: dict[str, _Gate] = {}
 
     def service(self, name: str, policy: Policy) -> ServiceHttp:
@@ -129,6 +158,8 @@ class HttpPool:
 
     async def aclose(self) -> None:
         await self.client.aclose()
+        if self.cache is not None:
+            self.cache.close()
 
 
 class ServiceHttp:
@@ -143,9 +174,68 @@ class ServiceHttp:
         self.breaker = CircuitBreaker()
 
     async def get(
-        self, url: str, params: dict[str, str] | None = None, *, missing_ok: bool = False
+        self,
+        url: str,
+        params: dict[str, str] | None = None,
+        *,
+        headers: dict[str, str] | None = None,
+        missing_ok: bool = False,
+        check: Callable[[Fetched], object] | None = None,
     ) -> Fetched | None:
-        """The body of a 2xx answer; None for a 404 when `missing_ok`. Retries as the module says."""
+        """The body of a 2xx answer; None for a 404 when `missing_ok`. Retries as the module says.
+
+        `check` raises `Unreachable` for a body that is not a usable answer (e.g. an HTML page where the
+        API sends XML): such a body is never cached, so a captive portal's page does not outlive the run.
+        """
+
+        def read(fetched: Fetched) -> Fetched:
+            if check is not None:
+                check(fetched)
+            return fetched
+
+        return await self._get(url, params, headers, missing_ok, read)
+
+    async def get_json(
+        self,
+        url: str,
+        params: dict[str, str] | None = None,
+        *,
+        headers: dict[str, str] | None = None,
+        missing_ok: bool = False,
+    ) -> dict[str, Any] | None:
+        """The JSON object of a 2xx answer; None for a 404 when `missing_ok`."""
+        return await self._get(url, params, headers, missing_ok, self._json)
+
+    async def _get(
+        self,
+        url: str,
+        params: dict[str, str] | None,
+        headers: dict[str, str] | None,
+        missing_ok: bool,
+        read: Callable[[Fetched], T],
+    ) -> T | None:
+        """`read` of the answer (cached, or fetched and then cached once `read` accepted it)."""
+        cache, key = self.pool.cache, ""
+        if cache is not None:
+            request = self._request(url, params, headers)  # with the client's headers merged in
+            key = cache_key(request.method, request.url, request.headers)
+            cached = cache.get(key)
+            usable = cached is not None and (cached.status != 404 or missing_ok)  # a 404 only as "none"
+            if cached is not None and usable and (self.pool.offline or cache.is_fresh(cached)):
+                if cached.status == 404:
+                    return None
+                return read(Fetched(cached.status, cached.content_type, cached.body, from_cache=True))
+        if self.pool.offline:
+            raise Unreachable(self.name, "offline: not in the HTTP cache")
+        fetched = await self._fetch(url, params, headers, missing_ok)
+        value = None if fetched.status == 404 else read(fetched)  # raises for an unusable body
+        if cache is not None:
+            cache.put(key, fetched.status, fetched.content_type, fetched.body)
+        return value
+
+    async def _fetch(
+        self, url: str, params: dict[str, str] | None, headers: dict[str, str] | None, missing_ok: bool
+    ) -> Fetched:
         if refusal := self.breaker.refusal():
             raise Unreachable(self.name, refusal)
         attempts = self.policy.retries + 1
@@ -156,7 +246,7 @@ class ServiceHttp:
             reraise=True,
         )
         try:
-            fetched: Fetched | None = await retrying(self._attempt, url, params, missing_ok)
+            fetched: Fetched = await retrying(self._attempt, url, params, headers, missing_ok)
         except _Retryable as error:
             self.breaker.record_failure()
             tries = f"after {attempts} attempts" if attempts > 1 else "no retries configured"
@@ -164,13 +254,7 @@ class ServiceHttp:
         self.breaker.record_answer()
         return fetched
 
-    async def get_json(
-        self, url: str, params: dict[str, str] | None = None, *, missing_ok: bool = False
-    ) -> dict[str, Any] | None:
-        """The JSON object of a 2xx answer; None for a 404 when `missing_ok`."""
-        fetched = await self.get(url, params, missing_ok=missing_ok)
-        if fetched is None:
-            return None
+    def _json(self, fetched: Fetched) -> dict[str, Any]:
         try:
             data = json.loads(fetched.body)
         except ValueError as error:  # JSONDecodeError, UnicodeDecodeError
@@ -190,27 +274,52 @@ class ServiceHttp:
         backoff: float = self.policy.backoff_s * 2.0 ** (state.attempt_number - 1)
         return min(backoff, self.policy.max_wait_s)
 
-    async def _attempt(self, url: str, params: dict[str, str] | None, missing_ok: bool) -> Fetched | None:
-        policy = self.policy
+    def _request(
+        self, url: str, params: dict[str, str] | None, headers: dict[str, str] | None
+    ) -> httpx.Request:
         try:
-            request = self.pool.client.build_request("GET", url, params=params, timeout=policy.timeout_s)
+            return self.pool.client.build_request(
+                "GET", url, params=params, headers=headers, timeout=self.policy.timeout_s
+            )
         except (httpx.InvalidURL, ValueError) as error:
             raise Unreachable(self.name, f"bad URL {url!r}: {error}") from None
+
+    async def _attempt(
+        self, url: str, params: dict[str, str] | None, headers: dict[str, str] | None, missing_ok: bool
+    ) -> Fetched:
+        """One attempt. Redirects are followed here, not by httpx, so each hop waits at its host's gate:
+        doi.org sends every DOI on to its agency (api.crossref.org…), which must see our rate, too."""
+        request = self._request(url, params, headers)
+        for _ in range(MAX_REDIRECTS + 1):
+            response = await self._hop(request)
+            if isinstance(response, Fetched):
+                return self._answer_of(response, missing_ok)
+            request = response
+        raise Unreachable(self.name, f"more than {MAX_REDIRECTS} redirects (a redirect loop?)")
+
+    async def _hop(self, request: httpx.Request) -> Fetched | httpx.Request:
+        """The answer to `request` (any status), or the request its redirect asks for next."""
+        policy = self.policy
         gate = self.pool.gate(request.url, policy)
         async with gate.slots:
             await gate.rate.wait()
             try:
                 async with asyncio.timeout(policy.timeout_s):
-                    response = await self.pool.client.send(request, stream=True)
+                    response = await self.pool.client.send(request, stream=True, follow_redirects=False)
                     try:
-                        return self._answer(response, await self._read(response), missing_ok)
+                        if response.next_request is not None:
+                            return response.next_request
+                        content_type = response.headers.get("Content-Type", "")
+                        body = await self._read(response)
+                        self._retry_if_transient(response, body)
+                        return Fetched(response.status_code, content_type, body)
                     finally:
                         await response.aclose()
             except (TimeoutError, httpx.TimeoutException):
                 raise _Retryable(f"no answer within {policy.timeout_s:g} s") from None
             except httpx.TransportError as error:
                 raise _Retryable(f"{type(error).__name__}: {error or 'transport error'}") from None
-            except httpx.HTTPError as error:  # decoding errors, too many redirects: no retry helps
+            except httpx.HTTPError as error:  # decoding errors, unusable redirects: no retry helps
                 raise Unreachable(self.name, f"{type(error).__name__}: {error}") from None
 
     async def _read(self, response: httpx.Response) -> bytes:
@@ -227,17 +336,19 @@ class ServiceHttp:
             chunks.append(chunk)
         return b"".join(chunks)
 
-    def _answer(self, response: httpx.Response, body: bytes, missing_ok: bool) -> Fetched | None:
-        status = response.status_code
-        content_type = response.headers.get("Content-Type", "")
-        if 200 <= status < 300:
-            return Fetched(status, content_type, body)
-        if status == 404 and missing_ok:
-            return None
-        problem = f"HTTP {status}" + (f": {_snippet(body)}" if body.strip() else "")
-        if status in _RETRY_STATUS:
-            raise _Retryable(problem, retry_after(response.headers.get("Retry-After")))
-        raise Unreachable(self.name, problem)
+    def _retry_if_transient(self, response: httpx.Response, body: bytes) -> None:
+        """Raise `_Retryable` for HTTP 408, 429 and 5xx, with the Retry-After they ask for."""
+        if response.status_code in _RETRY_STATUS:
+            raise _Retryable(
+                _problem(response.status_code, body), retry_after(response.headers.get("Retry-After"))
+            )
+
+    def _answer_of(self, fetched: Fetched, missing_ok: bool) -> Fetched:
+        """A 2xx answer, or a 404 when the caller takes it as "none"; anything else raises."""
+        status = fetched.status
+        if 200 <= status < 300 or (status == 404 and missing_ok):
+            return fetched
+        raise Unreachable(self.name, _problem(status, fetched.body))
 
 
 def retry_after(value: str | None, now: dt.datetime | None = None) -> float | None:
@@ -256,6 +367,10 @@ def retry_after(value: str | None, now: dt.datetime | None = None) -> float | No
     if when.tzinfo is None:
         when = when.replace(tzinfo=dt.UTC)
     return max(0.0, (when - (now or dt.datetime.now(dt.UTC))).total_seconds())
+
+
+def _problem(status: int, body: bytes) -> str:
+    return f"HTTP {status}" + (f": {_snippet(body)}" if body.strip() else "")
 
 
 def _snippet(body: bytes) -> str:

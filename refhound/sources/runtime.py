@@ -2,7 +2,11 @@
 
 SOP agents are plain functions run by a thread pool; `SourcesRuntime.lookup` submits the aggregated
 lookup to the runtime's loop and waits for it, so any number of agent threads share one client, its
-connection pool and the per-host rate limits.
+connection pool, the per-host rate limits and the HTTP cache.
+
+Offline (`check.offline`), the services are still "asked" when an HTTP cache file exists: the runtime is
+then built in cache-only mode, answering with whatever an earlier online run was told (any age) and
+`Unreachable` for the rest, so an offline re-run reproduces the online one without sending a request.
 """
 
 from __future__ import annotations
@@ -18,25 +22,49 @@ import httpx
 from refhound.models import ParsedFields
 from refhound.settings import Settings
 from refhound.sources.aggregate import Aggregator, Lookup
+from refhound.sources.arxiv import Arxiv
 from refhound.sources.base import Source
+from refhound.sources.cache import HttpCache
 from refhound.sources.crossref import Crossref
-from refhound.sources.http import HttpPool, make_client
+from refhound.sources.dblp import Dblp
+from refhound.sources.doi import DoiOrg
+from refhound.sources.http import HttpPool, OfflineTransport, make_client
+from refhound.sources.openalex import OpenAlex
+from refhound.sources.probes import CitedPages, Probe, Prober
+from refhound.sources.semantic_scholar import SemanticScholar
+from refhound.web.fetch import PageFetcher
 
 T = TypeVar("T")
 
 # One builder per service, keyed by its section name in `SourcesSettings`.
 BUILDERS: dict[str, Callable[[Settings, HttpPool], Source]] = {
     "crossref": Crossref.from_settings,
+    "openalex": OpenAlex.from_settings,
+    "dblp": Dblp.from_settings,
+    "arxiv": Arxiv.from_settings,
+    "semantic_scholar": SemanticScholar.from_settings,
+    "doi": DoiOrg.from_settings,
 }
 
 
 def unavailable_reason(settings: Settings) -> str | None:
     """Why no online source would be asked with these settings; None when some would."""
-    if settings.check.offline:
+    if settings.check.offline and not cache_only(settings):
         return "offline (check.offline is set)"
-    if not _enabled_tiers(settings):
+    if not _enabled_tiers(settings) and not _probe_services(settings):
         return "no online source enabled"
     return None
+
+
+def _probe_services(settings: Settings) -> list[str]:
+    """The identifier authorities enabled: doi.org for DOIs, arXiv for arXiv ids."""
+    return [name for name in ("doi", "arxiv") if getattr(settings.sources, name).enabled]
+
+
+def cache_only(settings: Settings) -> bool:
+    """Whether the sources answer from the HTTP cache alone: offline, with a cache file to answer from."""
+    cache = settings.sources.cache
+    return settings.check.offline and cache.enabled and cache.path.is_file()
 
 
 def _enabled_tiers(settings: Settings) -> list[list[str]]:
@@ -57,6 +85,7 @@ class SourcesRuntime:
         self._thread.start()
         self._closed = False
         self._pool: HttpPool | None = None
+        self.offline = settings.check.offline
         try:
             self._aggregator = self._run(self._build(settings, transport))
         except BaseException:
@@ -67,7 +96,10 @@ class SourcesRuntime:
     def from_settings(
         cls, settings: Settings, transport: httpx.AsyncBaseTransport | None = None
     ) -> SourcesRuntime | None:
-        """A runtime, or None when offline or no source is enabled (`unavailable_reason` says which)."""
+        """A runtime, or None when no source would be asked (`unavailable_reason` says why).
+
+        Offline, a runtime exists only in cache-only mode (`cache_only`); `transport` is then ignored.
+        """
         if unavailable_reason(settings) is not None:
             return None
         return cls(settings, transport)
@@ -80,6 +112,16 @@ class SourcesRuntime:
     def lookup(self, cited: ParsedFields) -> Lookup:
         """Ask the sources tier by tier (blocking; safe from any thread but the runtime's own)."""
         return self._run(self._aggregator.lookup(cited))
+
+    @property
+    def can_probe(self) -> bool:
+        """Whether some identifier authority (doi.org, arXiv, cited pages) is enabled."""
+        prober = self._prober
+        return any(r is not None for r in (prober.doi, prober.arxiv, prober.pages))
+
+    def probe(self, cited: ParsedFields) -> list[Probe]:
+        """Ask each cited identifier's authority about it (blocking, like `lookup`)."""
+        return self._run(self._prober.probe(cited))
 
     def close(self) -> None:
         """Close the client and stop the loop thread; lookups still running are cancelled."""
@@ -107,12 +149,28 @@ class SourcesRuntime:
         return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result()
 
     async def _build(self, settings: Settings, transport: httpx.AsyncBaseTransport | None) -> Aggregator:
-        # Built on the loop: the client's connection pool and the gates belong to it.
-        self._pool = HttpPool(make_client(settings.sources, transport))
+        # Built on the loop: the client's connection pool, the gates and the cache's connection belong to it.
+        own = settings.sources.cache
+        cache = HttpCache(own.path, own.ttl_s) if own.enabled else None
+        if settings.check.offline:
+            transport = OfflineTransport()  # belt and braces: the pool itself never sends offline
+        self._pool = HttpPool(make_client(settings.sources, transport), cache, offline=settings.check.offline)
         sources = {
             name: BUILDERS[name](settings, self._pool) for tier in _enabled_tiers(settings) for name in tier
         }
         tiers = [[sources[name] for name in tier] for tier in _enabled_tiers(settings)]
+        probes = {
+            name: sources.get(name) or BUILDERS[name](settings, self._pool)
+            for name in _probe_services(settings)
+        }
+        doi, arxiv = probes.get("doi"), probes.get("arxiv")
+        # Cited pages are read online only: the HTTP cache holds the services' answers, not web pages.
+        pages = None if settings.check.offline else CitedPages(PageFetcher(self._pool.client, settings.web))
+        self._prober = Prober(
+            doi=doi if isinstance(doi, DoiOrg) else None,
+            arxiv=arxiv if isinstance(arxiv, Arxiv) else None,
+            pages=pages,
+        )
         return Aggregator(tiers, settings.judge.title_candidate_similarity)
 
     @staticmethod

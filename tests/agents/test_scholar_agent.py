@@ -15,7 +15,7 @@ from refhound.index.store import IndexStore
 from refhound.models import FieldStatus, ParsedFields, Record, Reference, Verdict
 from refhound.settings import Settings
 from refhound.sources.runtime import SourcesRuntime
-from tests.sources.crossref_server import CrossrefServer, unavailable
+from tests.sources.crossref_server import CrossrefServer, only_crossref, unavailable
 
 THIS_YEAR = 2026
 TRANSFORMER = Record(
@@ -55,7 +55,7 @@ def server() -> Iterator[CrossrefServer]:
 
 def settings_for(url: str, **crossref: Any) -> Settings:
     section = {"base_url": url, "rate_per_s": 1000.0, "retries": 1, "backoff_s": 0.01, **crossref}
-    return Settings(sources={"crossref": section}, check={"offline": False})
+    return Settings(sources=only_crossref(section, cache={"enabled": False}), check={"offline": False})
 
 
 @pytest.fixture()

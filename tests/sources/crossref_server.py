@@ -5,7 +5,9 @@
   its best guesses, related or not);
 - ``GET /works/{doi}`` → ``{"status": "ok", "message-type": "work", …}``, or Crossref's 404: the text/plain
   body "Resource not found.";
-- scripted faults (`fail`, `fail_always`): 429 with Retry-After, 503 pages, garbage bodies;
+- scripted faults (`fail`, `fail_always`): 429 with Retry-After, 503 pages, garbage bodies, answers that
+  come too late (`slow`), bodies cut short with a Content-Length larger than what is sent (`truncated`),
+  and bodies cut short without one, so that only the content shows it (`cut`);
 - `latency_s` delays every answer (the benchmark uses 0.2 s); `requests` logs each request with its time.
 
 Works are given as refhound `Record`s (turned into Crossref JSON by `work_json`) or as raw Crossref work
@@ -43,14 +45,26 @@ _WORD = re.compile(r"\w+")
 _STOPWORDS = frozenset({"a", "an", "the", "of", "for", "and", "in", "on", "to", "with", "is", "are", "by"})
 
 
+#: A fault's status that keeps the real answer (to be delayed or cut short).
+REAL = 0
+
+
 @dataclass(frozen=True)
 class Fault:
-    """An answer served in place of the real one."""
+    """An answer served in place of the real one (status `REAL`: the real one, delayed or cut short).
+
+    `delay_s` holds the answer back; `send_fraction` sends only that share of the body and then closes the
+    connection, declaring the full length (`length`) plus `declared_extra` bytes, or no length at all.
+    """
 
     status: int
     body: bytes = b""
     content_type: str = "text/plain"
     retry_after: str | None = None
+    delay_s: float = 0.0
+    send_fraction: float = 1.0
+    declared_extra: int = 0
+    length: bool = True
 
 
 def unavailable() -> Fault:
@@ -69,6 +83,69 @@ def rate_limited(retry_after: str = "1") -> Fault:
 def body(content: bytes, content_type: str = "text/html", status: int = 200) -> Fault:
     """Anything that is not Crossref JSON (a captive portal's page, a truncated answer)."""
     return Fault(status, content, content_type)
+
+
+def slow(delay_s: float) -> Fault:
+    """The real answer, `delay_s` late (longer than the client's timeout: a timeout)."""
+    return Fault(REAL, delay_s=delay_s)
+
+
+def truncated(fraction: float = 0.5, declared_extra: int = 0) -> Fault:
+    """The real answer's first `fraction`, then the connection closes: fewer bytes than Content-Length."""
+    return Fault(REAL, send_fraction=fraction, declared_extra=declared_extra)
+
+
+def cut(fraction: float = 0.5) -> Fault:
+    """The real answer's first `fraction` without a Content-Length, then the connection closes: the body
+    looks complete on the wire, only its content (JSON cut short) shows it is not."""
+    return Fault(REAL, send_fraction=fraction, length=False)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A fault pattern for a whole run: `burst` is served in place of the first answers, `always` after.
+
+    `recovers`: the retries get past it, so the verdicts must be those of a healthy service; otherwise
+    every lookup ends unreachable, and the verdicts must say "unverified", never "fabricated".
+    """
+
+    name: str
+    burst: tuple[Fault, ...] = ()
+    always: Fault | None = None
+    recovers: bool = True
+
+    def apply(self, server: CrossrefServer) -> None:
+        server.fail(*self.burst)
+        server.fail_always(self.always)
+
+
+def fault_scenarios(timeout_s: float, retries: int, retry_after: str = "1") -> list[Scenario]:
+    """The fault matrix of the tests and of scripts/bench_sources.py, for a client with this timeout
+    and this many retries (at least one): a burst is as long as the retries, so it always recovers."""
+    if retries < 1:
+        raise ValueError("the fault matrix needs a client that retries at least once")
+    late = slow(3 * timeout_s)
+    html = body(b"<!DOCTYPE html><html><body><h1>Sign in to the network</h1></body></html>")
+    n = retries
+    return [
+        Scenario("healthy"),
+        Scenario("timeouts: a burst of late answers", burst=(late,) * n),
+        Scenario("timeouts: every answer late", always=late, recovers=False),
+        Scenario(
+            f"429 with Retry-After: {retry_after}, a burst",
+            burst=(rate_limited(retry_after),) * n,
+        ),
+        Scenario(
+            f"429 with Retry-After: {retry_after}, always", always=rate_limited(retry_after), recovers=False
+        ),
+        Scenario("503 burst", burst=(unavailable(),) * n),
+        Scenario("503 storm", always=unavailable(), recovers=False),
+        Scenario("truncated body (Content-Length > body), a burst", burst=(truncated(),) * n),
+        Scenario("truncated body (Content-Length > body), always", always=truncated(), recovers=False),
+        Scenario("Content-Length 64 bytes over a whole body", always=truncated(1.0, 64), recovers=False),
+        Scenario("connection closed mid-body, no Content-Length", always=cut(), recovers=False),
+        Scenario("HTML where JSON expected (HTTP 200)", always=html, recovers=False),
+    ]
 
 
 @dataclass(frozen=True)
@@ -111,6 +188,10 @@ def work_json(record: Record) -> dict[str, Any]:
     return work
 
 
+def _json(data: dict[str, Any]) -> tuple[int, bytes, str]:
+    return 200, json.dumps(data).encode(), "application/json;charset=utf-8"
+
+
 def _title_of(work: dict[str, Any]) -> str:
     titles = work.get("title") or []
     return str(titles[0]) if titles else ""
@@ -144,21 +225,31 @@ class _Handler(QuietHandler):
             latency = state.latency_s
         if latency:
             state.stopping.wait(latency)
-        if fault is not None:
-            headers = {"Retry-After": fault.retry_after} if fault.retry_after else {}
-            self._send(fault.status, fault.body, fault.content_type, headers)
-        elif url.path == "/works":
-            self._send_json(self._search(params))
-        elif url.path.startswith("/works/"):
-            work = self._work(unquote(url.path[len("/works/") :]))
-            if work is None:
-                self._send(404, NOT_FOUND, "text/plain")
-            else:
-                self._send_json(
+        if fault is None:
+            self._send(*self._answer(url.path, params))
+            return
+        if fault.delay_s:
+            state.stopping.wait(fault.delay_s)
+        if fault.status == REAL:
+            status, content, content_type = self._answer(url.path, params)
+        else:
+            status, content, content_type = fault.status, fault.body, fault.content_type
+        headers = {"Retry-After": fault.retry_after} if fault.retry_after else {}
+        sent = content[: int(len(content) * fault.send_fraction)]
+        length = len(content) + fault.declared_extra if fault.length else None
+        self._send(status, sent, content_type, headers, length)
+
+    def _answer(self, path: str, params: dict[str, str]) -> tuple[int, bytes, str]:
+        """The real answer: status, body and content type."""
+        if path == "/works":
+            return _json(self._search(params))
+        if path.startswith("/works/"):
+            work = self._work(unquote(path[len("/works/") :]))
+            if work is not None:
+                return _json(
                     {"status": "ok", "message-type": "work", "message-version": "1.0.0", "message": work}
                 )
-        else:
-            self._send(404, NOT_FOUND, "text/plain")
+        return 404, NOT_FOUND, "text/plain"
 
     def _search(self, params: dict[str, str]) -> dict[str, Any]:
         query = params.get("query.bibliographic", "")
@@ -192,19 +283,24 @@ class _Handler(QuietHandler):
                 (w for w in self.server.state.works if str(w.get("DOI", "")).lower() == doi.lower()), None
             )
 
-    def _send_json(self, data: dict[str, Any]) -> None:
-        self._send(200, json.dumps(data).encode(), "application/json;charset=utf-8")
-
     def _send(
-        self, status: int, content: bytes, content_type: str, headers: dict[str, str] | None = None
+        self,
+        status: int,
+        content: bytes,
+        content_type: str,
+        headers: dict[str, str] | None = None,
+        length: int | None = -1,
     ) -> None:
+        """Send an answer; `length` declares another Content-Length (None: none, the close ends it)."""
         self.send_response(status)
         self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(content)))
+        if length is not None:
+            self.send_header("Content-Length", str(len(content) if length < 0 else length))
         for name, value in (headers or {}).items():
             self.send_header(name, value)
         self.end_headers()
         self.wfile.write(content)
+        self.close_connection = True
 
 
 class CrossrefServer:
@@ -264,3 +360,14 @@ class CrossrefServer:
         self, kind: type[BaseException] | None, exc: BaseException | None, trace: TracebackType | None
     ) -> None:
         self.close()
+
+
+def only_crossref(section: dict[str, Any], **sources: Any) -> dict[str, Any]:
+    """A `sources` settings section that asks Crossref (at `section`) and no other service."""
+    off = {"enabled": False}
+    return {
+        "crossref": section,
+        "tiers": [["crossref"]],
+        **{name: off for name in ("openalex", "dblp", "arxiv", "semantic_scholar", "doi")},
+        **sources,
+    }

@@ -20,7 +20,14 @@ from refhound.sources import runtime as runtime_module
 from refhound.sources.crossref import Crossref, bibliographic_query
 from refhound.sources.http import HttpPool, make_client, retry_after
 from refhound.sources.runtime import SourcesRuntime, unavailable_reason
-from tests.sources.crossref_server import CrossrefServer, body, rate_limited, unavailable, work_json
+from tests.sources.crossref_server import (
+    CrossrefServer,
+    body,
+    only_crossref,
+    rate_limited,
+    unavailable,
+    work_json,
+)
 
 T = TypeVar("T")
 FIXTURE = Path(__file__).resolve().parents[1] / "index" / "fixtures" / "crossref-work.json"
@@ -93,7 +100,10 @@ def settings_for(url: str, **crossref: Any) -> Settings:
     """Fast settings for tests: no real waits unless a test asks for them."""
     section = {"base_url": url, "rate_per_s": 1000.0, "retries": 2, "backoff_s": 0.01, "max_wait_s": 2.0}
     section.update(crossref)
-    return Settings(sources={"crossref": section, "mailto": MAILTO}, check={"offline": False})
+    # No HTTP cache: these tests watch every request reach the server.
+    return Settings(
+        sources=only_crossref(section, mailto=MAILTO, cache={"enabled": False}), check={"offline": False}
+    )
 
 
 def call(
@@ -369,7 +379,8 @@ def test_offline_creates_no_runtime_and_no_client(monkeypatch: pytest.MonkeyPatc
 
 def test_environment_configures_the_service(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("REFHOUND_SOURCES__CROSSREF__BASE_URL", "http://127.0.0.1:9/")
-    monkeypatch.setenv("REFHOUND_SOURCES__CROSSREF__ENABLED", "false")
+    for name in ("CROSSREF", "OPENALEX", "DBLP", "ARXIV", "SEMANTIC_SCHOLAR", "DOI"):
+        monkeypatch.setenv(f"REFHOUND_SOURCES__{name}__ENABLED", "false")
     monkeypatch.setenv("REFHOUND_CHECK__OFFLINE", "false")
     settings = Settings()
     assert settings.sources.crossref.base_url == "http://127.0.0.1:9/"

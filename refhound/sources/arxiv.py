@@ -1,0 +1,184 @@
+"""arXiv's API: Atom feeds from `GET /query?id_list=ID` and `GET /query?search_query=ti:"…"&max_results=N`.
+
+Each `<entry>` is one preprint: `<id>http://arxiv.org/abs/2101.00001v2</id>`, `<title>` and `<summary>`
+hard-wrapped, `<author><name>`, `<published>` (the first version's date), and in arXiv's own namespace
+`<arxiv:doi>` and `<arxiv:journal_ref>`. Records are mapped as the index's arXiv ingester maps the OAI
+snapshot: the preprint itself (venue "arXiv", the first version's year, the id without its version); the
+journal reference names another, published record and is not used.
+
+arXiv reports a bad request inside a 200 feed: one entry titled "Error" whose summary says why
+("incorrect id format for …"). For an id that is a definite "no such preprint" (`None`), as is a well-formed
+id arXiv has no entry for (an empty feed); for a search it means the query was not understood, which is no
+answer. A body that is not an Atom feed (arXiv's throttling answers "Rate exceeded." in plain text) is no
+answer either.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from lxml import etree
+
+from refhound.errors import Unreachable
+from refhound.index.ingest.common import doi_of, year_of
+from refhound.models import ParsedFields, Record
+from refhound.normalize.identifiers import arxiv_id_from_doi, normalize_arxiv_id, normalize_doi
+from refhound.normalize.text import collapse_whitespace, latex_to_unicode
+from refhound.settings import ArxivSettings, Settings
+from refhound.sources.base import is_plausible, map_items, merge_new
+from refhound.sources.http import HttpPool, Policy, ServiceHttp
+
+NAME = "arxiv"
+ATOM = "{http://www.w3.org/2005/Atom}"
+ARXIV = "{http://arxiv.org/schemas/atom}"
+_ERROR_ID = "arxiv.org/api/errors"
+# Characters that would end the quoted phrase or mean something in arXiv's Lucene-like query syntax.
+_QUERY_SYNTAX = re.compile(r"[\"():\[\]{}^~*?\\]+")
+
+
+@dataclass(frozen=True)
+class Feed:
+    """A parsed feed: its records, and the message of arXiv's "Error" entry if it holds one."""
+
+    records: list[Record]
+    error: str | None = None
+
+
+class Arxiv:
+    """The arXiv source: `lookup` tries the cited arXiv id first, then a title phrase search."""
+
+    name = NAME
+
+    def __init__(
+        self,
+        http: ServiceHttp,
+        settings: ArxivSettings,
+        *,
+        min_title_similarity: float = 0.8,
+        today: Callable[[], dt.date] = dt.date.today,
+    ) -> None:
+        self.http = http
+        self.base_url = settings.base_url.rstrip("/")
+        self.max_results = settings.max_results
+        self.min_title_similarity = min_title_similarity
+        self._today = today
+
+    @classmethod
+    def from_settings(cls, settings: Settings, pool: HttpPool) -> Arxiv:
+        own = settings.sources.arxiv
+        return cls(
+            pool.service(NAME, Policy.of(own)),
+            own,
+            min_title_similarity=settings.judge.title_candidate_similarity,
+        )
+
+    async def lookup(self, cited: ParsedFields) -> list[Record]:
+        """The cited arXiv id's preprint (or arXiv DOI's); then, unless it is the cited title, a search."""
+        records: list[Record] = []
+        arxiv_id = cited_arxiv_id(cited)
+        if arxiv_id:
+            record = await self.by_arxiv_id(arxiv_id)
+            if record is not None:
+                records.append(record)
+                if is_plausible(cited, record, self.min_title_similarity):
+                    return records
+        if cited.title:
+            records = merge_new(records, await self.search(cited.title))
+        return records
+
+    async def by_arxiv_id(self, arxiv_id: str) -> Record | None:
+        """The preprint of an id (any form, any version); None when arXiv has none or the id is malformed."""
+        canonical = normalize_arxiv_id(arxiv_id)
+        if canonical is None:
+            return None  # arXiv would answer its "incorrect id format" Error entry: no request needed
+        feed = await self._query({"id_list": canonical, "max_results": "1"})
+        if feed.error is not None:
+            return None
+        return next((r for r in feed.records if r.arxiv_id == canonical), None)
+
+    async def search(self, title: str, max_results: int | None = None) -> list[Record]:
+        """Preprints whose title holds the title as a phrase, in arXiv's relevance order."""
+        phrase = collapse_whitespace(_QUERY_SYNTAX.sub(" ", title))
+        if not phrase:
+            return []
+        params = {
+            "search_query": f'ti:"{phrase}"',
+            "max_results": str(max_results or self.max_results),
+            "sortBy": "relevance",
+        }
+        feed = await self._query(params)
+        if feed.error is not None:
+            raise Unreachable(NAME, f"arXiv did not understand the query: {feed.error}")
+        return feed.records
+
+    async def _query(self, params: dict[str, str]) -> Feed:
+        version = self._today().isoformat()
+        feeds: list[Feed] = []
+        # Parsed as the answer's check, so a body that is no feed is never kept in the HTTP cache.
+        await self.http.get(
+            f"{self.base_url}/query", params, check=lambda f: feeds.append(parse_feed(f.body, version))
+        )
+        if not feeds:  # without missing_ok every answer is checked: cannot happen, but typed so
+            raise Unreachable(NAME, "no answer")
+        return feeds[-1]
+
+
+def cited_arxiv_id(cited: ParsedFields) -> str | None:
+    """The cited arXiv id, or the one an arXiv DOI (10.48550/arXiv.…) names."""
+    if cited.arxiv_id:
+        return normalize_arxiv_id(cited.arxiv_id)
+    doi = normalize_doi(cited.doi) if cited.doi else None
+    return arxiv_id_from_doi(doi) if doi else None
+
+
+def parse_feed(body: bytes, version: str) -> Feed:
+    """The records of an Atom feed; Unreachable when the body is not one."""
+    # A parser that never fetches or expands anything a hostile feed declares (one per call: lxml
+    # parsers are not to be shared between threads).
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
+    try:
+        root = etree.fromstring(body, parser)
+    except etree.XMLSyntaxError as error:
+        text = " ".join(body[:80].decode("utf-8", "replace").split())
+        raise Unreachable(NAME, f"the answer is not an Atom feed ({error}): {text!r}") from None
+    if root is None or root.tag != f"{ATOM}feed":
+        raise Unreachable(NAME, f"the answer is not an Atom feed (root {getattr(root, 'tag', None)!r})")
+    entries = root.findall(f"{ATOM}entry")
+    for entry in entries:
+        entry_id = _child_text(entry, "id")
+        titled_error = _child_text(entry, "title") == "Error" and not normalize_arxiv_id(entry_id)
+        if _ERROR_ID in entry_id or titled_error:
+            return Feed([], _child_text(entry, "summary") or "unspecified error")
+    return Feed(map_items(entries, lambda entry: entry_record(entry, version)))
+
+
+def entry_record(entry: Any, version: str) -> Record | None:
+    """One `<entry>` as a record; None without an arXiv id or a title."""
+    arxiv_id = normalize_arxiv_id(_child_text(entry, "id"))
+    title = latex_to_unicode(_child_text(entry, "title"))
+    if arxiv_id is None or not title:
+        return None
+    authors = [_child_text(author, "name") for author in entry.findall(f"{ATOM}author")]
+    return Record(
+        source=NAME,
+        source_id=arxiv_id,
+        source_version=version,
+        title=title,
+        authors=[latex_to_unicode(name) for name in authors if name],
+        venue="arXiv",
+        year=year_of(_child_text(entry, "published")),
+        doi=doi_of(_child_text(entry, "doi", ARXIV)),
+        arxiv_id=arxiv_id,
+        url=f"https://arxiv.org/abs/{arxiv_id}",
+        entry_type="preprint",
+    )
+
+
+def _child_text(element: Any, tag: str, namespace: str = ATOM) -> str:
+    """The text of the first child with this tag, whitespace collapsed (arXiv wraps long titles)."""
+    child = element.find(f"{namespace}{tag}")
+    return collapse_whitespace("".join(child.itertext())) if child is not None else ""

@@ -1,0 +1,159 @@
+"""OpenAlex's API: works by DOI (`GET /works/doi:{doi}`) and by title (`GET /works?search=`).
+
+A search answers `{"meta": {"count": …}, "results": [work, …]}`; a single work is the bare work object.
+Works are mapped with the helpers of the index's OpenAlex ingester, so a record reads the same whether it
+came from the API or a snapshot; its `source_version` is the date it was fetched. An unknown DOI is
+OpenAlex's 404 (a JSON error body): a definite answer, `None`. `mailto` puts requests in the polite pool,
+`api_key` (optional) in the key's own quota.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import quote
+
+from refhound.errors import Unreachable
+from refhound.index.ingest.common import doi_of
+from refhound.index.ingest.openalex import _OPENALEX, _arxiv_id, _author, _dig, _entry_type
+from refhound.models import ParsedFields, Record
+from refhound.normalize.identifiers import normalize_doi
+from refhound.normalize.text import collapse_whitespace
+from refhound.settings import OpenAlexSettings, Settings
+from refhound.sources.base import fetch_json, is_plausible, map_items, merge_new
+from refhound.sources.http import HttpPool, Policy, ServiceHttp
+
+NAME = "openalex"
+# The root fields the mapping reads; without `select` a work carries its abstract, concepts and more.
+_SELECT = ",".join(
+    (
+        "id",
+        "doi",
+        "title",
+        "display_name",
+        "publication_year",
+        "authorships",
+        "primary_location",
+        "locations",
+        "type",
+        "type_crossref",
+        "ids",
+    )
+)
+
+
+class OpenAlex:
+    """The OpenAlex source: `lookup` tries the cited DOI first, then a title search."""
+
+    name = NAME
+
+    def __init__(
+        self,
+        http: ServiceHttp,
+        settings: OpenAlexSettings,
+        *,
+        mailto: str | None = None,
+        min_title_similarity: float = 0.8,
+        today: Callable[[], dt.date] = dt.date.today,
+    ) -> None:
+        self.http = http
+        self.base_url = settings.base_url.rstrip("/")
+        self.per_page = settings.max_results
+        self.api_key = settings.api_key
+        self.mailto = mailto
+        self.min_title_similarity = min_title_similarity
+        self._today = today
+
+    @classmethod
+    def from_settings(cls, settings: Settings, pool: HttpPool) -> OpenAlex:
+        own = settings.sources.openalex
+        return cls(
+            pool.service(NAME, Policy.of(own)),
+            own,
+            mailto=settings.sources.mailto,
+            min_title_similarity=settings.judge.title_candidate_similarity,
+        )
+
+    async def lookup(self, cited: ParsedFields) -> list[Record]:
+        """The cited DOI's work; then, unless its title is the cited one, the works a title search finds."""
+        records: list[Record] = []
+        doi = normalize_doi(cited.doi) if cited.doi else None
+        if doi:
+            record = await self.by_doi(doi)
+            if record is not None:
+                records.append(record)
+                if is_plausible(cited, record, self.min_title_similarity):
+                    return records
+        if cited.title:
+            records = merge_new(records, await self.search(cited.title))
+        return records
+
+    async def by_doi(self, doi: str) -> Record | None:
+        """The work of a DOI (any written form); None when OpenAlex has none, or it is not a DOI at all."""
+        canonical = normalize_doi(doi)
+        if canonical is None:
+            return None
+        url = f"{self.base_url}/works/doi:{quote(canonical, safe='/:;()')}"
+        work = await fetch_json(self.http, url, self._params({"select": _SELECT}), _work, missing_ok=True)
+        if work is None:
+            return None
+        records = map_items([work], lambda w: work_record(w, self._today().isoformat()))
+        return records[0] if records else None  # a work without a title is no citable work
+
+    async def search(self, title: str, per_page: int | None = None) -> list[Record]:
+        """OpenAlex's best matches for a title, best first (its relevance order)."""
+        params = {"search": title, "per-page": str(per_page or self.per_page), "select": _SELECT}
+        results = await fetch_json(self.http, f"{self.base_url}/works", self._params(params), _results) or []
+        version = self._today().isoformat()
+        return map_items(results, lambda work: work_record(work, version))
+
+    def _params(self, params: dict[str, str]) -> dict[str, str]:
+        if self.mailto:
+            params["mailto"] = self.mailto
+        if self.api_key:
+            params["api_key"] = self.api_key
+        return params
+
+
+def _work(answer: dict[str, Any]) -> dict[str, Any]:
+    if not str(answer.get("id") or "").startswith(_OPENALEX):
+        raise Unreachable(NAME, f"unexpected answer: not an OpenAlex work (keys {sorted(answer)[:6]})")
+    return answer
+
+
+def _results(answer: dict[str, Any]) -> list[Any]:
+    results = answer.get("results")
+    if not isinstance(results, list):
+        raise Unreachable(NAME, "unexpected answer: a work list without results")
+    return results
+
+
+def work_record(work: Any, version: str) -> Record | None:
+    """An OpenAlex work as a record, as the snapshot ingester maps it; None without an id or a title."""
+    if not isinstance(work, dict):
+        return None
+    work_id = work.get("id")
+    title = collapse_whitespace(str(work.get("title") or work.get("display_name") or ""))
+    if not isinstance(work_id, str) or not work_id.startswith(_OPENALEX) or not title:
+        return None
+    doi = doi_of(work.get("doi") if isinstance(work.get("doi"), str) else None)
+    source = _dig(work, "primary_location", "source")
+    year = work.get("publication_year")
+    return Record(
+        source=NAME,
+        source_id=work_id.removeprefix(_OPENALEX),
+        source_version=version,
+        title=title,
+        authors=[name for authorship in _list(work.get("authorships")) if (name := _author(authorship))],
+        venue=str(_dig(source, "display_name") or "") or None,
+        year=year if isinstance(year, int) and not isinstance(year, bool) else None,
+        doi=doi,
+        arxiv_id=_arxiv_id({**work, "locations": _list(work.get("locations"))}, doi),
+        url=work_id,
+        entry_type=_entry_type(work, source),
+    )
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []

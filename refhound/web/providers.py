@@ -1,0 +1,243 @@
+"""Web search providers: one small protocol, four services speaking their own JSON.
+
+Every provider answers `search(query, n)` with at most `n` hits, best first; [] is a definite "nothing
+found". A provider that gives no usable answer (network, timeout, 429 after the retries, a refused key,
+a body that is not its JSON) raises `refhound.errors.Unreachable`, never returns [], so the web stage can
+tell "the web has no such page" from "the search did not answer".
+
+- SearXNG (self-hosted): ``GET {searxng_url}/search?q=…&format=json`` → ``{"results": [{"url", "title",
+  "content", …}], "unresponsive_engines": […]}``; a 403 means the instance does not enable the json format.
+- Brave Search: ``GET /res/v1/web/search?q=…&count=N`` with ``X-Subscription-Token`` → ``{"web":
+  {"results": [{"url", "title", "description"}]}}`` (titles carry ``<strong>`` highlighting).
+- Google Programmable Search: ``GET /customsearch/v1?key=…&cx=…&q=…&num=N`` → ``{"items": [{"link",
+  "title", "snippet"}]}``; no ``items`` when nothing matched.
+- SerpApi: ``GET /search.json?engine=google&q=…&api_key=…&num=N`` → ``{"organic_results": [{"link",
+  "title", "snippet"}]}``; "Google hasn't returned any results" comes as an ``error`` with HTTP 200.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+from refhound.errors import Unreachable
+from refhound.settings import WebSettings
+from refhound.sources.http import HttpPool, Policy, ServiceHttp
+
+_TAG = re.compile(r"<[^>]+>")
+_REFUSED = re.compile(r"\bHTTP (401|403)\b")
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    """One search result: the page's address, and the title and snippet the provider showed for it."""
+
+    url: str
+    title: str = ""
+    snippet: str = ""
+
+
+@runtime_checkable
+class SearchProvider(Protocol):
+    """A web search service."""
+
+    name: str
+
+    async def search(self, query: str, n: int) -> list[SearchHit]:
+        """At most `n` hits, best first; [] when nothing matched. Raises Unreachable."""
+        ...
+
+
+def configuration_problem(settings: WebSettings) -> str | None:
+    """What the chosen provider lacks (e.g. "web.brave_api_key is not set"); None when it can run."""
+    needed = {
+        "none": (),
+        "searxng": ("searxng_url",),
+        "brave": ("brave_api_key",),
+        "google": ("google_api_key", "google_cx"),
+        "serpapi": ("serpapi_key",),
+    }[settings.provider]
+    missing = [f"web.{name}" for name in needed if not getattr(settings, name)]
+    if not missing:
+        return None
+    verb = "is" if len(missing) == 1 else "are"
+    return f"{' and '.join(missing)} {verb} not set (needed by web.provider = {settings.provider})"
+
+
+def policy_of(settings: WebSettings) -> Policy:
+    return Policy(
+        rate_per_s=settings.search_rate_per_s,
+        concurrency=2,
+        timeout_s=settings.search_timeout_s,
+        retries=settings.search_retries,
+        backoff_s=0.5,
+        max_wait_s=10.0,
+        max_bytes=5 * 1024 * 1024,
+    )
+
+
+def provider_from_settings(settings: WebSettings, pool: HttpPool) -> SearchProvider:
+    """The configured provider; raises ValueError when `configuration_problem` names something missing."""
+    problem = configuration_problem(settings)
+    if problem is not None or settings.provider == "none":
+        raise ValueError(problem or "no web search provider is configured (web.provider = none)")
+    http = pool.service(settings.provider, policy_of(settings))
+    builders: dict[str, Callable[[ServiceHttp, WebSettings], SearchProvider]] = {
+        "searxng": Searxng,
+        "brave": Brave,
+        "google": Google,
+        "serpapi": SerpApi,
+    }
+    return builders[settings.provider](http, settings)
+
+
+class Searxng:
+    """A self-hosted SearXNG instance's JSON API (keyless; the instance must allow format=json)."""
+
+    name = "searxng"
+
+    def __init__(self, http: ServiceHttp, settings: WebSettings) -> None:
+        self.http = http
+        self.base_url = (settings.searxng_url or "").rstrip("/")
+        self.categories = settings.searxng_categories
+
+    async def search(self, query: str, n: int) -> list[SearchHit]:
+        params = {"q": query, "format": "json", "pageno": "1"}
+        if self.categories:
+            params["categories"] = self.categories
+        try:
+            data = await _json(self.http, f"{self.base_url}/search", params)
+        except Unreachable as error:
+            if "HTTP 403" in str(error):
+                raise Unreachable(
+                    self.name,
+                    f"{_problem(error)} (does the instance's settings.yml list json in search.formats?)",
+                ) from None
+            raise
+        results = _list(data, "results")
+        unresponsive = data.get("unresponsive_engines")
+        if not results and isinstance(unresponsive, list) and unresponsive:
+            # The engines SearXNG asked failed (timeouts, CAPTCHAs): that is no answer, not "nothing".
+            engines = ", ".join(f"{e[0]}: {e[1]}" for e in unresponsive if isinstance(e, list) and len(e) > 1)
+            raise Unreachable(self.name, f"no engine answered ({engines or 'unresponsive engines'})")
+        hits = [_hit(r.get("url"), r.get("title"), r.get("content")) for r in results]
+        return [hit for hit in hits if hit is not None][:n]
+
+
+class Brave:
+    """Brave Search's web search API."""
+
+    name = "brave"
+
+    def __init__(self, http: ServiceHttp, settings: WebSettings) -> None:
+        self.http = http
+        self.base_url = settings.brave_base_url.rstrip("/")
+        self.key = settings.brave_api_key or ""
+
+    async def search(self, query: str, n: int) -> list[SearchHit]:
+        params = {"q": query, "count": str(min(n, 20))}
+        headers = {"Accept": "application/json", "X-Subscription-Token": self.key}
+        try:
+            data = await _json(self.http, f"{self.base_url}/res/v1/web/search", params, headers)
+        except Unreachable as error:
+            raise _refused(error, self.name, "web.brave_api_key") from None
+        web = data.get("web")
+        results = _list(web, "results") if isinstance(web, dict) else []
+        hits = [_hit(r.get("url"), r.get("title"), r.get("description")) for r in results]
+        return [hit for hit in hits if hit is not None][:n]
+
+
+class Google:
+    """Google Programmable Search Engine (the Custom Search JSON API); at most 10 results a request."""
+
+    name = "google"
+
+    def __init__(self, http: ServiceHttp, settings: WebSettings) -> None:
+        self.http = http
+        self.base_url = settings.google_base_url.rstrip("/")
+        self.key = settings.google_api_key or ""
+        self.cx = settings.google_cx or ""
+
+    async def search(self, query: str, n: int) -> list[SearchHit]:
+        params = {"key": self.key, "cx": self.cx, "q": query, "num": str(min(n, 10))}
+        try:
+            data = await _json(self.http, f"{self.base_url}/customsearch/v1", params)
+        except Unreachable as error:
+            # Google answers a key it does not know with HTTP 400 "API key not valid".
+            if "API key not valid" in str(error):
+                raise Unreachable(
+                    self.name, f"the API key was refused (web.google_api_key): {_problem(error)}"
+                ) from None
+            raise _refused(error, self.name, "web.google_api_key / web.google_cx") from None
+        hits = [_hit(r.get("link"), r.get("title"), r.get("snippet")) for r in _list(data, "items")]
+        return [hit for hit in hits if hit is not None][:n]
+
+
+class SerpApi:
+    """SerpApi's Google engine."""
+
+    name = "serpapi"
+
+    def __init__(self, http: ServiceHttp, settings: WebSettings) -> None:
+        self.http = http
+        self.base_url = settings.serpapi_base_url.rstrip("/")
+        self.key = settings.serpapi_key or ""
+
+    async def search(self, query: str, n: int) -> list[SearchHit]:
+        params = {"engine": "google", "q": query, "api_key": self.key, "num": str(n)}
+        try:
+            data = await _json(self.http, f"{self.base_url}/search.json", params)
+        except Unreachable as error:
+            raise _refused(error, self.name, "web.serpapi_key") from None
+        results = _list(data, "organic_results")
+        problem = data.get("error")
+        if not results and isinstance(problem, str) and "hasn't returned any results" not in problem:
+            raise Unreachable(self.name, problem)
+        hits = [_hit(r.get("link"), r.get("title"), r.get("snippet")) for r in results]
+        return [hit for hit in hits if hit is not None][:n]
+
+
+async def _json(
+    http: ServiceHttp, url: str, params: dict[str, str], headers: dict[str, str] | None = None
+) -> dict[str, Any]:
+    data = await http.get_json(url, params, headers=headers)
+    if data is None:  # only with missing_ok, which is not asked for
+        raise Unreachable(http.name, "no answer")
+    return data
+
+
+def _list(data: object, key: str) -> list[dict[str, Any]]:
+    """The objects of a JSON list field; anything else in the field is ignored."""
+    value = data.get(key) if isinstance(data, dict) else None
+    if not isinstance(value, list):
+        return []
+    return [item for item in value if isinstance(item, dict)]
+
+
+def _hit(url: object, title: object, snippet: object) -> SearchHit | None:
+    if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+        return None
+    return SearchHit(url, _text(title), _text(snippet))
+
+
+def _text(value: object) -> str:
+    """Plain text of a provider's title or snippet (Brave highlights words with <strong>)."""
+    if not isinstance(value, str):
+        return ""
+    return " ".join(html.unescape(_TAG.sub("", value)).split())
+
+
+def _problem(error: Unreachable) -> str:
+    prefix = f"{error.source}: "
+    text = str(error)
+    return text[len(prefix) :] if text.startswith(prefix) else text
+
+
+def _refused(error: Unreachable, name: str, setting: str) -> Unreachable:
+    """A 401/403 says the key is wrong, and which setting holds it; other problems pass unchanged."""
+    if _REFUSED.search(str(error)):
+        return Unreachable(name, f"the API key was refused ({setting}): {_problem(error)}")
+    return error
