@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from refhound.agents.candidates import records_as_candidates
 from refhound.agents.context import AgentContext, Candidate, Findings
 
-from refhound.models import ParsedFields, Record, Reference
-from refhound.normalize.names import is_et_al, name_key, parse_name
-from refhound.normalize.titles import clean_title, title_similarity
-from refhound.sources.base import same_identifier
+from refhound.models import ParsedFields, Reference
+from refhound.normalize.names import is_et_al, parse_name
+from refhound.normalize.titles import clean_title
 from refhound.web.runtime import unavailable_reason
 
 if TYPE_CHECKING:
@@ -39,7 +39,9 @@ def search_the_web(reference: Reference, context: AgentContext) -> Findings:
     if query is None:
         return Findings(note="skipped: no title to search for")
     lookup = runtime.search(query)
-    candidates = _candidates(cited, lookup.records, context)
+    candidates = records_as_candidates(
+        cited, lookup.records, context.settings.judge, STAGE, note=lambda record: f"found at {record.url}"
+    )
     return Findings(tuple(candidates), note=_note(lookup, candidates), unreachable=lookup.unreachable)
 
 
@@ -53,31 +55,6 @@ def web_query(cited: ParsedFields) -> str | None:
     if family and family.casefold() not in query.casefold():
         query = f"{query} {family}"
     return query[:_MAX_QUERY_CHARS]
-
-
-def _candidates(cited: ParsedFields, records: tuple[Record, ...], context: AgentContext) -> list[Candidate]:
-    settings = context.settings.judge
-    seen: set[tuple[str, str]] = set()
-    candidates = []
-    for record in records:
-        key = (record.source_id.casefold(), record.title.casefold())
-        if key in seen:
-            continue
-        seen.add(key)
-        similarity = title_similarity(cited.title, record.title) if cited.title else 0.0
-        via = same_identifier(cited, record) or "title"
-        if via != "title" or similarity >= settings.title_candidate_similarity:
-            candidates.append(Candidate(record, similarity, via, stage=STAGE, note=f"found at {record.url}"))
-    cited_names = {name_key(a) for a in cited.authors}
-    candidates.sort(
-        key=lambda c: (
-            c.title_similarity,
-            c.record.year == cited.year,
-            len(cited_names.intersection(name_key(a) for a in c.record.authors)),
-        ),
-        reverse=True,
-    )
-    return candidates[: settings.candidates]
 
 
 def _note(lookup: WebLookup, candidates: list[Candidate]) -> str:

@@ -29,7 +29,7 @@ from refhound.models import ParsedFields, Record
 from refhound.normalize.identifiers import arxiv_id_from_doi, normalize_arxiv_id, normalize_doi
 from refhound.normalize.text import collapse_whitespace, latex_to_unicode
 from refhound.settings import ArxivSettings, Settings
-from refhound.sources.base import is_plausible, map_items, merge_new
+from refhound.sources.base import identified_then_searched, map_items
 from refhound.sources.http import HttpPool, Policy, ServiceHttp
 
 NAME = "arxiv"
@@ -78,17 +78,14 @@ class Arxiv:
 
     async def lookup(self, cited: ParsedFields) -> list[Record]:
         """The cited arXiv id's preprint (or arXiv DOI's); then, unless it is the cited title, a search."""
-        records: list[Record] = []
         arxiv_id = cited_arxiv_id(cited)
-        if arxiv_id:
-            record = await self.by_arxiv_id(arxiv_id)
-            if record is not None:
-                records.append(record)
-                if is_plausible(cited, record, self.min_title_similarity):
-                    return records
-        if cited.title:
-            records = merge_new(records, await self.search(cited.title))
-        return records
+        title = cited.title or ""
+        return await identified_then_searched(
+            cited,
+            [lambda: self.by_arxiv_id(arxiv_id)] if arxiv_id else [],
+            lambda: self.search(title),
+            self.min_title_similarity,
+        )
 
     async def by_arxiv_id(self, arxiv_id: str) -> Record | None:
         """The preprint of an id (any form, any version); None when arXiv has none or the id is malformed."""

@@ -9,7 +9,7 @@ error, an unreadable body) it raises `refhound.errors.Unreachable` instead, neve
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from refhound.errors import Unreachable
@@ -125,6 +125,26 @@ def merge_new(records: list[Record], more: list[Record]) -> list[Record]:
     """`records`, then those of `more` with another id: a search repeats the record a DOI already gave."""
     seen = {r.source_id.casefold() for r in records}
     return records + [r for r in more if r.source_id.casefold() not in seen]
+
+
+async def identified_then_searched(
+    cited: ParsedFields,
+    identified: Sequence[Callable[[], Awaitable[Record | None]]],
+    search: Callable[[], Awaitable[list[Record]]],
+    min_title_similarity: float,
+) -> list[Record]:
+    """What every source's `lookup` does: the records the cited identifiers name (`identified`, asked in
+    order); then, unless one of them is plausibly the cited work, the records a title search finds."""
+    records: list[Record] = []
+    for find in identified:
+        record = await find()
+        if record is not None:
+            records = merge_new(records, [record])
+            if is_plausible(cited, record, min_title_similarity):
+                return records
+    if cited.title:
+        records = merge_new(records, await search())
+    return records
 
 
 def is_plausible(cited: ParsedFields, record: Record, min_title_similarity: float) -> bool:

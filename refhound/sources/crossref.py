@@ -19,7 +19,7 @@ from refhound.models import ParsedFields, Record
 from refhound.normalize.identifiers import normalize_doi
 from refhound.normalize.names import is_et_al, parse_name
 from refhound.settings import CrossrefSettings, Settings
-from refhound.sources.base import is_plausible
+from refhound.sources.base import identified_then_searched
 from refhound.sources.http import HttpPool, Policy, ServiceHttp
 
 NAME = "crossref"
@@ -79,20 +79,13 @@ class Crossref:
 
     async def lookup(self, cited: ParsedFields) -> list[Record]:
         """The cited DOI's record; then, unless its title is the cited one, the works a search finds."""
-        records: list[Record] = []
         doi = normalize_doi(cited.doi) if cited.doi else None
-        if doi:
-            record = await self.by_doi(doi)
-            if record is not None:
-                records.append(record)
-                if is_plausible(cited, record, self.min_title_similarity):
-                    return records
-        if cited.title:
-            seen = {r.source_id.lower() for r in records}
-            records.extend(
-                r for r in await self.search(bibliographic_query(cited)) if r.source_id.lower() not in seen
-            )
-        return records
+        return await identified_then_searched(
+            cited,
+            [lambda: self.by_doi(doi)] if doi else [],
+            lambda: self.search(bibliographic_query(cited)),
+            self.min_title_similarity,
+        )
 
     async def by_doi(self, doi: str) -> Record | None:
         """The work of a DOI (any written form); None when Crossref has none, or it is not a DOI at all."""

@@ -21,7 +21,7 @@ from refhound.models import ParsedFields, Record
 from refhound.normalize.identifiers import normalize_doi
 from refhound.normalize.text import collapse_whitespace
 from refhound.settings import OpenAlexSettings, Settings
-from refhound.sources.base import fetch_json, is_plausible, map_items, merge_new
+from refhound.sources.base import fetch_json, identified_then_searched, map_items
 from refhound.sources.http import HttpPool, Policy, ServiceHttp
 
 NAME = "openalex"
@@ -77,17 +77,14 @@ class OpenAlex:
 
     async def lookup(self, cited: ParsedFields) -> list[Record]:
         """The cited DOI's work; then, unless its title is the cited one, the works a title search finds."""
-        records: list[Record] = []
         doi = normalize_doi(cited.doi) if cited.doi else None
-        if doi:
-            record = await self.by_doi(doi)
-            if record is not None:
-                records.append(record)
-                if is_plausible(cited, record, self.min_title_similarity):
-                    return records
-        if cited.title:
-            records = merge_new(records, await self.search(cited.title))
-        return records
+        title = cited.title or ""
+        return await identified_then_searched(
+            cited,
+            [lambda: self.by_doi(doi)] if doi else [],
+            lambda: self.search(title),
+            self.min_title_similarity,
+        )
 
     async def by_doi(self, doi: str) -> Record | None:
         """The work of a DOI (any written form); None when OpenAlex has none, or it is not a DOI at all."""

@@ -11,14 +11,12 @@ then built in cache-only mode, answering with whatever an earlier online run was
 
 from __future__ import annotations
 
-import asyncio
-import threading
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from types import TracebackType
-from typing import Any, TypeVar
 
 import httpx
 
+from refhound.loop_thread import LoopThread, cancel_other_tasks
 from refhound.models import ParsedFields
 from refhound.settings import Settings
 from refhound.sources.aggregate import Aggregator, Lookup
@@ -33,8 +31,6 @@ from refhound.sources.openalex import OpenAlex
 from refhound.sources.probes import CitedPages, Probe, Prober
 from refhound.sources.semantic_scholar import SemanticScholar
 from refhound.web.fetch import PageFetcher
-
-T = TypeVar("T")
 
 # One builder per service, keyed by its section name in `SourcesSettings`.
 BUILDERS: dict[str, Callable[[Settings, HttpPool], Source]] = {
@@ -80,14 +76,11 @@ class SourcesRuntime:
     """Owns the loop thread, the shared `httpx.AsyncClient` and the aggregator; `close()` when done."""
 
     def __init__(self, settings: Settings, transport: httpx.AsyncBaseTransport | None = None) -> None:
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, name="refhound-sources", daemon=True)
-        self._thread.start()
-        self._closed = False
+        self._loop = LoopThread("refhound-sources")
         self._pool: HttpPool | None = None
         self.offline = settings.check.offline
         try:
-            self._aggregator = self._run(self._build(settings, transport))
+            self._aggregator = self._loop.run(self._build(settings, transport))
         except BaseException:
             self.close()
             raise
@@ -111,7 +104,7 @@ class SourcesRuntime:
 
     def lookup(self, cited: ParsedFields) -> Lookup:
         """Ask the sources tier by tier (blocking; safe from any thread but the runtime's own)."""
-        return self._run(self._aggregator.lookup(cited))
+        return self._loop.run(self._aggregator.lookup(cited))
 
     @property
     def can_probe(self) -> bool:
@@ -121,18 +114,11 @@ class SourcesRuntime:
 
     def probe(self, cited: ParsedFields) -> list[Probe]:
         """Ask each cited identifier's authority about it (blocking, like `lookup`)."""
-        return self._run(self._prober.probe(cited))
+        return self._loop.run(self._prober.probe(cited))
 
     def close(self) -> None:
         """Close the client and stop the loop thread; lookups still running are cancelled."""
-        if self._closed:
-            return
-        self._closed = True
-        if self._pool is not None:
-            asyncio.run_coroutine_threadsafe(self._shutdown(self._pool), self._loop).result()
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join()
-        self._loop.close()
+        self._loop.close(self._shutdown)
 
     def __enter__(self) -> SourcesRuntime:
         return self
@@ -141,12 +127,6 @@ class SourcesRuntime:
         self, kind: type[BaseException] | None, exc: BaseException | None, trace: TracebackType | None
     ) -> None:
         self.close()
-
-    def _run(self, coroutine: Coroutine[Any, Any, T]) -> T:
-        if self._closed:
-            coroutine.close()
-            raise RuntimeError("the sources runtime is closed")
-        return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result()
 
     async def _build(self, settings: Settings, transport: httpx.AsyncBaseTransport | None) -> Aggregator:
         # Built on the loop: the client's connection pool, the gates and the cache's connection belong to it.
@@ -173,11 +153,7 @@ class SourcesRuntime:
         )
         return Aggregator(tiers, settings.judge.title_candidate_similarity)
 
-    @staticmethod
-    async def _shutdown(pool: HttpPool) -> None:
-        current = asyncio.current_task()
-        pending = [t for t in asyncio.all_tasks() if t is not current]
-        for task in pending:
-            task.cancel()
-        await asyncio.gather(*pending, return_exceptions=True)
-        await pool.aclose()
+    async def _shutdown(self) -> None:
+        await cancel_other_tasks()
+        if self._pool is not None:
+            await self._pool.aclose()

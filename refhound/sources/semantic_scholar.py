@@ -23,7 +23,7 @@ from refhound.normalize.identifiers import normalize_arxiv_id, normalize_doi
 from refhound.normalize.text import collapse_whitespace
 from refhound.settings import SemanticScholarSettings, Settings
 from refhound.sources.arxiv import cited_arxiv_id
-from refhound.sources.base import fetch_json, is_plausible, map_items, merge_new
+from refhound.sources.base import fetch_json, identified_then_searched, map_items
 from refhound.sources.http import HttpPool, Policy, ServiceHttp
 
 NAME = "semantic_scholar"
@@ -72,19 +72,15 @@ class SemanticScholar:
 
     async def lookup(self, cited: ParsedFields) -> list[Record]:
         """The papers of the cited identifiers; then, unless one has the cited title, a title search."""
-        records: list[Record] = []
         doi = normalize_doi(cited.doi) if cited.doi else None
         arxiv_id = cited_arxiv_id(cited)
-        probes = [(self.by_doi, doi), (self.by_arxiv_id, arxiv_id)]
-        for probe, identifier in probes:
-            found = await probe(identifier) if identifier else None
-            if found is not None:
-                records = merge_new(records, [found])
-                if is_plausible(cited, found, self.min_title_similarity):
-                    return records
-        if cited.title:
-            records = merge_new(records, await self.search(cited.title))
-        return records
+        title = cited.title or ""
+        identified = [lambda: self.by_doi(doi)] if doi else []
+        if arxiv_id:
+            identified.append(lambda: self.by_arxiv_id(arxiv_id))
+        return await identified_then_searched(
+            cited, identified, lambda: self.search(title), self.min_title_similarity
+        )
 
     async def by_doi(self, doi: str) -> Record | None:
         """The paper of a DOI (any written form); None when Semantic Scholar has none, or it is no DOI."""

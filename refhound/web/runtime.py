@@ -11,15 +11,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Coroutine
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 import httpx
 
 from refhound.errors import Unreachable
+from refhound.loop_thread import LoopThread, cancel_other_tasks
 from refhound.models import Record
 from refhound.settings import Settings
 from refhound.sources.http import HttpPool, make_client
@@ -28,7 +27,6 @@ from refhound.web.crawl import CrawlBudget, CrawledPage, Crawler
 from refhound.web.fetch import PageFetcher
 from refhound.web.providers import SearchHit, SearchProvider, configuration_problem, provider_from_settings
 
-T = TypeVar("T")
 logger = logging.getLogger(__name__)
 _CLOSE_BROWSER_S = 15.0
 
@@ -76,16 +74,13 @@ class WebRuntime:
         provider: SearchProvider | None = None,
     ) -> None:
         self.settings = settings
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, name="refhound-web", daemon=True)
-        self._thread.start()
-        self._closed = False
+        self._loop = LoopThread("refhound-web")
         self._pool: HttpPool | None = None
         self._browser: Browser | None = None
         self._logged: set[str] = set()
         self._log_lock = threading.Lock()
         try:
-            self._provider, self._crawler = self._run(self._build(transport, provider))
+            self._provider, self._crawler = self._loop.run(self._build(transport, provider))
         except BaseException:
             self.close()
             raise
@@ -109,22 +104,15 @@ class WebRuntime:
 
     def search(self, query: str) -> WebLookup:
         """Search, then crawl the top results within one reference's page budget (blocking)."""
-        return self._run(self._search(query))
+        return self._loop.run(self._search(query))
 
     def fetch(self, url: str) -> CrawledPage:
         """One page's records (robots.txt, limits and browser fallback as in a crawl; blocking)."""
-        return self._run(self._crawler.page(url))
+        return self._loop.run(self._crawler.page(url))
 
     def close(self) -> None:
         """Close the browser and the client, and stop the loop thread; work still running is cancelled."""
-        if self._closed:
-            return
-        self._closed = True
-        if self._loop.is_running():
-            asyncio.run_coroutine_threadsafe(self._shutdown(), self._loop).result()
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join()
-        self._loop.close()
+        self._loop.close(self._shutdown)
 
     def __enter__(self) -> WebRuntime:
         return self
@@ -133,12 +121,6 @@ class WebRuntime:
         self, kind: type[BaseException] | None, exc: BaseException | None, trace: TracebackType | None
     ) -> None:
         self.close()
-
-    def _run(self, coroutine: Coroutine[Any, Any, T]) -> T:
-        if self._closed:
-            coroutine.close()
-            raise RuntimeError("the web runtime is closed")
-        return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result()
 
     async def _build(
         self, transport: httpx.AsyncBaseTransport | None, provider: SearchProvider | None
@@ -185,10 +167,6 @@ class WebRuntime:
                     await self._browser.close()
             except TimeoutError:
                 logger.warning("Chromium did not close within %g s", _CLOSE_BROWSER_S)
-        current = asyncio.current_task()
-        pending = [t for t in asyncio.all_tasks() if t is not current]
-        for task in pending:
-            task.cancel()
-        await asyncio.gather(*pending, return_exceptions=True)
+        await cancel_other_tasks()
         if self._pool is not None:
             await self._pool.aclose()

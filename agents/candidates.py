@@ -1,0 +1,49 @@
+"""Records from outside the index as the judge's candidates: those that may be the cited work, best first.
+
+Shared by the stages that gather records online (scholar, web): a record is a candidate when its title is
+close to the cited one, or when it carries the cited DOI / arXiv id whatever its title (the judge tells a
+DOI of another work from a typo). Ranked by title similarity, then the cited year, then shared authors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from refhound.agents.context import Candidate
+
+from refhound.models import ParsedFields, Record
+from refhound.normalize.names import name_key
+from refhound.normalize.titles import title_similarity
+from refhound.settings import JudgeSettings
+from refhound.sources.base import same_identifier
+
+
+def records_as_candidates(
+    cited: ParsedFields,
+    records: Iterable[Record],
+    settings: JudgeSettings,
+    stage: str,
+    note: Callable[[Record], str] = lambda record: "",
+) -> list[Candidate]:
+    """At most `settings.candidates` candidates, each record once, best first."""
+    seen: set[tuple[str, str, str]] = set()
+    candidates = []
+    for record in records:
+        key = (record.source, record.source_id.casefold(), record.title.casefold())
+        if key in seen:
+            continue
+        seen.add(key)
+        similarity = title_similarity(cited.title, record.title) if cited.title else 0.0
+        via = same_identifier(cited, record) or "title"
+        if via != "title" or similarity >= settings.title_candidate_similarity:
+            candidates.append(Candidate(record, similarity, via, stage=stage, note=note(record)))
+    cited_names = {name_key(a) for a in cited.authors}
+    candidates.sort(
+        key=lambda c: (
+            c.title_similarity,
+            c.record.year == cited.year,
+            len(cited_names.intersection(name_key(a) for a in c.record.authors)),
+        ),
+        reverse=True,
+    )
+    return candidates[: settings.candidates]
