@@ -1,4 +1,5 @@
-"""The scholar stage: records from the online scholarly APIs, as candidates for the judge.
+"""The scholar stage: records from the scholarly databases — the online APIs, and the embedded index when
+the SOP has no index stage of its own (CiteAudit's order: memory → web → scholar) — as candidates.
 
 The agent only gathers: it asks the run's `SourcesRuntime` tier by tier, keeps the records whose title is
 close to the cited one (or that carry the cited DOI / arXiv id, whatever their title: the judge tells a
@@ -7,10 +8,12 @@ DOI of another work from a typo), and names the services that gave no answer, wh
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from refhound.agents.candidates import records_as_candidates
 from refhound.agents.context import AgentContext, Candidate, Findings
+from refhound.agents.index_search import search_index
 
 from refhound.models import Reference
 from refhound.sources.aggregate import Lookup
@@ -25,8 +28,8 @@ STAGE = "scholar"
 def search_scholarly_sources(reference: Reference, context: AgentContext) -> Findings:
     """Candidates from the online sources, with a one-line note and the services that could not answer."""
     runtime: SourcesRuntime | None = getattr(context, "sources", None)
-    if runtime is None:
-        reason = unavailable_reason(context.settings) or "no sources runtime in this run"
+    if runtime is None or not runtime.names:
+        reason = unavailable_reason(context.settings) or "no online scholarly source in this run"
         return Findings(note=f"skipped: {reason}")
     cited = reference.parsed
     if not (cited.title or cited.doi or cited.arxiv_id):
@@ -34,6 +37,17 @@ def search_scholarly_sources(reference: Reference, context: AgentContext) -> Fin
     lookup = runtime.lookup(cited)
     candidates = records_as_candidates(cited, lookup.records, context.settings.judge, STAGE)
     return Findings(tuple(candidates), note=_note(lookup, candidates), unreachable=lookup.unreachable)
+
+
+def search_index_and_scholarly_sources(reference: Reference, context: AgentContext) -> Findings:
+    """The embedded index's candidates, then (when a runtime has any) the online sources' candidates."""
+    indexed = search_index(reference, context)
+    online = search_scholarly_sources(reference, context)
+    return Findings(
+        tuple(replace(c, stage=STAGE) for c in indexed.candidates) + online.candidates,
+        note=f"index: {indexed.note}; {online.note}",
+        unreachable=online.unreachable,
+    )
 
 
 def _note(lookup: Lookup, candidates: list[Candidate]) -> str:

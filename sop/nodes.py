@@ -26,10 +26,15 @@ NodeOutput = Command[Any] | dict[str, Any]
 Node = Callable[[dict[str, Any]], Awaitable[NodeOutput]]
 
 
+# The stages that search the embedded index (scholar does when the SOP has no index stage, see
+# sop/stages.py; in an SOP with one, the index stage has searched it before).
+_SEARCH_THE_INDEX = frozenset({"index", "scholar"})
+
+
 def _rules(branch: Branch, context: AgentContext, current: str = JUDGE) -> Judgement:
     # "Not in the index" proves something only where the index covers the venue completely, and only
     # when the index was searched: an SOP without the index stage must not borrow its coverage.
-    searched = current == "index" or any(run.stage == "index" for run in branch["stages"])
+    searched = current in _SEARCH_THE_INDEX or any(run.stage in _SEARCH_THE_INDEX for run in branch["stages"])
     coverage = context.store.coverage if searched else _covers_nothing
     return judge(
         branch["reference"].parsed,

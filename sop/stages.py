@@ -25,13 +25,13 @@ class StagePlan:
         return list(self.agents)
 
 
-def _index_agent(context: AgentContext) -> Agent | str:
+def _index_agent(context: AgentContext, sop: Sop) -> Agent | str:
     from refhound.agents.index_search import search_index
 
     return search_index
 
 
-def _memory_agent(context: AgentContext) -> Agent | str:
+def _memory_agent(context: AgentContext, sop: Sop) -> Agent | str:
     if not context.settings.memory.enabled:
         return "the memory is switched off (memory.enabled = false)"
     from refhound.agents.memory import recall_from_memory
@@ -39,7 +39,12 @@ def _memory_agent(context: AgentContext) -> Agent | str:
     return recall_from_memory
 
 
-def _scholar_agent(context: AgentContext) -> Agent | str:
+def _scholar_agent(context: AgentContext, sop: Sop) -> Agent | str:
+    if "index" not in sop.evidence_stages:
+        # No index stage of its own: the embedded index is one of the scholar stage's databases.
+        from refhound.agents.scholar import search_index_and_scholarly_sources
+
+        return search_index_and_scholarly_sources
     if context.sources is None:
         reason = "no online scholarly source is enabled"
         settings = context.settings
@@ -59,7 +64,7 @@ def _scholar_agent(context: AgentContext) -> Agent | str:
     return search_scholarly_sources
 
 
-def _identifiers_agent(context: AgentContext) -> Agent | str:
+def _identifiers_agent(context: AgentContext, sop: Sop) -> Agent | str:
     if context.sources is None or not context.sources.can_probe:
         offline = " (offline)" if context.settings.check.offline else ""
         return f"no identifier resolver (doi.org, arXiv) is enabled{offline}"
@@ -68,7 +73,7 @@ def _identifiers_agent(context: AgentContext) -> Agent | str:
     return probe_identifiers
 
 
-def _web_agent(context: AgentContext) -> Agent | str:
+def _web_agent(context: AgentContext, sop: Sop) -> Agent | str:
     from refhound.web.runtime import unavailable_reason
 
     if reason := unavailable_reason(context.settings):
@@ -94,7 +99,7 @@ def plan_stages(sop: Sop, context: AgentContext, overrides: Mapping[str, Agent] 
     agents: dict[str, Agent] = {}
     skipped: dict[str, str] = {}
     for stage in sop.evidence_stages:
-        resolved = overrides[stage] if overrides and stage in overrides else _RESOLVERS[stage](context)
+        resolved = overrides[stage] if overrides and stage in overrides else _RESOLVERS[stage](context, sop)
         if isinstance(resolved, str):
             skipped[stage] = resolved
         else:
