@@ -15,6 +15,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from refhound.cli_bench import bench_app
 from refhound.cli_extract import LLMModelOption, LLMModeOption, LLMUrlOption, apply_llm_options, extract
 from refhound.cli_index import index_app, open_index_or_fail
 from refhound.cli_output import (
@@ -44,6 +45,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(index_app, name="index")
+app.add_typer(bench_app, name="bench")
 app.command()(extract)
 _PROGRESS_MIN = 50  # show a progress bar for inputs with at least this many references
 

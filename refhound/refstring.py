@@ -440,7 +440,8 @@ _MONTHS = (
     "octobre|novembre|décembre|spring|summer|fall|autumn|winter"
 )
 _VENUE_STOP = re.compile(
-    r"[\s,.;:]+\(?(?=\d+(?!\w))"  # a volume, year or page number
+    # a volume, year or page number; not the year that opens a proceedings' name ("of the 2019 Conference")
+    r"[\s,.;:]+\(?(?=\d+(?!\w))(?!(?:1[89]|20)\d\d\s+[A-Z])"
     r"|\s*\((?=\d|pp?\.)"
     r"|(?:^|[\s,.;:(]+)(?=(?:pp?|pages?|vols?|volume|no|nos|nr|num|issue|art|chap|chapter)\b\.?\s*[A-Z]?\d)"
     r"|[\s,.;:(]+(?=n[°o]\s*\d)"

@@ -1,0 +1,144 @@
+"""Run a verifier over a benchmark's items: items → references, batches, timing, and Ctrl-C.
+
+The verifier is any function from references to results (`Verifier`), so the bench scores refhound's SOP
+runner in production and a fake in tests. Items are checked in batches; the time of each batch is measured
+around the conversion *and* the verification (for `--input raw`, parsing the reference string is part of
+what a verifier of strings must do), so `seconds_verify` is the verification cost and everything else the
+bench does is overhead. A Ctrl-C ends the run after the last finished batch; those items are kept.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+from refhound.benchmark.items import BenchInputError, BenchItem, Benchmark, Problem
+
+from refhound.bibtex import decode_field, split_bibtex_names
+from refhound.inputs.bib import map_fields
+from refhound.models import ParsedFields, Reference, ReferenceResult
+from refhound.refstring import parse_reference_string
+
+if TYPE_CHECKING:
+    from refhound.sop.runner import SopRunner
+
+Verifier = Callable[[list[Reference]], list[ReferenceResult]]
+
+#: Items per verifier call: large enough that the SOP runner's per-call set-up (its graph) is amortised,
+#: small enough that a Ctrl-C loses little work.
+BATCH_SIZE = 100
+
+
+class InputMode(StrEnum):
+    """What the verifier is given: the benchmark's parsed `fields`, or the formatted string `raw`."""
+
+    FIELDS = "fields"
+    RAW = "raw"
+
+
+def default_input(bench: Benchmark) -> InputMode:
+    """CiteAudit items are strings only; HALLMARK and BibTeX items have fields."""
+    return InputMode.RAW if bench.name == "citeaudit" else InputMode.FIELDS
+
+
+def check_input(bench: Benchmark, mode: InputMode) -> None:
+    """Raise `BenchInputError` naming the items that lack what `mode` needs."""
+    lacking = [i for i in bench.items if (i.raw if mode is InputMode.RAW else i.fields) is None]
+    if not lacking:
+        return
+    if len(lacking) == len(bench.items):  # the file has no such form at all: one line says so
+        form = "reference strings ('raw')" if mode is InputMode.RAW else "fields"
+        other = InputMode.FIELDS if mode is InputMode.RAW else InputMode.RAW
+        raise BenchInputError(bench.path, [Problem(None, f"no item has {form}: use --input {other.value}")])
+    what = (
+        "no reference string ('raw') for --input raw"
+        if mode is InputMode.RAW
+        else "no fields for --input fields (use --input raw)"
+    )
+    raise BenchInputError(bench.path, [Problem(i.line, f"item {i.id}: {what}") for i in lacking])
+
+
+def _bibtex_text(entry_type: str, key: str, fields: dict[str, str]) -> str:
+    body = ", ".join(f"{name} = {{{value}}}" for name, value in fields.items())
+    return f"@{entry_type}{{{key}, {body}}}"
+
+
+def parsed_from_fields(item: BenchItem) -> ParsedFields:
+    """The item's BibTeX-like fields mapped exactly as refhound's `.bib` reader maps a user's entry."""
+    fields = dict(item.fields or {})
+    if not item.fields_decoded:
+        fields = {name: decode_field(name, value) for name, value in fields.items()}
+    authors, truncated = split_bibtex_names(fields["author"]) if "author" in fields else ([], False)
+    parsed, _notes = map_fields(item.entry_type, fields, authors, truncated)
+    return parsed
+
+
+def to_reference(item: BenchItem, mode: InputMode) -> Reference:
+    """The reference a user's input would have produced for this item."""
+    if mode is InputMode.RAW:
+        raw = item.raw or ""
+        return Reference(id=str(item.id), raw=raw, parsed=parse_reference_string(raw))
+    raw = _bibtex_text(item.entry_type, str(item.id), dict(item.fields or {}))
+    return Reference(id=str(item.id), raw=raw, parsed=parsed_from_fields(item))
+
+
+@dataclass
+class BenchRun:
+    """What a run produced: one result per finished item, in the items' order, and its timing."""
+
+    results: list[ReferenceResult] = field(default_factory=list)
+    batches: list[tuple[int, float]] = field(default_factory=list)  # (items, seconds) per verifier call
+    seconds_loop: float = 0.0  # wall time of the whole loop, bookkeeping included
+    interrupted: bool = False
+
+    @property
+    def seconds_verify(self) -> float:
+        return sum(seconds for _, seconds in self.batches)
+
+    @property
+    def seconds_overhead(self) -> float:
+        """Loop time not spent converting or verifying items: the runner's own cost."""
+        return max(self.seconds_loop - self.seconds_verify, 0.0)
+
+
+def run_bench(
+    items: Sequence[BenchItem],
+    verify: Verifier,
+    mode: InputMode,
+    *,
+    batch_size: int = BATCH_SIZE,
+    progress: Callable[[int], None] | None = None,
+) -> BenchRun:
+    """Check `items` batch by batch; on Ctrl-C return what was finished, with `interrupted` set."""
+    run = BenchRun()
+    started = time.perf_counter()
+    for start in range(0, len(items), batch_size):
+        batch = items[start : start + batch_size]
+        began = time.perf_counter()
+        try:
+            references = [to_reference(item, mode) for item in batch]
+            results = verify(references)
+        except KeyboardInterrupt:
+            run.interrupted = True
+            break
+        run.batches.append((len(batch), time.perf_counter() - began))
+        if len(results) != len(batch):
+            raise RuntimeError(f"the verifier returned {len(results)} results for {len(batch)} references")
+        run.results.extend(results)
+        if progress:
+            progress(len(batch))
+    run.seconds_loop = time.perf_counter() - started
+    return run
+
+
+def sop_verifier(runner: SopRunner) -> Verifier:
+    """refhound's own verifier: the SOP graph, without checkpoints (a bench run is not resumable)."""
+
+    def verify(references: list[Reference]) -> list[ReferenceResult]:
+        results: list[ReferenceResult] = runner.run(references).results
+        return results
+
+    return verify

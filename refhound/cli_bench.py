@@ -1,0 +1,239 @@
+"""`refhound bench NAME PATH` scores refhound on a benchmark; `refhound bench generate` writes a new one.
+
+    refhound bench citeaudit benchmark.json --split generated --index DB --json out.json --score-upstream
+    refhound bench hallmark dev_public.jsonl --index DB --unverified-as fake --json out.json
+    refhound bench generate --index DB --n 5000 --seed 1 --out gen.jsonl
+
+Exit codes: 0 scored, 2 usage or input error (the message names the line), 130 interrupted — the items
+finished before the Ctrl-C are scored and written all the same.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from contextlib import nullcontext
+from enum import StrEnum
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from typer.core import TyperGroup
+
+from refhound.cli_index import open_index_or_fail
+from refhound.cli_output import EXIT_INTERRUPTED, EXIT_OK, err, fail, write_output
+from refhound.errors import InputError, RefhoundError
+from refhound.models import UnverifiedPolicy
+from refhound.settings import Settings
+
+if TYPE_CHECKING:
+    from refhound.benchmark.results import BenchResult, Timing
+
+
+class _BenchGroup(TyperGroup):
+    """`refhound bench NAME PATH …` runs the `run` command: any first word that is not a subcommand is
+    a benchmark name, so the DESIGN's short form works beside `refhound bench generate`."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:  # Any: typer vendors its own click
+        if args and args[0] not in self.commands and args[0] not in ctx.help_option_names:
+            args = ["run", *args]
+        return super().parse_args(ctx, args)
+
+
+bench_app = typer.Typer(
+    cls=_BenchGroup,
+    help="Score refhound on CiteAudit, HALLMARK or labelled BibTeX, or generate a perturbation set.",
+    no_args_is_help=True,
+)
+
+
+class _Policy(StrEnum):
+    REAL = "real"
+    FAKE = "fake"
+
+
+class _Input(StrEnum):
+    FIELDS = "fields"
+    RAW = "raw"
+
+
+def _progress_bar(total: int) -> Progress | None:
+    if total < 50 or not err.is_terminal:
+        return None
+    columns = (TextColumn("bench"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    return Progress(*columns, console=err, transient=True)
+
+
+@bench_app.command("run")
+def run(
+    name: Annotated[str, typer.Argument(help="citeaudit, hallmark or bib.")],
+    path: Annotated[Path, typer.Argument(help="The benchmark file (benchmark.json, .jsonl or .bib).")],
+    split: Annotated[
+        str | None, typer.Option("--split", help="CiteAudit only: realworld, generated or all (default).")
+    ] = None,
+    index: Annotated[
+        Path | None, typer.Option("--index", help="Index database (default: the embedded one).")
+    ] = None,
+    unverified_as: Annotated[
+        _Policy, typer.Option("--unverified-as", help="Count unverified verdicts as real or fake.")
+    ] = _Policy.REAL,
+    json_out: Annotated[
+        Path | None,
+        typer.Option("--json", help="Write the refhound.bench/1 JSON here (and, beside it, .md and .png)."),
+    ] = None,
+    markdown_out: Annotated[
+        Path | None, typer.Option("--md", help="Write the Markdown summary here.")
+    ] = None,
+    plot_out: Annotated[Path | None, typer.Option("--plot", help="Write the PNG plot here.")] = None,
+    score_upstream: Annotated[
+        bool,
+        typer.Option("--score-upstream", help="Also score the file's own predictions (CiteAudit's Predict)."),
+    ] = False,
+    input_mode: Annotated[
+        _Input | None,
+        typer.Option("--input", help="Verify the items' fields, or parse their reference strings (raw)."),
+    ] = None,
+    offline: Annotated[bool, typer.Option("--offline", help="Never use the network.")] = False,
+    memory: Annotated[
+        bool,
+        typer.Option(
+            "--memory/--no-memory",
+            help="Use the verified-citation memory (off by default: a score must not depend on, or change, "
+            "what earlier runs remembered).",
+        ),
+    ] = False,
+    concurrency: Annotated[
+        int | None, typer.Option("--concurrency", min=1, help="References checked at the same time.")
+    ] = None,
+) -> None:
+    """Score refhound on the benchmark NAME read from PATH (positive = hallucinated)."""
+    from refhound.benchmark.loaders import LOADERS, load_benchmark
+    from refhound.benchmark.results import BenchResult, Timing
+    from refhound.benchmark.runner import InputMode, check_input, default_input
+
+    if name not in LOADERS:
+        raise fail(f"unknown benchmark {name!r}: choose {', '.join(LOADERS)}")
+    started = time.perf_counter()
+    try:
+        bench = load_benchmark(name, path, split)
+        mode = InputMode(input_mode.value) if input_mode else default_input(bench)
+        check_input(bench, mode)
+    except InputError as exc:
+        raise fail(str(exc)) from exc
+    if score_upstream and not bench.has_upstream:
+        raise fail(f"{path}: no upstream predictions to score (--score-upstream needs CiteAudit's Predict)")
+    if not bench.items:
+        raise fail(f"{path}: no items{f' in split {split!r}' if split else ''}")
+    loaded = time.perf_counter()
+    settings = Settings()
+    settings.memory.enabled = memory
+    if offline:
+        settings.check.offline = True
+    if concurrency is not None:
+        settings.sop.concurrency = concurrency
+    outputs = _outputs(json_out, markdown_out, plot_out)
+    with open_index_or_fail(index, settings) as store:
+        from refhound.benchmark.runner import run_bench, sop_verifier
+        from refhound.sop.runner import SopRunner
+
+        try:
+            runner = SopRunner(settings, store)
+        except RefhoundError as exc:
+            raise fail(str(exc)) from exc
+        with runner:
+            ready = time.perf_counter()
+            bar = _progress_bar(len(bench.items))
+            try:
+                with bar or nullcontext():
+                    advance: Callable[[int], None] | None = None
+                    if bar is not None:
+                        task = bar.add_task("bench", total=len(bench.items))
+                        advance = partial(bar.advance, task)
+                    outcome = run_bench(bench.items, sop_verifier(runner), mode, progress=advance)
+            except RefhoundError as exc:
+                raise fail(str(exc)) from exc
+    if outcome.interrupted:
+        err.print(
+            f"interrupted: {len(outcome.results):,} of {len(bench.items):,} items finished; scoring those",
+            highlight=False,
+        )
+    result = BenchResult(
+        bench,
+        outcome,
+        UnverifiedPolicy(unverified_as.value),
+        mode,
+        str(index) if index else None,
+        score_upstream,
+    )
+    _report(result, Timing(load=loaded - started, setup=ready - loaded), outputs)
+    raise typer.Exit(EXIT_INTERRUPTED if outcome.interrupted else EXIT_OK)
+
+
+def _outputs(json_out: Path | None, md: Path | None, plot: Path | None) -> dict[str, Path | None]:
+    """Where each artefact goes; with only --json, the summary and the plot are written beside it."""
+    if json_out is not None:
+        md = md or json_out.with_suffix(".md")
+        plot = plot or json_out.with_suffix(".png")
+    for target in (json_out, md, plot):
+        if target is not None and not target.parent.exists():
+            raise fail(f"{target}: directory {target.parent} does not exist")
+    return {"json": json_out, "md": md, "plot": plot}
+
+
+def _report(result: BenchResult, times: Timing, outputs: dict[str, Path | None]) -> None:
+    """The Markdown summary (stdout, and --md), the PNG and the JSON, timing their own making."""
+    from refhound.benchmark.plot import write_plot  # matplotlib, imported only here
+    from refhound.benchmark.results import markdown
+
+    began = time.perf_counter()
+    summary = markdown(result, times)
+    if outputs["md"] is not None:
+        outputs["md"].write_text(summary, encoding="utf-8")
+    if outputs["plot"] is not None and result.n:
+        write_plot(result, outputs["plot"])
+    times.report = time.perf_counter() - began
+    if outputs["json"] is not None:
+        outputs["json"].write_text(json.dumps(result.payload(times), indent=1, ensure_ascii=False) + "\n")
+    write_output(summary, None)
+
+
+@bench_app.command("generate")
+def generate(
+    index: Annotated[Path, typer.Option("--index", help="The index whose records the items are made from.")],
+    out: Annotated[Path, typer.Option("--out", help="The JSONL file to write (HALLMARK format, with raw).")],
+    n: Annotated[int, typer.Option("--n", min=1, help="Items to write.")] = 5000,
+    seed: Annotated[
+        int, typer.Option("--seed", help="Random seed: the same seed and index, the same file.")
+    ] = 1,
+    fakes: Annotated[
+        int | None, typer.Option("--fakes", min=0, help="Hallucinated items among them (default: half).")
+    ] = None,
+    mix: Annotated[
+        str,
+        typer.Option("--mix", help="Shares of the error families among the fakes: title:author:metadata."),
+    ] = "2:2:1",
+    compound: Annotated[
+        float, typer.Option("--compound", min=0.0, max=1.0, help="Share of fakes with a second error.")
+    ] = 0.1,
+) -> None:
+    """Write N labelled items made from the index's real records, following the CiteAudit taxonomy."""
+    from refhound.benchmark.generate import GenerateOptions, generate_file, parse_mix
+
+    try:
+        options = GenerateOptions(
+            n=n, seed=seed, fakes=n // 2 if fakes is None else fakes, mix=parse_mix(mix), compound=compound
+        )
+    except ValueError as exc:
+        raise fail(str(exc)) from exc
+    if options.fakes > n:
+        raise fail(f"--fakes {options.fakes} is more than --n {n}")
+    with open_index_or_fail(index, Settings()) as store:
+        try:
+            summary = generate_file(store, options, out)
+        except (RefhoundError, ValueError) as exc:
+            raise fail(str(exc)) from exc
+    err.print(summary, highlight=False)
+    raise typer.Exit(EXIT_OK)

@@ -1,0 +1,166 @@
+"""Scores, the runner's batches and Ctrl-C, and the refhound.bench/1 JSON, on a fake verifier."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from refhound.benchmark.items import BenchItem, Benchmark
+from refhound.benchmark.metrics import Scores, per_type, predicted_hallucinated, score
+from refhound.benchmark.plot import write_plot
+from refhound.benchmark.results import BENCH_SCHEMA, BenchResult, Timing, markdown
+from refhound.benchmark.runner import InputMode, run_bench
+
+from refhound.models import ParsedFields, Reference, ReferenceResult, UnverifiedPolicy, Verdict
+
+CONTRACT_KEYS = [
+    "schema", "benchmark", "split", "n", "tp", "fp", "fn", "tn", "accuracy", "precision", "recall", "f1",
+    "fpr", "unverified", "seconds_total", "seconds_per_10_refs", "per_type", "items",
+]  # fmt: skip
+
+
+def test_scores_arithmetic() -> None:
+    s = score([(True, True)] * 8 + [(True, False)] * 2 + [(False, True)] * 1 + [(False, False)] * 9)
+    assert (s.tp, s.fn, s.fp, s.tn, s.n) == (8, 2, 1, 9, 20)
+    assert s.precision == pytest.approx(8 / 9)
+    assert s.recall == pytest.approx(0.8)
+    assert s.f1 == pytest.approx(2 * (8 / 9) * 0.8 / (8 / 9 + 0.8))
+    assert s.fpr == pytest.approx(0.1)
+    assert s.accuracy == pytest.approx(17 / 20)
+
+
+def test_empty_denominators_give_zero_not_nan() -> None:
+    s = Scores()
+    assert (s.precision, s.recall, s.f1, s.fpr, s.accuracy) == (0.0, 0.0, 0.0, 0.0, 0.0)
+    assert json.dumps(s.as_dict())  # valid JSON
+
+
+def test_unverified_counts_as_the_policy_says() -> None:
+    assert predicted_hallucinated(Verdict.UNVERIFIED, UnverifiedPolicy.FAKE) is True
+    assert predicted_hallucinated(Verdict.UNVERIFIED, UnverifiedPolicy.REAL) is False
+    assert predicted_hallucinated(Verdict.METADATA_ERROR, UnverifiedPolicy.REAL) is True
+    assert predicted_hallucinated(Verdict.VERIFIED, UnverifiedPolicy.FAKE) is False
+    with pytest.raises(ValueError, match="yes/no"):
+        predicted_hallucinated(Verdict.VERIFIED, UnverifiedPolicy.UNKNOWN)
+
+
+def test_per_type_counts_items_and_flags() -> None:
+    counts = per_type([("year_shift", True), ("year_shift", False), ("valid", True), ("valid", False)])
+    assert {k: (c.n, c.detected) for k, c in counts.items()} == {"valid": (2, 1), "year_shift": (2, 1)}
+
+
+# --- a fake verifier -------------------------------------------------------------------------------------
+
+VERDICTS = {"real": Verdict.VERIFIED, "wrong": Verdict.METADATA_ERROR, "unknown": Verdict.UNVERIFIED}
+
+
+def _items() -> list[BenchItem]:
+    rows = [("real", False), ("wrong", True), ("unknown", True), ("unknown", False), ("wrong", False)]
+    return [
+        BenchItem(
+            id=i, hallucinated=h, type="t1" if h else "valid", line=i + 1, raw=word, upstream_real=not h
+        )
+        for i, (word, h) in enumerate(rows * 3)
+    ]
+
+
+def _result(reference: Reference) -> ReferenceResult:
+    verdict = VERDICTS[reference.raw]
+    return ReferenceResult(
+        id=reference.id,
+        raw=reference.raw,
+        parsed=ParsedFields(),
+        verdict=verdict,
+        hallucinated=None,
+        stage="judge",
+    )
+
+
+class FakeVerifier:
+    """Answers from the item's text; raises KeyboardInterrupt (a Ctrl-C) on call number `interrupt_at`."""
+
+    def __init__(self, interrupt_at: int | None = None) -> None:
+        self.calls = 0
+        self.interrupt_at = interrupt_at
+
+    def __call__(self, references: list[Reference]) -> list[ReferenceResult]:
+        self.calls += 1
+        if self.calls == self.interrupt_at:
+            raise KeyboardInterrupt
+        return [_result(r) for r in references]
+
+
+def _bench(items: list[BenchItem]) -> Benchmark:
+    return Benchmark("citeaudit", "all", Path("benchmark.json"), items, upstream_name="CiteAudit")
+
+
+def test_run_checks_every_item_in_order_and_times_each_batch() -> None:
+    items = _items()
+    run = run_bench(items, FakeVerifier(), InputMode.RAW, batch_size=4)
+    assert [r.id for r in run.results] == [str(i.id) for i in items]
+    assert [n for n, _ in run.batches] == [4, 4, 4, 3]
+    assert not run.interrupted and run.seconds_loop >= run.seconds_verify >= 0
+
+
+def test_a_ctrl_c_keeps_the_batches_finished_before_it() -> None:
+    run = run_bench(_items(), FakeVerifier(interrupt_at=3), InputMode.RAW, batch_size=4)
+    assert run.interrupted
+    assert len(run.results) == 8
+    result = BenchResult(_bench(_items()), run, UnverifiedPolicy.REAL, InputMode.RAW, None)
+    payload = result.payload(Timing())
+    assert (payload["n"], payload["items_in_file"], payload["interrupted"]) == (8, 15, True)
+
+
+def test_the_json_follows_the_contract_and_scores_both_policies() -> None:
+    items = _items()
+    run = run_bench(items, FakeVerifier(), InputMode.RAW)
+    as_real = BenchResult(_bench(items), run, UnverifiedPolicy.REAL, InputMode.RAW, "idx.sqlite").payload(
+        Timing()
+    )
+    as_fake = BenchResult(_bench(items), run, UnverifiedPolicy.FAKE, InputMode.RAW, "idx.sqlite").payload(
+        Timing()
+    )
+    assert list(as_real)[: len(CONTRACT_KEYS)] == CONTRACT_KEYS
+    assert as_real["schema"] == BENCH_SCHEMA and (as_real["benchmark"], as_real["split"]) == (
+        "citeaudit",
+        "all",
+    )
+    # Per round of five: wrong/hallucinated TP, unknown/hallucinated FN|TP, unknown/real TN|FP, wrong/real FP.
+    assert (as_real["tp"], as_real["fn"], as_real["fp"], as_real["tn"]) == (3, 3, 3, 6)
+    assert (as_fake["tp"], as_fake["fn"], as_fake["fp"], as_fake["tn"]) == (6, 0, 6, 3)
+    assert as_real["unverified"] == 6 and as_real["n"] == 15
+    assert as_real["per_type"] == {"t1": {"n": 6, "detected": 3}, "valid": {"n": 9, "detected": 3}}
+    assert as_real["items"][1] == {
+        "id": 1,
+        "label": True,
+        "predicted": True,
+        "verdict": "metadata_error",
+        "type": "t1",
+    }
+    assert as_real["coverage"]["decided"] == 9
+    assert as_real["coverage"]["scores_on_decided"]["fp"] == 3
+    # The upstream's own predictions are right on every item here.
+    assert (as_real["upstream"]["f1"], as_real["upstream"]["fpr"]) == (1.0, 0.0)
+    assert as_real["seconds_per_10_refs"] == pytest.approx(10 * as_real["seconds_total"] / 15, abs=1e-4)
+    assert json.loads(json.dumps(as_real)) == as_real
+
+
+def test_upstream_is_left_out_unless_asked_for() -> None:
+    run = run_bench(_items(), FakeVerifier(), InputMode.RAW)
+    result = BenchResult(
+        _bench(_items()), run, UnverifiedPolicy.REAL, InputMode.RAW, None, score_upstream=False
+    )
+    assert "upstream" not in result.payload(Timing())
+    assert "CiteAudit" not in markdown(result, Timing())
+
+
+def test_markdown_and_plot(tmp_path: Path) -> None:
+    run = run_bench(_items(), FakeVerifier(), InputMode.RAW)
+    result = BenchResult(_bench(_items()), run, UnverifiedPolicy.FAKE, InputMode.RAW, "idx.sqlite")
+    text = markdown(result, Timing())
+    assert "| refhound | 15 | 6 | 6 | 0 | 3 |" in text
+    assert "| CiteAudit (its own `Predict`) | 15 | 6 | 0 | 0 | 9 |" in text
+    assert "the index decided **9 of 15** items" in text
+    write_plot(result, tmp_path / "plot.png")
+    assert (tmp_path / "plot.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
