@@ -28,6 +28,7 @@ from refhound.cli_output import (
     print_error,
     write_output,
 )
+from refhound.cli_quotes import quotes_app
 from refhound.errors import InputError, RefhoundError
 from refhound.index.store import IndexStore
 from refhound.models import InputProblem, Reference, Report, UnverifiedPolicy
@@ -45,6 +46,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(index_app, name="index")
+app.add_typer(quotes_app, name="quotes")
 app.add_typer(bench_app, name="bench")
 app.command()(extract)
 _PROGRESS_MIN = 50  # show a progress bar for inputs with at least this many references

@@ -381,6 +381,66 @@ class WebSettings(_Section):
 class QuotesSettings(_Section):
     """The quote checker (`refhound quotes check`)."""
 
+    min_words: int = Field(
+        default=4,
+        ge=1,
+        le=50,
+        description="Quoted spans with fewer words are terms or scare quotes, not quotations: skipped.",
+    )
+    max_document_bytes: int = Field(
+        default=20 * 1024 * 1024, ge=1, description="Documents larger than this are refused as unusable."
+    )
+    max_quotes: int = Field(
+        default=5000, ge=1, description="At most this many quotes of one document are checked (in order)."
+    )
+    max_source_bytes: int = Field(
+        default=50 * 1024 * 1024, ge=1024, description="Larger sources (files or downloads) are not read."
+    )
+    fuzzy_max_ratio: float = Field(
+        default=0.15,
+        ge=0.0,
+        le=0.5,
+        description="Edit distance, as a share of the quote's length, up to which a quote that is not found "
+        "verbatim is reported as `near_match` (never `verified`); beyond it, `not_found`.",
+    )
+    bracket_max_chars: int = Field(
+        default=40,
+        ge=1,
+        le=400,
+        description="Longest source span a bracketed alteration ('[the court]') stands for.",
+    )
+    ellipsis_max_gap_chars: int = Field(
+        default=2000,
+        ge=1,
+        description="Farthest apart (in characters of the normalized source) two fragments of an elided "
+        "quote may be: an ellipsis leaves out words or sentences, not pages.",
+    )
+    link_check: bool = Field(
+        default=True, description="Check every cited URL (status, final URL, content type)."
+    )
+    entailment: bool = Field(
+        default=False,
+        description="Ask the configured LLM whether each triple's statement follows from its quote "
+        "(structured triples only; recorded apart from the string result).",
+    )
+    arxiv_pdf_url: str = Field(
+        default="https://arxiv.org/pdf", description="Where an arXiv id's PDF is fetched: URL + '/' + id."
+    )
+    doi_resolver_url: str = Field(
+        default="https://doi.org", description="Where a DOI is resolved to its landing page: URL + '/' + DOI."
+    )
+    rate_per_s: float = Field(default=2.0, gt=0, description="Requests per second to one host, at most.")
+    concurrency: int = Field(default=4, ge=1, le=64, description="Requests open at once to one host.")
+    timeout_s: float = Field(default=30.0, gt=0, description="Seconds one download may take, body included.")
+    retries: int = Field(
+        default=2, ge=0, le=10, description="Further attempts after a transport error, HTTP 408, 429 or 5xx."
+    )
+    store_dir: Path | None = Field(
+        default=None,
+        description="Keep every fetched source here as SHA256.bin with a manifest.jsonl line (URL, fetch "
+        "time, content type); unset: sources are not kept.",
+    )
+
 
 class Settings(BaseSettings):
     """All of refhound's configuration."""

@@ -59,7 +59,10 @@ def test_a_named_or_file_sop_is_followed(bib: Path, small_index: Path, tmp_path:
     _, out, _ = check(bib, "--index", small_index, "--format", "json", "--sop", "citeaudit")
     # The paper's order has no index stage: its scholar stage searches the embedded index (offline, only it).
     references = json.loads(out)["references"]
-    assert [(r["verdict"], r["stage"]) for r in references] == [("verified", "scholar"), ("fabricated", "judge")]
+    assert [(r["verdict"], r["stage"]) for r in references] == [
+        ("verified", "scholar"),
+        ("fabricated", "judge"),
+    ]
     assert [s["stage"] for s in references[1]["stages"]] == ["memory", "scholar", "judge"]
     sop = tmp_path / "mine.yaml"
     sop.write_text("name: mine\nstages: [index, judge]\n", encoding="utf-8")

@@ -1,0 +1,143 @@
+"""`refhound quotes check DOC`: is every quoted passage of DOC in the source it cites?
+
+Exit codes: 0 every quote verified (or none found), 1 some quote is not (near_match, not_found,
+citation_unresolved, uncited), 2 usage or input error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from refhound.cli_extract import apply_llm_options
+from refhound.cli_output import EXIT_OK, EXIT_PROBLEMS, err, fail, write_output
+from refhound.errors import RefhoundError
+from refhound.settings import Settings
+
+quotes_app = typer.Typer(
+    help="Check quoted passages against the full text of the sources they cite.", no_args_is_help=True
+)
+FORMATS = ("table", "json", "jsonl", "markdown", "html")
+LLMUrlOption = Annotated[
+    str | None, typer.Option("--llm-url", help="OpenAI-compatible endpoint for --entailment, e.g. vLLM's.")
+]
+LLMModelOption = Annotated[str | None, typer.Option("--llm-model", help="Model name the LLM server serves.")]
+
+
+def _sources(pairs: list[str]) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for pair in pairs:
+        label, separator, locator = pair.partition("=")
+        if not separator or not label.strip() or not locator.strip():
+            raise fail(f"--source wants LABEL=LOCATOR (e.g. 3=paper.pdf or smith=https://…), not {pair!r}")
+        found[label.strip()] = locator.strip()
+    return found
+
+
+@quotes_app.command("check")
+def check(
+    document: Annotated[
+        Path,
+        typer.Argument(
+            help="A Markdown report, memo or draft (.md, .txt, .pdf, .html), or triples (.json/.jsonl)."
+        ),
+    ],
+    fmt: Annotated[str, typer.Option("--format", "-f", help=f"One of: {', '.join(FORMATS)}.")] = "table",
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write the report to this file.")
+    ] = None,
+    audit_log: Annotated[
+        Path | None, typer.Option("--audit-log", help="Also write the JSONL audit log to this file.")
+    ] = None,
+    source: Annotated[
+        list[str],
+        typer.Option(
+            "--source", help="LABEL=LOCATOR: what citation LABEL (or a triple's source_id) points to."
+        ),
+    ] = [],  # noqa: B006
+    triples: Annotated[
+        bool, typer.Option("--triples", help="Read DOC as {statement, source_id, evidence_quote} triples.")
+    ] = False,
+    offline: Annotated[bool, typer.Option("--offline", help="Never use the network.")] = False,
+    no_link_check: Annotated[bool, typer.Option("--no-link-check", help="Do not check cited URLs.")] = False,
+    entailment: Annotated[
+        bool,
+        typer.Option(
+            "--entailment", help="Ask the LLM whether each triple's statement follows from its quote."
+        ),
+    ] = False,
+    min_words: Annotated[
+        int | None,
+        typer.Option("--min-words", min=1, help="Shorter quoted spans are not checked (default 4)."),
+    ] = None,
+    store: Annotated[
+        Path | None, typer.Option("--store", help="Keep fetched sources here, named by their SHA-256.")
+    ] = None,
+    llm_url: LLMUrlOption = None,
+    llm_model: LLMModelOption = None,
+) -> None:
+    """Check every quote of DOCUMENT against the full text of the source its citation names."""
+    from refhound.quotes import check_document, check_triples, read_document
+    from refhound.quotes.annotate import render_html, render_markdown
+    from refhound.quotes.document import TRIPLES_SUFFIXES
+    from refhound.quotes.render import print_table, render_json, render_jsonl
+    from refhound.quotes.triples import check_entailment
+
+    if fmt not in FORMATS:
+        raise fail(f"unknown format {fmt!r}; choose one of: {', '.join(FORMATS)}")
+    settings = Settings()
+    if offline:
+        settings.check.offline = True
+    if no_link_check:
+        settings.quotes.link_check = False
+    if entailment:
+        settings.quotes.entailment = True
+    if min_words is not None:
+        settings.quotes.min_words = min_words
+    if store is not None:
+        settings.quotes.store_dir = store
+    apply_llm_options(settings, llm_url, llm_model, None)
+    overrides = _sources(source)
+    as_triples = triples or document.suffix.lower() in TRIPLES_SUFFIXES
+    if settings.quotes.entailment and not as_triples:
+        raise fail("--entailment checks statements against quotes: it needs structured triples (--triples)")
+    if settings.quotes.entailment and not settings.llm.base_url:
+        raise fail("the entailment check needs an LLM server: set llm.base_url or pass --llm-url")
+    try:
+        if as_triples:
+            report, items = asyncio.run(check_triples(document, settings, overrides))
+            if settings.quotes.entailment:
+                pairs = [(item.statement, item.quote.text) for item in items]
+                report.entailment = check_entailment(pairs, settings)
+        else:
+            report = asyncio.run(check_document(read_document(document, settings), settings, overrides))
+    except RefhoundError as error:
+        raise fail(str(error)) from error
+    for warning in report.warnings:
+        err.print(f"[yellow]warning:[/] {warning}", highlight=False, soft_wrap=True)
+    if not report.results:
+        err.print(
+            f"[yellow]warning:[/] {document}: no quotations found to check", highlight=False, soft_wrap=True
+        )
+    if audit_log is not None:
+        audit_log.write_text(render_jsonl(report, settings), encoding="utf-8")
+    if fmt == "table":
+        if output is None:
+            print_table(report, Console())
+        else:
+            with output.open("w", encoding="utf-8") as handle:
+                print_table(report, Console(file=handle, no_color=True, width=120))
+    else:
+        renderers: dict[str, Callable[[], str]] = {
+            "json": lambda: render_json(report),
+            "jsonl": lambda: render_jsonl(report, settings),
+            "markdown": lambda: render_markdown(report),
+            "html": lambda: render_html(report),
+        }
+        write_output(renderers[fmt](), output)
+    raise typer.Exit(EXIT_OK if report.all_verified else EXIT_PROBLEMS)

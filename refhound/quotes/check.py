@@ -1,0 +1,241 @@
+"""The quote check, end to end: a document (or triples) in, a `QuoteReport` out.
+
+    document → layout (code, passages, block quotes) → citations (markers, definitions) → quotes →
+    pairing → targets → sources (read once each, concurrently) and link checks → matching → results
+
+A quote is matched only against the sources its own citation names. A citation that names no readable
+source makes the quote `citation_unresolved`, with the reason — it is never matched against another source,
+and "could not read the source" is never reported as "not in the source".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+from refhound.quotes.citations import (
+    display_label,
+    parse_destination,
+    parse_locator,
+    reference_key,
+    scan_citations,
+)
+from refhound.quotes.document import Document
+from refhound.quotes.extract import extract_quotes
+from refhound.quotes.fetch import SourceFetcher, now_iso, quotes_policy
+from refhound.quotes.layout import Span, markdown_layout, mask, text_layout
+from refhound.quotes.links import check_file_link, check_link
+from refhound.quotes.match import Haystack, Outcome, locate
+from refhound.quotes.models import CitationGroup, Definition, Quote, QuoteResult, SourceText, Unresolved
+from refhound.quotes.pairing import Pairing, group_markers, pair_quotes
+from refhound.quotes.report import CitationState, QuoteReport
+from refhound.settings import Settings
+from refhound.sources.http import HttpPool, make_client
+
+_RANK = {"verified": 2, "near_match": 1, "not_found": 0}
+_LINK_SYNTAX = re.compile(r"<!--.*?-->|<[A-Za-z/][^>\n]*>", re.DOTALL)
+_RULE_NOTES = {"passage_end": "citation from the end of its passage", "carried": "citation carried forward"}
+
+
+@dataclass(frozen=True)
+class Cited:
+    """A quote and the citation it is checked against (None: uncited)."""
+
+    quote: Quote
+    label: str | None
+    keys: tuple[str, ...]
+    how: str = ""
+
+
+def override_definitions(sources: dict[str, str]) -> dict[str, Definition]:
+    """`--source LABEL=LOCATOR` pairs as definitions; relative paths are the working directory's."""
+    found: dict[str, Definition] = {}
+    for label, locator in sources.items():
+        label = label.strip().strip("[]")
+        key = label if label.startswith("^") else reference_key(label)
+        target = parse_locator(locator, str(Path.cwd()))
+        reason = None if target else f"{locator!r} is no URL, DOI, arXiv id or file"
+        found[key] = Definition(key, f"--source {label}={locator}", target, reason)
+    return found
+
+
+def _quote_mask_spans(text: str, citations_markers: Sequence[tuple[int, int]]) -> list[Span]:
+    """Link syntax, URLs and HTML tags: where quote marks are syntax, not quotation."""
+    return [*citations_markers, *(m.span() for m in _LINK_SYNTAX.finditer(text))]
+
+
+async def check_document(
+    document: Document,
+    settings: Settings,
+    sources: dict[str, str] | None = None,
+    transport: httpx.AsyncBaseTransport | None = None,
+    fetcher: SourceFetcher | None = None,
+) -> QuoteReport:
+    """Check every quote of a Markdown or plain-text document.
+
+    `sources` maps citation labels to locators (`--source`); `transport` is the HTTP transport tests pass;
+    `fetcher`, when given, is used with the sources it has already read (and its own pool)."""
+    text = document.text
+    layout = markdown_layout(text) if document.kind == "markdown" else text_layout(text)
+    code_masked = mask(text, layout.code)
+    base = str(document.path.resolve().parent)
+    citations = scan_citations(text, code_masked, base)
+    citations.definitions.update(override_definitions(sources or {}))
+    syntax = [(m.start, m.end) for m in citations.markers if m.kind in ("link", "autolink", "url")]
+    quote_masked = mask(code_masked, _quote_mask_spans(code_masked, syntax))
+    extracted = extract_quotes(
+        text,
+        quote_masked,
+        layout,
+        settings.quotes.min_words,
+        citations.footnote_spans,
+        citations.reference_spans,
+    )
+    report = QuoteReport(str(document.path), now_iso(), text=text, kind=document.kind)
+    report.warnings.extend(document.warnings)
+    report.warnings.extend(extracted.warnings)
+    report.skipped_short = extracted.skipped_short
+    quotes = extracted.quotes
+    if len(quotes) > settings.quotes.max_quotes:
+        report.warnings.append(
+            f"{len(quotes)} quotes found; only the first {settings.quotes.max_quotes} are checked "
+            "(quotes.max_quotes)"
+        )
+        quotes = quotes[: settings.quotes.max_quotes]
+    groups = group_markers(citations.markers, quotes, text)
+    pairings = pair_quotes(text, layout, quotes, groups)
+    states = _citation_states(groups, pairings, citations.definitions, base)
+    cited = [_cited(quote, pairing) for quote, pairing in zip(quotes, pairings, strict=True)]
+    report.citations = list(states.values())
+    report.results = await verify(cited, states, settings, transport, fetcher)
+    return report
+
+
+def _cited(quote: Quote, pairing: Pairing) -> Cited:
+    if pairing.group is None:
+        return Cited(quote, None, ())
+    return Cited(quote, pairing.group.label, pairing.group.keys, _RULE_NOTES.get(pairing.rule, ""))
+
+
+def _citation_states(
+    groups: list[CitationGroup], pairings: list[Pairing], definitions: dict[str, Definition], base: str
+) -> dict[str, CitationState]:
+    """One state per cited key, in order of first appearance; footnote pairings add their footnote."""
+    states: dict[str, CitationState] = {}
+    every = list(groups) + [p.group for p in pairings if p.group is not None and p.rule == "footnote"]
+    for group in every:
+        for marker in group.markers:
+            for key in marker.keys:
+                state = states.get(key)
+                if state is None:
+                    state = states[key] = _state(key, marker.kind, definitions, base)
+                if marker.end > marker.start:
+                    state.occurrences.append((marker.start, marker.end))
+    return states
+
+
+def _state(key: str, kind: str, definitions: dict[str, Definition], base: str) -> CitationState:
+    state = CitationState(key, display_label(key), kind)
+    definition = definitions.get(key)
+    if definition is not None:
+        state.definition = definition
+        state.target, state.reason = definition.target, definition.reason
+    elif key.startswith("url:"):
+        state.target = parse_destination(key[4:], base)
+        state.reason = None if state.target else "a URL refhound cannot read"
+    else:
+        state.reason = f"no definition of {display_label(key)} in the document (nor given with --source)"
+    return state
+
+
+async def verify(
+    cited: list[Cited],
+    states: dict[str, CitationState],
+    settings: Settings,
+    transport: httpx.AsyncBaseTransport | None = None,
+    fetcher: SourceFetcher | None = None,
+) -> list[QuoteResult]:
+    """Read the sources the quotes need (and check cited links), then match every quote."""
+    owned = fetcher is None
+    if fetcher is None:
+        pool = None if settings.check.offline else HttpPool(make_client(settings.sources, transport))
+        fetcher = SourceFetcher(settings, pool)
+    pool, sources = fetcher.pool, fetcher
+    try:
+        needed = {key for item in cited for key in item.keys}
+
+        async def resolve(state: CitationState) -> None:
+            if state.target is not None:
+                state.resolved = await sources.get(state.target)
+
+        async def link(state: CitationState) -> None:
+            if state.target is None or state.target.kind not in ("url", "file"):
+                return
+            url = state.key[4:] if state.key.startswith("url:") else state.target.value
+            if state.target.kind == "file":
+                state.link = check_file_link(state.target, url)
+            else:
+                state.link = await check_link(pool, url, quotes_policy(settings))
+
+        jobs = [resolve(states[key]) for key in states if key in needed]
+        if settings.quotes.link_check:
+            jobs += [link(state) for state in states.values()]
+        await asyncio.gather(*jobs)
+    finally:
+        if owned and pool is not None:
+            await pool.aclose()
+    haystacks: dict[str, Haystack] = {}
+    return [_result(item, states, haystacks, settings) for item in cited]
+
+
+def _result(
+    item: Cited, states: dict[str, CitationState], haystacks: dict[str, Haystack], settings: Settings
+) -> QuoteResult:
+    quote = item.quote
+    if not item.keys:
+        return QuoteResult(
+            quote, None, None, "uncited", note="no citation follows, ends its passage or carries over"
+        )
+    best: tuple[CitationState, SourceText, Outcome] | None = None
+    unresolved: list[tuple[CitationState, str]] = []
+    for key in item.keys:
+        state = states[key]
+        source = state.resolved
+        if not isinstance(source, SourceText):
+            reason = source.reason if isinstance(source, Unresolved) else (state.reason or "not read")
+            unresolved.append((state, reason))
+            continue
+        hay = haystacks.setdefault(source.locator, Haystack(source.text))
+        outcome = locate(quote.text, hay, settings.quotes)
+        if best is None or _RANK[outcome.status] > _RANK[best[2].status]:
+            best = (state, source, outcome)
+        if outcome.status == "verified":
+            break
+    how = f" ({item.how})" if item.how else ""
+    gaps = "; ".join(f"{state.label}: {reason}" for state, reason in unresolved)
+    if best is None or (best[2].status == "not_found" and unresolved):
+        first = unresolved[0][0]
+        locator = first.target.locator if first.target else None
+        note = gaps + ("; not found in the other cited source(s)" if best else "")
+        return QuoteResult(quote, item.label, locator, "citation_unresolved", note=note + how)
+    state, source, outcome = best
+    note = outcome.note + how
+    if unresolved and outcome.status != "verified":
+        note += f"; also cited but unreadable: {gaps}"
+    located = outcome.located
+    return QuoteResult(
+        quote,
+        item.label,
+        source.locator,
+        outcome.status,
+        source_start=located.start if located else None,
+        source_end=located.end if located else None,
+        matched_text=source.text[located.start : located.end] if located else None,
+        source_sha256=source.sha256,
+        note=note,
+    )

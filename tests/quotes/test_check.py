@@ -1,0 +1,153 @@
+"""The check end to end (document → results), and its renderings: JSON, JSONL audit log, Markdown, HTML."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+from refhound.quotes import QUOTES_SCHEMA, check_document, read_document
+from refhound.quotes.annotate import render_html, render_markdown
+from refhound.quotes.render import render_json, render_jsonl
+from refhound.quotes.report import QuoteReport
+from refhound.settings import Settings
+from tests.quotes.conftest import SOURCE_TEXT, make_pdf
+from tests.quotes.servers import Page, SourceServer
+
+REPORT = """# Findings
+
+The court found that “the defendant was not liable for the damages” [1]. It also noted that
+"revenue rose by 21 percent, and the company may expand" [1].
+
+A web page says "the page text is quoted here exactly" [2], and the paper "the company may expand into
+new markets" [3].
+
+An unreadable source: "this quote cites nothing we can read" [4]. Another "this sentence is not in any
+source anywhere" [1].
+
+A new paragraph: "an uncited quotation stands here alone".
+
+> The court held that the defendant was not liable for the damages.
+> — The court [1]
+
+[1]: source.txt
+[2]: {url}/page
+[3]: file://paper.pdf
+[4]: {url}/missing
+"""
+
+QUOTE_KEYS = [
+    "text", "start", "end", "citation", "source", "status", "source_start", "source_end", "matched_text",
+    "source_sha256", "note",
+]  # fmt: skip
+
+
+def run_check(tmp_path: Path, server: SourceServer, settings: Settings) -> QuoteReport:
+    (tmp_path / "source.txt").write_text(SOURCE_TEXT, encoding="utf-8")
+    make_pdf(
+        tmp_path / "paper.pdf",
+        ["In 2019, revenue rose by 12 percent, and the company may expand into", "new markets."],
+    )
+    server.add("/page", Page(b"<html><body><p>The page text is quoted here exactly.</p></body></html>"))
+    document = tmp_path / "report.md"
+    document.write_text(REPORT.replace("{url}", server.url), encoding="utf-8")
+    return asyncio.run(check_document(read_document(document, settings), settings))
+
+
+def test_statuses_offsets_and_versions(tmp_path: Path, server: SourceServer, online: Settings) -> None:
+    report = run_check(tmp_path, server, online)
+    text = (tmp_path / "report.md").read_text(encoding="utf-8")
+    by_text = {r.quote.text: r for r in report.results}
+    verified = by_text["the defendant was not liable for the damages"]
+    assert verified.status == "verified" and verified.citation == "[1]"
+    assert text[verified.quote.start : verified.quote.end] == verified.quote.text
+    assert SOURCE_TEXT[verified.source_start : verified.source_end] == verified.matched_text
+    assert verified.source_sha256 and verified.source == str(tmp_path / "source.txt")
+    assert by_text["revenue rose by 21 percent, and the company may expand"].status == "near_match"
+    assert by_text["the page text is quoted here exactly"].status == "verified"
+    assert by_text["the company may expand into\nnew markets"].status == "verified"  # PDF via file://
+    unresolved = by_text["this quote cites nothing we can read"]
+    assert unresolved.status == "citation_unresolved" and "HTTP 404" in unresolved.note
+    assert by_text["this sentence is not in any\nsource anywhere"].status == "not_found"
+    assert by_text["an uncited quotation stands here alone"].status == "uncited"
+    block = by_text["The court held that the defendant was not liable for the damages."]
+    assert (block.status, block.citation) == ("verified", "[1]")
+    assert report.counts() == {
+        "verified": 4, "near_match": 1, "not_found": 1, "citation_unresolved": 1, "uncited": 1,
+    }  # fmt: skip
+
+
+def test_offline_run_never_matches_against_another_source(
+    tmp_path: Path, server: SourceServer, offline: Settings
+) -> None:
+    report = run_check(tmp_path, server, offline)
+    page = next(r for r in report.results if r.citation == "[2]")
+    assert page.status == "citation_unresolved" and page.note.startswith("[2]: offline")
+    assert page.source_sha256 is None and page.matched_text is None
+    assert server.hits == []
+
+
+def test_json_follows_the_schema(tmp_path: Path, server: SourceServer, online: Settings) -> None:
+    data = json.loads(render_json(run_check(tmp_path, server, online)))
+    assert list(data) == ["schema", "quotes", "citations", "summary"]
+    assert data["schema"] == QUOTES_SCHEMA
+    assert all(list(item) == QUOTE_KEYS for item in data["quotes"])
+    citations = {c["key"]: c for c in data["citations"]}
+    assert (
+        citations["1"]["source_sha256"]
+        and citations["1"]["fetched_at"]
+        and citations["1"]["status"] == "resolved"
+    )
+    assert citations["2"]["link"]["status"] == 200 and citations["2"]["link"]["final_url"].endswith("/page")
+    assert citations["4"]["status"] == "unresolved" and "404" in citations["4"]["reason"]
+    assert citations["4"]["link"]["status"] == 404
+    assert data["summary"]["total"] == 8 and data["summary"]["verified"] == 4
+
+
+def test_jsonl_audit_log(tmp_path: Path, server: SourceServer, online: Settings) -> None:
+    lines = [
+        json.loads(line) for line in render_jsonl(run_check(tmp_path, server, online), online).splitlines()
+    ]
+    kinds = [line["type"] for line in lines]
+    assert kinds[0] == "run" and kinds[-1] == "summary"
+    assert kinds.count("quote") == 8 and kinds.count("source") == 4 and kinds.count("link") == 4
+    assert lines[0]["settings"]["fuzzy_max_ratio"] == online.quotes.fuzzy_max_ratio
+
+
+def test_markdown_marks_unverified_quotes_inline(
+    tmp_path: Path, server: SourceServer, online: Settings
+) -> None:
+    rendered = render_markdown(run_check(tmp_path, server, online))
+    assert (
+        '"<mark>revenue rose by 21 percent, and the company may expand</mark>" **⚠ near_match [Q2]**'
+        in rendered
+    )
+    assert "“<mark>the defendant was not liable" not in rendered  # verified quotes stay as they are
+    assert "## Quote check" in rendered and "- **Q2 · near_match** — cited as [1]" in rendered
+
+
+def test_html_is_self_contained_and_escaped(tmp_path: Path, server: SourceServer, online: Settings) -> None:
+    report = run_check(tmp_path, server, online)
+    html = render_html(report)
+    assert html.startswith("<!DOCTYPE html>") and "<script" not in html
+    assert '<mark class="near_match"' in html and 'class="badge uncited"' in html
+    assert '<tr id="q2">' in html
+
+
+def test_no_quotes_at_all(tmp_path: Path, offline: Settings) -> None:
+    document = tmp_path / "plain.md"
+    document.write_text(
+        "Nothing is quoted in this report [1].\n\n[1]: https://example.org\n", encoding="utf-8"
+    )
+    report = asyncio.run(check_document(read_document(document, offline), offline))
+    assert report.results == [] and report.all_verified
+    assert "0 quotes" in render_markdown(report)
+
+
+def test_sources_given_on_the_command_line_win(tmp_path: Path, offline: Settings) -> None:
+    (tmp_path / "other.txt").write_text(SOURCE_TEXT, encoding="utf-8")
+    document = tmp_path / "memo.md"
+    document.write_text('Held: "the defendant was not liable for the damages" [7].\n', encoding="utf-8")
+    sources = {"7": str(tmp_path / "other.txt")}
+    report = asyncio.run(check_document(read_document(document, offline), offline, sources))
+    assert report.results[0].status == "verified"
