@@ -6,7 +6,8 @@ many of each error family (title / author / metadata, 2:2:1 by default, as CiteA
 an equal-ish split over its error types. Slots are shuffled, then filled in order from a seeded walk over the
 index; a record that does not lend itself to a slot's error is skipped, and a fake that turns out equal to a
 real record of the index is discarded (and counted) and the slot tried again with the next record. Same
-index file, same options, same seed: the same file, byte for byte.
+index file, same options, same seed (and the same calendar year, which bounds the years a record may have
+and a shifted year may take): the same file, byte for byte.
 """
 
 from __future__ import annotations
@@ -120,7 +121,6 @@ class _Generator:
         self.vocabulary = TitleVocabulary(self.pools)
         self.records: Iterator[SourceRecord] = self.sampler.walk(random.Random(f"{options.seed}:records"))
         self.discarded: Counter[str] = Counter()
-        self.skipped: Counter[str] = Counter()
 
     def _next(self) -> SourceRecord:
         record = next(self.records, None)
@@ -129,6 +129,12 @@ class _Generator:
                 f"the index {self.sampler.store.path} has too few suitable records for --n {self.options.n}"
             )
         return record
+
+    @staticmethod
+    def _as_cited(record: SourceRecord) -> Cited:
+        """The record cited correctly, its venue shortened as bibliographies shorten it."""
+        c = record.cited
+        return c.but(venue=cited_venue(c.venue)) if c.venue else c
 
     def _error(self, kind: str, c: Cited, record: SourceRecord) -> Perturbed | None:
         if kind in TITLE_ERRORS:
@@ -139,12 +145,7 @@ class _Generator:
         assert slot.family is not None and slot.kind is not None
         while True:
             record = self._next()
-            start = (
-                record.cited.but(venue=cited_venue(record.cited.venue))
-                if record.cited.venue
-                else record.cited
-            )
-            first = self._error(slot.kind, start, record)
+            first = self._error(slot.kind, self._as_cited(record), record)
             kinds = [slot.kind]
             if first is not None and slot.compound:
                 other = self.rng.choice([f for f in FAMILIES if f != slot.family])
@@ -152,8 +153,7 @@ class _Generator:
                 second = self._error(second_kind, first.cited, record)
                 kinds.append(second_kind)
                 first = None if second is None else Perturbed(second.cited, f"{first.note}; {second.note}")
-            if first is None:
-                self.skipped[slot.kind] += 1
+            if first is None:  # the record does not lend itself to this error: take the next one
                 continue
             if self.sampler.real_twin(first.cited) is not None:
                 self.discarded[COMPOUND if slot.compound else slot.kind] += 1
@@ -171,11 +171,7 @@ class _Generator:
         for number, slot in enumerate(plan(self.options, self.rng), start=1):
             if slot.kind is None:
                 record = self._next()
-                cited = (
-                    record.cited.but(venue=cited_venue(record.cited.venue))
-                    if record.cited.venue
-                    else record.cited
-                )
+                cited = self._as_cited(record)
                 kinds: list[str] = []
                 note = None
             else:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 
 from refhound.errors import InputError
@@ -19,6 +20,13 @@ VALID_TYPE = "valid"
 
 #: How many input problems an error message lists before it says "and N more".
 _SHOWN_PROBLEMS = 10
+
+
+class InputMode(StrEnum):
+    """What the verifier is given: the benchmark's parsed `fields`, or the formatted string `raw`."""
+
+    FIELDS = "fields"
+    RAW = "raw"
 
 
 @dataclass(frozen=True)

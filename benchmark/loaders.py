@@ -32,6 +32,7 @@ _MAX_BYTES = 1024 * 1024 * 1024
 # Fields of a labelled BibTeX entry that carry the ground truth, not bibliographic data.
 LABEL_FIELDS = ("label", "hallucination_type")
 _UNTYPED = "hallucinated"  # the type of a hallucinated item whose benchmark names none
+_JSONL_HINT = " (one JSON object per line expected; CiteAudit's .json is the `citeaudit` format)"
 
 
 def _read_text(path: Path) -> str:
@@ -206,7 +207,7 @@ def load_hallmark(path: Path, split: str | None = None) -> Benchmark:
         try:
             raw = json.loads(line)
         except json.JSONDecodeError as exc:
-            hint = " (one JSON object per line expected; CiteAudit's .json is the `citeaudit` format)"
+            hint = "" if problems else _JSONL_HINT
             problems.append(Problem(number, f"not a JSON object: {exc.msg}{hint}"))
             if len(problems) >= 3 and not bench.items:
                 break  # not JSON lines at all: a few lines say so

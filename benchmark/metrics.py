@@ -88,6 +88,8 @@ def predicted_hallucinated(verdict: Verdict, policy: UnverifiedPolicy) -> bool:
 
 @dataclass(frozen=True)
 class TypeCount:
+    """Items of one type and how many of them were flagged as hallucinated."""
+
     n: int
     detected: int
 

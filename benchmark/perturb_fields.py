@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 
 from refhound.benchmark.perturb_title import Perturbed
 from refhound.benchmark.sample import Cited, IndexSampler, Pools
@@ -192,8 +193,8 @@ def _digits(rng: random.Random, n: int) -> str:
 def fabricated_doi(
     c: Cited, rng: random.Random, venue_key: str | None, sampler: IndexSampler
 ) -> Perturbed | None:
-    """A DOI no indexed work carries: the record's own with its last digits changed, or one in the
-    publisher's form for the venue."""
+    """A DOI no indexed work carries: the record's own with its trailing digits changed, or (when it has
+    none, or its DOI does not end in digits) one in the publisher's form for the venue."""
     for _ in range(_ATTEMPTS):
         if c.doi and re.search(r"\d+$", c.doi):
             tail = re.search(r"\d+$", c.doi)
@@ -232,22 +233,22 @@ def fabricated_arxiv_id(c: Cited, rng: random.Random, sampler: IndexSampler) -> 
     return None
 
 
-AUTHOR_ERRORS = ("author_addition", "author_deletion", "author_name_perturbation", "author_list_fabrication")
+_AUTHOR_ERRORS: dict[str, Callable[[Cited, random.Random, Pools], Perturbed | None]] = {
+    "author_addition": author_addition,
+    "author_deletion": author_deletion,
+    "author_name_perturbation": author_name_perturbation,
+    "author_list_fabrication": author_list_fabrication,
+}
+AUTHOR_ERRORS = tuple(_AUTHOR_ERRORS)
 METADATA_ERRORS = ("venue_swap", "year_shift", "fabricated_doi", "mismatched_doi", "fabricated_arxiv_id")
 
 
 def field_error(
     kind: str, c: Cited, rng: random.Random, pools: Pools, venue_key: str | None, sampler: IndexSampler
 ) -> Perturbed | None:
-    """Apply the author or metadata error `kind`."""
-    authors = {
-        "author_addition": author_addition,
-        "author_deletion": author_deletion,
-        "author_name_perturbation": author_name_perturbation,
-        "author_list_fabrication": author_list_fabrication,
-    }
-    if kind in authors:
-        return authors[kind](c, rng, pools)
+    """Apply the author or metadata error `kind` (one of `AUTHOR_ERRORS` or `METADATA_ERRORS`)."""
+    if kind in _AUTHOR_ERRORS:
+        return _AUTHOR_ERRORS[kind](c, rng, pools)
     if kind == "venue_swap":
         return venue_swap(c, rng, venue_key)
     if kind == "year_shift":

@@ -77,28 +77,25 @@ class Perturbed:
 
 @dataclass
 class TitleVocabulary:
-    """Content words of real titles, per venue series, for substitutions that stay on topic."""
+    """Real titles and their content words, per venue series, for title errors that stay on topic.
+
+    A venue series with fewer than `_MIN_VOCABULARY` titles in the pools borrows from all of them.
+    """
 
     pools: Pools
-    _by_venue: dict[str, list[str]] = field(default_factory=dict)
+    _words: dict[str, list[str]] = field(default_factory=dict)
+
+    def titles(self, venue_key: str | None) -> list[str]:
+        titles: list[str] = self.pools.titles_by_venue.get(venue_key or "", [])
+        if len(titles) >= _MIN_VOCABULARY:
+            return titles
+        return [t for ts in self.pools.titles_by_venue.values() for t in ts]
 
     def words(self, venue_key: str | None) -> list[str]:
         key = venue_key or ""
-        if key not in self._by_venue:
-            titles = self.pools.titles_by_venue.get(key, [])
-            if len(titles) < _MIN_VOCABULARY:
-                titles = [t for ts in self.pools.titles_by_venue.values() for t in ts]
-            words = {w for t in titles for w in _content_words(t)}
-            self._by_venue[key] = sorted(words)
-        return self._by_venue[key]
-
-    def titles(self, venue_key: str | None) -> list[str]:
-        titles = self.pools.titles_by_venue.get(venue_key or "", [])
-        return (
-            titles
-            if len(titles) >= _MIN_VOCABULARY
-            else [t for ts in self.pools.titles_by_venue.values() for t in ts]
-        )
+        if key not in self._words:
+            self._words[key] = sorted({w for t in self.titles(venue_key) for w in _content_words(t)})
+        return self._words[key]
 
 
 def _content_words(title: str) -> list[str]:
@@ -124,7 +121,8 @@ def _changed(old: str, new: str) -> bool:
 def keyword_substitution(
     c: Cited, rng: random.Random, vocabulary: TitleVocabulary, venue_key: str | None
 ) -> Perturbed | None:
-    """One content word replaced (two in titles of six or more) by a word from titles of the same venue."""
+    """One content word replaced (two in titles with six or more content words) by a content word of
+    another title of the same venue series."""
     tokens = c.title.split(" ")
     slots = [
         i
@@ -155,9 +153,17 @@ def keyword_substitution(
     )
 
 
+def _balanced(text: str) -> bool:
+    """No bracket or quotation mark left open or closed alone: a piece that can be moved or joined."""
+    pairs = (("(", ")"), ("[", "]"), ("{", "}"), ("“", "”"))
+    return all(text.count(o) == text.count(c) for o, c in pairs) and text.count('"') % 2 == 0
+
+
 def _swap_connective(text: str) -> str | None:
     match = _CONNECTIVE.match(text)
     if not match or len(match.group(1).split()) > 6 or len(match.group(3).split()) > 6:
+        return None
+    if not (_balanced(match.group(1)) and _balanced(match.group(3))):
         return None
     left, word, right = match.groups()
     joiner = "with" if word.lower() == "for" else "for"
@@ -166,11 +172,10 @@ def _swap_connective(text: str) -> str | None:
     return f"{first} {joiner} {rest}"
 
 
-def paraphrase(
-    c: Cited, rng: random.Random, vocabulary: TitleVocabulary, venue_key: str | None
-) -> Perturbed | None:
-    """The title reworded by rules: its two halves swapped around a connective ("A using B" -> "B for A")
-    and/or words replaced by near-synonyms; at least two words must change, so it reads as a rewording."""
+def paraphrase(c: Cited, rng: random.Random) -> Perturbed | None:
+    """The title (or its subtitle) reworded by rules: its two halves swapped around a connective ("A using
+    B" -> "B for A") and/or words replaced by near-synonyms; without a swap at least two words must change,
+    so that it reads as a rewording."""
     head, colon, tail = c.title.partition(": ")
     target_is_tail = bool(colon) and rng.random() < 0.5
     part = tail if target_is_tail else head
@@ -201,15 +206,21 @@ def paraphrase(
 
 
 def _halves(title: str) -> tuple[str, str] | None:
+    """The title cut in two at its first separator, else in the middle (never right after a function word);
+    None when a half would leave a bracket or quotation mark unmatched."""
     for separator in (": ", " for ", " with ", " using ", " via "):
         left, found, right = title.partition(separator)
         if found and left and right:
-            return left, separator + right
-    words = title.split()
-    if len(words) < 4:
-        return None
-    middle = len(words) // 2
-    return " ".join(words[:middle]), " " + " ".join(words[middle:])
+            break
+    else:
+        words = title.split()
+        if len(words) < 4:
+            return None
+        middle = len(words) // 2
+        while middle < len(words) - 1 and words[middle - 1].lower() in _FUNCTION_WORDS:
+            middle += 1
+        left, right, separator = " ".join(words[:middle]), " ".join(words[middle:]), " "
+    return (left, separator + right) if _balanced(left) and _balanced(right) else None
 
 
 def topic_fabrication(
@@ -246,7 +257,7 @@ def title_error(
     if kind == "title_keyword_substitution":
         return keyword_substitution(c, rng, vocabulary, venue_key)
     if kind == "title_paraphrase":
-        return paraphrase(c, rng, vocabulary, venue_key)
+        return paraphrase(c, rng)
     if kind == "title_topic_fabrication":
         return topic_fabrication(c, rng, vocabulary, venue_key, sampler.title_exists)
     raise ValueError(f"unknown title error {kind!r}")

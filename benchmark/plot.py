@@ -21,8 +21,8 @@ _VALID_COLOUR = "#2e86c1"
 def _confusion(ax: Axes, result: BenchResult) -> None:
     s = result.scores
     cells = [[s.tn, s.fp], [s.fn, s.tp]]
-    ax.imshow(cells, cmap="Blues", vmin=0, vmax=max(1, *(v for row in cells for v in row)))
-    top = max(1, *(v for row in cells for v in row))
+    top = max(1, s.tn, s.fp, s.fn, s.tp)
+    ax.imshow(cells, cmap="Blues", vmin=0, vmax=top)
     for r, row in enumerate(cells):
         for c, value in enumerate(row):
             ax.text(
@@ -42,7 +42,7 @@ def _per_type(ax: Axes, result: BenchResult) -> None:
     positions = list(range(len(kinds)))
     ax.barh(positions, rates, color=colours)
     labels = [
-        f"{k} (FP rate, n={result.types[k].n})" if k == VALID_TYPE else f"{k} (n={result.types[k].n})"
+        f"{k} (FP rate, n={result.types[k].n:,})" if k == VALID_TYPE else f"{k} (n={result.types[k].n:,})"
         for k in kinds
     ]
     ax.set_yticks(positions, labels, fontsize=8)

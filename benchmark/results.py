@@ -8,13 +8,13 @@ be read honestly. Item labels are booleans like `predicted`: true = hallucinated
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from refhound.benchmark.items import BenchItem, Benchmark
+from refhound.benchmark.items import BenchItem, Benchmark, InputMode
 from refhound.benchmark.metrics import Scores, TypeCount, decided, per_type, predicted_hallucinated, score
-from refhound.benchmark.runner import BenchRun, InputMode
+from refhound.benchmark.runner import BenchRun
 
 from refhound.models import ReferenceResult, UnverifiedPolicy, Verdict
 
@@ -23,12 +23,11 @@ BENCH_SCHEMA = "refhound.bench/1"
 
 @dataclass
 class Timing:
-    """Wall-clock seconds of each phase of a bench command, for the overhead statement."""
+    """Wall-clock seconds of the phases of a bench command around the run, for the overhead statement."""
 
     load: float = 0.0  # reading and validating the benchmark file
     setup: float = 0.0  # opening the index and building the verifier
-    report: float = 0.0  # scoring and rendering (filled in by `BenchResult.payload`'s caller)
-    extra: dict[str, float] = field(default_factory=dict)
+    report: float = 0.0  # scoring, Markdown and PNG (measured by the caller before it asks for the JSON)
 
 
 @dataclass
@@ -40,7 +39,7 @@ class BenchResult:
     policy: UnverifiedPolicy
     mode: InputMode
     index: str | None
-    score_upstream: bool = True  # score the file's own predictions too, when it has any
+    score_upstream: bool = False  # score the file's own predictions too (when it has any)
 
     def __post_init__(self) -> None:
         self.pairs: list[tuple[BenchItem, ReferenceResult]] = list(
@@ -115,8 +114,8 @@ class BenchResult:
                 "verify_s": round(self.run.seconds_verify, 4),
                 "runner_overhead_s": round(self.run.seconds_overhead, 4),
                 "report_s": round(timing.report, 4),
+                "abandoned_s": round(self.run.seconds_abandoned, 4),
                 "verifier_calls": len(self.run.batches),
-                **{k: round(v, 4) for k, v in timing.extra.items()},
             },
         }
         if self.upstream is not None and self.upstream_decided is not None:
@@ -126,6 +125,12 @@ class BenchResult:
                 "scores_on_decided": self.upstream_decided.as_dict(),
             }
         return out
+
+
+_TABLE_HEAD = [
+    "| scorer | n | TP | FP | FN | TN | accuracy | precision | recall | F1 | FPR |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+]
 
 
 def _row(name: str, s: Scores) -> str:
@@ -138,7 +143,7 @@ def _row(name: str, s: Scores) -> str:
 def markdown(result: BenchResult, timing: Timing) -> str:
     """A short human summary of the run: scores, coverage, per-type detection and time."""
     b, n = result.bench, result.n
-    header = "| scorer | n | TP | FP | FN | TN | accuracy | precision | recall | F1 | FPR |"
+    upstream = f"{b.upstream_name} (its own `Predict`)"
     lines = [
         f"## refhound bench: {b.name} `{b.split}` ({Path(b.path).name})",
         "",
@@ -146,12 +151,14 @@ def markdown(result: BenchResult, timing: Timing) -> str:
         f"index: `{result.index or 'default'}` · {n:,} of {len(b.items):,} items scored"
         + (" · **interrupted (Ctrl-C): partial**" if result.run.interrupted else ""),
         "",
-        header,
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        *_TABLE_HEAD,
         _row("refhound", result.scores),
     ]
     if result.upstream is not None:
-        lines.append(_row(f"{b.upstream_name} (its own `Predict`)", result.upstream))
+        lines.append(_row(upstream, result.upstream))
+        if result.upstream.n < n:
+            note = f"({upstream} is scored on the {result.upstream.n:,} items that carry a prediction.)"
+            lines += ["", note]
     share = result.decided / n if n else 0.0
     lines += [
         "",
@@ -159,16 +166,9 @@ def markdown(result: BenchResult, timing: Timing) -> str:
         f"verdicts: " + ", ".join(f"{v.value} {result.verdicts.get(v.value, 0):,}" for v in Verdict) + ".",
     ]
     if result.decided:
-        lines += [
-            "",
-            "On the decided items only:",
-            "",
-            header,
-            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-        ]
-        lines.append(_row("refhound", result.scores_decided))
+        lines += ["", "On the decided items only:", "", *_TABLE_HEAD, _row("refhound", result.scores_decided)]
         if result.upstream_decided is not None:
-            lines.append(_row(f"{b.upstream_name} (its own `Predict`)", result.upstream_decided))
+            lines.append(_row(upstream, result.upstream_decided))
     lines += ["", "| type | n | flagged | rate |", "|---|---:|---:|---:|"]
     lines += [f"| {k} | {c.n:,} | {c.detected:,} | {c.rate:.3f} |" for k, c in result.types.items()]
     lines += [

@@ -12,10 +12,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from refhound.benchmark.items import BenchInputError, BenchItem, Benchmark, Problem
+from refhound.benchmark.export import bibtex_entry
+from refhound.benchmark.items import BenchInputError, BenchItem, Benchmark, InputMode, Problem
 
 from refhound.bibtex import decode_field, split_bibtex_names
 from refhound.inputs.bib import map_fields
@@ -30,13 +30,6 @@ Verifier = Callable[[list[Reference]], list[ReferenceResult]]
 #: Items per verifier call: large enough that the SOP runner's per-call set-up (its graph) is amortised,
 #: small enough that a Ctrl-C loses little work.
 BATCH_SIZE = 100
-
-
-class InputMode(StrEnum):
-    """What the verifier is given: the benchmark's parsed `fields`, or the formatted string `raw`."""
-
-    FIELDS = "fields"
-    RAW = "raw"
 
 
 def default_input(bench: Benchmark) -> InputMode:
@@ -61,11 +54,6 @@ def check_input(bench: Benchmark, mode: InputMode) -> None:
     raise BenchInputError(bench.path, [Problem(i.line, f"item {i.id}: {what}") for i in lacking])
 
 
-def _bibtex_text(entry_type: str, key: str, fields: dict[str, str]) -> str:
-    body = ", ".join(f"{name} = {{{value}}}" for name, value in fields.items())
-    return f"@{entry_type}{{{key}, {body}}}"
-
-
 def parsed_from_fields(item: BenchItem) -> ParsedFields:
     """The item's BibTeX-like fields mapped exactly as refhound's `.bib` reader maps a user's entry."""
     fields = dict(item.fields or {})
@@ -81,8 +69,7 @@ def to_reference(item: BenchItem, mode: InputMode) -> Reference:
     if mode is InputMode.RAW:
         raw = item.raw or ""
         return Reference(id=str(item.id), raw=raw, parsed=parse_reference_string(raw))
-    raw = _bibtex_text(item.entry_type, str(item.id), dict(item.fields or {}))
-    return Reference(id=str(item.id), raw=raw, parsed=parsed_from_fields(item))
+    return Reference(id=str(item.id), raw=bibtex_entry(item).strip(), parsed=parsed_from_fields(item))
 
 
 @dataclass
@@ -92,16 +79,18 @@ class BenchRun:
     results: list[ReferenceResult] = field(default_factory=list)
     batches: list[tuple[int, float]] = field(default_factory=list)  # (items, seconds) per verifier call
     seconds_loop: float = 0.0  # wall time of the whole loop, bookkeeping included
+    seconds_abandoned: float = 0.0  # time spent on the batch a Ctrl-C cut short (its items are dropped)
     interrupted: bool = False
 
     @property
     def seconds_verify(self) -> float:
+        """Time spent converting and verifying the items that were scored."""
         return sum(seconds for _, seconds in self.batches)
 
     @property
     def seconds_overhead(self) -> float:
         """Loop time not spent converting or verifying items: the runner's own cost."""
-        return max(self.seconds_loop - self.seconds_verify, 0.0)
+        return max(self.seconds_loop - self.seconds_verify - self.seconds_abandoned, 0.0)
 
 
 def run_bench(
@@ -112,24 +101,31 @@ def run_bench(
     batch_size: int = BATCH_SIZE,
     progress: Callable[[int], None] | None = None,
 ) -> BenchRun:
-    """Check `items` batch by batch; on Ctrl-C return what was finished, with `interrupted` set."""
+    """Check `items` batch by batch; on Ctrl-C return what was finished, with `interrupted` set.
+
+    A batch's results are kept only once the whole batch is verified, so the items scored are always a
+    prefix of `items`, whenever the Ctrl-C comes.
+    """
     run = BenchRun()
-    started = time.perf_counter()
-    for start in range(0, len(items), batch_size):
-        batch = items[start : start + batch_size]
-        began = time.perf_counter()
-        try:
-            references = [to_reference(item, mode) for item in batch]
-            results = verify(references)
-        except KeyboardInterrupt:
-            run.interrupted = True
-            break
-        run.batches.append((len(batch), time.perf_counter() - began))
-        if len(results) != len(batch):
-            raise RuntimeError(f"the verifier returned {len(results)} results for {len(batch)} references")
-        run.results.extend(results)
-        if progress:
-            progress(len(batch))
+    started = began = time.perf_counter()
+    try:
+        for start in range(0, len(items), batch_size):
+            batch = items[start : start + batch_size]
+            began = time.perf_counter()
+            results = verify([to_reference(item, mode) for item in batch])
+            seconds = time.perf_counter() - began
+            if len(results) != len(batch):
+                wrong = f"the verifier returned {len(results)} results for {len(batch)} references"
+                raise RuntimeError(wrong)
+            run.results.extend(results)
+            run.batches.append((len(batch), seconds))
+            began = time.perf_counter()
+            if progress:
+                progress(len(batch))
+    except KeyboardInterrupt:
+        run.interrupted = True
+        del run.results[sum(n for n, _ in run.batches) :]  # a batch cut between its two appends
+        run.seconds_abandoned = time.perf_counter() - began
     run.seconds_loop = time.perf_counter() - started
     return run
 

@@ -20,14 +20,13 @@ from refhound.normalize.venues import parse_venue
 
 STYLES = ("acl", "ieee", "apa", "springer")
 _IEEE_MAX_AUTHORS = 6
-_SMALL_WORD = re.compile(
-    r"^[A-Z][a-z]+(?:-[a-z]+)*[,:;.?!]?$"
-)  # a capitalised plain word: lower-case it in APA
-# dblp/ACL venue strings end with the edition's dates and place ("…, ICML 2019, 9-15 June 2019, Long Beach,
-# California, USA"); citations usually stop after the acronym and year.
+# A capitalised plain word (no inner capitals, no digits): APA's sentence case lower-cases it.
+_PLAIN_CAPITALISED = re.compile(r"^[A-Z][a-z]+(?:-[a-z]+)*[,:;.?!]?$")
 # A nickname between the given and family names ("Joseph (Seffi) Naor", "Xiang 'Anthony' Chen"): styles
 # abbreviate the given name only.
 _NICKNAME = re.compile(r"\s+(?:\([^()]*\)|'[^']*'|\"[^\"]*\"|“[^”]*”)\s+")
+# dblp/ACL venue strings end with the edition's dates and place ("…, ICML 2019, 9-15 June 2019, Long Beach,
+# California, USA"); citations usually stop after the acronym and year.
 _VENUE_EDITION = re.compile(r",\s+[A-Z][\w&'/*-]*(?:\s[A-Z][\w&'/*-]*)?\s(?:19|20)\d\d\b")
 
 
@@ -84,13 +83,13 @@ def _and_list(names: list[str], conjunction: str, oxford: bool) -> str:
 
 
 def sentence_case(title: str) -> str:
-    """APA's title case: plain capitalised words lower-cased except the first and after a colon;
+    """APA's sentence case: plain capitalised words lower-cased except the first and after a colon;
     acronyms and names with inner capitals (BERT, GloVe) are kept."""
     words = title.split(" ")
     out = []
     for i, word in enumerate(words):
         starts = i == 0 or words[i - 1].endswith((":", "?", "!"))
-        out.append(word.lower() if not starts and _SMALL_WORD.match(word) else word)
+        out.append(word.lower() if not starts and _PLAIN_CAPITALISED.match(word) else word)
     return " ".join(out)
 
 

@@ -23,6 +23,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from typer.core import TyperGroup
 
+from refhound.benchmark.items import InputMode
 from refhound.cli_index import open_index_or_fail
 from refhound.cli_output import EXIT_INTERRUPTED, EXIT_OK, err, fail, write_output
 from refhound.errors import InputError, RefhoundError
@@ -45,19 +46,17 @@ class _BenchGroup(TyperGroup):
 
 bench_app = typer.Typer(
     cls=_BenchGroup,
-    help="Score refhound on CiteAudit, HALLMARK or labelled BibTeX, or generate a perturbation set.",
+    help="Score refhound on CiteAudit, HALLMARK or labelled BibTeX (`refhound bench NAME PATH`, short for "
+    "`bench run NAME PATH`), or generate a perturbation set.",
     no_args_is_help=True,
 )
 
 
 class _Policy(StrEnum):
+    """`UnverifiedPolicy` without `unknown`: a score needs a yes/no answer for every item."""
+
     REAL = "real"
     FAKE = "fake"
-
-
-class _Input(StrEnum):
-    FIELDS = "fields"
-    RAW = "raw"
 
 
 def _progress_bar(total: int) -> Progress | None:
@@ -93,7 +92,7 @@ def run(
         typer.Option("--score-upstream", help="Also score the file's own predictions (CiteAudit's Predict)."),
     ] = False,
     input_mode: Annotated[
-        _Input | None,
+        InputMode | None,
         typer.Option("--input", help="Verify the items' fields, or parse their reference strings (raw)."),
     ] = None,
     offline: Annotated[bool, typer.Option("--offline", help="Never use the network.")] = False,
@@ -110,16 +109,14 @@ def run(
     ] = None,
 ) -> None:
     """Score refhound on the benchmark NAME read from PATH (positive = hallucinated)."""
-    from refhound.benchmark.loaders import LOADERS, load_benchmark
+    from refhound.benchmark.loaders import load_benchmark
     from refhound.benchmark.results import BenchResult, Timing
-    from refhound.benchmark.runner import InputMode, check_input, default_input
+    from refhound.benchmark.runner import check_input, default_input
 
-    if name not in LOADERS:
-        raise fail(f"unknown benchmark {name!r}: choose {', '.join(LOADERS)}")
     started = time.perf_counter()
     try:
         bench = load_benchmark(name, path, split)
-        mode = InputMode(input_mode.value) if input_mode else default_input(bench)
+        mode = input_mode or default_input(bench)
         check_input(bench, mode)
     except InputError as exc:
         raise fail(str(exc)) from exc
@@ -166,7 +163,7 @@ def run(
         UnverifiedPolicy(unverified_as.value),
         mode,
         str(index) if index else None,
-        score_upstream,
+        score_upstream=score_upstream,
     )
     _report(result, Timing(load=loaded - started, setup=ready - loaded), outputs)
     raise typer.Exit(EXIT_INTERRUPTED if outcome.interrupted else EXIT_OK)
@@ -178,7 +175,7 @@ def _outputs(json_out: Path | None, md: Path | None, plot: Path | None) -> dict[
         md = md or json_out.with_suffix(".md")
         plot = plot or json_out.with_suffix(".png")
     for target in (json_out, md, plot):
-        if target is not None and not target.parent.exists():
+        if target is not None and not target.parent.is_dir():
             raise fail(f"{target}: directory {target.parent} does not exist")
     return {"json": json_out, "md": md, "plot": plot}
 
@@ -196,7 +193,8 @@ def _report(result: BenchResult, times: Timing, outputs: dict[str, Path | None])
         write_plot(result, outputs["plot"])
     times.report = time.perf_counter() - began
     if outputs["json"] is not None:
-        outputs["json"].write_text(json.dumps(result.payload(times), indent=1, ensure_ascii=False) + "\n")
+        payload = json.dumps(result.payload(times), indent=1, ensure_ascii=False)
+        outputs["json"].write_text(payload + "\n", encoding="utf-8")
     write_output(summary, None)
 
 
@@ -230,10 +228,14 @@ def generate(
         raise fail(str(exc)) from exc
     if options.fakes > n:
         raise fail(f"--fakes {options.fakes} is more than --n {n}")
+    if not out.parent.is_dir():
+        raise fail(f"{out}: directory {out.parent} does not exist")
     with open_index_or_fail(index, Settings()) as store:
         try:
             summary = generate_file(store, options, out)
         except (RefhoundError, ValueError) as exc:
             raise fail(str(exc)) from exc
+        except OSError as exc:
+            raise fail(f"{out}: {exc.strerror or exc}") from exc
     err.print(summary, highlight=False)
     raise typer.Exit(EXIT_OK)

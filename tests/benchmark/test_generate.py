@@ -12,7 +12,7 @@ from refhound.benchmark import generate as generate_module
 from refhound.benchmark.generate import FAMILIES, GenerateOptions, apportion, generate_file, parse_mix, plan
 from refhound.benchmark.loaders import load_hallmark
 from refhound.benchmark.perturb_fields import VENUE_NAMES, author_deletion, venue_swap, year_shift
-from refhound.benchmark.perturb_title import Perturbed
+from refhound.benchmark.perturb_title import Perturbed, TitleVocabulary, paraphrase, topic_fabrication
 from refhound.benchmark.runner import parsed_from_fields
 from refhound.benchmark.sample import Cited, IndexSampler, Pools
 from refhound.benchmark.styles import STYLES, cited_venue, render, sentence_case, shown_authors
@@ -193,3 +193,116 @@ def test_every_error_type_appears_and_changes_the_citation(synthetic_index: Path
             assert isinstance(fields, dict)
             n = len(str(fields["author"]).split(" and "))
             assert shown_authors(style, n) == n  # an author error is never hidden behind "et al."
+
+
+def _sources(index: Path) -> dict[str, Cited]:
+    """Every record of the index, cited as the generator cites a real record, by `source:id`."""
+    with IndexStore.open(index) as store:
+        sampler = IndexSampler(store, 1)
+        records = {r.ref: generate_module._Generator._as_cited(r) for r in sampler.walk(random.Random(1))}
+        sampler.close()
+    return records
+
+
+def test_each_error_changes_what_its_type_names_and_nothing_else(
+    synthetic_index: Path, tmp_path: Path
+) -> None:
+    items, _ = _generate(synthetic_index, tmp_path / "gen.jsonl", n=300, fakes=240, compound=0.0)
+    sources = _sources(synthetic_index)
+    dois = {c.doi for c in sources.values() if c.doi}
+    seen = set()
+    for item in items:
+        kind, fields = item["hallucination_type"], item["fields"]
+        assert isinstance(fields, dict)
+        before = generate_module.bibtex_fields(sources[str(item["source_record"])])
+        changed = {k for k in before.keys() | fields.keys() if before.get(k) != fields.get(k)}
+        old, new = before["author"].split(" and "), fields["author"].split(" and ")
+        expected: set[str] = {
+            None: set(),
+            "title_keyword_substitution": {"title"},
+            "title_paraphrase": {"title"},
+            "title_topic_fabrication": {"title"},
+            "author_addition": {"author"},
+            "author_deletion": {"author"},
+            "author_name_perturbation": {"author"},
+            "author_list_fabrication": {"author"},
+            "venue_swap": {"booktitle"},
+            "fabricated_doi": {"doi"},
+            "mismatched_doi": {"doi"},
+        }.get(kind, changed)  # type: ignore[call-overload]
+        assert changed == expected, (kind, before, fields)
+        seen.add(kind)
+        if kind in FAMILIES["title"]:
+            assert title_key(fields["title"]) != title_key(before["title"])
+        elif kind == "author_addition":
+            assert len(new) == len(old) + 1 and all(a in new for a in old)
+        elif kind == "author_deletion":
+            assert len(new) == len(old) - 1 and all(a in old for a in new)
+        elif kind == "author_name_perturbation":
+            assert len(new) == len(old) and sum(a != b for a, b in zip(old, new, strict=True)) == 1
+        elif kind == "author_list_fabrication":
+            assert len(new) == len(old) and not set(new) & set(old)
+        elif kind == "venue_swap":
+            assert fields["booktitle"] in VENUE_NAMES.values()
+        elif kind == "year_shift":
+            shift = abs(int(fields["year"]) - int(before["year"]))
+            assert changed <= {"year", "booktitle"} and 1 <= shift <= 3
+            assert fields["booktitle"] == before["booktitle"].replace(before["year"], fields["year"])
+        elif kind == "fabricated_doi":
+            assert fields["doi"] not in dois
+        elif kind == "mismatched_doi":
+            assert fields["doi"] in dois
+        elif kind == "fabricated_arxiv_id":
+            assert changed == {"eprint", "archiveprefix"}
+            assert str(fields["eprint"]).startswith(f"{int(before['year']) % 100:02d}")
+    assert seen == {None, *(k for family in FAMILIES.values() for k in family)}
+
+
+def test_a_fake_equal_to_another_real_record_is_discarded(
+    synthetic_index: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    other = next(c for ref, c in _sources(synthetic_index).items() if ref.endswith("/7"))
+    real_error = generate_module._Generator._error
+    calls = Counter[str]()
+
+    def become_another_record(self: object, kind: str, c: Cited, record: object) -> Perturbed | None:
+        calls["n"] += 1
+        if calls["n"] <= 3:  # the "error" turns the citation into record 7's, with its own casing
+            return Perturbed(other.but(title=other.title.lower()), "became record 7")
+        return real_error(self, kind, c, record)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(generate_module._Generator, "_error", become_another_record)
+    items, summary = _generate(synthetic_index, tmp_path / "gen.jsonl", compound=0.0)
+    assert "3 fakes discarded as equal to a real record" in summary
+    assert all(i["perturbation"] != "became record 7" for i in items)
+
+
+def test_title_pieces_never_leave_a_bracket_or_quote_open() -> None:
+    rng = random.Random(1)
+    quoted = Cited(
+        title='"WhatsApp is for family; Messenger is for friends": Communication Places in App Ecosystems',
+        authors=("Ann Lee",),
+        venue="CHI",
+        year=2017,
+    )
+    for _ in range(20):
+        reworded = paraphrase(quoted, rng)
+        assert reworded is None or reworded.cited.title.count('"') == 2
+    pools = Pools(
+        titles_by_venue={
+            "x": [
+                "Apprentissage d'un chunker (Machine Learning of a chunker for French) [in French]",
+                "Neural Architecture Search for Low-Resource Speech Recognition",
+                "The pivotal role of the various dictionaries in an MT system",
+            ]
+            * 10
+        }
+    )
+    c = quoted.but(title="Something Else Entirely Here")
+    for _ in range(20):
+        made = topic_fabrication(c, rng, TitleVocabulary(pools), "x", lambda _title: False)
+        if made is not None:
+            title = made.cited.title
+            assert title.count("(") == title.count(")") and title.count("[") == title.count("]"), title
+            if title.startswith("The pivotal"):  # cut in the middle, but not right after "of the"
+                assert title.startswith("The pivotal role of the various ")

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import json
+import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from refhound.benchmark.items import BenchItem, Benchmark
+from refhound.benchmark.items import BenchItem, Benchmark, InputMode
 from refhound.benchmark.metrics import Scores, per_type, predicted_hallucinated, score
 from refhound.benchmark.plot import write_plot
 from refhound.benchmark.results import BENCH_SCHEMA, BenchResult, Timing, markdown
-from refhound.benchmark.runner import InputMode, run_bench
+from refhound.benchmark.runner import run_bench
 
 from refhound.models import ParsedFields, Reference, ReferenceResult, UnverifiedPolicy, Verdict
 
@@ -33,7 +35,13 @@ def test_scores_arithmetic() -> None:
 def test_empty_denominators_give_zero_not_nan() -> None:
     s = Scores()
     assert (s.precision, s.recall, s.f1, s.fpr, s.accuracy) == (0.0, 0.0, 0.0, 0.0, 0.0)
-    assert json.dumps(s.as_dict())  # valid JSON
+    assert json.dumps(s.as_dict(), allow_nan=False)  # valid JSON
+    only_real = Scores(tn=4, fp=1)  # no hallucinated item: recall undefined, precision 0/1
+    assert (only_real.precision, only_real.recall, only_real.f1, only_real.fpr) == (0.0, 0.0, 0.0, 0.2)
+    never_flagged = Scores(fn=3, tn=2)  # nothing predicted positive
+    assert (never_flagged.precision, never_flagged.recall, never_flagged.f1) == (0.0, 0.0, 0.0)
+    only_fakes_all_caught = Scores(tp=5)  # no real item: FPR 0, not NaN
+    assert (only_fakes_all_caught.f1, only_fakes_all_caught.fpr, only_fakes_all_caught.accuracy) == (1, 0, 1)
 
 
 def test_unverified_counts_as_the_policy_says() -> None:
@@ -112,14 +120,37 @@ def test_a_ctrl_c_keeps_the_batches_finished_before_it() -> None:
     assert (payload["n"], payload["items_in_file"], payload["interrupted"]) == (8, 15, True)
 
 
+def test_the_batch_a_ctrl_c_cuts_short_is_neither_scored_nor_counted_as_overhead() -> None:
+    class SlowThirdCall(FakeVerifier):
+        def __call__(self, references: list[Reference]) -> list[ReferenceResult]:
+            if self.calls == 2:
+                time.sleep(0.2)  # verification under way when the Ctrl-C comes
+            return super().__call__(references)
+
+    run = run_bench(_items(), SlowThirdCall(interrupt_at=3), InputMode.RAW, batch_size=4)
+    assert run.interrupted and len(run.batches) == 2
+    assert run.seconds_abandoned >= 0.2 and run.seconds_overhead < 0.1
+
+
+def test_a_ctrl_c_between_batches_keeps_every_finished_batch() -> None:
+    def progress(done: int) -> None:
+        if done and len(seen) == 1:
+            raise KeyboardInterrupt
+        seen.append(done)
+
+    seen: list[int] = []
+    run = run_bench(_items(), FakeVerifier(), InputMode.RAW, batch_size=4, progress=progress)
+    assert run.interrupted and len(run.results) == 8 and [n for n, _ in run.batches] == [4, 4]
+
+
 def test_the_json_follows_the_contract_and_scores_both_policies() -> None:
     items = _items()
     run = run_bench(items, FakeVerifier(), InputMode.RAW)
-    as_real = BenchResult(_bench(items), run, UnverifiedPolicy.REAL, InputMode.RAW, "idx.sqlite").payload(
-        Timing()
-    )
-    as_fake = BenchResult(_bench(items), run, UnverifiedPolicy.FAKE, InputMode.RAW, "idx.sqlite").payload(
-        Timing()
+    as_real, as_fake = (
+        BenchResult(_bench(items), run, policy, InputMode.RAW, "idx.sqlite", score_upstream=True).payload(
+            Timing()
+        )
+        for policy in (UnverifiedPolicy.REAL, UnverifiedPolicy.FAKE)
     )
     assert list(as_real)[: len(CONTRACT_KEYS)] == CONTRACT_KEYS
     assert as_real["schema"] == BENCH_SCHEMA and (as_real["benchmark"], as_real["split"]) == (
@@ -148,16 +179,25 @@ def test_the_json_follows_the_contract_and_scores_both_policies() -> None:
 
 def test_upstream_is_left_out_unless_asked_for() -> None:
     run = run_bench(_items(), FakeVerifier(), InputMode.RAW)
-    result = BenchResult(
-        _bench(_items()), run, UnverifiedPolicy.REAL, InputMode.RAW, None, score_upstream=False
-    )
+    result = BenchResult(_bench(_items()), run, UnverifiedPolicy.REAL, InputMode.RAW, None)
     assert "upstream" not in result.payload(Timing())
     assert "CiteAudit" not in markdown(result, Timing())
 
 
+def test_upstream_is_scored_only_on_the_items_that_carry_a_prediction() -> None:
+    items = [replace(i, upstream_real=None) if i.id in (0, 1) else i for i in _items()]
+    run = run_bench(items, FakeVerifier(), InputMode.RAW)
+    result = BenchResult(_bench(items), run, UnverifiedPolicy.REAL, InputMode.RAW, None, score_upstream=True)
+    upstream = result.payload(Timing())["upstream"]
+    assert (upstream["n"], upstream["tp"] + upstream["fn"]) == (13, 5)  # item 1 was hallucinated
+    assert "scored on the 13 items that carry a prediction" in markdown(result, Timing())
+
+
 def test_markdown_and_plot(tmp_path: Path) -> None:
     run = run_bench(_items(), FakeVerifier(), InputMode.RAW)
-    result = BenchResult(_bench(_items()), run, UnverifiedPolicy.FAKE, InputMode.RAW, "idx.sqlite")
+    result = BenchResult(
+        _bench(_items()), run, UnverifiedPolicy.FAKE, InputMode.RAW, "idx.sqlite", score_upstream=True
+    )
     text = markdown(result, Timing())
     assert "| refhound | 15 | 6 | 6 | 0 | 3 |" in text
     assert "| CiteAudit (its own `Predict`) | 15 | 6 | 0 | 0 | 9 |" in text
