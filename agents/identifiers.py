@@ -9,23 +9,18 @@ work anywhere, as evidence of fabrication. An authority that gives no answer pro
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from refhound.agents.context import AgentContext, Candidate, Findings
 
 from refhound.models import Reference
 from refhound.normalize.titles import title_similarity
 from refhound.sources.probes import CitedIdentifiers, Outcome, Probe
 
-if TYPE_CHECKING:
-    from refhound.sources.runtime import SourcesRuntime
-
 STAGE = "identifiers"
 
 
 def probe_identifiers(reference: Reference, context: AgentContext) -> Findings:
     """Candidates from the cited identifiers' authorities, the dead identifiers, and who gave no answer."""
-    runtime: SourcesRuntime | None = context.sources
+    runtime = context.sources
     if runtime is None:
         return Findings(note="skipped: no online source in this run")
     cited = reference.parsed

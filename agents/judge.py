@@ -161,11 +161,12 @@ def judge(
     settings: JudgeSettings,
     this_year: int,
     dead_identifiers: Collection[str] = (),
+    unanswered: Collection[str] = (),
 ) -> Judgement:
     """Decide one citation from the candidate records the stages found.
 
     `dead_identifiers` names the cited identifier fields ("doi", "arxiv_id") that their authority says
-    do not exist."""
+    do not exist; `unanswered` the services that gave no answer (whose silence proves nothing)."""
     if not cited.title and not cited.doi and not cited.arxiv_id:
         return Judgement(
             Verdict.UNVERIFIED, [], [], "too little metadata to check: no title and no identifier"
@@ -178,7 +179,7 @@ def judge(
     if same:
         return _decide_on_record(cited, max(same, key=lambda e: e.rank), settings)
     if dead:
-        return _fabricated_identifier(cited, dead)
+        return _dead_identifier(cited, dead, unanswered)
     return _decide_without_record(cited, candidates, coverage, settings, this_year)
 
 
@@ -211,16 +212,33 @@ def _decide_on_record(cited: ParsedFields, best: _Evaluation, settings: JudgeSet
     return Judgement(Verdict.VERIFIED, best.fields, evidence, f"every cited field agrees with {where}")
 
 
-def _fabricated_identifier(cited: ParsedFields, dead: list[str]) -> Judgement:
+def _dead_identifier(cited: ParsedFields, dead: list[str], unanswered: Collection[str]) -> Judgement:
+    """No source consulted has the work and its cited identifier does not exist: fabricated — unless a
+    source gave no answer, which might have held the work (the citation then only has a wrong identifier)."""
     fields = [FieldCheck(field=f, status=S.MISMATCH, cited=getattr(cited, f), note=_DEAD[f]) for f in dead]
     if cited.title:
         fields.insert(
             0,
-            FieldCheck(field="title", status=S.UNCHECKED, cited=cited.title, note="no source has this title"),
+            FieldCheck(
+                field="title",
+                status=S.UNCHECKED,
+                cited=cited.title,
+                note="no source consulted has this title",
+            ),
         )
     names = " and ".join("DOI" if f == "doi" else "arXiv id" for f in dead)
+    if unanswered:
+        return Judgement(
+            Verdict.UNVERIFIED,
+            fields,
+            [],
+            f"the cited {names} does not exist; whether the work does could not be checked",
+        )
     return Judgement(
-        Verdict.FABRICATED, fields, [], f"the cited {names} does not exist and no source has this work"
+        Verdict.FABRICATED,
+        fields,
+        [],
+        f"the cited {names} does not exist and no source consulted has this work",
     )
 
 

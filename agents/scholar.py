@@ -9,7 +9,6 @@ DOI of another work from a typo), and names the services that gave no answer, wh
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from refhound.agents.candidates import records_as_candidates
 from refhound.agents.context import AgentContext, Candidate, Findings
@@ -19,15 +18,12 @@ from refhound.models import Reference
 from refhound.sources.aggregate import Lookup
 from refhound.sources.runtime import unavailable_reason
 
-if TYPE_CHECKING:
-    from refhound.sources.runtime import SourcesRuntime
-
 STAGE = "scholar"
 
 
 def search_scholarly_sources(reference: Reference, context: AgentContext) -> Findings:
     """Candidates from the online sources, with a one-line note and the services that could not answer."""
-    runtime: SourcesRuntime | None = getattr(context, "sources", None)
+    runtime = context.sources
     if runtime is None or not runtime.names:
         reason = unavailable_reason(context.settings) or "no online scholarly source in this run"
         return Findings(note=f"skipped: {reason}")

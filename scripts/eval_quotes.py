@@ -21,11 +21,16 @@ altered (must never be `verified`)
   ellipsis_neg   an ellipsis that leaves out the passage's negation or modal verb
   ellipsis_order the two fragments of an elided quote swapped
   bracket_not    "[not]" inserted after an auxiliary     bracket_number   a number replaced by "[another]"
+  bracket_prefix a negating prefix glued on with a bracket: "[un]" + a word ("[un]likely" for "likely")
+  number_cut     the quote stops inside a number of the source: "… F1 of 85" for "… F1 of 85.3 …"
+  compound_cut   the quote starts inside a hyphenated compound: "linear models …" for "non-linear models …"
   ocr            one to three OCR confusions in the quote (rn→m, l→1, O→0, e→c, …)
   fabricated     a passage of another PDF (real prose, not in this source), or this passage's words shuffled
 
 Altered items whose text does occur in the source after all (a deleted word that leaves another true
-passage, swapped fragments that the source has in that order too) are dropped and counted. Precision of
+passage, swapped fragments that the source has in that order too) are dropped and counted — but for the
+kinds whose words are in the source by construction (an elided negation, a cut number: the alteration is
+what the quote leaves out). Precision of
 `verified` = true verified / all verified; recall = true verified / true items. A separate group puts OCR
 noise into the source instead (true quote, damaged copy): reported, expected `near_match`. Timing is the
 wall-clock time of `locate` per item.
@@ -52,6 +57,9 @@ from refhound.settings import ExtractSettings, QuotesSettings
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "pdfs"
 TRUE_KINDS = ("verbatim", "typography", "ellipsis", "brackets")
+PRESENT_BY_CONSTRUCTION = ("ellipsis_neg", "number_cut")
+_CUT_NUMBER = re.compile(r"(?<![\w.,])\d+(?=[.,]\d)")  # a number's part before its decimal point or comma
+_COMPOUND = re.compile(r"\b[A-Za-z]{2,}-(?=[a-z]{3,}\b)")  # "non-" of "non-linear"
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?(?![\w])")
 _YEAR = re.compile(r"\b(1[89]\d\d|20[0-2]\d)\b")
@@ -142,7 +150,12 @@ def true_items(pdf: str, passage: str, rng: random.Random) -> list[Item]:
         first = words[0]
         flipped = "[" + first[0].swapcase() + "]" + first[1:]
         items.append(Item(pdf, "brackets", True, " ".join([flipped, *words[1:]])))
-    spots = [i for i in range(2, len(words) - 2) if "[" not in words[i] + words[i + 1]]
+    # "[sic]" goes after a whole word, not after one the PDF broke with a hyphen ("classifica- [sic]").
+    spots = [
+        i
+        for i in range(2, len(words) - 2)
+        if "[" not in words[i] + words[i + 1] and not words[i].endswith("-")
+    ]
     if len(words) > 6 and spots:
         at = rng.choice(spots)
         items.append(Item(pdf, "brackets", True, " ".join([*words[: at + 1], "[sic]", *words[at + 1 :]])))
@@ -201,6 +214,15 @@ def altered_items(
     if len(words) >= 10:
         middle = len(words) // 2
         add("ellipsis_order", " ".join([*words[middle:], "\u2026", *words[: middle - 1]]))
+    if content:
+        index = rng.choice(content)
+        add("bracket_prefix", _swap_word(words, index, "[un]" + words[index]))
+    cut = _CUT_NUMBER.search(passage)
+    if cut and len(passage[: cut.end()].split()) >= 4:
+        add("number_cut", passage[: cut.end()])
+    compound = _COMPOUND.search(passage)
+    if compound and compound.start() > 0 and len(passage[compound.end() :].split()) >= 4:
+        add("compound_cut", passage[compound.end() :])
     noisy = passage
     for _ in range(rng.randint(1, 3)):
         options = [(a, b) for a, b in _OCR if a in noisy]
@@ -258,8 +280,9 @@ def evaluate(data: Path, per_pdf: int, seed: int, show: str | None) -> dict[str,
             other = rng.choice(others) if others else ""
             items = true_items(name, passage, rng) + altered_items(name, passage, rng, vocabulary, other)
             for item in items:
-                # An elided negation is present word for word by construction: its alteration is the gap.
-                present = item.kind != "ellipsis_neg" and _present(
+                # An elided negation or a cut number is in the source word for word: its alteration is what
+                # it leaves out.
+                present = item.kind not in PRESENT_BY_CONSTRUCTION and _present(
                     item.quote, norm_text, settings.ellipsis_max_gap_chars
                 )
                 if not item.true and present:

@@ -43,6 +43,7 @@ def _rules(branch: Branch, context: AgentContext, current: str = JUDGE) -> Judge
         context.settings.judge,
         context.this_year,
         branch.get("dead_identifiers", ()),
+        branch["unreachable"],
     )
 
 

@@ -2,11 +2,14 @@
 
 A bracket is the quoting writer's own text standing in for a short span of the source (a pronoun made a
 name, a capital made small). It is compiled, per source, to a regular expression over the normalized source
-in which the literal parts must match exactly and each bracket matches a short span: up to `max_chars`
-characters with no sentence or clause punctuation in them — within a word when the bracket is glued to a
-word ("[T]he"), as whole words when it stands alone, and nothing at all at the edges of the quote (an
-edge bracket adds to the quote; it replaces nothing). A bracket whose text the source itself prints in
-brackets ("[15]", a citation copied with the passage) is no alteration and must be there, literally.
+in which the literal parts must match exactly and each bracket matches a short span: as whole words when it
+stands alone, up to `max_chars` characters with no sentence or clause punctuation in them; within a word
+when it is glued to one ("[T]he", "recogni[z]ed", "walk[ed]"), its own text or at most
+`_GLUED_MAX_CHARS` characters — a glued bracket mends a letter or an ending, it never swaps a part of a word
+("[over]estimated" for "underestimated", "care[less]" for "careful"); and nothing at all at the edges of the
+quote (an edge bracket adds to the quote; it replaces nothing). A bracket whose text the source itself
+prints in brackets ("[15]", a citation copied with the passage) is no alteration and must be there,
+literally.
 
 Of the matches the expression allows, the shortest is taken (the latest start), so a bracket never stands
 for more than it must; the guard then compares the bracket's words with the span's, which is what keeps an
@@ -26,11 +29,15 @@ from refhound.quotes.normalize import at_word_edges, normalize
 BRACKET = re.compile(r"\[([^\[\]\n]{0,80})\]")
 _NOT_WORD_BEFORE = r"(?<![^\W_])"
 _NOT_WORD_AFTER = r"(?![^\W_])"
-_SPAN_CHARS = r"[^.!?;:\n]"  # a bracket stands for words, never across a sentence or clause end
+# A bracket stands for words: never across a sentence or clause end, nor for the source's own bracketed
+# text (a quote's "[a simple brand]" where the source prints "[a particular brand]" is a changed copy).
+_SPAN_CHARS = r"[^.!?;:\n\[\]]"
+_WORD_CHARS = r"[^ .!?;:\[\]]"  # … and a bracket glued to a word stands for part of that word
 _MAX_ANCHORS = 5000  # occurrences of the anchor tried before giving up
 _MIN_ANCHOR = 3
 _EDGE = " .,;:!?\"'"
 _STAND_IN = "\u01c2"  # a letter no quote has (Latin letter alveolar click)
+_GLUED_MAX_CHARS = 2  # of a word a bracket glued to it stands for, unless it is the bracket's own text
 
 
 @dataclass(frozen=True)
@@ -52,14 +59,18 @@ def flatten(text: str) -> str:
     return BRACKET.sub(lambda match: match.group(1), text)
 
 
-def _slot(left: str, right: str, literal: str | None, max_chars: int) -> tuple[str, str, str]:
+def _slot(left: str, right: str, content: str, literal: str | None, max_chars: int) -> tuple[str, str, str]:
     """The slot's regex, and the neighbouring literal parts with the spaces the slot takes over.
 
-    `literal` is the bracket as normalized text when the source prints it (then only it matches)."""
+    `content` is the bracket's text, normalized; `literal` the bracket as normalized text when the source
+    prints it (then only it matches)."""
     left_glued = bool(left) and not left[-1].isspace()
     right_glued = bool(right) and not right[0].isspace()
     if left_glued or right_glued:
-        core = re.escape(literal) if literal is not None else f"[^ .!?;:]{{0,{max_chars}}}?"
+        if literal is not None:
+            core = re.escape(literal)
+        else:
+            core = f"(?:{_WORD_CHARS}{{0,{_GLUED_MAX_CHARS}}}?|{re.escape(content)})"
         before = "" if left_glued else _NOT_WORD_BEFORE
         after = "" if right_glued else _NOT_WORD_AFTER
         return before + core + after, left, right
@@ -83,7 +94,8 @@ def compile_fragment(fragment: str, max_chars: int, source: str) -> BracketPatte
     # to a bracket is what it does to the source there: "[e]-mail" meets "e-mail" as "email" does.
     flat = normalize(_STAND_IN.join(pieces[0::2])).text
     literals = flat.split(_STAND_IN)
-    brackets = [normalize(f"[{content}]").text for content in pieces[1::2]]
+    contents = [normalize(content).text for content in pieces[1::2]]
+    brackets = [f"[{content}]" for content in contents]
     if literals:
         literals[0] = literals[0].lstrip(_EDGE)
         literals[-1] = literals[-1].rstrip(_EDGE)
@@ -91,7 +103,7 @@ def compile_fragment(fragment: str, max_chars: int, source: str) -> BracketPatte
     for index, bracket in enumerate(brackets):
         printed = bracket if bracket in source else None
         slot, literals[index], literals[index + 1] = _slot(
-            literals[index], literals[index + 1], printed, max_chars
+            literals[index], literals[index + 1], contents[index], printed, max_chars
         )
         slots.append(slot)
     if not any(literal.strip() for literal in literals):
@@ -111,7 +123,7 @@ def compile_fragment(fragment: str, max_chars: int, source: str) -> BracketPatte
     return BracketPattern(re.compile("".join(regex_parts), re.DOTALL), anchor.strip(" "), before, after)
 
 
-def is_word_start(text: str, position: int) -> bool:
+def _is_word_start(text: str, position: int) -> bool:
     return position < len(text) and (position == 0 or not text[position - 1].isalnum())
 
 
@@ -119,7 +131,7 @@ def _shortest(pattern: BracketPattern, text: str, start: int, end: int, high: in
     """The match made as short as it can be by starting at a later word (brackets span less)."""
     best = (start, end)
     for position in range(start + 1, end):
-        if not is_word_start(text, position):
+        if not _is_word_start(text, position):
             continue
         match = pattern.regex.match(text, position, high)
         if match is not None and match.end() > match.start() and at_word_edges(text, *match.span()):

@@ -12,34 +12,40 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
 
-from refhound.quotes.citations import (
-    display_label,
-    parse_destination,
-    parse_locator,
-    reference_key,
-    scan_citations,
-)
+from refhound.quotes.citations import display_label, parse_destination, reference_key, scan_citations
 from refhound.quotes.document import Document
 from refhound.quotes.extract import extract_quotes
 from refhound.quotes.fetch import SourceFetcher, now_iso, quotes_policy
-from refhound.quotes.layout import Span, markdown_layout, mask, text_layout
+from refhound.quotes.layout import SYNTAX, Span, markdown_layout, mask, text_layout
 from refhound.quotes.links import check_file_link, check_link
 from refhound.quotes.match import Haystack, Outcome, locate
-from refhound.quotes.models import CitationGroup, Definition, Quote, QuoteResult, SourceText, Unresolved
+from refhound.quotes.models import (
+    CitationGroup,
+    Definition,
+    Marker,
+    Quote,
+    QuoteResult,
+    SourceText,
+    Unresolved,
+)
 from refhound.quotes.pairing import Pairing, group_markers, pair_quotes
 from refhound.quotes.report import CitationState, QuoteReport
 from refhound.settings import Settings
 from refhound.sources.http import HttpPool, make_client
 
 _RANK = {"verified": 2, "near_match": 1, "not_found": 0}
-_LINK_SYNTAX = re.compile(r"<!--.*?-->|<[A-Za-z/][^>\n]*>", re.DOTALL)
-_RULE_NOTES = {"passage_end": "citation from the end of its passage", "carried": "citation carried forward"}
+_TAG = re.compile(r"<[A-Za-z/][^>\n]*>")  # HTML tags (and autolinks)
+_HIDDEN = re.compile(r"<!--.*?-->|!\[[^\]\n]*\]\([^)\n]*\)", re.DOTALL)  # comments, images: no prose
+_RULE_NOTES = {
+    "passage_end": "citation from the end of its passage",
+    "carried": "citation carried forward",
+    "quotation_end": "citation from the end of the quotation this paragraph begins",
+}
 
 
 @dataclass(frozen=True)
@@ -52,21 +58,38 @@ class Cited:
     how: str = ""
 
 
+def locator_definition(key: str, locator: str, base: str, text: str | None = None) -> Definition:
+    """A definition given apart from the document's text (`--source`, a triples file's `sources`): the
+    locator read as a URL, DOI, arXiv id or path (relative to `base`)."""
+    target = parse_destination(locator, base)
+    reason = None if target else f"{locator!r} is no URL, DOI, arXiv id or file refhound can read"
+    return Definition(key, text or locator, target, reason)
+
+
 def override_definitions(sources: dict[str, str]) -> dict[str, Definition]:
     """`--source LABEL=LOCATOR` pairs as definitions; relative paths are the working directory's."""
     found: dict[str, Definition] = {}
     for label, locator in sources.items():
         label = label.strip().strip("[]")
         key = label if label.startswith("^") else reference_key(label)
-        target = parse_locator(locator, str(Path.cwd()))
-        reason = None if target else f"{locator!r} is no URL, DOI, arXiv id or file"
-        found[key] = Definition(key, f"--source {label}={locator}", target, reason)
+        found[key] = locator_definition(key, locator, str(Path.cwd()), f"--source {label}={locator}")
     return found
 
 
-def _quote_mask_spans(text: str, citations_markers: Sequence[tuple[int, int]]) -> list[Span]:
-    """Link syntax, URLs and HTML tags: where quote marks are syntax, not quotation."""
-    return [*citations_markers, *(m.span() for m in _LINK_SYNTAX.finditer(text))]
+def _mask_markup(masked: str, markers: list[Marker]) -> str:
+    """`masked` with the markup quote marks may sit in or beside masked for `extract_quotes`: comments and
+    images blanked (an image's alt text is no quotation); link syntax (not the link's text), URLs and HTML
+    tags as `SYNTAX` — a quotation around them still closes ("[the text](url)"), and leaves them out."""
+    syntax: list[Span] = []
+    for marker in markers:
+        if marker.kind == "link":
+            text_end = masked.index("]", marker.start)
+            syntax += [(marker.start, marker.start + 1), (text_end, marker.end)]
+        elif marker.kind in ("autolink", "url"):
+            syntax.append((marker.start, marker.end))
+    syntax.extend(match.span() for match in _TAG.finditer(masked))
+    blanked = mask(masked, [match.span() for match in _HIDDEN.finditer(masked)])
+    return mask(blanked, syntax, SYNTAX)
 
 
 async def check_document(
@@ -86,8 +109,7 @@ async def check_document(
     base = str(document.path.resolve().parent)
     citations = scan_citations(text, code_masked, base)
     citations.definitions.update(override_definitions(sources or {}))
-    syntax = [(m.start, m.end) for m in citations.markers if m.kind in ("link", "autolink", "url")]
-    quote_masked = mask(code_masked, _quote_mask_spans(code_masked, syntax))
+    quote_masked = _mask_markup(code_masked, citations.markers)
     extracted = extract_quotes(
         text,
         quote_masked,
@@ -108,7 +130,7 @@ async def check_document(
         )
         quotes = quotes[: settings.quotes.max_quotes]
     groups = group_markers(citations.markers, quotes, text)
-    pairings = pair_quotes(text, layout, quotes, groups)
+    pairings = pair_quotes(text, layout, quotes, groups, extracted.runs_on)
     states = _citation_states(groups, pairings, citations.definitions, base)
     cited = [_cited(quote, pairing) for quote, pairing in zip(quotes, pairings, strict=True)]
     report.citations = list(states.values())
@@ -165,32 +187,38 @@ async def verify(
     if fetcher is None:
         pool = None if settings.check.offline else HttpPool(make_client(settings.sources, transport))
         fetcher = SourceFetcher(settings, pool)
-    pool, sources = fetcher.pool, fetcher
+    needed = {key for item in cited for key in item.keys}
     try:
-        needed = {key for item in cited for key in item.keys}
-
-        async def resolve(state: CitationState) -> None:
-            if state.target is not None:
-                state.resolved = await sources.get(state.target)
-
-        async def link(state: CitationState) -> None:
-            if state.target is None or state.target.kind not in ("url", "file"):
-                return
-            url = state.key[4:] if state.key.startswith("url:") else state.target.value
-            if state.target.kind == "file":
-                state.link = check_file_link(state.target, url)
-            else:
-                state.link = await check_link(pool, url, quotes_policy(settings))
-
-        jobs = [resolve(states[key]) for key in states if key in needed]
-        if settings.quotes.link_check:
-            jobs += [link(state) for state in states.values()]
-        await asyncio.gather(*jobs)
+        await _read_sources(states, needed, fetcher, settings)
     finally:
-        if owned and pool is not None:
-            await pool.aclose()
+        if owned and fetcher.pool is not None:
+            await fetcher.pool.aclose()
     haystacks: dict[str, Haystack] = {}
     return [_result(item, states, haystacks, settings) for item in cited]
+
+
+async def _read_sources(
+    states: dict[str, CitationState], needed: set[str], fetcher: SourceFetcher, settings: Settings
+) -> None:
+    """Each needed citation's source read (once per locator), and every cited URL's link checked."""
+
+    async def resolve(state: CitationState) -> None:
+        if state.target is not None:
+            state.resolved = await fetcher.get(state.target)
+
+    async def link(state: CitationState) -> None:
+        if state.target is None or state.target.kind not in ("url", "file"):
+            return
+        url = state.key[4:] if state.key.startswith("url:") else state.target.value
+        if state.target.kind == "file":
+            state.link = check_file_link(state.target, url)
+        else:
+            state.link = await check_link(fetcher.pool, url, quotes_policy(settings))
+
+    jobs = [resolve(states[key]) for key in states if key in needed]
+    if settings.quotes.link_check:
+        jobs += [link(state) for state in states.values()]
+    await asyncio.gather(*jobs)
 
 
 def _result(
@@ -225,6 +253,8 @@ def _result(
         return QuoteResult(quote, item.label, locator, "citation_unresolved", note=note + how)
     state, source, outcome = best
     note = outcome.note + how
+    if source.warnings and outcome.status != "verified":
+        note += f"; the source: {'; '.join(source.warnings)}"  # a DOI's landing page only, say
     if unresolved and outcome.status != "verified":
         note += f"; also cited but unreadable: {gaps}"
     located = outcome.located

@@ -103,7 +103,12 @@ def _definitions(text: str, base: str | None, found: Citations) -> None:
         if key in found.definitions:
             return
         target = parse_destination(target_text, base) if target_text else target_in_text(body, base)
-        reason = None if target else "its definition gives no URL, DOI, arXiv id or file"
+        if target is not None:
+            reason = None
+        elif target_text:
+            reason = f"its definition points to {target_text!r}, which refhound cannot read"
+        else:
+            reason = "its definition gives no URL, DOI, arXiv id or file"
         found.definitions[key] = Definition(key, body.strip(), target, reason, span[0], span[1])
 
     for match in _REF_DEFINITION.finditer(text):
@@ -118,7 +123,7 @@ def _definitions(text: str, base: str | None, found: Citations) -> None:
         found.footnote_spans.setdefault(key, match.span("body"))
     for match in _BRACKET_ENTRY.finditer(text):
         if target_in_text(match.group("body"), base) is not None:
-            add(match.group("label").lstrip("0") or "0", match.group("body"), match.span())
+            add(reference_key(match.group("label")), match.group("body"), match.span())
     for start, end in _reference_sections(text):
         for match in _LIST_ENTRY.finditer(text, start, end):
             add(str(int(match.group("label"))), match.group("body"), match.span())
@@ -212,7 +217,8 @@ def _file_url(url: str, base: str | None) -> Target:
 
 
 def parse_destination(destination: str, base: str | None) -> Target | None:
-    """A reference definition's destination, taken as written."""
+    """Where a reference definition's destination (or a locator given on the command line or in a triples
+    file) points, taken as written: a URL, DOI, arXiv id or path; None for another scheme."""
     value = destination.strip()
     if not value:
         return None
@@ -241,8 +247,3 @@ def target_in_text(text: str, base: str | None) -> Target | None:
     if (name := _FILE_IN_TEXT.search(text)) is not None:
         return file_target(name.group(), base)
     return None
-
-
-def parse_locator(value: str, base: str | None) -> Target | None:
-    """A source named on the command line or in a triples file: URL, DOI, arXiv id or path."""
-    return parse_destination(value, base)

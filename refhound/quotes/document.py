@@ -7,7 +7,6 @@ binary — is an `InputError` with a one-line reason, as for every other refhoun
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -54,8 +53,5 @@ def read_document(path: Path, settings: Settings) -> Document:
         if reason.startswith("binary content"):
             reason = "binary file, not a document (Markdown, text, HTML, PDF or a triples .json)"
         raise InputError(path, reason) from error
-    text = unicodedata.normalize("NFC", text)
-    if not text.strip():
-        raise InputError(path, "empty file")
     kind: DocumentKind = "text" if converted or path.suffix.lower() in _TEXT_SUFFIXES else "markdown"
     return Document(path, text, kind, tuple(warnings))

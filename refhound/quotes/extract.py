@@ -4,9 +4,11 @@ block quotes (Markdown "> " lines, or an indented block in plain text).
 Inline quotes are looked for passage by passage, so an opening mark left unclosed cannot swallow the rest of
 the document: it is reported with its line (unbalanced), and only when the next paragraph opens with a mark
 too — the typesetting convention for a quotation running over several paragraphs — is the passage's rest
-taken as a quote, checked on its own. Quotes inside a quote (and inside a block quote) belong to it.
-A quote's text leaves out its marks, and citation markers or an attribution line ("— Smith [2]") at its
-end, which are the citation, not the quotation.
+taken as a quote, checked on its own and cited as the paragraph it runs on into is (`Extracted.runs_on`).
+Quotes inside a quote (and inside a block quote) belong to it.
+A quote's text leaves out its marks, citation markers or an attribution line ("— Smith [2]") at its end,
+which are the citation, not the quotation, and link syntax, URLs and HTML tags in it ("“[the text](url)”"
+quotes "the text"), so it may differ from the document's `text[start:end]`.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from refhound.quotes.layout import Layout, Span, inside, line_number
+from refhound.quotes.layout import SYNTAX, Layout, Span, inside, line_number
 from refhound.quotes.models import Quote, QuoteStyle
 
 _OPENERS: dict[str, tuple[str, QuoteStyle]] = {
@@ -23,7 +25,7 @@ _OPENERS: dict[str, tuple[str, QuoteStyle]] = {
     "\u00ab": ("\u00bb", "guillemets"),
 }
 _MARKS = re.compile('["\u201c\u201d\u201e\u00ab\u00bb]')
-_BEFORE_STRAIGHT_OPEN = " \t\n([{\u2014\u2013-/:;,"
+_BEFORE_STRAIGHT_OPEN = " \t\n([{\u2014\u2013-/:;," + SYNTAX
 _TRAILING_CITATIONS = re.compile(
     r"(?:\s*(?:\[\^[^\]\s]+\]|\[\d{1,4}(?:\s*[-\u2013,;]\s*\d{1,4})*\]|\(\s*\d{1,4}\s*\)))+[\s.,;:]*$"
 )
@@ -39,17 +41,30 @@ class Extracted:
     quotes: list[Quote] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     skipped_short: int = 0
+    # A paragraph of a quotation that runs on: its start → where the next paragraph (which goes on with
+    # the quotation, and carries its citation at the end) starts.
+    runs_on: dict[int, int] = field(default_factory=dict)
 
 
-def _trim(text: str, start: int, end: int) -> tuple[int, int]:
-    """The span without surrounding whitespace and without citation markers at its end."""
-    while start < end and text[start].isspace():
+def _trim(text: str, masked: str, start: int, end: int) -> tuple[int, int]:
+    """The span without surrounding whitespace or markup (a link's syntax around its text) and without
+    citation markers at its end."""
+    while start < end and (text[start].isspace() or masked[start] == SYNTAX):
         start += 1
     if match := _TRAILING_CITATIONS.search(text, start, end):
         end = match.start()
-    while end > start and text[end - 1].isspace():
+    while end > start and (text[end - 1].isspace() or masked[end - 1] == SYNTAX):
         end -= 1
     return start, end
+
+
+def _quotation(text: str, masked: str, start: int, end: int) -> str:
+    """The quoted words of `text[start:end]`: link syntax, URLs and HTML tags in it left out."""
+    if SYNTAX not in masked[start:end]:
+        return text[start:end]
+    return "".join(
+        char for char, hidden in zip(text[start:end], masked[start:end], strict=True) if hidden != SYNTAX
+    )
 
 
 def _closes_straight(text: str, position: int) -> bool:
@@ -133,9 +148,9 @@ def extract_quotes(
 ) -> Extracted:
     """Every quotation of the document, in document order.
 
-    `masked` is the text with code and link syntax blanked; `footnotes` are footnote definitions' bodies
-    (their quotes are the footnote's); quotes starting in `exclude` (reference-list entries, whose quoted
-    strings are titles) are not quotations."""
+    `masked` is the text with code blanked and markup masked (see `SYNTAX`); `footnotes` are footnote
+    definitions' bodies (their quotes are the footnote's); quotes starting in `exclude` (reference-list
+    entries, whose quoted strings are titles) are not quotations."""
     result = Extracted()
     candidates: list[tuple[str, int, int, QuoteStyle]] = []
     for span in layout.block_quotes:
@@ -147,15 +162,17 @@ def extract_quotes(
     for index, passage in enumerate(passages):
         spans, unclosed = _inline(masked, passage)
         for start, end, style in spans:
-            start, end = _trim(text, start, end)
-            candidates.append((text[start:end], start, end, style))
+            start, end = _trim(text, masked, start, end)
+            candidates.append((_quotation(text, masked, start, end), start, end, style))
         if unclosed is None:
             continue
         line = line_number(text, unclosed)
         following = passages[index + 1] if index + 1 < len(passages) else None
         if following and masked[following[0]] in '"\u201c\u201e\u00ab':
-            start, end = _trim(text, unclosed + 1, passage[1])
-            candidates.append((text[start:end], start, end, "straight" if text[unclosed] == '"' else "curly"))
+            start, end = _trim(text, masked, unclosed + 1, passage[1])
+            style = _OPENERS[text[unclosed]][1] if text[unclosed] in _OPENERS else "straight"
+            candidates.append((_quotation(text, masked, start, end), start, end, style))
+            result.runs_on[start] = following[0]
             result.warnings.append(
                 f"line {line}: a quotation runs over several paragraphs; each paragraph is checked on its own"
             )

@@ -2,7 +2,8 @@
 
 Downloads go through the shared polite GET (`refhound.sources.http`: one `httpx.AsyncClient`, a rate
 limit and a concurrency cap per host, retries for transport errors, 408, 429 and 5xx, a body cap), so a
-report citing one site fifty times does not hammer it. An arXiv id (or an arxiv.org/abs URL) is read from
+report citing one site fifty times does not hammer it. Each host has its own circuit breaker: three sites
+that are down say nothing about a fourth. An arXiv id (or an arxiv.org/abs URL) is read from
 its PDF; a DOI through its resolver's redirect to the landing page, and from there the full-text PDF the
 page declares (`citation_pdf_url`) when there is one — else the landing page itself, with a warning.
 
@@ -19,6 +20,7 @@ import hashlib
 import json
 import re
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from refhound.errors import InputError, Unreachable
 from refhound.inputs.files import check_input_file
@@ -27,7 +29,7 @@ from refhound.quotes.errors import SourceUnreadable
 from refhound.quotes.models import SourceText, Target, Unresolved
 from refhound.quotes.textof import content_to_text, html_pdf_link, looks_like_html, looks_like_pdf
 from refhound.settings import Settings
-from refhound.sources.http import Fetched, HttpPool, Policy
+from refhound.sources.http import Fetched, HttpPool, Policy, ServiceHttp
 
 OFFLINE = "offline: the source is on the network and check.offline is set"
 _ARXIV_PAGE = re.compile(r"^https?://(?:www\.|export\.)?arxiv\.org/(?:abs|html)/(.+?)/?$", re.IGNORECASE)
@@ -59,7 +61,7 @@ class SourceFetcher:
         self.settings = settings
         self.pool = pool
         self.offline = settings.check.offline or pool is None
-        self.http = pool.service("quotes", quotes_policy(settings)) if pool is not None else None
+        self._hosts: dict[str, ServiceHttp] = {}  # one per host, for its own circuit breaker
         self._tasks: dict[str, asyncio.Task[Resolved]] = {}
 
     async def get(self, target: Target) -> Resolved:
@@ -104,15 +106,21 @@ class SourceFetcher:
 
     # --- the network ------------------------------------------------------------------------------------
 
+    def _service(self, url: str) -> ServiceHttp:
+        assert self.pool is not None
+        host = urlsplit(url).netloc.lower()
+        if host not in self._hosts:
+            self._hosts[host] = self.pool.service(f"quotes {host}", quotes_policy(self.settings))
+        return self._hosts[host]
+
     async def _download(self, url: str) -> Fetched:
-        assert self.http is not None
         try:
-            fetched = await self.http.get(url)
+            fetched = await self._service(url).get(url)
         except Unreachable as error:
             raise SourceUnreadable(
                 f"cannot be fetched: {str(error).removeprefix(error.source + ': ')}"
             ) from None
-        assert fetched is not None  # missing_ok is not set: a 404 raises
+        assert fetched is not None  # no `missing` given: every 404 raises
         return fetched
 
     async def _url(self, url: str, locator: str) -> SourceText:
@@ -159,7 +167,10 @@ class SourceFetcher:
         sha256 = hashlib.sha256(data).hexdigest()
         fetched_at = now_iso()
         if url is not None and self.settings.quotes.store_dir is not None:
-            self._store(sha256, data, locator, url, content_type, fetched_at)
+            try:
+                self._store(sha256, data, locator, url, content_type, fetched_at)
+            except OSError as error:  # the check goes on; the copy is what is missing
+                warnings.append(f"not kept in {self.settings.quotes.store_dir}: {error.strerror or error}")
         return SourceText(locator, text, sha256, fetched_at, url, content_type, warnings)
 
     def _store(

@@ -88,12 +88,16 @@ def fuzzy_find(
             best = hit
     if best is None:
         return None
-    begin, end, distance = best.start, best.end, best.distance
+    begin, end = best.start, best.end
     while begin > 0 and text[begin - 1].isalnum() and text[begin].isalnum():
         begin -= 1
     while end < len(text) and text[end - 1].isalnum() and text[end].isalnum():
         end += 1
-    return FuzzyHit(begin, end, distance)
+    if (begin, end) == (best.start, best.end):
+        return best
+    # Widened to whole words: the distance is the quote's to the span reported.
+    widened = edlib.align(needle, text[begin:end], mode="NW", task="distance")
+    return FuzzyHit(begin, end, int(widened["editDistance"]))
 
 
 def _shown(words: list[str]) -> str:

@@ -1,10 +1,15 @@
 """The guard: the words a quote must never change, compared between the quote and the span it matched.
 
-Numbers (digits and number words), dates (month and weekday names; years are numbers), negations and modal
+Numbers (digits and number words, "twenty-one" and "thousands" too), dates (month and weekday names; years
+are numbers), negations (words, "n't", and a negating prefix a bracket glues on: "[in]effective") and modal
 verbs are what turn a true quotation into a false one with a one-word edit — "may reduce" → "reduces",
 "12%" → "21%", "was effective" → "was [not] effective". Every layer that can verify a quote with some
 freedom (brackets stand for any short span, an ellipsis drops text) is checked here, and any difference
 downgrades the result: a quote is `verified` only when these words agree exactly, in number and kind.
+
+A match that starts or ends inside a number of the source ("5 percent" in "12.5 percent", "12." in
+"12.5", "5 degrees" in "-5 degrees") is compared with the whole number (`guard_match`), so a quote that
+cuts a number never agrees with it.
 """
 
 from __future__ import annotations
@@ -22,7 +27,17 @@ _NUMBER_WORDS = frozenset((
     "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety", "hundred", "thousand", "million",
     "billion", "trillion", "dozen", "first", "second", "third", "fourth", "fifth", "sixth", "seventh",
     "eighth", "ninth", "tenth", "half", "quarter", "twice", "thrice", "single", "double", "triple",
+    "hundreds", "thousands", "millions", "billions", "trillions", "dozens", "halves", "quarters",
 ))  # fmt: skip
+# "twenty-one", "ninety-ninth" (the hyphen is gone once broken words are joined), "twofold", "tenfold";
+# `_COMPOUND_ENDS` is a quick test before the expression (every such word ends so).
+_COMPOUND_ENDS = ("ty", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "first",
+                  "second", "third", "th", "fold")  # fmt: skip
+_COMPOUND_NUMBER = re.compile(
+    r"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
+    r"(?:one|two|three|four|five|six|seven|eight|nine|first|second|third|fourth|fifth|sixth|seventh|eighth"
+    r"|ninth)?|one|two|three|four|five|six|seven|eight|nine|ten|hundred|thousand|million)(?:fold)?"
+)
 _DATE_WORDS = frozenset((
     "january", "february", "march", "april", "june", "july", "august", "september", "october", "november",
     "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
@@ -35,6 +50,10 @@ _NEGATIONS = frozenset((
 _MODALS = frozenset(["can", "could", "may", "might", "must", "shall", "should", "will", "would", "ought"])
 # Contractions that carry a modal: "won't" is "will not", "can't" is "can not".
 _CONTRACTED_MODALS = {"won't": "will", "can't": "can", "shan't": "shall", "cannot": "can"}
+# Prefixes that turn a word into its negation: a quote's "ineffective" for the source's "effective".
+_NEGATING_PREFIXES = ("non", "un", "in", "im", "il", "ir", "dis", "a")
+# "May" is a month, not a modal verb, next to a day or a year ("3 May", "May 2020", "May 3").
+_MAY_DATE = re.compile(r"(?<=\d\s)may\b|\bmay(?=\s\d)", re.IGNORECASE)
 
 
 def _number_form(token: str) -> str:
@@ -50,6 +69,7 @@ class Guarded:
     dates: Counter[str]
     negations: Counter[str]
     modals: Counter[str]
+    words: Counter[str]  # every word, lower case: for the negating prefixes
 
 
 def join_broken_words(text: str) -> str:
@@ -59,13 +79,20 @@ def join_broken_words(text: str) -> str:
 
 
 def guarded_words(text: str) -> Guarded:
+    """The numbers, dates, negations and modal verbs of `text`, counted."""
     text = join_broken_words(text)
     numbers: Counter[str] = Counter(_number_form(m.group()) for m in _NUMBER.finditer(text))
     dates: Counter[str] = Counter()
     negations: Counter[str] = Counter()
     modals: Counter[str] = Counter()
+    words: Counter[str] = Counter()
+    month_may = {match.start() for match in _MAY_DATE.finditer(text)}
     for match in _WORD.finditer(text):
         word = match.group().lower().replace("\u2019", "'")
+        words[word] += 1
+        if match.start() in month_may:
+            dates["may"] += 1
+            continue
         if word in _CONTRACTED_MODALS:
             modals[_CONTRACTED_MODALS[word]] += 1
             negations["not"] += 1
@@ -76,7 +103,7 @@ def guarded_words(text: str) -> Guarded:
             if stem in _MODALS:
                 modals[stem] += 1
             continue
-        if word in _NUMBER_WORDS:
+        if word in _NUMBER_WORDS or (word.endswith(_COMPOUND_ENDS) and _COMPOUND_NUMBER.fullmatch(word)):
             numbers[word] += 1
         elif word in _DATE_WORDS:
             dates[word] += 1
@@ -84,7 +111,7 @@ def guarded_words(text: str) -> Guarded:
             negations["not" if word == "not" else word] += 1
         elif word in _MODALS:
             modals[word] += 1
-    return Guarded(numbers, dates, negations, modals)
+    return Guarded(numbers, dates, negations, modals, words)
 
 
 def _describe(kind: str, quote: Counter[str], source: Counter[str]) -> str | None:
@@ -100,16 +127,58 @@ def _describe(kind: str, quote: Counter[str], source: Counter[str]) -> str | Non
     return f"{kind} differ ({'; '.join(parts)})"
 
 
+def _negated_words(quote: Counter[str], source: Counter[str]) -> str | None:
+    """A word one side has with a negating prefix where the other has it without ("ineffective" for
+    "effective", "non-toxic" for "toxic"), as a brackets match allows: "[in]effective"."""
+    if quote == source:
+        return None
+    only_quote, only_source = quote - source, source - quote
+    pairs = [
+        (longer, shorter, side)
+        for longer_side, shorter_side, side in (
+            (only_quote, only_source, "quote"),
+            (only_source, only_quote, "source"),
+        )
+        for longer in longer_side
+        for shorter in shorter_side
+        if len(shorter) > 2 and any(longer == prefix + shorter for prefix in _NEGATING_PREFIXES)
+    ]
+    if not pairs:
+        return None
+    shown = "; ".join(f"{side} has {longer!r} for {shorter!r}" for longer, shorter, side in pairs)
+    return f"negations differ ({shown})"
+
+
 def guard_differences(quote_text: str, source_span: str) -> list[str]:
     """What differs between the guarded words of the quote and of the matched source span; empty if none."""
+    if quote_text == source_span:
+        return []
     quote, source = guarded_words(quote_text), guarded_words(source_span)
     found = [
         _describe("numbers", quote.numbers, source.numbers),
         _describe("dates", quote.dates, source.dates),
         _describe("negations", quote.negations, source.negations),
+        _negated_words(quote.words, source.words),
         _describe("modal verbs", quote.modals, source.modals),
     ]
     return [item for item in found if item]
+
+
+def whole_numbers(text: str, start: int, end: int) -> tuple[int, int]:
+    """`text[start:end]` widened to every number it cuts at either edge ("5" of "12.5", "-5", "1,000")."""
+    for match in _NUMBER.finditer(text, max(0, start - 64), min(len(text), end + 64)):
+        if match.start() < start < match.end():
+            start = match.start()
+        if match.start() < end < match.end():
+            end = match.end()
+    return start, end
+
+
+def guard_match(quote_text: str, source: str, start: int, end: int) -> list[str]:
+    """`guard_differences` between a quote and the span `source[start:end]` it matched, the span widened to
+    the whole of any number it cuts: "rose by 12" never agrees with "rose by 12.5"."""
+    low, high = whole_numbers(source, start, end)
+    return guard_differences(quote_text, source[low:high])
 
 
 _SENTENCE_END = re.compile(r"[.!?][\"'\u201d\u2019)\]]*\s")

@@ -101,8 +101,14 @@ def text_layout(text: str) -> Layout:
     return layout
 
 
-def mask(text: str, spans: list[Span], keep_newlines: bool = True) -> str:
-    """`text` with every span blanked to spaces (same length, so offsets stay valid)."""
+# What markup next to a quotation is masked with (`mask(..., fill=SYNTAX)`): unlike a blank, it lets a quote
+# mark beside it open or close a quotation, and it is left out of the quotation's text (`extract`).
+SYNTAX = "\x00"
+
+
+def mask(text: str, spans: list[Span], fill: str = " ") -> str:
+    """`text` with every span's characters but line breaks replaced by `fill` (one character: offsets stay
+    valid)."""
     if not spans:
         return text
     pieces: list[str] = []
@@ -112,10 +118,7 @@ def mask(text: str, spans: list[Span], keep_newlines: bool = True) -> str:
         if end <= start:
             continue
         pieces.append(text[position:start])
-        blank = text[start:end]
-        pieces.append(
-            re.sub(r"[^\n]", " ", blank) if keep_newlines else " " * len(blank),
-        )
+        pieces.append(re.sub(r"[^\n]", fill, text[start:end]))
         position = end
     pieces.append(text[position:])
     return "".join(pieces)

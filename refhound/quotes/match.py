@@ -25,7 +25,7 @@ from typing import Literal
 
 from refhound.quotes import brackets
 from refhound.quotes.fuzzy import GramIndex, describe_differences, fuzzy_find
-from refhound.quotes.guard import guard_differences, omitted_meaning
+from refhound.quotes.guard import guard_match, omitted_meaning
 from refhound.quotes.models import Layer, Located
 from refhound.quotes.normalize import NormText, find_word_aligned, normalize, normalize_needle
 from refhound.settings import QuotesSettings
@@ -64,7 +64,7 @@ def fragments_of(quote: str) -> list[str]:
 
 def _guarded(layer: Layer, note: str, quote: str, hay: Haystack, start: int, end: int) -> Outcome:
     """A strict layer's match, verified unless the guard finds a difference."""
-    differences = guard_differences(brackets.flatten(quote), hay.text[start:end])
+    differences = guard_match(brackets.flatten(quote), hay.text, start, end)
     located = Located(layer, start, end)
     if differences:
         return Outcome("near_match", located, f"{layer} match, but {'; '.join(differences)}")
@@ -87,14 +87,11 @@ def locate(quote: str, hay: Haystack, settings: QuotesSettings) -> Outcome:
         start, end = norm.to_original(position, position + len(needle))
         note = "normalized (spacing, case, quote or dash characters, hyphenation)"
         return _guarded("normalized", note, text, hay, start, end)
-    structural: Outcome | None = None
     if len(fragments) > 1 or brackets.has_brackets(text):
         structural = _structural(fragments, hay, settings)
-        if structural is not None and structural.status == "verified":
-            return structural
+        if structural is not None:
+            return structural  # verified, or the guard's near_match with its reason
     fuzzy = _fuzzy(fragments, hay, settings)
-    if structural is not None:
-        return structural
     if fuzzy is not None:
         return fuzzy
     return Outcome("not_found", None, "not in the source, not even approximately")
@@ -173,7 +170,7 @@ def _judge_spans(layer: Layer, fragments: list[str], spans: list[tuple[int, int]
     original = [norm.to_original(start, end) for start, end in spans]
     problems: list[str] = []
     for fragment, (start, end) in zip(fragments, original, strict=True):
-        problems.extend(guard_differences(brackets.flatten(fragment), hay.text[start:end]))
+        problems.extend(guard_match(brackets.flatten(fragment), hay.text, start, end))
     for (_, gap_start), (gap_end, _) in pairwise(original):
         dropped = omitted_meaning(hay.text[gap_start:gap_end])
         if dropped:
@@ -218,6 +215,6 @@ def _fuzzy(fragments: list[str], hay: Haystack, settings: QuotesSettings) -> Out
     for flat, begin, end, _ in located:
         span = hay.text[begin:end]
         notes.append(describe_differences(flat, span))
-        notes.extend(guard_differences(flat, span))
-    spot = Located("fuzzy", located[0][1], located[-1][2], distance=distance)
+        notes.extend(guard_match(flat, hay.text, begin, end))
+    spot = Located("fuzzy", located[0][1], located[-1][2])
     return Outcome("near_match", spot, "; ".join(dict.fromkeys(notes)))

@@ -65,9 +65,8 @@ class CitationGroup:
 
     @property
     def label(self) -> str:
-        return (
-            "".join(marker.text for marker in self.markers) if len(self.markers) < 4 else self.markers[0].text
-        )
+        """The markers as written, one after another: "[1][2]" for "[1], [2]"."""
+        return "".join(marker.text for marker in self.markers)
 
 
 @dataclass(frozen=True)
@@ -148,8 +147,6 @@ class Located:
     layer: Layer
     start: int
     end: int
-    distance: int = 0
-    note: str = ""
 
 
 @dataclass

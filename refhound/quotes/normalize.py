@@ -160,18 +160,22 @@ def normalize_needle(text: str) -> str:
     return normalize(text).text.strip(_EDGE_PUNCTUATION)
 
 
-def is_word_char(char: str) -> bool:
-    return char.isalnum()
+_COMPOUND_BEFORE = re.compile(r"[^\W\d_][-\u2010\u2011]\n?$")
+_COMPOUND_AFTER = re.compile(r"[-\u2010\u2011]\n?[^\W\d_]")
 
 
 def at_word_edges(haystack: str, start: int, end: int) -> bool:
     """Whether `haystack[start:end]` neither begins nor ends inside a word ("10 percent" is not in
-    "110 percent", "toxic" is not in "nontoxic")."""
-    if start < end:
-        if start > 0 and is_word_char(haystack[start]) and is_word_char(haystack[start - 1]):
+    "110 percent", "toxic" is not in "nontoxic") or a hyphenated compound ("toxic" is not in "non-toxic",
+    nor in "non-\ntoxic")."""
+    if start >= end:
+        return True
+    if start > 0 and haystack[start].isalnum():
+        before = max(0, start - 3)
+        if haystack[start - 1].isalnum() or _COMPOUND_BEFORE.search(haystack, before, start):
             return False
-        if end < len(haystack) and is_word_char(haystack[end - 1]) and is_word_char(haystack[end]):
-            return False
+    if end < len(haystack) and haystack[end - 1].isalnum():
+        return not (haystack[end].isalnum() or _COMPOUND_AFTER.match(haystack, end))
     return True
 
 

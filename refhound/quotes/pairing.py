@@ -1,7 +1,9 @@
 """Which citation each quote is checked against.
 
-1. A quote in a footnote belongs to that footnote.
-2. The citation that immediately follows the quote in its sentence ("… ” [3].").
+1. A quote in a footnote belongs to that footnote; a paragraph of a quotation that runs over several
+   paragraphs is cited as the paragraph the quotation ends in is.
+2. The link whose text holds the quotation ("[as “…” says](url)", "“[…](url)”"); else the citation that
+   immediately follows the quote in its sentence ("… ” [3].").
 3. Otherwise, the citation that ends a later sentence of the same passage, when the sentences in between
    are uncited: a citation at the end of a passage covers the uncited sentences before it.
 4. Otherwise the citation carries forward over consecutive quotes until a new one appears: the last one
@@ -31,7 +33,7 @@ from typing import Literal
 from refhound.quotes.layout import Layout, Span, inside
 from refhound.quotes.models import CitationGroup, Marker, Quote
 
-Rule = Literal["footnote", "follows", "passage_end", "carried", "uncited"]
+Rule = Literal["footnote", "quotation_end", "follows", "passage_end", "carried", "uncited"]
 _BETWEEN_ADJACENT = frozenset(" \t,;")
 
 
@@ -82,18 +84,40 @@ class _Passages:
     def in_span(self, low: int, high: int) -> list[CitationGroup]:
         return self.groups[bisect_left(self._starts, low) : bisect_left(self._starts, high)]
 
+    def enclosing(self, quote: Quote) -> CitationGroup | None:
+        """The group whose span holds the quote: a link whose text is (or holds) the quotation."""
+        index = bisect_right(self._starts, quote.start) - 1
+        if index >= 0 and self.groups[index].end >= quote.end:
+            return self.groups[index]
+        return None
+
     def last_before(self, position: int) -> CitationGroup | None:
         """The last group ending at or before `position` (groups do not overlap)."""
         index = bisect_right(self._ends, position) - 1
         return self.groups[index] if index >= 0 else None
 
 
-def pair_quotes(text: str, layout: Layout, quotes: list[Quote], groups: list[CitationGroup]) -> list[Pairing]:
-    """One pairing per quote, in the quotes' order (see the module docstring)."""
+def pair_quotes(
+    text: str,
+    layout: Layout,
+    quotes: list[Quote],
+    groups: list[CitationGroup],
+    runs_on: dict[int, int] | None = None,
+) -> list[Pairing]:
+    """One pairing per quote, in the quotes' order (see the module docstring). `runs_on` maps the start of
+    a paragraph of a quotation that goes on in the next paragraph to where that paragraph starts."""
     passages = _Passages(text, layout, quotes, groups)
-    pairings: list[Pairing] = []
-    for quote in quotes:
-        pairings.append(_pair(quote, passages))
+    pairings = [_pair(quote, passages) for quote in quotes]
+    starts = [quote.start for quote in quotes]
+    for index in reversed(range(len(quotes))):  # the last paragraph first: a chain ends in it
+        following = (runs_on or {}).get(quotes[index].start)
+        if following is None:
+            continue
+        after = bisect_left(starts, following)
+        if after >= len(quotes) or layout.passage_of(starts[after]) != layout.passage_of(following):
+            continue  # the paragraph it runs on into has no quote checked (too short, say)
+        if pairings[after].group is not None:
+            pairings[index] = Pairing(pairings[after].group, "quotation_end")
     return pairings
 
 
@@ -104,8 +128,10 @@ def _pair(quote: Quote, passages: _Passages) -> Pairing:
     if index is None:
         return Pairing(None, "uncited")
     sentences = passages.sentences(index)
-    position = next((i for i, (s, e) in enumerate(sentences) if s <= quote.start < e), 0)
+    position = max(0, bisect_right(sentences, quote.start, key=lambda span: span[0]) - 1)
     sentence = sentences[position]
+    if (link := passages.enclosing(quote)) is not None:
+        return Pairing(link, "follows")
     following = passages.in_span(quote.end, sentence[1])
     if following:
         return Pairing(following[0], "follows")
@@ -160,12 +186,13 @@ def _is_abbreviation(text: str, position: int) -> bool:
 
 
 def sentence_spans(text: str, passage: Span, quotes: list[Span], groups: list[CitationGroup]) -> list[Span]:
-    """The sentences of `passage`, in order, covering it without gaps."""
+    """The sentences of `passage`, in order, covering it without gaps; `quotes` (sorted) are the spans of
+    its quotations, in which no sentence ends."""
     begin, end = passage
     cuts: list[int] = []
     starts = {group.start: group for group in groups if begin <= group.start < end}
     for match in _END.finditer(text, begin, end):
-        if any(low < match.start() < high for low, high in quotes) or _is_abbreviation(text, match.start()):
+        if _within(match.start(), quotes) or _is_abbreviation(text, match.start()):
             continue
         cut = match.end()
         while True:  # markers after the full stop are the ending sentence's
@@ -180,6 +207,12 @@ def sentence_spans(text: str, passage: Span, quotes: list[Span], groups: list[Ci
             cuts.append(cut)
     bounds = [begin, *sorted(set(cuts)), end]
     return [(low, high) for low, high in pairwise(bounds) if high > low]
+
+
+def _within(position: int, spans: list[Span]) -> bool:
+    """Whether `position` lies strictly inside one of the sorted, non-overlapping `spans`."""
+    index = bisect_left(spans, (position,)) - 1
+    return index >= 0 and spans[index][0] < position < spans[index][1]
 
 
 def ends_sentence(text: str, group: CitationGroup, sentence: Span) -> bool:

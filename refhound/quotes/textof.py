@@ -1,6 +1,9 @@
 """A source's bytes → the text quotes are looked for in: PDF through the extractor's text layer, HTML
 without its markup, scripts and styles, anything else as text — and a clear reason when there is none.
 
+Whether bytes are HTML and in which encoding they are is the web agent's reading (`refhound.web.decode`:
+the Content-Type, a byte-order mark, a `<meta charset>`, UTF-8, else Windows-1252, as browsers do).
+
 PDF text is what the extractor reads (`refhound.agents.extractor.pdf`: reading order across columns, running
 headers and footers removed, OCR for pages without a text layer), lines joined by line breaks and pages by a
 blank line; the matcher's normalization joins words hyphenated across lines.
@@ -19,6 +22,8 @@ from lxml import html as lxml_html
 from refhound.errors import InputError
 from refhound.quotes.errors import SourceUnreadable
 from refhound.settings import ExtractSettings
+from refhound.web.decode import decode_html, html_type
+from refhound.web.decode import looks_like_html as starts_like_html
 
 _BLOCKS = frozenset((
     "address", "article", "aside", "blockquote", "body", "caption", "dd", "details", "dialog", "div", "dl",
@@ -27,7 +32,6 @@ _BLOCKS = frozenset((
     "ul",
 ))  # fmt: skip
 _DROPPED = "//script|//style|//noscript|//template|//svg|//head|//iframe|//object"
-_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([\w-]+)""", re.IGNORECASE)
 _TEXT_CONTROLS = frozenset(b"\t\n\x0b\x0c\r\x1b")
 _SPACES = re.compile(r"[ \t\u00a0]+")
 _BLANKS = re.compile(r"\n{3,}")
@@ -38,13 +42,11 @@ def looks_like_pdf(data: bytes) -> bool:
 
 
 def looks_like_html(data: bytes, content_type: str | None, name: str = "") -> bool:
-    kind = (content_type or "").split(";")[0].strip().lower()
-    if kind in ("text/html", "application/xhtml+xml"):
-        return True
-    if name.lower().endswith((".html", ".htm", ".xhtml")):
-        return True
-    head = data[:1024].lstrip().lower()
-    return head.startswith((b"<!doctype html", b"<html"))
+    """HTML by its Content-Type; else, for a type that says little (or none), by its name or its start."""
+    declared = html_type(content_type or "")
+    if declared is not None:
+        return declared
+    return name.lower().endswith((".html", ".htm", ".xhtml")) or starts_like_html(data)
 
 
 def _looks_binary(data: bytes) -> bool:
@@ -55,23 +57,10 @@ def _looks_binary(data: bytes) -> bool:
     return controls > len(sample) // 10
 
 
-def _charset(content_type: str | None, data: bytes) -> str | None:
-    if content_type and "charset=" in content_type.lower():
-        return content_type.lower().split("charset=")[-1].split(";")[0].strip().strip("\"'") or None
-    match = _CHARSET.search(data[:4096])
-    return match.group(1).decode("ascii", "replace") if match else None
-
-
 def decode(data: bytes, content_type: str | None = None) -> str:
-    """Bytes as text: the declared charset, else UTF-8, else cp1252 (latin-1 decodes anything)."""
-    for encoding in (_charset(content_type, data), "utf-8-sig", "cp1252", "latin-1"):
-        if not encoding:
-            continue
-        try:
-            return data.decode(encoding)
-        except (UnicodeDecodeError, LookupError):
-            continue
-    return data.decode("latin-1")
+    """Bytes as text, in the encoding they declare or show (see the module docstring); a byte-order mark
+    left out, undecodable bytes as U+FFFD."""
+    return decode_html(data, content_type or "")[0]
 
 
 def tidy(text: str) -> str:
@@ -157,8 +146,10 @@ def content_to_text(
         kind = (content_type or "").split(";")[0].strip()
         raise SourceUnreadable(f"binary content{f' ({kind})' if kind else ''}, not text, HTML or PDF")
     else:
-        text = unicodedata.normalize("NFC", decode(data, content_type)).replace("\r\n", "\n")
+        text = (
+            unicodedata.normalize("NFC", decode(data, content_type)).replace("\r\n", "\n").replace("\r", "\n")
+        )
     if not text.strip():
-        reason = "no text could be read from the source"
+        reason = "no text could be read from it"
         raise SourceUnreadable(reason + (f" ({warnings[-1]})" if warnings else ""))
     return text, warnings

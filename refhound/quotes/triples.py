@@ -24,8 +24,7 @@ from pydantic import BaseModel, Field
 
 from refhound.errors import InputError, LLMError
 from refhound.llm import LLMClient
-from refhound.quotes.check import Cited, verify
-from refhound.quotes.citations import parse_locator
+from refhound.quotes.check import Cited, locator_definition, verify
 from refhound.quotes.document import read_bytes
 from refhound.quotes.errors import QuotesError
 from refhound.quotes.fetch import now_iso
@@ -123,21 +122,15 @@ async def check_triples(
     given = [(file_sources, base), (sources or {}, str(Path.cwd()))]  # the command line's paths are cwd's
     for mapping, directory in given:
         for source_id, locator in mapping.items():
-            target = parse_locator(locator, directory)
-            reason = None if target else f"{locator!r} is no URL, DOI, arXiv id or file"
-            definitions[source_id] = Definition(source_id, locator, target, reason)
+            definitions[source_id] = locator_definition(source_id, locator, directory)
     states: dict[str, CitationState] = {}
     for triple in triples:
         state = states.get(triple.source_id)
         if state is None:
             state = states[triple.source_id] = CitationState(triple.source_id, triple.source_id, "triple")
-            definition = definitions.get(triple.source_id)
-            target = definition.target if definition else parse_locator(triple.source_id, base)
-            state.definition, state.target = definition, target
-            if target is None:
-                state.reason = (
-                    definition.reason if definition else f"source_id {triple.source_id!r} names no source"
-                )
+            state.definition = definitions.get(triple.source_id)  # else the source_id is the locator
+            where = state.definition or locator_definition(triple.source_id, triple.source_id, base)
+            state.target, state.reason = where.target, where.reason
         state.occurrences.append((triple.quote.start, triple.quote.end))
     cited = [Cited(t.quote, t.source_id, (t.source_id,)) for t in triples]
     report = QuoteReport(str(path), now_iso(), text=raw, kind="triples")

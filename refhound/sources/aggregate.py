@@ -47,15 +47,20 @@ class Lookup:
 
 
 class Aggregator:
+    """The sources in tiers; a record from `min_title_similarity` up (or, for a citation without a
+    title, carrying its identifier) is the cited work, and ends the lookup after its tier."""
+
     def __init__(self, tiers: Sequence[Sequence[Source]], min_title_similarity: float) -> None:
         self.tiers = [list(tier) for tier in tiers if tier]
         self.min_title_similarity = min_title_similarity
 
     @property
     def names(self) -> tuple[str, ...]:
+        """The services, in tier order."""
         return tuple(s.name for tier in self.tiers for s in tier)
 
     async def lookup(self, cited: ParsedFields) -> Lookup:
+        """Every answer of the tiers asked, up to and with the first that has the cited work."""
         answers: list[Answer] = []
         for tier in self.tiers:
             found = await asyncio.gather(*(_ask(source, cited) for source in tier))
@@ -69,5 +74,5 @@ async def _ask(source: Source, cited: ParsedFields) -> Answer:
     try:
         records = await source.lookup(cited)
     except Unreachable as error:
-        return Answer(source.name, problem=str(error).removeprefix(f"{error.source}: "))
+        return Answer(source.name, problem=error.problem)
     return Answer(source.name, tuple(records))

@@ -7,10 +7,11 @@ snapshot: the preprint itself (venue "arXiv", the first version's year, the id w
 journal reference names another, published record and is not used.
 
 arXiv reports a bad request inside a 200 feed: one entry titled "Error" whose summary says why
-("incorrect id format for …"). For an id that is a definite "no such preprint" (`None`), as is a well-formed
-id arXiv has no entry for (an empty feed); for a search it means the query was not understood, which is no
-answer. A body that is not an Atom feed (arXiv's throttling answers "Rate exceeded." in plain text) is no
-answer either.
+("incorrect id format for …"). For an id, that message is a definite "no such preprint" (`None`), as is
+a well-formed id arXiv has no entry for (an empty feed, `totalResults` 0); any other Error entry, or a
+feed that promises entries it does not hold (arXiv's known empty pages), is no answer. For a search an
+Error entry means the query was not understood, which is no answer either. A body that is not an Atom
+feed (arXiv's throttling answers "Rate exceeded." in plain text) is no answer.
 """
 
 from __future__ import annotations
@@ -35,17 +36,25 @@ from refhound.sources.http import HttpPool, Policy, ServiceHttp
 NAME = "arxiv"
 ATOM = "{http://www.w3.org/2005/Atom}"
 ARXIV = "{http://arxiv.org/schemas/atom}"
+OPENSEARCH = "{http://a9.com/-/spec/opensearch/1.1/}"
 _ERROR_ID = "arxiv.org/api/errors"
+_BAD_ID_FORMAT = "incorrect id format"
 # Characters that would end the quoted phrase or mean something in arXiv's Lucene-like query syntax.
 _QUERY_SYNTAX = re.compile(r"[\"():\[\]{}^~*?\\]+")
 
 
 @dataclass(frozen=True)
 class Feed:
-    """A parsed feed: its records, and the message of arXiv's "Error" entry if it holds one."""
+    """A parsed feed: its records, and the message of arXiv's "Error" entry if it holds one.
+
+    `entries` counts the feed's `<entry>` elements (a record or not) and `total` is its
+    `opensearch:totalResults` (None when absent or unreadable).
+    """
 
     records: list[Record]
     error: str | None = None
+    entries: int = 0
+    total: int | None = None
 
 
 class Arxiv:
@@ -88,14 +97,30 @@ class Arxiv:
         )
 
     async def by_arxiv_id(self, arxiv_id: str) -> Record | None:
-        """The preprint of an id (any form, any version); None when arXiv has none or the id is malformed."""
+        """The preprint of an id (any form, any version); None when arXiv has none or the id is malformed.
+
+        None only for arXiv's definite answers: an empty feed (the id is well formed, no such preprint)
+        or its "incorrect id format" Error entry. Any other Error entry, a feed whose count promises
+        entries it does not hold, or entries that are not this id are no answer: `Unreachable`.
+        """
         canonical = normalize_arxiv_id(arxiv_id)
         if canonical is None:
             return None  # arXiv would answer its "incorrect id format" Error entry: no request needed
         feed = await self._query({"id_list": canonical, "max_results": "1"})
         if feed.error is not None:
-            return None
-        return next((r for r in feed.records if r.arxiv_id == canonical), None)
+            if feed.error.lower().startswith(_BAD_ID_FORMAT):
+                return None
+            raise Unreachable(NAME, f"arXiv did not answer for the id {canonical}: {feed.error}")
+        found = next((r for r in feed.records if r.arxiv_id == canonical), None)
+        if found is not None:
+            return found
+        if feed.entries or feed.total:
+            raise Unreachable(
+                NAME,
+                f"the feed for {canonical} holds {feed.entries} other or unreadable entries "
+                f"(totalResults {feed.total})",
+            )
+        return None
 
     async def search(self, title: str, max_results: int | None = None) -> list[Record]:
         """Preprints whose title holds the title as a phrase, in arXiv's relevance order."""
@@ -114,14 +139,13 @@ class Arxiv:
 
     async def _query(self, params: dict[str, str]) -> Feed:
         version = self._today().isoformat()
-        feeds: list[Feed] = []
-        # Parsed as the answer's check, so a body that is no feed is never kept in the HTTP cache.
-        await self.http.get(
-            f"{self.base_url}/query", params, check=lambda f: feeds.append(parse_feed(f.body, version))
+        # Parsed before it is cached, so a body that is no feed is never kept in the HTTP cache.
+        feed = await self.http.read(
+            f"{self.base_url}/query", params, lambda fetched: parse_feed(fetched.body, version)
         )
-        if not feeds:  # without missing_ok every answer is checked: cannot happen, but typed so
+        if feed is None:  # only a recognised 404 is None, and none is recognised here
             raise Unreachable(NAME, "no answer")
-        return feeds[-1]
+        return feed
 
 
 def cited_arxiv_id(cited: ParsedFields) -> str | None:
@@ -145,12 +169,19 @@ def parse_feed(body: bytes, version: str) -> Feed:
     if root is None or root.tag != f"{ATOM}feed":
         raise Unreachable(NAME, f"the answer is not an Atom feed (root {getattr(root, 'tag', None)!r})")
     entries = root.findall(f"{ATOM}entry")
+    total = _total_results(root)
     for entry in entries:
         entry_id = _child_text(entry, "id")
         titled_error = _child_text(entry, "title") == "Error" and not normalize_arxiv_id(entry_id)
         if _ERROR_ID in entry_id or titled_error:
-            return Feed([], _child_text(entry, "summary") or "unspecified error")
-    return Feed(map_items(entries, lambda entry: entry_record(entry, version)))
+            return Feed([], _child_text(entry, "summary") or "unspecified error", len(entries), total)
+    records = map_items(entries, lambda entry: entry_record(entry, version))
+    return Feed(records, None, len(entries), total)
+
+
+def _total_results(root: Any) -> int | None:
+    text = _child_text(root, "totalResults", OPENSEARCH)
+    return int(text) if text.isdigit() else None
 
 
 def entry_record(entry: Any, version: str) -> Record | None:

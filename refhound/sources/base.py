@@ -9,6 +9,7 @@ error, an unreadable body) it raises `refhound.errors.Unreachable` instead, neve
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
@@ -16,10 +17,10 @@ from refhound.errors import Unreachable
 from refhound.models import ParsedFields, Record
 from refhound.normalize.identifiers import normalize_arxiv_id, normalize_doi
 from refhound.normalize.titles import title_similarity
-from refhound.sources.http import Fetched, ServiceHttp
+from refhound.sources.http import Fetched, Missing, ServiceHttp, snippet
 
 T = TypeVar("T")
-_SNIPPET = 120
+_REFUSED = re.compile(r"\bHTTP 40[13]\b")
 
 
 @runtime_checkable
@@ -62,27 +63,28 @@ async def fetch_json(
     shape: Callable[[dict[str, Any]], T],
     *,
     headers: dict[str, str] | None = None,
-    missing_ok: bool = False,
+    missing: Missing | None = None,
+    key_setting: str | None = None,
 ) -> T | None:
-    """`shape` of the JSON object a service answered; None for a 404 when `missing_ok`.
+    """`shape` of the JSON object a service answered; None for a 404 that `missing` recognises.
 
-    `shape` picks out what the caller needs and raises `Unreachable` when the object lacks it. It runs as
-    the request's check, so an answer that is JSON but not the API's shape is never kept in the HTTP
-    cache: a service's passing hiccup must not outlive the run.
+    `shape` picks out what the caller needs and raises `Unreachable` when the object lacks it. It runs
+    before the answer is cached, so an answer that is JSON but not the API's shape is never kept in the
+    HTTP cache: a service's passing hiccup must not outlive the run. `key_setting` names the setting of
+    the API key the request carries, if any: a refusal (HTTP 401, 403) says to check it.
     """
-    shaped: list[T] = []
-    fetched = await http.get(
-        url,
-        params,
-        headers=headers,
-        missing_ok=missing_ok,
-        check=lambda answer: shaped.append(shape(json_object(http.name, answer))),
-    )
-    if fetched is None:
-        return None
-    if not shaped:  # every answer passes the check, from the network or the cache: cannot happen
-        raise Unreachable(http.name, "the answer was not read")
-    return shaped[-1]
+    try:
+        return await http.read(
+            url,
+            params,
+            lambda fetched: shape(json_object(http.name, fetched)),
+            headers=headers,
+            missing=missing,
+        )
+    except Unreachable as error:
+        if key_setting is None:
+            raise
+        raise key_refused(error, key_setting) from None
 
 
 def json_object(service: str, fetched: Fetched) -> dict[str, Any]:
@@ -93,16 +95,29 @@ def json_object(service: str, fetched: Fetched) -> dict[str, Any]:
         kind = fetched.content_type or "no content type"
         raise Unreachable(
             service,
-            f"the answer is not JSON (HTTP {fetched.status}, {kind}): {_snippet(fetched.body)} [{error}]",
+            f"the answer is not JSON (HTTP {fetched.status}, {kind}): {snippet(fetched.body)} [{error}]",
         ) from None
     if not isinstance(data, dict):
-        raise Unreachable(service, f"the answer is JSON but not an object: {_snippet(fetched.body)}")
+        raise Unreachable(service, f"the answer is JSON but not an object: {snippet(fetched.body)}")
     return data
 
 
-def _snippet(body: bytes) -> str:
-    text = " ".join(body.decode("utf-8", "replace").split())
-    return repr(text if len(text) <= _SNIPPET else text[:_SNIPPET] + "…")
+def json_error(fetched: Fetched) -> str | None:
+    """The `"error"` text of a JSON error object (OpenAlex's and Semantic Scholar's 404s); None for any
+    other body. For telling a service's own "no such record" from a 404 that is someone else's page."""
+    try:
+        data = json.loads(fetched.body)
+    except ValueError:
+        return None
+    error = data.get("error") if isinstance(data, dict) else None
+    return error if isinstance(error, str) else None
+
+
+def key_refused(error: Unreachable, setting: str) -> Unreachable:
+    """`error`, naming the setting that holds the API key when the service refused it (HTTP 401, 403)."""
+    if _REFUSED.search(error.problem):
+        return Unreachable(error.source, f"the API key was refused ({setting}): {error.problem}")
+    return error
 
 
 def map_items(items: Iterable[Any], to_record: Callable[[Any], Record | None]) -> list[Record]:

@@ -78,11 +78,6 @@ class HttpCache:
         self._db: sqlite3.Connection | None = None
         self._broken: str | None = None
 
-    @property
-    def usable(self) -> bool:
-        """False once the file proved unusable (already reported): the run goes on without a cache."""
-        return self._broken is None
-
     def is_fresh(self, answer: CachedAnswer) -> bool:
         return self._clock() - answer.fetched_at < self.ttl_s
 

@@ -19,8 +19,8 @@ from refhound.models import ParsedFields, Record
 from refhound.normalize.identifiers import normalize_doi
 from refhound.normalize.names import is_et_al, parse_name
 from refhound.settings import CrossrefSettings, Settings
-from refhound.sources.base import identified_then_searched
-from refhound.sources.http import HttpPool, Policy, ServiceHttp
+from refhound.sources.base import fetch_json, identified_then_searched
+from refhound.sources.http import Fetched, HttpPool, Policy, ServiceHttp
 
 NAME = "crossref"
 # The fields the mapping reads; asking only for them keeps answers small (a work's reference list is not).
@@ -93,20 +93,17 @@ class Crossref:
         if canonical is None:
             return None
         url = f"{self.base_url}/works/{quote(canonical, safe='/:')}"
-        data = await self.http.get_json(url, self._params(), missing_ok=True)
-        if data is None:
+        work = await fetch_json(self.http, url, self._params(), _work, missing=_no_such_work)
+        if work is None:
             return None
-        records = self._records([_message(data, "work", NAME)])
+        records = self._records([work])
         return records[0] if records else None
 
     async def search(self, query: str, rows: int | None = None) -> list[Record]:
         """Crossref's best matches for a citation string, best first (its relevance order)."""
         params = {"query.bibliographic": query, "rows": str(rows or self.rows), "select": _SELECT}
-        data = await self.http.get_json(f"{self.base_url}/works", self._params(params))
-        items = _message(data, "work-list", NAME).get("items")
-        if not isinstance(items, list):
-            raise Unreachable(NAME, "unexpected answer: a work list without items")
-        return self._records(items)
+        items = await fetch_json(self.http, f"{self.base_url}/works", self._params(params), _items)
+        return self._records(items or [])
 
     def _params(self, params: dict[str, str] | None = None) -> dict[str, str]:
         params = dict(params or {})
@@ -131,14 +128,28 @@ def bibliographic_query(cited: ParsedFields) -> str:
     return " ".join(p for p in parts if p)
 
 
-def _message(data: dict[str, Any] | None, kind: str, name: str) -> dict[str, Any]:
+def _no_such_work(fetched: Fetched) -> bool:
+    """Crossref's 404 for a DOI it does not hold: the plain text "Resource not found."."""
+    return fetched.body.strip().lower().startswith(b"resource not found")
+
+
+def _work(data: dict[str, Any]) -> dict[str, Any]:
+    return _message(data, "work")
+
+
+def _items(data: dict[str, Any]) -> list[Any]:
+    items = _message(data, "work-list").get("items")
+    if not isinstance(items, list):
+        raise Unreachable(NAME, "unexpected answer: a work list without items")
+    return items
+
+
+def _message(data: dict[str, Any], kind: str) -> dict[str, Any]:
     """The `message` of an `ok` envelope of this message type; anything else is not an answer."""
-    if data is None:
-        raise Unreachable(name, f"unexpected answer: no {kind}")
     message = data.get("message")
     if data.get("status") != "ok" or data.get("message-type") != kind or not isinstance(message, dict):
         raise Unreachable(
-            name,
+            NAME,
             f"unexpected answer: status {data.get('status')!r}, message-type {data.get('message-type')!r} "
             f"(expected 'ok', {kind!r})",
         )

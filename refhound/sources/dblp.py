@@ -77,9 +77,9 @@ class Dblp:
     async def search(self, query: str, hits: int | None = None) -> list[Record]:
         """dblp's hits for a query, in dblp's order."""
         params = {"q": query, "format": "json", "h": str(hits or self.hits)}
-        found = await fetch_json(self.http, f"{self.base_url}/search/publ/api", params, _hits) or []
+        found = await fetch_json(self.http, f"{self.base_url}/search/publ/api", params, _hits)
         version = self._today().isoformat()
-        return map_items(found, lambda hit: hit_record(hit, version))
+        return map_items(found or [], lambda hit: hit_record(hit, version))
 
 
 def _hits(answer: dict[str, Any]) -> list[Any]:

@@ -5,12 +5,14 @@
   DataCite, …), which answers CSL-JSON (`title`, `author: [{given, family}]`, `container-title`,
   `issued: {date-parts}`, `DOI`, `URL`, `type`). A DOI that is not registered is doi.org's 404 page
   ("DOI Not Found"): `None`. An agency without content negotiation sends the DOI's landing page instead
-  (200, HTML): the DOI exists but doi.org has no metadata for it, also `None`.
-- `resolves` tells those two `None`s apart: it asks whether the DOI is registered at all, from doi.org's
-  own handle records (`GET /api/handles/{doi}`: `{"responseCode": 1, …}`, or a 404 with
-  `{"responseCode": 100}`). It never depends on a publisher's site, which may refuse robots. Its False
-  is the definite "this DOI does not exist" that makes a cited DOI evidence of fabrication (a 200 page
-  at `by_doi` could be anyone's: a captive portal's as well as a publisher's).
+  (200, HTML): the DOI exists but doi.org has no metadata for it, also `None` — as is any other 404 on
+  the way (a landing page gone): `None` only ever means "no metadata here".
+- `resolves` tells those `None`s apart: it asks whether the DOI is registered at all, from doi.org's
+  own handle records (`GET /api/handles/{doi}?type=URL`: `{"responseCode": 1, …}`, 200 for "registered
+  without a URL", or a 404 with `{"responseCode": 100}`). It never depends on a publisher's site, which
+  may refuse robots. Its False is the definite "this DOI does not exist" that makes a cited DOI evidence
+  of fabrication, so it comes only from that JSON: a 404 with another body (a proxy's page, a mirror
+  without the handle API) or a 200 page that is not the handle JSON (a captive portal's) is `Unreachable`.
 """
 
 from __future__ import annotations
@@ -74,7 +76,7 @@ class DoiOrg:
         return cls(pool.service(NAME, Policy.of(own)), own)
 
     async def lookup(self, cited: ParsedFields) -> list[Record]:
-        """[the cited DOI's work]; [] when the citation has no DOI or the DOI does not exist."""
+        """[the cited DOI's work]; [] when the citation has no DOI or doi.org gives no metadata for it."""
         record = await self.by_doi(cited.doi) if cited.doi else None
         return [record] if record is not None else []
 
@@ -84,9 +86,8 @@ class DoiOrg:
         if canonical is None:
             return None
         url = f"{self.base_url}/{_quote(canonical)}"
-        fetched = await self.http.get(url, headers={"Accept": CSL_JSON}, missing_ok=True, check=_csl_item)
-        item = _csl_item(fetched) if fetched is not None else None
-        if item is None:  # not registered (404), or the landing page of an agency without negotiation
+        item = await self.http.read(url, None, _csl_item, headers={"Accept": CSL_JSON}, missing=_no_metadata)
+        if item is None:  # a 404, or the landing page of an agency without content negotiation
             return None
         records = map_items([item], lambda csl: csl_record(csl, canonical, self._today().isoformat()))
         return records[0] if records else None
@@ -97,8 +98,23 @@ class DoiOrg:
         if canonical is None:
             return False
         url = f"{self.base_url}/api/handles/{_quote(canonical)}"
-        exists = await fetch_json(self.http, url, {"type": "URL"}, _handle_exists, missing_ok=True)
-        return bool(exists)  # None: the 404 of an unknown handle
+        exists = await fetch_json(self.http, url, {"type": "URL"}, _handle_exists, missing=_unknown_handle)
+        return bool(exists)  # None: the handle service's own 404 for a handle it does not hold
+
+
+def _no_metadata(fetched: Fetched) -> bool:
+    """Any 404 on the way to the metadata (doi.org's "DOI Not Found", an agency's or a landing page's):
+    no metadata here. Whether the DOI exists is for `resolves` to say, never this 404."""
+    return True
+
+
+def _unknown_handle(fetched: Fetched) -> bool:
+    """The handle service's 404 for a handle it does not hold: `{"responseCode": 100, "handle": …}`."""
+    try:
+        answer = json.loads(fetched.body)
+    except ValueError:
+        return False
+    return isinstance(answer, dict) and answer.get("responseCode") == _HANDLE_NOT_FOUND
 
 
 def _handle_exists(answer: dict[str, Any]) -> bool:

@@ -4,11 +4,12 @@ Per host, requests are spaced to at most `rate_per_s` a second and at most `conc
 Only failures that say nothing about the work are retried, with exponential backoff: transport errors
 (connection, timeout), HTTP 408, 429 and 5xx; a Retry-After header is honoured up to `max_wait_s`.
 Anything else that is not a usable answer (another 4xx, an HTML page, malformed JSON, an oversized body)
-raises `Unreachable` at once. A 404 is an answer: callers that ask for one record get `None` for it.
+raises `Unreachable` at once. A 404 is an answer only where the caller asks for one record and recognises
+the body as the service's own "no such record": then it is `None`; any other 404 is `Unreachable`.
 Redirects are followed hop by hop, each hop through its own host's gate, so a redirect is never a way
 around a host's rate limit.
 
-With an `HttpCache`, answers (2xx, and 404s the caller takes as "none") are stored and a fresh one is
+With an `HttpCache`, answers (2xx, and the recognised 404s) are stored and a fresh one is
 served without a request. An offline pool answers from the cache alone, whatever the entries' age, and
 raises `Unreachable` for anything it does not hold: its client's transport refuses every request, so no
 code path can reach the network.
@@ -19,10 +20,9 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import email.utils
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import httpx
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, stop_after_attempt
@@ -91,6 +91,11 @@ class OfflineTransport(httpx.AsyncBaseTransport):
         )
 
 
+def host_of(url: httpx.URL) -> str:
+    """What a rate limit is kept per: the host and its port ("api.crossref.org:" for the default port)."""
+    return f"{url.host}:{url.port or ''}"
+
+
 class RateLimiter:
     """Spaces calls of `wait()` at least 1/rate seconds apart (on the running event loop's clock)."""
 
@@ -114,12 +119,15 @@ class _Gate:
 
 @dataclass(frozen=True)
 class Fetched:
-    """A successful answer's body."""
+    """An answer as it came: a 2xx, or a 404 for the caller's `Missing` to recognise."""
 
     status: int
     content_type: str
     body: bytes
-    from_cache: bool = False
+
+
+#: Whether a 404's body is the service's own "no such record" (and not a proxy's page, a wrong path …).
+Missing = Callable[[Fetched], bool]
 
 
 class _Retryable(Exception):
@@ -144,11 +152,12 @@ class HttpPool:
         self._gates: dict[str, _Gate] = {}
 
     def service(self, name: str, policy: Policy) -> ServiceHttp:
+        """GET requests to the service `name` (its messages' prefix) under `policy`, through this pool."""
         return ServiceHttp(self, name, policy)
 
     def gate(self, url: httpx.URL, policy: Policy) -> _Gate:
         """The host's gate; the first service to use a host sets its limits."""
-        host = f"{url.host}:{url.port or ''}"
+        host = host_of(url)
         gate = self._gates.get(host)
         if gate is None:
             gate = self._gates[host] = _Gate(
@@ -179,62 +188,61 @@ class ServiceHttp:
         params: dict[str, str] | None = None,
         *,
         headers: dict[str, str] | None = None,
-        missing_ok: bool = False,
-        check: Callable[[Fetched], object] | None = None,
+        missing: Missing | None = None,
     ) -> Fetched | None:
-        """The body of a 2xx answer; None for a 404 when `missing_ok`. Retries as the module says.
+        """The 2xx answer as it came; None for a 404 that `missing` recognises. See `read`."""
+        return await self.read(url, params, _as_fetched, headers=headers, missing=missing)
 
-        `check` raises `Unreachable` for a body that is not a usable answer (e.g. an HTML page where the
-        API sends XML): such a body is never cached, so a captive portal's page does not outlive the run.
-        """
-
-        def read(fetched: Fetched) -> Fetched:
-            if check is not None:
-                check(fetched)
-            return fetched
-
-        return await self._get(url, params, headers, missing_ok, read)
-
-    async def get_json(
-        self,
-        url: str,
-        params: dict[str, str] | None = None,
-        *,
-        headers: dict[str, str] | None = None,
-        missing_ok: bool = False,
-    ) -> dict[str, Any] | None:
-        """The JSON object of a 2xx answer; None for a 404 when `missing_ok`."""
-        return await self._get(url, params, headers, missing_ok, self._json)
-
-    async def _get(
+    async def read(
         self,
         url: str,
         params: dict[str, str] | None,
-        headers: dict[str, str] | None,
-        missing_ok: bool,
-        read: Callable[[Fetched], T],
+        parse: Callable[[Fetched], T],
+        *,
+        headers: dict[str, str] | None = None,
+        missing: Missing | None = None,
     ) -> T | None:
-        """`read` of the answer (cached, or fetched and then cached once `read` accepted it)."""
+        """`parse` of the 2xx answer (from the cache when it holds a fresh one); retries as the module says.
+
+        `parse` turns the body into what the caller needs and raises `Unreachable` for a body that is no
+        usable answer (an HTML page where the API sends JSON, JSON of another shape). It runs before the
+        answer is cached, so such a body never is: a captive portal's page must not outlive the run.
+
+        A 404 is None only when `missing` recognises its body as the service's own "no such record"
+        (Crossref's "Resource not found.", doi.org's `{"responseCode": 100}` …). Any other 404 — a proxy's
+        page, a mirror or base URL without this endpoint — says nothing about the work: `Unreachable`.
+        """
         cache, key = self.pool.cache, ""
         if cache is not None:
             request = self._request(url, params, headers)  # with the client's headers merged in
             key = cache_key(request.method, request.url, request.headers)
             cached = cache.get(key)
-            usable = cached is not None and (cached.status != 404 or missing_ok)  # a 404 only as "none"
-            if cached is not None and usable and (self.pool.offline or cache.is_fresh(cached)):
-                if cached.status == 404:
-                    return None
-                return read(Fetched(cached.status, cached.content_type, cached.body, from_cache=True))
+            if cached is not None and (self.pool.offline or cache.is_fresh(cached)):
+                stored = Fetched(cached.status, cached.content_type, cached.body)
+                if stored.status == 404:
+                    if missing is not None and missing(stored):  # a 404 is only ever the caller's "none"
+                        return None
+                else:
+                    try:
+                        return parse(stored)
+                    except Unreachable:
+                        if self.pool.offline:
+                            raise
+                        # Kept by a version of refhound that read it otherwise: ask again.
         if self.pool.offline:
             raise Unreachable(self.name, "offline: not in the HTTP cache")
-        fetched = await self._fetch(url, params, headers, missing_ok)
-        value = None if fetched.status == 404 else read(fetched)  # raises for an unusable body
+        fetched = await self._fetch(url, params, headers, missing)
+        value = None if fetched.status == 404 else parse(fetched)  # raises for an unusable body
         if cache is not None:
             cache.put(key, fetched.status, fetched.content_type, fetched.body)
         return value
 
     async def _fetch(
-        self, url: str, params: dict[str, str] | None, headers: dict[str, str] | None, missing_ok: bool
+        self,
+        url: str,
+        params: dict[str, str] | None,
+        headers: dict[str, str] | None,
+        missing: Missing | None,
     ) -> Fetched:
         if refusal := self.breaker.refusal():
             raise Unreachable(self.name, refusal)
@@ -246,26 +254,13 @@ class ServiceHttp:
             reraise=True,
         )
         try:
-            fetched: Fetched = await retrying(self._attempt, url, params, headers, missing_ok)
+            fetched: Fetched = await retrying(self._attempt, url, params, headers, missing)
         except _Retryable as error:
             self.breaker.record_failure()
             tries = f"after {attempts} attempts" if attempts > 1 else "no retries configured"
             raise Unreachable(self.name, f"{error.problem} ({tries})") from None
         self.breaker.record_answer()
         return fetched
-
-    def _json(self, fetched: Fetched) -> dict[str, Any]:
-        try:
-            data = json.loads(fetched.body)
-        except ValueError as error:  # JSONDecodeError, UnicodeDecodeError
-            raise Unreachable(
-                self.name,
-                f"the answer is not JSON (HTTP {fetched.status}, {fetched.content_type or 'no content type'})"
-                f": {_snippet(fetched.body)} [{error}]",
-            ) from None
-        if not isinstance(data, dict):
-            raise Unreachable(self.name, f"the answer is JSON but not an object: {_snippet(fetched.body)}")
-        return data
 
     def _wait(self, state: RetryCallState) -> float:
         error = state.outcome.exception() if state.outcome else None
@@ -285,7 +280,11 @@ class ServiceHttp:
             raise Unreachable(self.name, f"bad URL {url!r}: {error}") from None
 
     async def _attempt(
-        self, url: str, params: dict[str, str] | None, headers: dict[str, str] | None, missing_ok: bool
+        self,
+        url: str,
+        params: dict[str, str] | None,
+        headers: dict[str, str] | None,
+        missing: Missing | None,
     ) -> Fetched:
         """One attempt. Redirects are followed here, not by httpx, so each hop waits at its host's gate:
         doi.org sends every DOI on to its agency (api.crossref.org…), which must see our rate, too."""
@@ -293,7 +292,7 @@ class ServiceHttp:
         for _ in range(MAX_REDIRECTS + 1):
             response = await self._hop(request)
             if isinstance(response, Fetched):
-                return self._answer_of(response, missing_ok)
+                return self._answer_of(response, missing)
             request = response
         raise Unreachable(self.name, f"more than {MAX_REDIRECTS} redirects (a redirect loop?)")
 
@@ -343,11 +342,17 @@ class ServiceHttp:
                 _problem(response.status_code, body), retry_after(response.headers.get("Retry-After"))
             )
 
-    def _answer_of(self, fetched: Fetched, missing_ok: bool) -> Fetched:
-        """A 2xx answer, or a 404 when the caller takes it as "none"; anything else raises."""
+    def _answer_of(self, fetched: Fetched, missing: Missing | None) -> Fetched:
+        """A 2xx answer, or a 404 that `missing` recognises as "no such record"; anything else raises."""
         status = fetched.status
-        if 200 <= status < 300 or (status == 404 and missing_ok):
+        if 200 <= status < 300:
             return fetched
+        if status == 404 and missing is not None:
+            if missing(fetched):
+                return fetched
+            raise Unreachable(
+                self.name, f'{_problem(status, fetched.body)} (not the service\'s own "no such record")'
+            )
         raise Unreachable(self.name, _problem(status, fetched.body))
 
 
@@ -370,9 +375,14 @@ def retry_after(value: str | None, now: dt.datetime | None = None) -> float | No
 
 
 def _problem(status: int, body: bytes) -> str:
-    return f"HTTP {status}" + (f": {_snippet(body)}" if body.strip() else "")
+    return f"HTTP {status}" + (f": {snippet(body)}" if body.strip() else "")
 
 
-def _snippet(body: bytes) -> str:
+def _as_fetched(fetched: Fetched) -> Fetched:
+    return fetched
+
+
+def snippet(body: bytes) -> str:
+    """The start of a body, on one line and quoted, for a message saying what came instead of an answer."""
     text = " ".join(body.decode("utf-8", "replace").split())
     return repr(text if len(text) <= _SNIPPET else text[:_SNIPPET] + "…")

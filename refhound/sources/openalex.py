@@ -21,8 +21,8 @@ from refhound.models import ParsedFields, Record
 from refhound.normalize.identifiers import normalize_doi
 from refhound.normalize.text import collapse_whitespace
 from refhound.settings import OpenAlexSettings, Settings
-from refhound.sources.base import fetch_json, identified_then_searched, map_items
-from refhound.sources.http import HttpPool, Policy, ServiceHttp
+from refhound.sources.base import fetch_json, identified_then_searched, json_error, map_items
+from refhound.sources.http import Fetched, HttpPool, Policy, ServiceHttp
 
 NAME = "openalex"
 # The root fields the mapping reads; without `select` a work carries its abstract, concepts and more.
@@ -92,7 +92,10 @@ class OpenAlex:
         if canonical is None:
             return None
         url = f"{self.base_url}/works/doi:{quote(canonical, safe='/:;()')}"
-        work = await fetch_json(self.http, url, self._params({"select": _SELECT}), _work, missing_ok=True)
+        params = self._params({"select": _SELECT})
+        work = await fetch_json(
+            self.http, url, params, _work, missing=_no_such_work, key_setting=self._key_setting
+        )
         if work is None:
             return None
         records = map_items([work], lambda w: work_record(w, self._today().isoformat()))
@@ -101,9 +104,16 @@ class OpenAlex:
     async def search(self, title: str, per_page: int | None = None) -> list[Record]:
         """OpenAlex's best matches for a title, best first (its relevance order)."""
         params = {"search": title, "per-page": str(per_page or self.per_page), "select": _SELECT}
-        results = await fetch_json(self.http, f"{self.base_url}/works", self._params(params), _results) or []
+        url = f"{self.base_url}/works"
+        results = await fetch_json(
+            self.http, url, self._params(params), _results, key_setting=self._key_setting
+        )
         version = self._today().isoformat()
-        return map_items(results, lambda work: work_record(work, version))
+        return map_items(results or [], lambda work: work_record(work, version))
+
+    @property
+    def _key_setting(self) -> str | None:
+        return "sources.openalex.api_key" if self.api_key else None
 
     def _params(self, params: dict[str, str]) -> dict[str, str]:
         if self.mailto:
@@ -111,6 +121,11 @@ class OpenAlex:
         if self.api_key:
             params["api_key"] = self.api_key
         return params
+
+
+def _no_such_work(fetched: Fetched) -> bool:
+    """OpenAlex's 404 for an id it does not hold: its JSON error object (`{"error": …, "message": …}`)."""
+    return json_error(fetched) is not None
 
 
 def _work(answer: dict[str, Any]) -> dict[str, Any]:

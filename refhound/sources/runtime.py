@@ -11,12 +11,12 @@ then built in cache-only mode, answering with whatever an earlier online run was
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
-from types import TracebackType
 
 import httpx
 
-from refhound.loop_thread import LoopThread, cancel_other_tasks
+from refhound.loop_thread import LoopRuntime, cancel_other_tasks
 from refhound.models import ParsedFields
 from refhound.settings import Settings
 from refhound.sources.aggregate import Aggregator, Lookup
@@ -31,6 +31,8 @@ from refhound.sources.openalex import OpenAlex
 from refhound.sources.probes import CitedPages, Probe, Prober
 from refhound.sources.semantic_scholar import SemanticScholar
 from refhound.web.fetch import PageFetcher
+
+logger = logging.getLogger(__name__)
 
 # One builder per service, keyed by its section name in `SourcesSettings`.
 BUILDERS: dict[str, Callable[[Settings, HttpPool], Source]] = {
@@ -72,11 +74,14 @@ def _enabled_tiers(settings: Settings) -> list[list[str]]:
     return tiers
 
 
-class SourcesRuntime:
-    """Owns the loop thread, the shared `httpx.AsyncClient` and the aggregator; `close()` when done."""
+class SourcesRuntime(LoopRuntime):
+    """Owns the loop thread, the shared `httpx.AsyncClient` and the aggregator; `close()` when done.
+
+    A service that gives no answer is logged once per run (each reference's stage notes its problem).
+    """
 
     def __init__(self, settings: Settings, transport: httpx.AsyncBaseTransport | None = None) -> None:
-        self._loop = LoopThread("refhound-sources")
+        super().__init__("refhound-sources", logger)
         self._pool: HttpPool | None = None
         self.offline = settings.check.offline
         try:
@@ -104,7 +109,11 @@ class SourcesRuntime:
 
     def lookup(self, cited: ParsedFields) -> Lookup:
         """Ask the sources tier by tier (blocking; safe from any thread but the runtime's own)."""
-        return self._loop.run(self._aggregator.lookup(cited))
+        found = self._loop.run(self._aggregator.lookup(cited))
+        for answer in found.answers:
+            if answer.problem is not None:
+                self._warn_once(answer.source, _warning(answer.source, answer.problem))
+        return found
 
     @property
     def can_probe(self) -> bool:
@@ -114,19 +123,11 @@ class SourcesRuntime:
 
     def probe(self, cited: ParsedFields) -> list[Probe]:
         """Ask each cited identifier's authority about it (blocking, like `lookup`)."""
-        return self._loop.run(self._prober.probe(cited))
-
-    def close(self) -> None:
-        """Close the client and stop the loop thread; lookups still running are cancelled."""
-        self._loop.close(self._shutdown)
-
-    def __enter__(self) -> SourcesRuntime:
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, exc: BaseException | None, trace: TracebackType | None
-    ) -> None:
-        self.close()
+        probes = self._loop.run(self._prober.probe(cited))
+        for probe in probes:
+            if probe.problem is not None and probe.field != "url":  # a page that fails is no service's
+                self._warn_once(probe.service, _warning(probe.service, probe.problem))
+        return probes
 
     async def _build(self, settings: Settings, transport: httpx.AsyncBaseTransport | None) -> Aggregator:
         # Built on the loop: the client's connection pool, the gates and the cache's connection belong to it.
@@ -157,3 +158,7 @@ class SourcesRuntime:
         await cancel_other_tasks()
         if self._pool is not None:
             await self._pool.aclose()
+
+
+def _warning(service: str, problem: str) -> str:
+    return f"{service} gave no answer ({problem}); its further failures are noted per reference only"

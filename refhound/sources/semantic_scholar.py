@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import quote
 
 from refhound.errors import Unreachable
@@ -23,11 +23,13 @@ from refhound.normalize.identifiers import normalize_arxiv_id, normalize_doi
 from refhound.normalize.text import collapse_whitespace
 from refhound.settings import SemanticScholarSettings, Settings
 from refhound.sources.arxiv import cited_arxiv_id
-from refhound.sources.base import fetch_json, identified_then_searched, map_items
-from refhound.sources.http import HttpPool, Policy, ServiceHttp
+from refhound.sources.base import fetch_json, identified_then_searched, json_error, map_items
+from refhound.sources.http import Fetched, HttpPool, Missing, Policy, ServiceHttp
 
 NAME = "semantic_scholar"
+API_KEY_SETTING = "sources.semantic_scholar.api_key"
 FIELDS = "title,authors,year,venue,externalIds,publicationVenue,publicationTypes"
+T = TypeVar("T")
 PAPER_URL = "https://www.semanticscholar.org/paper/"
 # Semantic Scholar's publication types → refhound's entry types, the most telling first.
 _TYPES = (
@@ -99,19 +101,47 @@ class SemanticScholar:
             return []
         params = {"query": query, "limit": str(limit or self.limit), "fields": FIELDS}
         url = f"{self.base_url}/paper/search"
-        papers = await fetch_json(self.http, url, params, _papers, headers=self.headers) or []
+        papers = await self._fetch(url, params, _papers)
         version = self._today().isoformat()
-        return map_items(papers, lambda paper: paper_record(paper, version))
+        return map_items(papers or [], lambda paper: paper_record(paper, version))
 
     async def _paper(self, paper_id: str) -> Record | None:
         url = f"{self.base_url}/paper/{quote(paper_id, safe='/:;()')}"
-        paper = await fetch_json(
-            self.http, url, {"fields": FIELDS}, _paper_object, headers=self.headers, missing_ok=True
-        )
+        paper = await self._fetch(url, {"fields": FIELDS}, _paper_object, missing=_no_such_paper)
         if paper is None:
             return None
         records = map_items([paper], lambda p: paper_record(p, self._today().isoformat()))
         return records[0] if records else None  # a paper without a title is no citable work
+
+    async def _fetch(
+        self,
+        url: str,
+        params: dict[str, str],
+        shape: Callable[[dict[str, Any]], T],
+        missing: Missing | None = None,
+    ) -> T | None:
+        """`fetch_json` with the API key, if any; a failure the key explains names its setting."""
+        keyed = self.headers is not None
+        try:
+            return await fetch_json(
+                self.http,
+                url,
+                params,
+                shape,
+                headers=self.headers,
+                missing=missing,
+                key_setting=API_KEY_SETTING if keyed else None,
+            )
+        except Unreachable as error:
+            if keyed or "HTTP 429" not in error.problem:
+                raise
+            # Without a key, requests share the public pool's rate limit; a key has a quota of its own.
+            raise Unreachable(NAME, f"{error.problem}; {API_KEY_SETTING} is not set") from None
+
+
+def _no_such_paper(fetched: Fetched) -> bool:
+    """Semantic Scholar's 404 for an id it does not hold: `{"error": "Paper with id … not found"}`."""
+    return "not found" in (json_error(fetched) or "").lower()
 
 
 def _papers(answer: dict[str, Any]) -> list[Any]:

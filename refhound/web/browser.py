@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 
-from refhound.web.hops import HostGates, host_of
+from refhound.sources.http import host_of
+from refhound.web.hops import HostGates
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser as PlaywrightBrowser

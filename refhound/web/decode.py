@@ -24,6 +24,10 @@ _META_CHARSET = re.compile(rb"<meta[^>]+charset\s*=\s*[\"']?\s*([A-Za-z0-9._:-]+
 _HEADER_CHARSET = re.compile(r"charset\s*=\s*[\"']?([A-Za-z0-9._:-]+)", re.IGNORECASE)
 _BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
 _PRESCAN = 4096
+# Text codecs Python has but the web does not use for pages (the HTML standard forbids UTF-7).
+_NOT_PAGE_ENCODINGS = frozenset(
+    {"utf-7", "idna", "punycode", "unicode-escape", "raw-unicode-escape", "undefined", "mbcs", "oem"}
+)
 
 
 def mime_type(content_type: str) -> str:
@@ -76,15 +80,23 @@ def decode_html(body: bytes, content_type: str = "") -> tuple[str, str]:
             return body.decode("utf-8"), "utf-8"
         except UnicodeDecodeError:
             encoding = "windows-1252" if not _mostly_valid_utf8(body) else "utf-8"
-    text = body.decode(encoding, "replace")
+    try:
+        text = body.decode(encoding, "replace")
+    except (LookupError, UnicodeError):  # a codec that cannot decode with replacement: read as UTF-8
+        text, encoding = body.decode("utf-8", "replace"), "utf-8"
     return text.removeprefix("\ufeff"), encoding
 
 
 def _codec(name: str) -> str | None:
-    """Python's name for a declared charset; None for one it does not know. Latin-1 means Windows-1252."""
+    """Python's name for a declared charset; None for one that is no web page encoding (unknown, or a
+    codec such as "hex", "rot13" or "unicode_escape" that a page may name but no browser decodes with).
+    Latin-1 means Windows-1252."""
     try:
         canonical = codecs.lookup(name.strip().lower()).name
-    except LookupError:
+        "<".encode(canonical)  # LookupError for the bytes-to-bytes and text-to-text codecs
+    except (LookupError, UnicodeError):
+        return None
+    if canonical in _NOT_PAGE_ENCODINGS:
         return None
     return "windows-1252" if canonical in ("latin-1", "iso8859-1", "ascii") else canonical
 

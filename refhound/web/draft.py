@@ -24,7 +24,8 @@ MAX_AUTHORS = 500
 
 @dataclass
 class Draft:
-    """Fields one flavour found; `flavour` names it in notes ("citation_*", "json-ld", "arxiv" …)."""
+    """Fields one flavour of metadata gave; `flavour` names it ("citation_*", "json-ld", "arxiv" …), which
+    shows in a draft's repr when a page's records are traced back to their tags."""
 
     flavour: str
     title: str | None = None

@@ -15,8 +15,9 @@ from urllib.parse import urljoin, urlsplit
 import httpx
 
 from refhound.settings import WebSettings
+from refhound.sources.http import host_of
 from refhound.web.decode import decode_html, html_type, looks_like_html, mime_type
-from refhound.web.hops import REDIRECTS, Answer, HostGates, NoAnswer, get_once, host_of
+from refhound.web.hops import REDIRECTS, Answer, HostGates, NoAnswer, get_once
 from refhound.web.robots import MAX_ROBOTS_BYTES, RobotsRules
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import httpx
 
-from refhound.sources.http import RateLimiter
+from refhound.sources.http import RateLimiter, host_of
 from refhound.web.decode import html_type
 
 _ACCEPT = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5"
@@ -71,10 +71,6 @@ class HostGates:
         if delay_s > gate.delay_s:
             gate.rate = RateLimiter(1.0 / delay_s)
             gate.delay_s = delay_s
-
-
-def host_of(url: httpx.URL) -> str:
-    return f"{url.host}:{url.port or ''}"
 
 
 async def get_once(

@@ -106,7 +106,7 @@ def _draft(item: dict[str, Any]) -> Draft | None:
             or _string(item.get("copyrightYear"))
         ),
         doi=next((d for d in map(clean.doi, identifiers) if d), None),
-        arxiv_id=next((clean.arxiv_id(i) for i in identifiers if "arxiv" in i.lower()), None),
+        arxiv_id=next((a for i in identifiers if "arxiv" in i.lower() and (a := clean.arxiv_id(i))), None),
         url=next((u for u in _values(item.get("url")) if u.startswith(("http://", "https://"))), None),
         entry_type=entry_type,
     )

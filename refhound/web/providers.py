@@ -25,10 +25,10 @@ from typing import Any, Protocol, runtime_checkable
 
 from refhound.errors import Unreachable
 from refhound.settings import WebSettings
+from refhound.sources.base import fetch_json, key_refused
 from refhound.sources.http import HttpPool, Policy, ServiceHttp
 
 _TAG = re.compile(r"<[^>]+>")
-_REFUSED = re.compile(r"\bHTTP (401|403)\b")
 
 
 @dataclass(frozen=True)
@@ -111,10 +111,10 @@ class Searxng:
         try:
             data = await _json(self.http, f"{self.base_url}/search", params)
         except Unreachable as error:
-            if "HTTP 403" in str(error):
+            if "HTTP 403" in error.problem:
                 raise Unreachable(
                     self.name,
-                    f"{_problem(error)} (does the instance's settings.yml list json in search.formats?)",
+                    f"{error.problem} (does the instance's settings.yml list json in search.formats?)",
                 ) from None
             raise
         results = _list(data, "results")
@@ -143,7 +143,11 @@ class Brave:
         try:
             data = await _json(self.http, f"{self.base_url}/res/v1/web/search", params, headers)
         except Unreachable as error:
-            raise _refused(error, self.name, "web.brave_api_key") from None
+            if "SUBSCRIPTION_TOKEN_INVALID" in error.problem:  # Brave's 422 for a token it does not know
+                raise Unreachable(
+                    self.name, f"the API key was refused (web.brave_api_key): {error.problem}"
+                ) from None
+            raise key_refused(error, "web.brave_api_key") from None
         web = data.get("web")
         results = _list(web, "results") if isinstance(web, dict) else []
         hits = [_hit(r.get("url"), r.get("title"), r.get("description")) for r in results]
@@ -167,11 +171,11 @@ class Google:
             data = await _json(self.http, f"{self.base_url}/customsearch/v1", params)
         except Unreachable as error:
             # Google answers a key it does not know with HTTP 400 "API key not valid".
-            if "API key not valid" in str(error):
+            if "API key not valid" in error.problem:
                 raise Unreachable(
-                    self.name, f"the API key was refused (web.google_api_key): {_problem(error)}"
+                    self.name, f"the API key was refused (web.google_api_key): {error.problem}"
                 ) from None
-            raise _refused(error, self.name, "web.google_api_key / web.google_cx") from None
+            raise key_refused(error, "web.google_api_key / web.google_cx") from None
         hits = [_hit(r.get("link"), r.get("title"), r.get("snippet")) for r in _list(data, "items")]
         return [hit for hit in hits if hit is not None][:n]
 
@@ -191,7 +195,7 @@ class SerpApi:
         try:
             data = await _json(self.http, f"{self.base_url}/search.json", params)
         except Unreachable as error:
-            raise _refused(error, self.name, "web.serpapi_key") from None
+            raise key_refused(error, "web.serpapi_key") from None
         results = _list(data, "organic_results")
         problem = data.get("error")
         if not results and isinstance(problem, str) and "hasn't returned any results" not in problem:
@@ -203,9 +207,14 @@ class SerpApi:
 async def _json(
     http: ServiceHttp, url: str, params: dict[str, str], headers: dict[str, str] | None = None
 ) -> dict[str, Any]:
-    data = await http.get_json(url, params, headers=headers)
-    if data is None:  # only with missing_ok, which is not asked for
+    """The provider's JSON object; Unreachable for anything else (a 404 included: no search is missing)."""
+    data = await fetch_json(http, url, params, _whole, headers=headers)
+    if data is None:  # only a recognised 404 is None, and none is recognised here
         raise Unreachable(http.name, "no answer")
+    return data
+
+
+def _whole(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
@@ -228,16 +237,3 @@ def _text(value: object) -> str:
     if not isinstance(value, str):
         return ""
     return " ".join(html.unescape(_TAG.sub("", value)).split())
-
-
-def _problem(error: Unreachable) -> str:
-    prefix = f"{error.source}: "
-    text = str(error)
-    return text[len(prefix) :] if text.startswith(prefix) else text
-
-
-def _refused(error: Unreachable, name: str, setting: str) -> Unreachable:
-    """A 401/403 says the key is wrong, and which setting holds it; other problems pass unchanged."""
-    if _REFUSED.search(str(error)):
-        return Unreachable(name, f"the API key was refused ({setting}): {_problem(error)}")
-    return error

@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import threading
 from dataclasses import dataclass
-from types import TracebackType
 from urllib.parse import urlsplit
 
 import httpx
 
 from refhound.errors import Unreachable
-from refhound.loop_thread import LoopThread, cancel_other_tasks
+from refhound.loop_thread import LoopRuntime, cancel_other_tasks
 from refhound.models import Record
 from refhound.settings import Settings
 from refhound.sources.http import HttpPool, make_client
@@ -63,7 +61,7 @@ class WebLookup:
         return tuple(dict.fromkeys(name for name in names if name))
 
 
-class WebRuntime:
+class WebRuntime(LoopRuntime):
     """Owns the loop thread, the client, the provider, the crawler and the browser; `close()` when done."""
 
     def __init__(
@@ -73,12 +71,10 @@ class WebRuntime:
         *,
         provider: SearchProvider | None = None,
     ) -> None:
+        super().__init__("refhound-web", logger)
         self.settings = settings
-        self._loop = LoopThread("refhound-web")
         self._pool: HttpPool | None = None
         self._browser: Browser | None = None
-        self._logged: set[str] = set()
-        self._log_lock = threading.Lock()
         try:
             self._provider, self._crawler = self._loop.run(self._build(transport, provider))
         except BaseException:
@@ -110,18 +106,6 @@ class WebRuntime:
         """One page's records (robots.txt, limits and browser fallback as in a crawl; blocking)."""
         return self._loop.run(self._crawler.page(url))
 
-    def close(self) -> None:
-        """Close the browser and the client, and stop the loop thread; work still running is cancelled."""
-        self._loop.close(self._shutdown)
-
-    def __enter__(self) -> WebRuntime:
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, exc: BaseException | None, trace: TracebackType | None
-    ) -> None:
-        self.close()
-
     async def _build(
         self, transport: httpx.AsyncBaseTransport | None, provider: SearchProvider | None
     ) -> tuple[SearchProvider, Crawler]:
@@ -144,19 +128,12 @@ class WebRuntime:
         try:
             hits = await self._provider.search(query, self.settings.web.top_results)
         except Unreachable as error:
-            problem = str(error).removeprefix(f"{error.source}: ")
-            self._log_once(f"web search ({name}) gave no answer: {problem}")
+            problem = error.problem
+            self._warn_once(name, f"web search ({name}) gave no answer: {problem}")
             return WebLookup(name, query, problem=problem)
         budget = CrawlBudget(self.settings.web.crawl_budget_pages)
         pages, over_budget = await self._crawler.crawl([hit.url for hit in hits], budget)
         return WebLookup(name, query, tuple(hits), tuple(pages), over_budget)
-
-    def _log_once(self, message: str) -> None:
-        with self._log_lock:
-            if message in self._logged:
-                return
-            self._logged.add(message)
-        logger.warning("%s", message)
 
     async def _shutdown(self) -> None:
         # Chromium first, while Playwright's own tasks (its driver connection) still run; then whatever

@@ -149,7 +149,7 @@ def _dblp_entry(entry: lxml.html.HtmlElement) -> Draft:
         venue=clean.text(venues[0].text_content()) if venues else None,
         year=clean.year(str(published)),
         doi=next((d for d in (clean.doi(link) for link in links if "doi.org/" in link) if d), None),
-        arxiv_id=next((clean.arxiv_id(link) for link in links if "arxiv.org/" in link), None),
+        arxiv_id=next((a for link in links if "arxiv.org/" in link and (a := clean.arxiv_id(link))), None),
         url=_dblp_record_url(entry),
         entry_type=entry_type,
     )

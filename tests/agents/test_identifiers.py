@@ -194,3 +194,11 @@ def test_an_unreachable_authority_is_reported_and_proves_nothing() -> None:
 def test_a_citation_without_identifiers_is_skipped() -> None:
     _, findings = run_agent(ParsedFields(title="Deep learning"))
     assert findings.note.startswith("skipped")  # type: ignore[attr-defined]
+
+
+def test_a_dead_doi_while_a_source_was_silent_is_unverified() -> None:
+    cited = ParsedFields(title="A study that never was", doi="10.1038/fake-12345")
+    judgement = judge(cited, [], lambda k, y: [], JudgeSettings(), 2026, ("doi",), unanswered=("crossref",))
+    assert judgement.verdict is Verdict.UNVERIFIED  # the work may exist where Crossref could not be asked
+    doi = next(f for f in judgement.fields if f.field == "doi")
+    assert doi.status is FieldStatus.MISMATCH

@@ -14,19 +14,9 @@ from refhound.models import Record
 from tests.sources.arxiv_server import ArxivServer, Preprint
 from tests.sources.crossref_server import CrossrefServer
 from tests.sources.doi_server import DoiServer
-from tests.sources.fake_service import unavailable
+from tests.sources.fake_service import Scenario, fault_scenarios, unavailable
+from tests.sources.works import LECUN
 
-LECUN = Record(
-    source="test",
-    source_id="lecun",
-    source_version="test",
-    title="Deep Learning",
-    authors=["Yann LeCun", "Yoshua Bengio", "Geoffrey Hinton"],
-    venue="Nature",
-    year=2015,
-    doi="10.1038/nature14539",
-    entry_type="article",
-)
 TRANSFORMER = Record(
     source="test",
     source_id="transformer",
@@ -72,6 +62,9 @@ def servers() -> Iterator[tuple[DoiServer, ArxivServer, CrossrefServer]]:
         CrossrefServer([TRANSFORMER]) as cr,
     ):
         yield doi, arxiv, cr
+
+
+TIMEOUT_S = 0.3
 
 
 def online(monkeypatch: pytest.MonkeyPatch, doi: str, arxiv: str, crossref: str) -> None:
@@ -129,6 +122,52 @@ def test_an_unreachable_resolver_never_makes_a_fabrication(
     doi.fail_always(unavailable())
     arxiv.fail_always(unavailable())
     results = check(tmp_path, small_index)
+    for invented in ("invented", "ghost"):
+        assert results[invented]["verdict"] == "unverified", results[invented]["reason"]
+        assert "no answer from" in str(results[invented]["reason"])
+
+
+def test_a_dead_identifier_is_no_fabrication_when_a_scholarly_source_was_silent(
+    servers: tuple[DoiServer, ArxivServer, CrossrefServer],
+    small_index: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    doi, arxiv, crossref = servers
+    online(monkeypatch, doi.url, arxiv.url, crossref.url)
+    crossref.fail_always(unavailable())  # the work might be there: only the identifier is known wrong
+    results = check(tmp_path, small_index)
+    for invented in ("invented", "ghost"):
+        assert results[invented]["verdict"] == "unverified", results[invented]["reason"]
+        assert "does not exist" in str(results[invented]["reason"])
+        assert "no answer from crossref" in str(results[invented]["reason"])
+
+
+@pytest.mark.parametrize("scenario", fault_scenarios(TIMEOUT_S, retries=1), ids=lambda s: s.name)
+def test_no_fault_of_the_resolvers_makes_a_fabrication(
+    scenario: Scenario,
+    servers: tuple[DoiServer, ArxivServer, CrossrefServer],
+    small_index: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The fault matrix at doi.org and arXiv, the only authorities whose "no such identifier" can make a
+    reference fabricated: a fault the retry gets past changes nothing, any other leaves it unverified."""
+    doi, arxiv, crossref = servers
+    online(monkeypatch, doi.url, arxiv.url, crossref.url)
+    for name in ("DOI", "ARXIV"):
+        monkeypatch.setenv(f"REFHOUND_SOURCES__{name}__RETRIES", "1")
+        monkeypatch.setenv(f"REFHOUND_SOURCES__{name}__TIMEOUT_S", str(TIMEOUT_S))
+        monkeypatch.setenv(f"REFHOUND_SOURCES__{name}__BACKOFF_S", "0.01")
+        monkeypatch.setenv(f"REFHOUND_SOURCES__{name}__MAX_WAIT_S", "0.05")
+    scenario.apply(doi)
+    scenario.apply(arxiv)
+    results = check(tmp_path, small_index)
+    fabricated = sorted(key for key, result in results.items() if result["verdict"] == "fabricated")
+    if scenario.recovers:
+        assert fabricated == ["ghost", "invented"], {k: r["reason"] for k, r in results.items()}
+        return
+    assert fabricated == [], {k: r["reason"] for k, r in results.items()}
     for invented in ("invented", "ghost"):
         assert results[invented]["verdict"] == "unverified", results[invented]["reason"]
         assert "no answer from" in str(results[invented]["reason"])

@@ -9,7 +9,7 @@ import pymupdf
 import pytest
 
 from refhound.settings import Settings
-from tests.quotes.servers import SourceServer
+from tests.web.servers import SiteServer
 
 SOURCE_TEXT = (
     "The court held that the defendant was not liable for the damages. In 2019, revenue rose by 12 percent, "
@@ -18,13 +18,13 @@ SOURCE_TEXT = (
 
 
 @pytest.fixture()
-def server() -> Iterator[SourceServer]:
-    with SourceServer() as running:
+def server() -> Iterator[SiteServer]:
+    with SiteServer() as running:
         yield running
 
 
 @pytest.fixture()
-def online(server: SourceServer) -> Settings:
+def online(server: SiteServer) -> Settings:
     """Settings that use the network — only the loopback server — quickly and without retries."""
     settings = Settings()
     settings.check.offline = False

@@ -12,7 +12,7 @@ from refhound.quotes.render import render_json, render_jsonl
 from refhound.quotes.report import QuoteReport
 from refhound.settings import Settings
 from tests.quotes.conftest import SOURCE_TEXT, make_pdf
-from tests.quotes.servers import Page, SourceServer
+from tests.web.servers import Route, SiteServer
 
 REPORT = """# Findings
 
@@ -42,19 +42,19 @@ QUOTE_KEYS = [
 ]  # fmt: skip
 
 
-def run_check(tmp_path: Path, server: SourceServer, settings: Settings) -> QuoteReport:
+def run_check(tmp_path: Path, server: SiteServer, settings: Settings) -> QuoteReport:
     (tmp_path / "source.txt").write_text(SOURCE_TEXT, encoding="utf-8")
     make_pdf(
         tmp_path / "paper.pdf",
         ["In 2019, revenue rose by 12 percent, and the company may expand into", "new markets."],
     )
-    server.add("/page", Page(b"<html><body><p>The page text is quoted here exactly.</p></body></html>"))
+    server.add("/page", Route(b"<html><body><p>The page text is quoted here exactly.</p></body></html>"))
     document = tmp_path / "report.md"
     document.write_text(REPORT.replace("{url}", server.url), encoding="utf-8")
     return asyncio.run(check_document(read_document(document, settings), settings))
 
 
-def test_statuses_offsets_and_versions(tmp_path: Path, server: SourceServer, online: Settings) -> None:
+def test_statuses_offsets_and_versions(tmp_path: Path, server: SiteServer, online: Settings) -> None:
     report = run_check(tmp_path, server, online)
     text = (tmp_path / "report.md").read_text(encoding="utf-8")
     by_text = {r.quote.text: r for r in report.results}
@@ -78,16 +78,16 @@ def test_statuses_offsets_and_versions(tmp_path: Path, server: SourceServer, onl
 
 
 def test_offline_run_never_matches_against_another_source(
-    tmp_path: Path, server: SourceServer, offline: Settings
+    tmp_path: Path, server: SiteServer, offline: Settings
 ) -> None:
     report = run_check(tmp_path, server, offline)
     page = next(r for r in report.results if r.citation == "[2]")
     assert page.status == "citation_unresolved" and page.note.startswith("[2]: offline")
     assert page.source_sha256 is None and page.matched_text is None
-    assert server.hits == []
+    assert server.paths() == []
 
 
-def test_json_follows_the_schema(tmp_path: Path, server: SourceServer, online: Settings) -> None:
+def test_json_follows_the_schema(tmp_path: Path, server: SiteServer, online: Settings) -> None:
     data = json.loads(render_json(run_check(tmp_path, server, online)))
     assert list(data) == ["schema", "quotes", "citations", "summary"]
     assert data["schema"] == QUOTES_SCHEMA
@@ -104,7 +104,7 @@ def test_json_follows_the_schema(tmp_path: Path, server: SourceServer, online: S
     assert data["summary"]["total"] == 8 and data["summary"]["verified"] == 4
 
 
-def test_jsonl_audit_log(tmp_path: Path, server: SourceServer, online: Settings) -> None:
+def test_jsonl_audit_log(tmp_path: Path, server: SiteServer, online: Settings) -> None:
     lines = [
         json.loads(line) for line in render_jsonl(run_check(tmp_path, server, online), online).splitlines()
     ]
@@ -115,7 +115,7 @@ def test_jsonl_audit_log(tmp_path: Path, server: SourceServer, online: Settings)
 
 
 def test_markdown_marks_unverified_quotes_inline(
-    tmp_path: Path, server: SourceServer, online: Settings
+    tmp_path: Path, server: SiteServer, online: Settings
 ) -> None:
     rendered = render_markdown(run_check(tmp_path, server, online))
     assert (
@@ -126,7 +126,7 @@ def test_markdown_marks_unverified_quotes_inline(
     assert "## Quote check" in rendered and "- **Q2 · near_match** — cited as [1]" in rendered
 
 
-def test_html_is_self_contained_and_escaped(tmp_path: Path, server: SourceServer, online: Settings) -> None:
+def test_html_is_self_contained_and_escaped(tmp_path: Path, server: SiteServer, online: Settings) -> None:
     report = run_check(tmp_path, server, online)
     html = render_html(report)
     assert html.startswith("<!DOCTYPE html>") and "<script" not in html
@@ -151,3 +151,95 @@ def test_sources_given_on_the_command_line_win(tmp_path: Path, offline: Settings
     sources = {"7": str(tmp_path / "other.txt")}
     report = asyncio.run(check_document(read_document(document, offline), offline, sources))
     assert report.results[0].status == "verified"
+
+
+def test_every_offset_points_at_its_text(tmp_path: Path, server: SiteServer, online: Settings) -> None:
+    report = run_check(tmp_path, server, online)
+    document = (tmp_path / "report.md").read_text(encoding="utf-8")
+    sources = {str(tmp_path / "source.txt"): SOURCE_TEXT}
+    for result in report.results:
+        if result.quote.style != "block":  # a block quote's span holds its ">" markers too
+            assert document[result.quote.start : result.quote.end] == result.quote.text
+        if result.source in sources and result.status in ("verified", "near_match"):
+            assert result.source_start is not None and result.source_end is not None
+            assert sources[result.source][result.source_start : result.source_end] == result.matched_text
+
+
+def test_image_alt_text_and_html_are_no_quotations(tmp_path: Path, offline: Settings) -> None:
+    document = tmp_path / "doc.md"
+    document.write_text(
+        '![a chart of "the quarterly sales by region"](chart.png)\n\n'
+        '<span title="an attribute value in quotes">x</span> and nothing else.\n',
+        encoding="utf-8",
+    )
+    assert asyncio.run(check_document(read_document(document, offline), offline)).results == []
+
+
+def test_a_landing_page_only_source_says_so_in_the_note(
+    tmp_path: Path, server: SiteServer, online: Settings
+) -> None:
+    server.add("/doi/10.1234/abs", Route(b"<html><body><p>Only the abstract is here.</p></body></html>"))
+    document = tmp_path / "doc.md"
+    document.write_text('It found "a result from the body of the paper" [1].\n\n[1]: 10.1234/abs\n')
+    (result,) = asyncio.run(check_document(read_document(document, online), online)).results
+    assert result.status == "not_found" and "landing page" in result.note
+
+
+def test_an_unfetchable_source_is_unresolved_with_the_reason(
+    tmp_path: Path, server: SiteServer, online: Settings
+) -> None:
+    server.add("/down", Route(b"unavailable", 503, "text/plain"))
+    document = tmp_path / "doc.md"
+    document.write_text(
+        f'It says "words from a page that is down" [1] and "words from a closed port" [2].\n\n'
+        f"[1]: {server.url}/down\n[2]: http://127.0.0.1:9/closed\n",
+        encoding="utf-8",
+    )
+    down, closed = asyncio.run(check_document(read_document(document, online), online)).results
+    assert (down.status, closed.status) == ("citation_unresolved", "citation_unresolved")
+    assert "HTTP 503" in down.note and "cannot be fetched" in closed.note
+
+
+def test_quotations_in_and_around_links_are_read_without_the_link_syntax(
+    tmp_path: Path, offline: Settings
+) -> None:
+    (tmp_path / "source.txt").write_text(SOURCE_TEXT, encoding="utf-8")
+    document = tmp_path / "doc.md"
+    document.write_text(
+        'Held: "[the defendant was not liable for the damages](source.txt)".\n\n'
+        'Held [that "the defendant was not liable for the damages"](source.txt).\n\n'
+        'Held: "the court [held](source.txt) that the defendant was not liable" [1].\n\n'
+        "[1]: source.txt\n",
+        encoding="utf-8",
+    )
+    report = asyncio.run(check_document(read_document(document, offline), offline))
+    assert [(r.quote.text, r.status) for r in report.results] == [
+        ("the defendant was not liable for the damages", "verified"),
+        ("the defendant was not liable for the damages", "verified"),
+        ("the court held that the defendant was not liable", "verified"),
+    ]
+    assert report.warnings == []
+
+
+def test_empty_and_binary_sources_are_unresolved_never_not_found(tmp_path: Path, offline: Settings) -> None:
+    (tmp_path / "empty.txt").write_text(" \n", encoding="utf-8")
+    (tmp_path / "blob.bin").write_bytes(bytes(range(256)) * 8)
+    document = tmp_path / "doc.md"
+    document.write_text(
+        'One "quote that cites an empty file" [1]. Two "quote that cites a binary file" [2].\n\n'
+        "[1]: empty.txt\n[2]: blob.bin\n",
+        encoding="utf-8",
+    )
+    empty, binary = asyncio.run(check_document(read_document(document, offline), offline)).results
+    assert (empty.status, empty.note) == ("citation_unresolved", "[1]: empty source")
+    assert binary.status == "citation_unresolved" and binary.note.startswith("[2]: binary content")
+
+
+def test_html_rendering_escapes_the_document(tmp_path: Path, offline: Settings) -> None:
+    document = tmp_path / "doc.md"
+    document.write_text(
+        'A <script>alert(1)</script> and "a quotation that nobody cited at all".\n', encoding="utf-8"
+    )
+    html = render_html(asyncio.run(check_document(read_document(document, offline), offline)))
+    assert "<script>" not in html and "&lt;script&gt;" in html
+    assert '<mark class="uncited"' in html

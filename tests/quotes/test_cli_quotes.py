@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from refhound.cli import app
 from tests.llm_server import FakeLLMServer, error
 from tests.quotes.conftest import SOURCE_TEXT
-from tests.quotes.servers import Page, SourceServer
+from tests.web.servers import Route, SiteServer
 
 runner = CliRunner()
 
@@ -72,7 +72,7 @@ def test_source_option_maps_a_label(tmp_path: Path) -> None:
 def test_loopback_url_source_and_link_check(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("REFHOUND_CHECK__OFFLINE", "false")
     monkeypatch.setenv("REFHOUND_QUOTES__RETRIES", "0")
-    with SourceServer({"/a": Page(f"<p>{SOURCE_TEXT}</p>".encode())}) as server:
+    with SiteServer({"/a": Route(f"<p>{SOURCE_TEXT}</p>".encode())}) as server:
         doc = tmp_path / "d.md"
         doc.write_text(f'Per [the court]({server.url}/a): "a well-known result".\n', encoding="utf-8")
         code, out, _ = quotes(doc, "-f", "json")

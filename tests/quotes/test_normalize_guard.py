@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from refhound.quotes.guard import guard_differences, guarded_words, omitted_meaning
+from refhound.quotes.guard import (
+    guard_differences,
+    guard_match,
+    guarded_words,
+    omitted_meaning,
+    whole_numbers,
+)
 from refhound.quotes.normalize import at_word_edges, find_word_aligned, normalize, normalize_needle
 
 
@@ -58,6 +64,10 @@ def test_needle_loses_edge_punctuation_only() -> None:
 def test_word_edges() -> None:
     assert find_word_aligned("110 percent and 10 percent", "10 percent") == 16
     assert find_word_aligned("nontoxic", "toxic") == -1
+    assert find_word_aligned("non-toxic", "toxic") == -1  # nor inside a hyphenated compound
+    assert find_word_aligned("non-\ntoxic", "toxic") == -1
+    assert find_word_aligned("well-known", "well") == -1
+    assert find_word_aligned("COVID-19 cases", "COVID") == 0  # a number after the hyphen is no compound
     assert at_word_edges("a b", 0, 1)
     assert not at_word_edges("ab", 0, 1)
 
@@ -65,9 +75,9 @@ def test_word_edges() -> None:
 def test_guarded_words_by_kind() -> None:
     words = guarded_words("On 3 May 2019 it won't and cannot, but may; one of 1,000 never did.")
     assert sorted(words.numbers.elements()) == ["1000", "2019", "3", "one"]
-    assert sorted(words.dates.elements()) == []  # "May" reads as the modal: both count the same either way
+    assert sorted(words.dates.elements()) == ["may"]  # next to a day or a year, "May" is the month
     assert sorted(words.negations.elements()) == ["never", "not", "not"]
-    assert sorted(words.modals.elements()) == ["can", "may", "may", "will"]
+    assert sorted(words.modals.elements()) == ["can", "may", "will"]
 
 
 @pytest.mark.parametrize(
@@ -82,6 +92,12 @@ def test_guarded_words_by_kind() -> None:
         ("it is effective", "it isn't effective", "negations"),
         ("this will help", "this may help", "modal verbs"),
         ("it can help", "it can't help", "negations"),
+        ("twenty-two percent", "twenty-one percent", "numbers"),
+        ("millions of people", "thousands of people", "numbers"),
+        ("a threefold rise", "a twofold rise", "numbers"),
+        ("it was ineffective", "it was effective", "negations"),  # as "[in]effective" would have it
+        ("a non-toxic dose", "a toxic dose", "negations"),
+        ("on 3 June 2020", "on 3 May 2020", "dates"),  # "May" next to a day or year is the month
     ],
 )
 def test_guard_finds_each_kind_of_change(quote: str, span: str, kind: str) -> None:
@@ -99,3 +115,10 @@ def test_omitted_meaning_looks_at_the_cut_clauses_only() -> None:
     assert omitted_meaning(" may well ") == ["may"]
     # a whole sentence with a negation between the fragments is what an ellipsis is for
     assert omitted_meaning(" end. It was not so. And ") == []
+
+
+def test_guard_widens_a_span_to_the_numbers_it_cuts() -> None:
+    source = "rose by 12.5 percent, to -5 or 1,000,000"
+    assert whole_numbers(source, source.index("12"), source.index(".5")) == (8, 12)
+    assert whole_numbers(source, source.index("5 or"), len(source)) == (source.index("-5"), len(source))
+    assert guard_match("by 12", source, 5, 10) == ["numbers differ (quote has '12'; source has '12.5')"]

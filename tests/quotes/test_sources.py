@@ -17,7 +17,7 @@ from refhound.quotes.textof import html_pdf_link, html_to_text
 from refhound.settings import Settings
 from refhound.sources.http import HttpPool, make_client
 from tests.quotes.conftest import SOURCE_TEXT, make_pdf, pdf_bytes
-from tests.quotes.servers import Page, SourceServer
+from tests.web.servers import Route, SiteServer, redirect
 
 
 def fetch(settings: Settings, *targets: Target) -> list[SourceText | Unresolved]:
@@ -84,10 +84,10 @@ def test_offline_network_targets_are_unresolved_with_the_reason(offline: Setting
     assert OFFLINE.startswith("offline")
 
 
-def test_url_html_and_pdf_from_a_loopback_server(server: SourceServer, online: Settings) -> None:
-    server.add("/page", Page(f"<html><body><p>{SOURCE_TEXT}</p></body></html>".encode()))
-    server.add("/paper.pdf", Page(pdf_bytes(["A line of a PDF source."]), "application/pdf"))
-    server.add("/moved", Page(b"", "text/html", 301, location="/page"))
+def test_url_html_and_pdf_from_a_loopback_server(server: SiteServer, online: Settings) -> None:
+    server.add("/page", Route(f"<html><body><p>{SOURCE_TEXT}</p></body></html>".encode()))
+    server.add("/paper.pdf", Route(pdf_bytes(["A line of a PDF source."]), content_type="application/pdf"))
+    server.add("/moved", redirect("/page", 301))
     page, pdf, moved = fetch(
         online,
         Target("url", server.url + "/page"),
@@ -100,8 +100,8 @@ def test_url_html_and_pdf_from_a_loopback_server(server: SourceServer, online: S
     assert isinstance(moved, SourceText) and moved.text == SOURCE_TEXT
 
 
-def test_unfetchable_url_is_unresolved_not_empty(server: SourceServer, online: Settings) -> None:
-    server.add("/broken", Page(b"oops", "text/plain", 500))
+def test_unfetchable_url_is_unresolved_not_empty(server: SiteServer, online: Settings) -> None:
+    server.add("/broken", Route(b"oops", 500, "text/plain"))
     missing, broken, refused = fetch(
         online,
         Target("url", server.url + "/missing"),
@@ -114,13 +114,15 @@ def test_unfetchable_url_is_unresolved_not_empty(server: SourceServer, online: S
 
 
 def test_doi_resolves_to_the_full_text_the_landing_page_declares(
-    server: SourceServer, online: Settings
+    server: SiteServer, online: Settings
 ) -> None:
     meta = f'<meta name="citation_pdf_url" content="{server.url}/full.pdf">'
     landing = f"<html><head>{meta}</head><body>Abstract only.</body></html>"
-    server.add("/doi/10.1234/abc", Page(b"", "text/html", 302, location="/landing"))
-    server.add("/landing", Page(landing.encode()))
-    server.add("/full.pdf", Page(pdf_bytes(["The full text of the article."]), "application/pdf"))
+    server.add("/doi/10.1234/abc", redirect("/landing", 302))
+    server.add("/landing", Route(landing.encode()))
+    server.add(
+        "/full.pdf", Route(pdf_bytes(["The full text of the article."]), content_type="application/pdf")
+    )
     (source,) = fetch(online, Target("doi", "10.1234/abc"))
     assert isinstance(source, SourceText)
     assert (source.locator, source.text, source.url) == (
@@ -131,18 +133,18 @@ def test_doi_resolves_to_the_full_text_the_landing_page_declares(
 
 
 def test_doi_without_full_text_reads_the_landing_page_with_a_warning(
-    server: SourceServer, online: Settings
+    server: SiteServer, online: Settings
 ) -> None:
-    server.add("/doi/10.1234/xyz", Page(b"<html><body><p>Only the abstract is here.</p></body></html>"))
+    server.add("/doi/10.1234/xyz", Route(b"<html><body><p>Only the abstract is here.</p></body></html>"))
     (source,) = fetch(online, Target("doi", "10.1234/xyz"))
     assert isinstance(source, SourceText) and source.text == "Only the abstract is here."
     assert "landing page" in source.warnings[0]
 
 
-def test_arxiv_ids_and_abs_urls_read_the_pdf(server: SourceServer, online: Settings) -> None:
+def test_arxiv_ids_and_abs_urls_read_the_pdf(server: SiteServer, online: Settings) -> None:
     server.add(
         "/arxiv/pdf/2005.14165",
-        Page(pdf_bytes(["Language models are few-shot learners."]), "application/pdf"),
+        Route(pdf_bytes(["Language models are few-shot learners."]), content_type="application/pdf"),
     )
     by_id, by_page, by_doi = fetch(
         online,
@@ -152,25 +154,25 @@ def test_arxiv_ids_and_abs_urls_read_the_pdf(server: SourceServer, online: Setti
     )
     for source in (by_id, by_page, by_doi):
         assert isinstance(source, SourceText) and source.text == "Language models are few-shot learners."
-    assert server.hits.count("/arxiv/pdf/2005.14165") == 3  # three locators, each read once
+    assert server.paths().count("/arxiv/pdf/2005.14165") == 3  # three locators, each read once
 
 
-def test_arxiv_that_gives_no_pdf(server: SourceServer, online: Settings) -> None:
-    server.add("/arxiv/pdf/2101.00001", Page(b"<html>not a pdf</html>"))
+def test_arxiv_that_gives_no_pdf(server: SiteServer, online: Settings) -> None:
+    server.add("/arxiv/pdf/2101.00001", Route(b"<html>not a pdf</html>"))
     (source,) = fetch(online, Target("arxiv", "2101.00001"))
     assert isinstance(source, Unresolved) and "no PDF" in source.reason
 
 
-def test_each_locator_is_fetched_once(server: SourceServer, online: Settings) -> None:
-    server.add("/page", Page(b"<p>Some text of the page.</p>"))
+def test_each_locator_is_fetched_once(server: SiteServer, online: Settings) -> None:
+    server.add("/page", Route(b"<p>Some text of the page.</p>"))
     target = Target("url", server.url + "/page")
     fetch(online, target, target, target)
-    assert server.hits == ["/page"]
+    assert server.paths() == ["/page"]
 
 
-def test_stored_copies_carry_a_manifest(server: SourceServer, online: Settings, tmp_path: Path) -> None:
+def test_stored_copies_carry_a_manifest(server: SiteServer, online: Settings, tmp_path: Path) -> None:
     online.quotes.store_dir = tmp_path / "store"
-    server.add("/page", Page(b"<p>Kept text.</p>"))
+    server.add("/page", Route(b"<p>Kept text.</p>"))
     (source,) = fetch(online, Target("url", server.url + "/page"))
     assert isinstance(source, SourceText)
     assert (tmp_path / "store" / f"{source.sha256}.bin").read_bytes() == b"<p>Kept text.</p>"
@@ -178,10 +180,10 @@ def test_stored_copies_carry_a_manifest(server: SourceServer, online: Settings, 
     assert json.loads(line)["url"] == server.url + "/page"
 
 
-def test_link_check_reports_status_final_url_and_type(server: SourceServer, online: Settings) -> None:
-    server.add("/old", Page(b"", "text/html", 301, location="/new"))
-    server.add("/new", Page(b"<p>here</p>", "text/html; charset=utf-8"))
-    server.add("/loop", Page(b"", "text/html", 302, location="/loop"))
+def test_link_check_reports_status_final_url_and_type(server: SiteServer, online: Settings) -> None:
+    server.add("/old", redirect("/new", 301))
+    server.add("/new", Route(b"<p>here</p>"))
+    server.add("/loop", redirect("/loop", 302))
 
     async def run() -> list[LinkStatus]:
         pool = HttpPool(make_client(online.sources))
@@ -221,10 +223,12 @@ def test_html_helpers() -> None:
     page = b'<html><head><meta charset="latin-1"><meta name="citation_pdf_url" content="https://x.org/a.pdf"></head><body><div>caf\xe9</div></body></html>'
     assert html_pdf_link(page) == "https://x.org/a.pdf"
     assert html_to_text(page) == "café"
+    # "latin-1" pages use Windows-1252's curly quotes, as browsers read them
+    quoted = b'<html><head><meta charset="iso-8859-1"></head><body><p>\x93it was clear\x94</p></body></html>'
+    assert html_to_text(quoted) == "\u201cit was clear\u201d"
 
 
-def test_mock_transport_is_used_when_given(offline: Settings) -> None:
-    del offline
+def test_mock_transport_is_used_when_given() -> None:
     settings = Settings()
     settings.check.offline = False
 
@@ -242,3 +246,27 @@ def test_mock_transport_is_used_when_given(offline: Settings) -> None:
 
     source = asyncio.run(run())
     assert isinstance(source, SourceText) and source.text == "Served by the mock transport."
+
+
+def test_hosts_that_are_down_do_not_block_another_host(server: SiteServer, online: Settings) -> None:
+    for number in range(4):
+        server.add(f"/down{number}", Route(b"unavailable", 503, "text/plain"))
+    with SiteServer({"/up": Route(b"<p>The other host answers.</p>")}) as other:
+        *down, up = fetch(
+            online,
+            *(Target("url", f"{server.url}/down{n}") for n in range(4)),
+            Target("url", other.url + "/up"),
+        )
+    assert all(isinstance(result, Unresolved) for result in down)
+    assert isinstance(up, SourceText) and up.text == "The other host answers."
+
+
+def test_a_store_that_cannot_be_written_is_a_warning(
+    server: SiteServer, online: Settings, tmp_path: Path
+) -> None:
+    (tmp_path / "store").write_text("a file where the directory should be", encoding="utf-8")
+    online.quotes.store_dir = tmp_path / "store"
+    server.add("/page", Route(b"<p>Kept text.</p>"))
+    (source,) = fetch(online, Target("url", server.url + "/page"))
+    assert isinstance(source, SourceText) and source.text == "Kept text."
+    assert source.warnings and source.warnings[0].startswith("not kept in")

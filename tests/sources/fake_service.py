@@ -1,9 +1,10 @@
 """What the fake scholarly services share: a loopback HTTP server with scripted faults and a request log,
-and helpers that drive one source client against it with fast settings.
+the fault matrix, and helpers that drive one source client against it with fast settings.
 
 A service subclasses `FakeService` and implements `answer(request) -> Reply` in its real wire format.
 Faults (`fail`, `fail_always`) are served in place of answers: 429 with Retry-After, 503 pages, bodies
-that are not the format the API promises.
+that are not the format the API promises — or the real answer itself, late (`slow`) or cut short
+(`truncated`, `cut`). `fault_scenarios` is the matrix the fault tests and scripts/bench_sources.py run.
 """
 
 from __future__ import annotations
@@ -37,14 +38,26 @@ _WORD = re.compile(r"\w+")
 _STOPWORDS = frozenset({"a", "an", "the", "of", "for", "and", "in", "on", "to", "with", "is", "are", "by"})
 
 
+#: A fault's status that keeps the real answer (to be delayed or cut short).
+REAL = 0
+
+
 @dataclass(frozen=True)
 class Reply:
-    """One HTTP answer."""
+    """One HTTP answer; as a fault, status `REAL` stands for the real answer, delayed or cut short.
+
+    `delay_s` holds the answer back; `send_fraction` sends only that share of the body and then closes
+    the connection, declaring the full length plus `declared_extra` bytes (`length`), or no length at all.
+    """
 
     status: int
     body: bytes = b""
     content_type: str = "text/plain"
     headers: dict[str, str] = field(default_factory=dict)
+    delay_s: float = 0.0
+    send_fraction: float = 1.0
+    declared_extra: int = 0
+    length: bool = True
 
 
 def json_reply(data: Any, status: int = 200, content_type: str = "application/json") -> Reply:
@@ -69,6 +82,66 @@ def rate_limited(body: bytes, content_type: str = "text/plain", retry_after: str
 
 def redirect(location: str, status: int = 302) -> Reply:
     return Reply(status, b"", "text/html", {"Location": location})
+
+
+def slow(delay_s: float) -> Reply:
+    """The real answer, `delay_s` late (longer than the client's timeout: a timeout)."""
+    return Reply(REAL, delay_s=delay_s)
+
+
+def truncated(fraction: float = 0.5, declared_extra: int = 0) -> Reply:
+    """The real answer's first `fraction`, then the connection closes: fewer bytes than Content-Length."""
+    return Reply(REAL, send_fraction=fraction, declared_extra=declared_extra)
+
+
+def cut(fraction: float = 0.5) -> Reply:
+    """The real answer's first `fraction` without a Content-Length, then the connection closes: the body
+    looks complete on the wire, only its content (JSON cut short) shows it is not."""
+    return Reply(REAL, send_fraction=fraction, length=False)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A fault pattern for a whole run: `burst` is served in place of the first answers, `always` after.
+
+    `recovers`: the retries get past it, so the verdicts must be those of a healthy service; otherwise
+    every lookup ends unreachable, and the verdicts must say "unverified", never "fabricated".
+    """
+
+    name: str
+    burst: tuple[Reply, ...] = ()
+    always: Reply | None = None
+    recovers: bool = True
+
+    def apply(self, server: FakeService) -> None:
+        server.fail(*self.burst)
+        server.fail_always(self.always)
+
+
+def fault_scenarios(timeout_s: float, retries: int, retry_after: str = "1") -> list[Scenario]:
+    """The fault matrix of the tests and of scripts/bench_sources.py, for a client with this timeout
+    and this many retries (at least one): a burst is as long as the retries, so it always recovers."""
+    if retries < 1:
+        raise ValueError("the fault matrix needs a client that retries at least once")
+    late = slow(3 * timeout_s)
+    portal = b"<!DOCTYPE html><html><body><h1>Sign in to the network</h1></body></html>"
+    throttled = rate_limited(b"Too Many Requests", retry_after=retry_after)
+    n = retries
+    return [
+        Scenario("healthy"),
+        Scenario("timeouts: a burst of late answers", burst=(late,) * n),
+        Scenario("timeouts: every answer late", always=late, recovers=False),
+        Scenario(f"429 with Retry-After: {retry_after}, a burst", burst=(throttled,) * n),
+        Scenario(f"429 with Retry-After: {retry_after}, always", always=throttled, recovers=False),
+        Scenario("503 burst", burst=(unavailable(),) * n),
+        Scenario("503 storm", always=unavailable(), recovers=False),
+        Scenario("truncated body (Content-Length > body), a burst", burst=(truncated(),) * n),
+        Scenario("truncated body (Content-Length > body), always", always=truncated(), recovers=False),
+        Scenario("Content-Length 64 bytes over a whole body", always=truncated(1.0, 64), recovers=False),
+        Scenario("connection closed mid-body, no Content-Length", always=cut(), recovers=False),
+        Scenario("HTML where JSON expected (HTTP 200)", always=page(portal), recovers=False),
+        Scenario("a proxy's HTML 404 page", always=page(portal, status=404), recovers=False),
+    ]
 
 
 @dataclass(frozen=True)
@@ -106,17 +179,28 @@ class _Handler(QuietHandler):
         fault, latency = service._arrived(request)
         if latency:
             service.stopping.wait(latency)
-        try:
-            reply = fault or service.answer(request)
-        except Exception as error:  # a bug in a fake must fail the test, not hang it
-            reply = Reply(500, f"fake {service.name} failed: {error!r}".encode())
+        if fault is not None and fault.delay_s:
+            service.stopping.wait(fault.delay_s)
+        reply = fault if fault is not None and fault.status != REAL else self._real(service, request)
         self.send_response(reply.status)
         self.send_header("Content-Type", reply.content_type)
-        self.send_header("Content-Length", str(len(reply.body)))
+        length = len(reply.body) + (fault.declared_extra if fault else 0)
+        if fault is None or fault.length:
+            self.send_header("Content-Length", str(length))
         for name, value in reply.headers.items():
             self.send_header(name, value)
         self.end_headers()
-        self.wfile.write(reply.body)
+        share = fault.send_fraction if fault is not None else 1.0
+        self.wfile.write(reply.body[: int(len(reply.body) * share)])
+        if fault is not None:
+            self.close_connection = True  # a cut answer ends with the connection
+
+    @staticmethod
+    def _real(service: FakeService, request: Request) -> Reply:
+        try:
+            return service.answer(request)
+        except Exception as error:  # a bug in a fake must fail the test, not hang it
+            return Reply(500, f"fake {service.name} failed: {error!r}".encode())
 
 
 class FakeService:

@@ -10,7 +10,7 @@ import pytest
 from refhound.errors import Unreachable
 from refhound.models import ParsedFields, Record
 from refhound.sources.arxiv import Arxiv, parse_feed
-from tests.sources.arxiv_server import ATOM_TYPE, ArxivServer, Preprint, error_entry, feed_xml
+from tests.sources.arxiv_server import ATOM_TYPE, ArxivServer, Preprint, entry_xml, error_entry, feed_xml
 from tests.sources.fake_service import call, page, rate_limited, settings_for, unavailable
 
 FIXTURE = (Path(__file__).parent / "fixtures" / "arxiv-feed.xml").read_bytes()
@@ -38,11 +38,6 @@ ACCENTED = _preprint(
     ["Ren\\'e Descartes", "Zoë Müller"],
     published="2020-12-31T19:00:01Z",
 )
-
-
-@pytest.fixture(autouse=True)
-def _isolated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv("REFHOUND_CONFIG", str(tmp_path / "absent.toml"))
 
 
 @pytest.fixture()
@@ -114,6 +109,31 @@ def test_arxivs_error_entry_for_an_id_is_a_definite_none(server: ArxivServer) ->
         page(feed_xml("id_list=0801.00001", [error_entry("incorrect id format for 0801.00001")]), ATOM_TYPE)
     )
     assert by_id(server, "0801.0001") is None
+
+
+def test_another_error_entry_for_an_id_is_unreachable(server: ArxivServer) -> None:
+    server.fail(page(feed_xml("id_list=1706.03762", [error_entry("internal search failure")]), ATOM_TYPE))
+    with pytest.raises(Unreachable, match=r"arXiv did not answer for the id 1706\.03762: internal search"):
+        by_id(server, "1706.03762")
+
+
+@pytest.mark.parametrize(
+    ("feed", "problem"),
+    [
+        (
+            feed_xml("id_list=1706.03762", [], total=1),
+            r"holds 0 other or unreadable entries \(totalResults 1\)",
+        ),
+        (feed_xml("id_list=1706.03762", [entry_xml(BERT)]), r"holds 1 other or unreadable entries"),
+    ],
+    ids=["a count without its entry", "another preprint's entry"],
+)
+def test_a_feed_that_does_not_answer_for_the_id_is_unreachable(
+    server: ArxivServer, feed: bytes, problem: str
+) -> None:
+    server.fail(page(feed, ATOM_TYPE))
+    with pytest.raises(Unreachable, match=problem):
+        by_id(server, "1706.03762")
 
 
 def test_arxivs_error_entry_for_a_search_is_unreachable(server: ArxivServer) -> None:

@@ -22,34 +22,14 @@ from refhound.sources.crossref import Crossref
 from refhound.sources.http import HttpPool, OfflineTransport, Policy, make_client
 from refhound.sources.runtime import SourcesRuntime, cache_only, unavailable_reason
 from tests.conftest import build_index
-from tests.sources.crossref_server import CrossrefServer, body, rate_limited, unavailable
+from tests.sources.crossref_server import CrossrefServer
+from tests.sources.fake_service import page, rate_limited, unavailable
+from tests.sources.works import LECUN, RESNET
 
 T = TypeVar("T")
 MAILTO = "cache-tests@example.org"
 SECRET = "sk-live-0123456789abcdef"
 OTHER_SERVICES = ("openalex", "dblp", "arxiv", "semantic_scholar", "doi")
-RESNET = Record(
-    source="test",
-    source_id="resnet",
-    source_version="test",
-    title="Deep Residual Learning for Image Recognition",
-    authors=["Kaiming He", "Xiangyu Zhang", "Shaoqing Ren", "Jian Sun"],
-    venue="2016 IEEE Conference on Computer Vision and Pattern Recognition (CVPR)",
-    year=2016,
-    doi="10.1109/CVPR.2016.90",
-    entry_type="inproceedings",
-)
-LECUN = Record(
-    source="test",
-    source_id="lecun",
-    source_version="test",
-    title="Deep Learning",
-    authors=["Yann LeCun", "Yoshua Bengio", "Geoffrey Hinton"],
-    venue="Nature",
-    year=2015,
-    doi="10.1038/nature14539",
-    entry_type="article",
-)
 CITATIONS = [
     ParsedFields(
         title="Deep residual learning for image recognition",
@@ -60,11 +40,6 @@ CITATIONS = [
     ParsedFields(title="Deep learning", doi="10.1038/NATURE14539", year=2015),
     ParsedFields(doi="10.9999/no-such-work"),  # Crossref's 404: a definite "none"
 ]
-
-
-@pytest.fixture(autouse=True)
-def _isolated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv("REFHOUND_CONFIG", str(tmp_path / "absent.toml"))
 
 
 @pytest.fixture()
@@ -193,7 +168,11 @@ def test_a_zero_ttl_asks_every_time_but_still_stores(server: CrossrefServer, cac
 
 @pytest.mark.parametrize(
     "fault",
-    [rate_limited("0"), unavailable(), body(b"<html>Please log in to the hotel Wi-Fi</html>")],
+    [
+        rate_limited(b"Too Many Requests", retry_after="0"),
+        unavailable(),
+        page(b"<html>Please log in to the hotel Wi-Fi</html>"),
+    ],
     ids=["429", "503", "html-200"],
 )
 def test_a_failure_is_never_cached(server: CrossrefServer, cache_path: Path, fault: Any) -> None:
@@ -209,6 +188,20 @@ def test_a_failure_is_never_cached(server: CrossrefServer, cache_path: Path, fau
     with sqlite3.connect(cache_path) as db:
         statuses = {row[0] for row in db.execute("SELECT status FROM answers")}
     assert statuses <= {200, 404}
+
+
+def test_a_stored_answer_this_client_cannot_read_is_asked_again(
+    server: CrossrefServer, cache_path: Path
+) -> None:
+    online = lookups(settings_for(server.url, cache_path))
+    asked = server.count
+    with sqlite3.connect(cache_path) as db:  # as a version of refhound that read answers otherwise kept it
+        db.execute("UPDATE answers SET body = ? WHERE status = 200", (b"<html>stale portal page</html>",))
+    offline = lookups(settings_for(server.url, cache_path, offline=True))
+    assert offline[0] == ((), ("crossref",)) and server.count == asked  # offline: no answer, no request
+    assert lookups(settings_for(server.url, cache_path)) == online  # online: asked again, and stored
+    assert server.count == asked + 2
+    assert lookups(settings_for(server.url, cache_path, offline=True)) == online
 
 
 def test_a_404_is_cached_as_a_definite_none(server: CrossrefServer, cache_path: Path) -> None:
@@ -241,7 +234,7 @@ def test_no_api_key_or_contact_address_reaches_the_cache_file(
 
     async def ask(pool: HttpPool) -> None:
         http = pool.service("keyed", policy)
-        await http.get_json(
+        await http.get(
             f"{server.url}/works",
             {"query.bibliographic": "Deep learning", "api_key": SECRET, "mailto": MAILTO},
             headers={"x-api-key": SECRET, "Authorization": f"Bearer {SECRET}", "Accept": "application/json"},

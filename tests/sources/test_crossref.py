@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import itertools
 import json
 import time
 from collections.abc import Awaitable, Callable, Iterator
@@ -20,30 +21,14 @@ from refhound.sources import runtime as runtime_module
 from refhound.sources.crossref import Crossref, bibliographic_query
 from refhound.sources.http import HttpPool, make_client, retry_after
 from refhound.sources.runtime import SourcesRuntime, unavailable_reason
-from tests.sources.crossref_server import (
-    CrossrefServer,
-    body,
-    only_crossref,
-    rate_limited,
-    unavailable,
-    work_json,
-)
+from tests.sources.crossref_server import CrossrefServer, only_crossref, work_json
+from tests.sources.fake_service import page, rate_limited, unavailable
+from tests.sources.works import RESNET
 
 T = TypeVar("T")
 FIXTURE = Path(__file__).resolve().parents[1] / "index" / "fixtures" / "crossref-work.json"
 MAILTO = "refhound-tests@example.org"
 BERT = "BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding"
-RESNET = Record(
-    source="test",
-    source_id="resnet",
-    source_version="test",
-    title="Deep Residual Learning for Image Recognition",
-    authors=["Kaiming He", "Xiangyu Zhang", "Shaoqing Ren", "Jian Sun"],
-    venue="2016 IEEE Conference on Computer Vision and Pattern Recognition (CVPR)",
-    year=2016,
-    doi="10.1109/CVPR.2016.90",
-    entry_type="inproceedings",
-)
 
 
 def _article(doi: str, title: str, authors: list[str], venue: str, year: int) -> Record:
@@ -83,11 +68,6 @@ OTHERS = [
         2019,
     ),
 ]
-
-
-@pytest.fixture(autouse=True)
-def _isolated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv("REFHOUND_CONFIG", str(tmp_path / "absent.toml"))
 
 
 @pytest.fixture()
@@ -203,6 +183,15 @@ def test_an_unknown_doi_is_a_definite_none(server: CrossrefServer) -> None:
     assert server.count == 2  # a 404 is an answer: never retried
 
 
+def test_a_404_that_is_not_crossrefs_is_unreachable_never_a_none(server: CrossrefServer) -> None:
+    server.fail(
+        page(b"<html><body><h1>404 Not Found</h1>nginx</body></html>", status=404)
+    )  # a proxy's page, not Crossref's "Resource not found."
+    with pytest.raises(Unreachable, match=r"HTTP 404: .*not the service's own \"no such record\""):
+        call(settings_for(server.url), lambda c: c.by_doi("10.9999/no-such-work"))
+    assert server.count == 1  # an answer, if not the service's: not retried
+
+
 def test_nothing_to_look_up_sends_nothing(server: CrossrefServer) -> None:
     assert call(settings_for(server.url), lambda c: c.lookup(ParsedFields(authors=["A. Person"]))) == []
     assert server.count == 0
@@ -251,7 +240,7 @@ def test_a_404_from_the_search_endpoint_is_not_a_definite_answer(server: Crossre
 
 
 def test_429_waits_as_long_as_retry_after_says(server: CrossrefServer) -> None:
-    server.fail(rate_limited("1"))
+    server.fail(rate_limited(b"Too Many Requests", retry_after="1"))
     started = time.monotonic()
     records = call(settings_for(server.url), lambda c: c.lookup(ParsedFields(title=RESNET.title)))
     assert records[0].title == RESNET.title
@@ -261,7 +250,7 @@ def test_429_waits_as_long_as_retry_after_says(server: CrossrefServer) -> None:
 
 
 def test_retry_after_is_capped(server: CrossrefServer) -> None:
-    server.fail(rate_limited("3600"))
+    server.fail(rate_limited(b"Too Many Requests", retry_after="3600"))
     started = time.monotonic()
     call(settings_for(server.url, max_wait_s=0.2), lambda c: c.lookup(ParsedFields(title=RESNET.title)))
     assert 0.19 <= time.monotonic() - started < 1.5
@@ -280,20 +269,20 @@ def test_retry_after_reads_seconds_and_http_dates() -> None:
     ("fault", "message"),
     [
         (
-            body(b"<html><body>Please log in to the hotel Wi-Fi</body></html>"),
+            page(b"<html><body>Please log in to the hotel Wi-Fi</body></html>"),
             r"not JSON \(HTTP 200, text/html\)",
         ),
-        (body(b'{"status": "ok", "message-type": "work-list", "mess', "application/json"), "not JSON"),
-        (body(b"[1, 2]", "application/json"), "JSON but not an object"),
+        (page(b'{"status": "ok", "message-type": "work-list", "mess', "application/json"), "not JSON"),
+        (page(b"[1, 2]", "application/json"), "JSON but not an object"),
         (
-            body(
+            page(
                 b'{"status": "failed", "message-type": "validation-failure", "message": []}',
                 "application/json",
             ),
             "unexpected answer: status 'failed'",
         ),
         (
-            body(
+            page(
                 b'{"status": "ok", "message-type": "work-list", "message": {"total-results": 0}}',
                 "application/json",
             ),
@@ -350,7 +339,9 @@ def test_requests_are_spaced_by_the_rate_limit(server: CrossrefServer) -> None:
     call(settings_for(server.url, rate_per_s=rate, concurrency=n), many)
     times = sorted(r.at for r in server.requests)
     assert len(times) == n
-    assert times[-1] - times[0] >= (n - 1) / rate - 0.01
+    # Sent 1/rate apart; arrivals jitter by a connection set-up (the first request opens one).
+    assert times[-1] - times[0] >= (n - 1) / rate - 0.02
+    assert all(later - earlier >= 1 / rate - 0.02 for earlier, later in itertools.pairwise(times))
 
 
 def test_open_requests_are_capped_by_the_concurrency(server: CrossrefServer) -> None:

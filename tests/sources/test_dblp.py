@@ -37,11 +37,6 @@ SOLO = Record(
 )
 
 
-@pytest.fixture(autouse=True)
-def _isolated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv("REFHOUND_CONFIG", str(tmp_path / "absent.toml"))
-
-
 @pytest.fixture()
 def server() -> Iterator[DblpServer]:
     with DblpServer([RESNET, SOLO]) as running:

@@ -15,27 +15,12 @@ from refhound.sources.doi import CSL_JSON, DoiOrg, csl_record
 from refhound.sources.probes import Outcome, Prober
 from tests.sources.doi_server import DoiServer, Registration
 from tests.sources.fake_service import call, page, rate_limited, settings_for, unavailable
+from tests.sources.works import LECUN
 
 CSL = json.loads((Path(__file__).parent / "fixtures" / "doi-csl.json").read_text())
 RESNET_DOI = "10.1109/cvpr.2016.90"
 ARXIV_DOI = "10.48550/ARXIV.1706.03762"
 NO_NEGOTIATION = "10.5555/landing-only"  # an agency that only redirects to the landing page
-LECUN = Record(
-    source="test",
-    source_id="lecun",
-    source_version="test",
-    title="Deep Learning",
-    authors=["Yann LeCun", "Yoshua Bengio", "Geoffrey Hinton"],
-    venue="Nature",
-    year=2015,
-    doi="10.1038/nature14539",
-    entry_type="article",
-)
-
-
-@pytest.fixture(autouse=True)
-def _isolated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv("REFHOUND_CONFIG", str(tmp_path / "absent.toml"))
 
 
 @pytest.fixture()
@@ -188,6 +173,32 @@ def test_an_unusable_handle_answer_is_unreachable(server: DoiServer, fault: obje
     server.fail(fault)  # type: ignore[arg-type]
     with pytest.raises(Unreachable, match=message):
         resolves(server, RESNET_DOI)
+
+
+@pytest.mark.parametrize(
+    "fault",
+    [
+        page(b"<html><body><h1>404 Not Found</h1>nginx</body></html>", status=404),
+        page(b'{"responseCode": 2, "message": "Error"}', "application/json", status=404),
+    ],
+    ids=["a proxy's page", "another response code"],
+)
+def test_a_404_that_is_not_the_handle_services_is_unreachable_never_a_missing_doi(
+    server: DoiServer, fault: object
+) -> None:
+    server.fail(fault)  # type: ignore[arg-type]
+    with pytest.raises(Unreachable, match=r"doi: HTTP 404: .*not the service's own"):
+        resolves(server, "10.9999/fabricated")
+
+
+def test_a_mirror_without_the_handle_api_never_calls_a_doi_missing(server: DoiServer) -> None:
+    async def probe(doi_org: DoiOrg) -> Outcome:
+        (found,) = await Prober(doi=doi_org).probe(ParsedFields(doi="10.9999/fabricated"))
+        return found.outcome
+
+    mirror = settings_for("doi", f"{server.url}/mirror")  # answers every path with doi.org's 404 page
+    assert call(mirror, DoiOrg.from_settings, probe) is Outcome.UNKNOWN
+    assert call(settings_for("doi", server.url), DoiOrg.from_settings, probe) is Outcome.MISSING
 
 
 def test_odd_csl_fields_are_tolerated() -> None:

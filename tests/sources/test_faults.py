@@ -24,9 +24,11 @@ from refhound.errors import Unreachable
 from refhound.index.store import IndexStore
 from refhound.models import ParsedFields, Record, Reference, ReferenceResult, Verdict
 from refhound.settings import Settings
+from refhound.sources.base import fetch_json
 from refhound.sources.http import HttpPool, Policy, make_client
 from tests.conftest import build_index
-from tests.sources.crossref_server import CrossrefServer, Scenario, fault_scenarios
+from tests.sources.crossref_server import CrossrefServer
+from tests.sources.fake_service import Scenario, fault_scenarios
 
 TIMEOUT_S = 0.3
 RETRIES = 2
@@ -129,11 +131,6 @@ REFERENCES = [
 ]
 
 
-@pytest.fixture(autouse=True)
-def _isolated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv("REFHOUND_CONFIG", str(tmp_path / "absent.toml"))
-
-
 @pytest.fixture(scope="module")
 def empty_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """An index without any of the works (and covering no venue): only the online source can tell."""
@@ -220,7 +217,7 @@ def _get(url: str, log: list[tuple[str, float]], rate: float) -> dict[str, objec
 
     async def main() -> dict[str, object] | None:
         async with make_client(settings.sources, _redirecting(log)) as client:
-            return await HttpPool(client).service("redirecting", policy).get_json(url)
+            return await fetch_json(HttpPool(client).service("redirecting", policy), url, None, dict)
 
     return asyncio.run(main())
 

@@ -14,20 +14,10 @@ from refhound.sources.base import DoiSource
 from refhound.sources.openalex import OpenAlex
 from tests.sources.fake_service import MAILTO, call, page, rate_limited, settings_for, unavailable
 from tests.sources.openalex_server import RATE_LIMITED, OpenAlexServer
+from tests.sources.works import LECUN
 
 FIXTURE = json.loads((Path(__file__).parent / "fixtures" / "openalex-work.json").read_text())
 RESNET = "Deep Residual Learning for Image Recognition"
-LECUN = Record(
-    source="test",
-    source_id="lecun",
-    source_version="test",
-    title="Deep Learning",
-    authors=["Yann LeCun", "Yoshua Bengio", "Geoffrey Hinton"],
-    venue="Nature",
-    year=2015,
-    doi="10.1038/nature14539",
-    entry_type="article",
-)
 NEAR = Record(
     source="test",
     source_id="near",
@@ -37,11 +27,6 @@ NEAR = Record(
     venue="J. Imaging",
     year=2019,
 )
-
-
-@pytest.fixture(autouse=True)
-def _isolated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv("REFHOUND_CONFIG", str(tmp_path / "absent.toml"))
 
 
 @pytest.fixture()
@@ -119,6 +104,21 @@ def test_an_unknown_doi_is_a_definite_none(server: OpenAlexServer) -> None:
     assert call(settings, OpenAlex.from_settings, lambda s: s.lookup(ParsedFields(doi="10.9999/nope"))) == []
     assert call(settings, OpenAlex.from_settings, lambda s: s.by_doi("not a doi")) is None
     assert server.count == 2  # a 404 is an answer, never retried; "not a doi" is not asked
+
+
+def test_a_404_that_is_not_openalexs_is_unreachable_never_a_none(server: OpenAlexServer) -> None:
+    server.fail(page(b"<html><body><h1>404 Not Found</h1>nginx</body></html>", status=404))
+    with pytest.raises(Unreachable, match=r"openalex: HTTP 404: .*not the service's own"):
+        call(
+            settings_for("openalex", server.url), OpenAlex.from_settings, lambda s: s.by_doi(LECUN.doi or "")
+        )
+
+
+def test_a_refused_api_key_names_its_setting(server: OpenAlexServer) -> None:
+    server.fail(page(b'{"error": "Invalid API key"}', "application/json", status=401))
+    settings = settings_for("openalex", server.url, api_key="wrong")
+    with pytest.raises(Unreachable, match=r"the API key was refused \(sources.openalex.api_key\): HTTP 401"):
+        call(settings, OpenAlex.from_settings, lambda s: s.search("Deep learning"))
 
 
 def test_a_title_nobody_has_is_an_empty_answer(server: OpenAlexServer) -> None:

@@ -10,8 +10,9 @@ import pytest
 from refhound.errors import Unreachable
 from refhound.models import ParsedFields, Record
 from refhound.sources.semantic_scholar import FIELDS, SemanticScholar
-from tests.sources.fake_service import call, page, rate_limited, settings_for, unavailable
+from tests.sources.fake_service import call, json_reply, page, rate_limited, settings_for, unavailable
 from tests.sources.semantic_scholar_server import TOO_MANY, SemanticScholarServer
+from tests.sources.works import LECUN
 
 FIXTURE = (Path(__file__).parent / "fixtures" / "semantic-scholar-search.json").read_bytes()
 BERT = Record(
@@ -26,22 +27,6 @@ BERT = Record(
     arxiv_id="1810.04805",
     entry_type="inproceedings",
 )
-LECUN = Record(
-    source="test",
-    source_id="lecun",
-    source_version="test",
-    title="Deep Learning",
-    authors=["Yann LeCun", "Yoshua Bengio", "Geoffrey Hinton"],
-    venue="Nature",
-    year=2015,
-    doi="10.1038/nature14539",
-    entry_type="article",
-)
-
-
-@pytest.fixture(autouse=True)
-def _isolated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv("REFHOUND_CONFIG", str(tmp_path / "absent.toml"))
 
 
 @pytest.fixture()
@@ -130,6 +115,18 @@ def test_unknown_identifiers_are_definite_nones(server: SemanticScholarServer) -
     assert server.count == 2  # 404s are answers; a malformed id is not asked
 
 
+def test_a_404_that_is_not_semantic_scholars_is_unreachable_never_a_none(
+    server: SemanticScholarServer,
+) -> None:
+    settings = settings_for("semantic_scholar", server.url)
+    server.fail(page(b"<html><body><h1>404 Not Found</h1>nginx</body></html>", status=404))
+    with pytest.raises(Unreachable, match=r"HTTP 404: .*not the service's own"):
+        call(settings, SemanticScholar.from_settings, lambda s: s.by_doi("10.9999/none"))
+    server.fail(json_reply({"message": "Missing Authentication Token"}, 404))  # a gateway's, not the API's
+    with pytest.raises(Unreachable, match=r"HTTP 404: .*not the service's own"):
+        call(settings, SemanticScholar.from_settings, lambda s: s.by_arxiv_id("2101.99999"))
+
+
 def test_nothing_found_is_an_empty_answer(server: SemanticScholarServer) -> None:
     assert lookup(server, ParsedFields(title="Quantum gravitational basket weaving")) == []
     server.fail(page(b'{"total": 0, "offset": 0}', "application/json"))  # no data list at all
@@ -142,6 +139,9 @@ def test_the_api_key_goes_in_the_x_api_key_header() -> None:
         assert server.requests[-1].headers["x-api-key"] == "s2-secret"
         with pytest.raises(Unreachable, match=r"HTTP 403: '\{\"message\": \"Forbidden\"\}'"):
             lookup(server, ParsedFields(title="Deep Learning"))  # no key: refused, never "not found"
+        wrong = r"the API key was refused \(sources.semantic_scholar.api_key\): HTTP 403"
+        with pytest.raises(Unreachable, match=wrong):
+            lookup(server, ParsedFields(title="Deep Learning"), api_key="stale")
 
 
 def test_429_with_retry_after_is_waited_out(server: SemanticScholarServer) -> None:
@@ -154,7 +154,9 @@ def test_429_with_retry_after_is_waited_out(server: SemanticScholarServer) -> No
 def test_429_without_end_is_unreachable_with_the_message(server: SemanticScholarServer) -> None:
     server.fail_always(rate_limited(TOO_MANY, "application/json", retry_after="0"))
     with pytest.raises(
-        Unreachable, match=r"semantic_scholar: HTTP 429: .*Too Many Requests.*after 2 attempts"
+        Unreachable,
+        match=r"semantic_scholar: HTTP 429: .*Too Many Requests.*after 2 attempts\); "
+        r"sources.semantic_scholar.api_key is not set",
     ):
         lookup(server, ParsedFields(title="Deep Learning"), retries=1)
 

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import json
+import logging
+import subprocess
+import sys
+import threading
 from collections.abc import Iterator
 from contextlib import ExitStack
-from pathlib import Path
 from typing import Any, get_args
 
 import pytest
 
+from refhound.loop_thread import LoopThread
 from refhound.models import ParsedFields, Record
 from refhound.settings import Settings, SourceName
 from refhound.sources.runtime import BUILDERS, SourcesRuntime
@@ -47,8 +53,7 @@ UNRELATED = Record(
 
 
 @pytest.fixture(autouse=True)
-def _isolated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv("REFHOUND_CONFIG", str(tmp_path / "absent.toml"))
+def _online_uncached(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("REFHOUND_SOURCES__CACHE__ENABLED", "false")
     monkeypatch.setenv("REFHOUND_CHECK__OFFLINE", "false")
 
@@ -117,15 +122,22 @@ def test_all_six_are_built_from_the_environment_and_asked_tier_by_tier(
 
 
 def test_a_service_that_is_down_is_reported_unreachable_and_the_others_still_answer(
-    monkeypatch: pytest.MonkeyPatch, servers: dict[str, Any]
+    monkeypatch: pytest.MonkeyPatch, servers: dict[str, Any], caplog: pytest.LogCaptureFixture
 ) -> None:
     point_at(monkeypatch, servers)
+    monkeypatch.setenv("REFHOUND_SOURCES__DBLP__RETRIES", "0")
+    monkeypatch.setenv("REFHOUND_SOURCES__SEMANTIC_SCHOLAR__RETRIES", "0")
     servers["dblp"].fail_always(unavailable())
     servers["semantic_scholar"].fail_always(unavailable())
     runtime = SourcesRuntime.from_settings(Settings())
     assert runtime is not None
-    with runtime:
+    with runtime, caplog.at_level(logging.WARNING, logger="refhound.sources.runtime"):
         found = runtime.lookup(ParsedFields(title=WORKSHOP.title))
+        runtime.lookup(ParsedFields(title="Another title"))  # the same services again: not logged again
+    assert sorted(r.getMessage().split(" (")[0] for r in caplog.records) == [
+        "dblp gave no answer",
+        "semantic_scholar gave no answer",
+    ]
     assert found.unreachable == ("dblp", "semantic_scholar")
     assert [r.source for r in found.records if r.title == WORKSHOP.title] == ["arxiv"]
     problems = {a.source: a.problem for a in found.answers if a.problem}
@@ -144,3 +156,67 @@ def test_the_doi_tier_answers_a_cited_doi_nobody_else_holds(
         missing = runtime.lookup(ParsedFields(title="Made Up", doi="10.1000/made-up"))
     assert [(r.source, r.title, r.year) for r in found.records] == [("doi", UNRELATED.title, 2010)]
     assert missing.records == () and missing.consulted == ("doi",)
+
+
+# --- the loop thread both runtimes run on -------------------------------------------------------------
+
+
+def test_a_closed_loop_refuses_work_and_close_cancels_what_runs() -> None:
+    loop = LoopThread("test-loop")
+    started = threading.Event()
+
+    async def forever() -> None:
+        started.set()
+        await asyncio.sleep(3600)
+
+    outcome: list[BaseException] = []
+
+    def wait() -> None:
+        try:
+            loop.run(forever())
+        except BaseException as error:  # what the waiting agent thread sees
+            outcome.append(error)
+
+    waiter = threading.Thread(target=wait)
+    waiter.start()
+    assert started.wait(5)
+    loop.close()
+    waiter.join(5)
+    assert not waiter.is_alive()  # never left waiting on a stopped loop
+    assert len(outcome) == 1 and isinstance(outcome[0], concurrent.futures.CancelledError)
+    with pytest.raises(RuntimeError, match="test-loop is closed"):
+        loop.run(asyncio.sleep(0))
+    loop.close()  # a second close does nothing
+
+
+def test_the_loops_own_thread_may_not_wait_for_it() -> None:
+    loop = LoopThread("test-loop")
+
+    async def nested() -> str:
+        try:
+            loop.run(asyncio.sleep(0))
+        except RuntimeError as error:
+            return str(error)
+        return "ran"
+
+    try:
+        assert "from the loop's own thread" in loop.run(nested())
+    finally:
+        loop.close()
+
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        "refhound.web",
+        "refhound.web.providers",
+        "refhound.web.hops",
+        "refhound.sources",
+        "refhound.sources.runtime",
+    ],
+)
+def test_each_module_imports_first(module: str) -> None:
+    """`refhound.web` uses the sources' HTTP layer and the sources' runtime uses the web fetcher: neither
+    may need the other imported first."""
+    done = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

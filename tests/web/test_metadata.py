@@ -184,6 +184,16 @@ def test_pdf_links_are_crawled_at_their_landing_page(url: str, address: str) -> 
         ("Gödel".encode(), "text/html; charset=bogus-charset", "Gödel", "utf-8"),
         (b"\xef\xbb\xbfbom", "text/html; charset=latin-1", "bom", "utf-8"),
         ("naïve".encode() + b"\xff", "text/html; charset=utf-8", "naïve\ufffd", "utf-8"),
+        # Codecs Python has but no page is in: bytes-to-bytes, text-to-text, UTF-7 (never a crash).
+        ("Gödel".encode(), "text/html; charset=hex", "Gödel", "utf-8"),
+        (
+            b'<meta charset="rot13">Caf\xe9 noir',
+            "text/html",
+            '<meta charset="rot13">Café noir',
+            "windows-1252",
+        ),
+        (b'<meta charset="utf-7">+AGQ-', "text/html", '<meta charset="utf-7">+AGQ-', "utf-8"),
+        (b'<meta charset="unicode_escape">\\x41', "", '<meta charset="unicode_escape">\\x41', "utf-8"),
     ],
 )
 def test_charsets(body: bytes, content_type: str, expected: str, encoding: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -84,11 +85,15 @@ def test_the_budget_and_top_results_bound_the_work(
     assert [p for p in site.paths() if p != "/robots.txt"] == ["/blog/attention"]
 
 
-def test_a_search_that_does_not_answer_is_unreachable(search: SearchServer, store: IndexStore) -> None:
+def test_a_search_that_does_not_answer_is_unreachable(
+    search: SearchServer, store: IndexStore, caplog: pytest.LogCaptureFixture
+) -> None:
     search.fail_always(Route(b"<html><h1>503 Service Unavailable</h1></html>", 503))
     settings = web_settings(searxng_url=search.url)
-    with WebRuntime(settings) as runtime:
+    with WebRuntime(settings) as runtime, caplog.at_level(logging.WARNING, logger="refhound.web.runtime"):
         findings = find(context_for(settings, store, runtime), title="Deep Learning")
+        find(context_for(settings, store, runtime), title="Attention is all you need")
+    assert [r.getMessage()[:36] for r in caplog.records] == ["web search (searxng) gave no answer:"]
     assert findings.candidates == ()
     assert findings.unreachable == ("searxng",)
     assert findings.note.startswith("searxng unreachable (HTTP 503")
