@@ -14,7 +14,8 @@ because "not in an index that does not cover it" proves nothing.
 
 A cited identifier that its authority says does not exist (`dead_identifiers`: doi.org answers 404 for
 the DOI, arXiv has no such id) is a wrong field of a work found by its title, and, with no such work
-found, evidence of fabrication: a real work's citation does not invent its identifier.
+found, evidence of fabrication: a real work's citation does not invent its identifier. If a source gave no
+answer, the work may be there: the verdict is then unverified.
 
 A metadata_error is marked `borderline` when its verdict hinges on what the rules cannot settle alone:
 every mismatch is in doubt (a title reworded or another work's, author names written another way, an
