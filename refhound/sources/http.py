@@ -20,12 +20,19 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import email.utils
+import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
 import httpx
-from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, stop_after_attempt
+from tenacity import (
+    AsyncRetrying,
+    RetryCallState,
+    retry_if_exception_type,
+    retry_if_not_exception_type,
+    stop_after_attempt,
+)
 
 from refhound.breaker import CircuitBreaker
 from refhound.errors import Unreachable
@@ -135,6 +142,22 @@ class _Retryable(Exception):
         super().__init__(problem)
         self.problem = problem
         self.retry_after = retry_after
+
+
+class _Unresolvable(_Retryable):
+    """The host name does not resolve: no network, or a wrong base URL. Waiting does not help, so it is
+    not retried; it still counts as a failure for the circuit breaker (a run without a network stops
+    asking after a few references instead of waiting out every retry)."""
+
+
+def _unresolvable(error: BaseException) -> bool:
+    """Whether a connection failed because its host name could not be resolved (a DNS error)."""
+    seen: BaseException | None = error
+    while seen is not None:
+        if isinstance(seen, socket.gaierror):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
 
 
 class HttpPool:
@@ -250,11 +273,14 @@ class ServiceHttp:
         retrying = AsyncRetrying(
             stop=stop_after_attempt(attempts),
             wait=self._wait,
-            retry=retry_if_exception_type(_Retryable),
+            retry=retry_if_exception_type(_Retryable) & retry_if_not_exception_type(_Unresolvable),
             reraise=True,
         )
         try:
             fetched: Fetched = await retrying(self._attempt, url, params, headers, missing)
+        except _Unresolvable as error:
+            self.breaker.record_failure()
+            raise Unreachable(self.name, error.problem) from None
         except _Retryable as error:
             self.breaker.record_failure()
             tries = f"after {attempts} attempts" if attempts > 1 else "no retries configured"
@@ -317,7 +343,10 @@ class ServiceHttp:
             except (TimeoutError, httpx.TimeoutException):
                 raise _Retryable(f"no answer within {policy.timeout_s:g} s") from None
             except httpx.TransportError as error:
-                raise _Retryable(f"{type(error).__name__}: {error or 'transport error'}") from None
+                problem = f"{type(error).__name__}: {error or 'transport error'}"
+                if _unresolvable(error):
+                    raise _Unresolvable(f"{problem} (the host name does not resolve; not retried)") from None
+                raise _Retryable(problem) from None
             except httpx.HTTPError as error:  # decoding errors, unusable redirects: no retry helps
                 raise Unreachable(self.name, f"{type(error).__name__}: {error}") from None
 

@@ -6,6 +6,7 @@ import asyncio
 import datetime as dt
 import itertools
 import json
+import socket
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
@@ -315,6 +316,32 @@ def test_a_refused_connection_is_unreachable() -> None:
         url = gone.url
     with pytest.raises(Unreachable, match=r"ConnectError.*\(after 2 attempts\)"):
         call(settings_for(url, retries=1), lambda c: c.lookup(ParsedFields(title=RESNET.title)))
+
+
+def test_a_host_name_that_does_not_resolve_is_not_retried_and_trips_the_breaker() -> None:
+    attempts: list[str] = []
+
+    def no_dns(request: httpx.Request) -> httpx.Response:
+        attempts.append(str(request.url))
+        try:
+            raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+        except socket.gaierror as error:
+            raise httpx.ConnectError("[Errno -2] Name or service not known", request=request) from error
+
+    async def four_lookups(crossref: Crossref) -> list[str]:
+        problems = []
+        for _ in range(4):
+            try:
+                await crossref.lookup(ParsedFields(title=RESNET.title))
+            except Unreachable as error:
+                problems.append(error.problem)
+        return problems
+
+    settings = settings_for("https://api.crossref.invalid", retries=3)
+    problems = call(settings, four_lookups, httpx.MockTransport(no_dns))
+    assert len(attempts) == 3  # one attempt per look-up; after 3 failures the breaker refuses at once
+    assert all("does not resolve; not retried" in p for p in problems[:3])
+    assert "circuit breaker open" in problems[3]
 
 
 def test_an_oversized_answer_is_refused() -> None:
