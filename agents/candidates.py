@@ -2,7 +2,7 @@
 
 Shared by the stages that gather records online (scholar, web): a record is a candidate when its title is
 close to the cited one, or when it carries the cited DOI / arXiv id whatever its title (the judge tells a
-DOI of another work from a typo). Ranked by title similarity, then the cited year, then shared authors.
+DOI of another work from a typo). Every stage, the index's too, ranks its candidates with `best_first`.
 """
 
 from __future__ import annotations
@@ -37,8 +37,15 @@ def records_as_candidates(
         via = same_identifier(cited, record) or "title"
         if via != "title" or similarity >= settings.title_candidate_similarity:
             candidates.append(Candidate(record, similarity, via, stage=stage, note=note(record)))
+    return best_first(cited, candidates, settings.candidates)
+
+
+def best_first(cited: ParsedFields, candidates: list[Candidate], limit: int) -> list[Candidate]:
+    """The `limit` best candidates: by title similarity, then the cited year, then shared author names
+    (generic titles such as "Introduction" can have hundreds of exact matches)."""
     cited_names = {name_key(a) for a in cited.authors}
-    candidates.sort(
+    ranked = sorted(
+        candidates,
         key=lambda c: (
             c.title_similarity,
             c.record.year == cited.year,
@@ -46,4 +53,4 @@ def records_as_candidates(
         ),
         reverse=True,
     )
-    return candidates[: settings.candidates]
+    return ranked[:limit]

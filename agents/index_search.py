@@ -6,12 +6,12 @@ nothing) by FTS5 full-text search, re-ranked with rapidfuzz title similarity.
 
 from __future__ import annotations
 
+from refhound.agents.candidates import best_first
 from refhound.agents.context import AgentContext, Candidate, Findings
 
 from refhound.index.store import IndexedRecord, IndexStore
 from refhound.models import ParsedFields, Reference
 from refhound.normalize.identifiers import arxiv_id_from_doi, normalize_arxiv_id, normalize_doi
-from refhound.normalize.names import name_key
 from refhound.normalize.titles import title_key, title_similarity
 from refhound.settings import JudgeSettings
 
@@ -43,18 +43,7 @@ def find_candidates(cited: ParsedFields, store: IndexStore, settings: JudgeSetti
         similarity = title_similarity(cited.title, row.record.title) if cited.title else 0.0
         if via != "title" or similarity >= settings.title_candidate_similarity:
             candidates.append(Candidate(row.record, similarity, via))
-    # Generic titles ("Introduction", "Briefly Noted") can have hundreds of exact matches: rank by the
-    # cited year and shared author names too, so the cut below keeps the right ones.
-    cited_names = {name_key(a) for a in cited.authors}
-    candidates.sort(
-        key=lambda c: (
-            c.title_similarity,
-            c.record.year == cited.year,
-            len(cited_names.intersection(name_key(a) for a in c.record.authors)),
-        ),
-        reverse=True,
-    )
-    return candidates[: settings.candidates]
+    return best_first(cited, candidates, settings.candidates)
 
 
 def search_index(reference: Reference, context: AgentContext) -> Findings:
