@@ -15,6 +15,7 @@ goes on to the memory and the judge). Also times the graph with its SQLite check
 from __future__ import annotations
 
 import argparse
+import asyncio
 import collections
 import statistics
 import sys
@@ -22,10 +23,13 @@ import tempfile
 import time
 from datetime import date
 from pathlib import Path
+from typing import Annotated, Any, TypedDict
 
+from langgraph.graph import END, START, StateGraph
+from langgraph.types import Send
 from refhound.agents.index_search import find_candidates
 from refhound.agents.judge import judge
-from refhound.sop.runner import SopRunner, new_run_id
+from refhound.sop.runner import CHUNK_SIZE, SopRunner, new_run_id
 
 from refhound.index.store import IndexStore
 from refhound.inputs import read_input
@@ -108,7 +112,47 @@ def main() -> int:
         differ = sum(a != b for a, b in zip(verdicts[name], verdicts["direct loop"], strict=True))
         print(f"| {name} | {rate:,.0f} | {100 * (rate / base - 1):+.1f}% | {differ} |")
     print("\nverdicts (direct loop):", dict(collections.Counter(v.value for v in verdicts["direct loop"])))
+    floor_ms = langgraph_floor_ms(n)
+    direct_ms = 1000 / base
+    print(
+        f"\nLangGraph alone (one Send per item to a node that does nothing, {CHUNK_SIZE} per graph run): "
+        f"{floor_ms:.3f} ms per Send; the direct loop's whole reference: {direct_ms:.3f} ms. "
+        f"Best possible graph rate here: {1000 / (direct_ms + floor_ms):,.0f} refs/s "
+        f"({100 * (direct_ms / (direct_ms + floor_ms) - 1):+.0f}%)."
+    )
     return 0
+
+
+def _merged(left: dict[int, int], right: dict[int, int]) -> dict[int, int]:
+    return {**left, **right}
+
+
+class _Floor(TypedDict, total=False):
+    items: list[int]
+    results: Annotated[dict[int, int], _merged]
+
+
+async def _nothing(packet: dict[str, Any]) -> dict[str, Any]:
+    return {"results": {packet["i"]: packet["i"]}}
+
+
+def langgraph_floor_ms(n: int) -> float:
+    """What one `Send` costs LangGraph by itself: a graph fanning out to a node that returns at once."""
+    graph = StateGraph(_Floor)
+    graph.add_node("nothing", _nothing)
+    graph.add_conditional_edges(
+        START, lambda state: [Send("nothing", {"i": i}) for i in state["items"]], ["nothing"]
+    )
+    graph.add_edge("nothing", END)
+    app = graph.compile()
+
+    async def run() -> None:
+        for start in range(0, n, CHUNK_SIZE):
+            await app.ainvoke({"items": list(range(start, min(n, start + CHUNK_SIZE)))})
+
+    started = time.perf_counter()
+    asyncio.run(run())
+    return (time.perf_counter() - started) / n * 1000
 
 
 if __name__ == "__main__":
