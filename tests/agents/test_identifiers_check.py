@@ -15,18 +15,8 @@ from tests.sources.arxiv_server import ArxivServer, Preprint
 from tests.sources.crossref_server import CrossrefServer
 from tests.sources.doi_server import DoiServer
 from tests.sources.fake_service import Scenario, fault_scenarios, unavailable
-from tests.sources.works import LECUN
+from tests.sources.works import LECUN, TRANSFORMER
 
-TRANSFORMER = Record(
-    source="test",
-    source_id="transformer",
-    source_version="test",
-    title="Attention is All you Need",
-    authors=["Ashish Vaswani", "Noam Shazeer", "Niki Parmar", "Jakob Uszkoreit"],
-    venue="Advances in Neural Information Processing Systems 30",
-    year=2017,
-    entry_type="inproceedings",
-)
 BERT = Record(
     source="test",
     source_id="bert",
@@ -55,12 +45,15 @@ BIB = r"""
 
 
 @pytest.fixture()
-def servers() -> Iterator[tuple[DoiServer, ArxivServer, CrossrefServer]]:
+def servers(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[DoiServer, ArxivServer, CrossrefServer]]:
+    """doi.org, arXiv and Crossref on loopback, and an online run pointed at them (Crossref its one tier)."""
     with (
         DoiServer([LECUN]) as doi,
         ArxivServer([Preprint(BERT)]) as arxiv,
-        CrossrefServer([TRANSFORMER]) as cr,
+        # Without a DOI: the citation's borrowed one is the only DOI the work is cited with.
+        CrossrefServer([TRANSFORMER.model_copy(update={"doi": None})]) as cr,
     ):
+        online(monkeypatch, doi.url, arxiv.url, cr.url)
         yield doi, arxiv, cr
 
 
@@ -92,10 +85,7 @@ def test_identifiers_decide_first_and_a_dead_identifier_is_fabrication(
     servers: tuple[DoiServer, ArxivServer, CrossrefServer],
     small_index: Path,
     tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    doi, arxiv, crossref = servers
-    online(monkeypatch, doi.url, arxiv.url, crossref.url)
     results = check(tmp_path, small_index)
 
     assert (results["lecun"]["verdict"], results["lecun"]["stage"]) == ("verified", "identifiers")
@@ -115,10 +105,8 @@ def test_an_unreachable_resolver_never_makes_a_fabrication(
     servers: tuple[DoiServer, ArxivServer, CrossrefServer],
     small_index: Path,
     tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    doi, arxiv, crossref = servers
-    online(monkeypatch, doi.url, arxiv.url, crossref.url)
+    doi, arxiv, _ = servers
     doi.fail_always(unavailable())
     arxiv.fail_always(unavailable())
     results = check(tmp_path, small_index)
@@ -131,10 +119,8 @@ def test_a_dead_identifier_is_no_fabrication_when_a_scholarly_source_was_silent(
     servers: tuple[DoiServer, ArxivServer, CrossrefServer],
     small_index: Path,
     tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    doi, arxiv, crossref = servers
-    online(monkeypatch, doi.url, arxiv.url, crossref.url)
+    crossref = servers[2]
     crossref.fail_always(unavailable())  # the work might be there: only the identifier is known wrong
     results = check(tmp_path, small_index)
     for invented in ("invented", "ghost"):
@@ -153,8 +139,7 @@ def test_no_fault_of_the_resolvers_makes_a_fabrication(
 ) -> None:
     """The fault matrix at doi.org and arXiv, the only authorities whose "no such identifier" can make a
     reference fabricated: a fault the retry gets past changes nothing, any other leaves it unverified."""
-    doi, arxiv, crossref = servers
-    online(monkeypatch, doi.url, arxiv.url, crossref.url)
+    doi, arxiv, _ = servers
     for name in ("DOI", "ARXIV"):
         monkeypatch.setenv(f"REFHOUND_SOURCES__{name}__RETRIES", "1")
         monkeypatch.setenv(f"REFHOUND_SOURCES__{name}__TIMEOUT_S", str(TIMEOUT_S))

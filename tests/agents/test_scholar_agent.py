@@ -12,34 +12,13 @@ from refhound.agents.judge import Judgement, judge
 from refhound.agents.scholar import search_scholarly_sources
 
 from refhound.index.store import IndexStore
-from refhound.models import FieldStatus, ParsedFields, Record, Reference, Verdict
+from refhound.models import FieldStatus, ParsedFields, Reference, Verdict
 from refhound.settings import Settings
 from refhound.sources.runtime import SourcesRuntime
 from tests.sources.crossref_server import CrossrefServer, only_crossref, unavailable
+from tests.sources.works import LECUN, TRANSFORMER
 
 THIS_YEAR = 2026
-TRANSFORMER = Record(
-    source="test",
-    source_id="transformer",
-    source_version="test",
-    title="Attention is All you Need",
-    authors=["Ashish Vaswani", "Noam Shazeer", "Niki Parmar", "Jakob Uszkoreit"],
-    venue="Advances in Neural Information Processing Systems 30",
-    year=2017,
-    doi="10.5555/3295222.3295349",
-    entry_type="inproceedings",
-)
-LECUN = Record(
-    source="test",
-    source_id="lecun",
-    source_version="test",
-    title="Deep Learning",
-    authors=["Yann LeCun", "Yoshua Bengio", "Geoffrey Hinton"],
-    venue="Nature",
-    year=2015,
-    doi="10.1038/nature14539",
-    entry_type="article",
-)
 
 
 @pytest.fixture(autouse=True)

@@ -10,21 +10,12 @@ import pytest
 from refhound.errors import Unreachable
 from refhound.models import ParsedFields, Record
 from refhound.sources.dblp import Dblp, search_query
+from tests.sources import works
 from tests.sources.dblp_server import TOO_MANY, DblpServer
 from tests.sources.fake_service import call, page, rate_limited, settings_for, unavailable
 
 FIXTURE = (Path(__file__).parent / "fixtures" / "dblp-search.json").read_bytes()
-RESNET = Record(
-    source="test",
-    source_id="resnet",
-    source_version="test",
-    title="Deep Residual Learning for Image Recognition",
-    authors=["Kaiming He", "Xiangyu Zhang", "Shaoqing Ren", "Jian Sun"],
-    venue="CVPR",
-    year=2016,
-    doi="10.1109/CVPR.2016.90",
-    entry_type="inproceedings",
-)
+RESNET = works.RESNET.model_copy(update={"venue": "CVPR"})  # dblp names venues short
 SOLO = Record(
     source="test",
     source_id="solo",

@@ -26,3 +26,14 @@ RESNET = Record(
     doi="10.1109/CVPR.2016.90",
     entry_type="inproceedings",
 )
+TRANSFORMER = Record(
+    source="test",
+    source_id="transformer",
+    source_version="test",
+    title="Attention is All you Need",
+    authors=["Ashish Vaswani", "Noam Shazeer", "Niki Parmar", "Jakob Uszkoreit"],
+    venue="Advances in Neural Information Processing Systems 30",
+    year=2017,
+    doi="10.5555/3295222.3295349",
+    entry_type="inproceedings",
+)
