@@ -100,8 +100,7 @@ def _end(text: str) -> str:
 def _identifiers(c: Cited, doi_form: str) -> list[str]:
     out = []
     if c.doi:
-        doi = c.doi.replace("\\_", "_")  # dblp's BibTeX escape, which no printed DOI shows
-        out.append(f"doi: {doi}" if doi_form == "doi" else f"https://doi.org/{doi}")
+        out.append(f"doi: {c.doi}" if doi_form == "doi" else f"https://doi.org/{c.doi}")
     if c.arxiv_id:
         out.append(f"arXiv:{c.arxiv_id}")
     return out

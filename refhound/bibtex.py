@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 
 from bibtexparser.entrypoint import parse_string
 
-from refhound.normalize.text import collapse_whitespace, latex_to_unicode
+from refhound.normalize.text import collapse_whitespace, latex_to_unicode, unescape_latex_specials
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,7 @@ def decode_field(name: str, value: str) -> str:
     if name in _NAME_LISTS:
         return collapse_whitespace(value)
     if name in _VERBATIM:
-        return collapse_whitespace(value.replace("{", "").replace("}", ""))
+        return collapse_whitespace(unescape_latex_specials(value).replace("{", "").replace("}", ""))
     return latex_to_unicode(value)
 
 

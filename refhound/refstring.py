@@ -212,11 +212,22 @@ def _journal_without_title(text: str) -> bool:
     )
 
 
+# After a quote mark, text that carries the title on: a word glued to the mark (it opens an inner quote),
+# or a lower-case word other than "in" and abbreviations ("The “Curse of Multilinguality” revisited").
+# A mark right after a comma or full stop closes the title whatever follows (“Title,” paper presented at).
+_QUOTE_GOES_ON = re.compile(r"\w|\s+(?!in\b)[a-z]+(?![\w.])")
+
+
+def _closes_title(text: str, i: int) -> bool:
+    return text[i - 1] in ",." or not _QUOTE_GOES_ON.match(text, i + 1)
+
+
 def _quote_end(text: str, closers: str) -> int | None:
-    """Where the quote opened at text[0] closes. A "’" is also an apostrophe ("Peoples’ Understanding"), so
-    a single quote closes first where punctuation follows it, before any next opening "‘"."""
+    """Where the quote opened at text[0] closes; None when every closing mark is inside the title.
+    A "’" is also an apostrophe ("Peoples’ Understanding"), so a single quote closes first where
+    punctuation follows it, before any next opening "‘"."""
     if text[0] != "‘":
-        return next((i for i in range(1, len(text)) if text[i] in closers), None)
+        return next((i for i in range(1, len(text)) if text[i] in closers and _closes_title(text, i)), None)
     limit = text.find("‘", 1) % (len(text) + 1) or len(text)
     for pattern in (r"[,.;:]|$", r"\s"):
         for i in range(1, limit):

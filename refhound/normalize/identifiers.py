@@ -11,6 +11,8 @@ import re
 from functools import lru_cache
 from urllib.parse import unquote
 
+from refhound.normalize.text import unescape_latex_specials
+
 _DOI_PREFIX = re.compile(r"^(?:doi\s*:?\s*|info:doi/|(?:https?://)?(?:dx\.|www\.)?doi\.org/)+", re.IGNORECASE)
 _DOI = re.compile(r"10\.\d{4,9}(?:\.\d+)*/[^\s\"{}]+")  # old SICI DOIs hold "<>", "()", ";" and ":"
 _DOI_IN_TEXT = re.compile(r"(?<![\w.])" + _DOI.pattern)
@@ -53,7 +55,7 @@ def _trim_doi(doi: str) -> str:
 @lru_cache(maxsize=1 << 14)
 def normalize_doi(text: str) -> str | None:
     """Canonical lower-case DOI from a bare DOI, ``doi:`` form or doi.org URL; None if it is not a DOI."""
-    value = text.strip().lstrip("([<\"'")
+    value = unescape_latex_specials(text.strip().lstrip("([<\"'"))
     if "%" in value:
         value = unquote(value)
     match = _DOI.fullmatch(_DOI_PREFIX.sub("", value))

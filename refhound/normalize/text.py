@@ -130,6 +130,7 @@ _MATH = re.compile(r"(?<!\\)\$([^$]*)\$")
 _SUB_SUPERSCRIPT = re.compile(r"(?<!\\)[_^]")
 _DOLLAR = re.compile(r"(?<!\\)\$")
 _WHITESPACE = re.compile(r"\s+")
+_ESCAPED_SPECIAL = re.compile(r"\{?\\([_&%#$])\}?")
 _LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "ft", "ﬆ": "st"})
 # Letters NFKD does not decompose but that should fold to ASCII for comparison.
 _FOLD_EXTRA = str.maketrans(
@@ -170,6 +171,11 @@ def latex_to_unicode(text: str) -> str:
     out = out.replace("{", "").replace("}", "")
     out = out.replace("---", "—").replace("--", "–").replace("~", " ").replace("``", "“").replace("''", "”")
     return collapse_whitespace(out)
+
+
+def unescape_latex_specials(text: str) -> str:
+    """Identifiers and URLs from BibTeX (dblp's among them) escape LaTeX specials: "3-540-44581-1\\_23"."""
+    return _ESCAPED_SPECIAL.sub(r"\1", text) if "\\" in text else text
 
 
 def collapse_whitespace(text: str) -> str:

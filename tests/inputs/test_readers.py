@@ -131,6 +131,14 @@ def test_bibtex_venue_and_arxiv(tmp_path: Path, fields: str, expected: tuple[str
     assert (parsed.venue, parsed.arxiv_id) == expected
 
 
+def test_bibtex_latex_escapes_in_doi_and_url_are_undone(tmp_path: Path) -> None:
+    # dblp's BibTeX escapes the underscore of Springer chapter DOIs.
+    fields = "doi = {10.1007/3-540-44581-1\\_23}, url = {https://example.org/a{\\_}b\\%20c}"
+    read = read_input(write(tmp_path, "one.bib", f"@inproceedings{{k, title = {{T}}, {fields}}}"))
+    parsed = read.references[0].parsed
+    assert (parsed.doi, parsed.url) == ("10.1007/3-540-44581-1_23", "https://example.org/a_b%20c")
+
+
 def test_bibtex_bad_doi_is_a_problem(tmp_path: Path) -> None:
     read = read_input(write(tmp_path, "one.bib", "@article{k, title = {T}, doi = {N/A}}"))
     assert read.references[0].parsed.doi is None

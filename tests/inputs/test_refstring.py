@@ -198,6 +198,24 @@ PDF_CASES: dict[str, dict[str, Any]] = {
         "title": "Cultural Diversity in Peoples’ Understanding and Uses of Time",
         "venue": "Applied Psychology: An International Review",
     },
+    # Quote marks inside a title: an inner quote of the same kind, a quoted phrase the title starts with,
+    # a closing mark after a comma that ends the title whatever follows.
+    "J. Devlin and M.-W. Chang, “Why “attention” is not explanation,” in Proc. NAACL, 2019, pp. 1-10.": {
+        "title": "Why “attention” is not explanation",
+        "venue": "Proc. NAACL",
+    },
+    'J. Devlin and M.-W. Chang, "Why "attention" is not explanation," in Proc. NAACL, 2019, pp. 1-10.': {
+        "title": 'Why "attention" is not explanation',
+        "venue": "Proc. NAACL",
+    },
+    "A. Smith. 2020. “Let's Think Step by Step” is all you need. In Proceedings of ACL, pages 1–9.": {
+        "title": "“Let's Think Step by Step” is all you need",
+        "venue": "Proceedings of ACL",
+    },
+    "León, B. (2004) “Information on Science in European Television,” paper presented at PCST-8, "
+    "“Scientific Knowledge and Cultural Diversity,” Barcelona, 3 - 6 June.": {
+        "title": "Information on Science in European Television",
+    },
     # An organization as author.
     "Centers for Disease Control and Prevention (CDC) (2003) Decline in annual incidence of varicella-"
     "selected states, 1990–2001. MMWR Morb Mortal Wkly Rep 52:884–885": {
@@ -328,8 +346,8 @@ def _eval_module() -> Any:
 
 @pytest.mark.shared
 def test_anystyle_gold_figures() -> None:
-    """Floors a little under the measured figures (soft F1: title 0.945, author 0.987, container 0.913,
-    date 0.992, micro 0.962)."""
+    """Floors a little under the measured figures (soft F1: title 0.950, author 0.987, container 0.918,
+    date 0.992, micro 0.964)."""
     gold: Path = shared_path("reference-strings", "anystyle-gold.xml.gz")
     scores = _eval_module().evaluate(gold)
     assert scores.n == 1669
