@@ -69,7 +69,9 @@ def to_reference(item: BenchItem, mode: InputMode) -> Reference:
     if mode is InputMode.RAW:
         raw = item.raw or ""
         return Reference(id=str(item.id), raw=raw, parsed=parse_reference_string(raw))
-    return Reference(id=str(item.id), raw=bibtex_entry(item).strip(), parsed=parsed_from_fields(item))
+    return Reference(
+        id=str(item.id), raw=bibtex_entry(item).strip(), parsed=parsed_from_fields(item), structured=True
+    )
 
 
 @dataclass

@@ -37,6 +37,10 @@ class Reference(_Model):
     raw: str = Field(description="The reference as written (a BibTeX entry or a reference string).")
     parsed: ParsedFields
     input: str | None = Field(default=None, description="The file the reference was read from.")
+    structured: bool = Field(
+        default=False,
+        description="The fields come from a structured entry (BibTeX, biblatex, CSL), not a printed string.",
+    )
 
 
 class Record(_Model):

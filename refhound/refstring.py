@@ -18,7 +18,7 @@ from refhound.models import ParsedFields
 from refhound.normalize.identifiers import find_arxiv_id, find_doi
 from refhound.normalize.text import collapse_whitespace
 from refhound.normalize.titles import clean_title
-from refhound.refstring_authors import LOWER, UPPER, YEAR, AuthorBlock, take_authors
+from refhound.refstring_authors import LOWER, UPPER, YEAR, AuthorBlock, split_name_list, take_authors
 
 ARXIV_VENUE = "arXiv"
 # How citations name arXiv as a venue: "arXiv preprint arXiv:2005.14165", "ArXiv", "CoRR" (dblp's name).
@@ -741,3 +741,52 @@ def parse_reference_string_detailed(raw: str) -> DetailedParse:
 def parse_reference_string(raw: str) -> ParsedFields:
     """Parse one formatted reference (ACL, APA, IEEE, LNCS, Vancouver, Chicago, arXiv, …) into fields."""
     return parse_reference_string_detailed(raw).fields
+
+
+# A year closing the author block: "… Kumar. 2002." / "… & Li, L. (2009)."
+_YEAR_AT_END = re.compile(rf"[\s(]*({YEAR})[a-z]?\)?[.,:;]?\s*$")
+
+
+def _printed_title(text: str, title: str) -> tuple[int, int] | None:
+    """Where `text` prints `title`, word for word (case, punctuation and spacing aside)."""
+    words = re.findall(r"\w+", title)
+    if len(words) < 3:  # a short title could be any words of the string
+        return None
+    pattern = r"(?<!\w)" + r"[\W_]*".join(map(re.escape, words)) + r"(?!\w)"
+    match = re.search(pattern, text, re.IGNORECASE)
+    return match.span() if match else None
+
+
+def parse_reference_string_around(raw: str, title: str) -> ParsedFields | None:
+    """The fields of `raw` read with `title` as its title: the names before it, the venue after it.
+
+    For a string that prints a title known from elsewhere (the record its DOI leads to) where the parser
+    took something else for the title; None when the string does not print `title`."""
+    ids = _take_identifiers(_prepare(raw))
+    span = _printed_title(ids.text, title)
+    if span is None:
+        return None
+    before, after = ids.text[: span[0]].rstrip(" “\"«„‘'"), ids.text[span[1] :]
+    year_match = _YEAR_AT_END.search(before)
+    if year_match:
+        before = before[: year_match.start()]
+    authors = split_name_list(before)
+    after = re.sub(r"^[\s”\"»“’'.,:;?!]+", "", after)
+    found_year = _year_in(after)
+    year = int(year_match.group(1)) if year_match else found_year[0] if found_year else None
+    venue = _take_venue(after)
+    if venue.name is None and ids.arxiv_id and "arxiv" in raw.lower():
+        venue = _Venue(ARXIV_VENUE, venue.rest, "arxiv")
+    volume, pages = _volume_and_pages(venue.rest)
+    return ParsedFields(
+        title=_tidy_title(ids.text[span[0] : span[1]]),
+        authors=authors.names,
+        authors_truncated=authors.truncated,
+        venue=venue.name,
+        year=year,
+        doi=ids.doi,
+        arxiv_id=ids.arxiv_id,
+        url=ids.url,
+        volume=volume,
+        pages=pages,
+    )

@@ -16,6 +16,7 @@ from typing import Any, cast
 from langgraph.types import Command, Send
 from refhound.agents.context import Agent, AgentContext, Findings
 from refhound.agents.judge import Judgement, judge
+from refhound.agents.reread import reread_by_identifier
 from refhound.sop.routes import JUDGE, Decided, after_stage
 from refhound.sop.state import Branch, merge
 
@@ -61,10 +62,17 @@ def stage_node(
         except Exception as exc:  # one reference's failure must not end a run over thousands
             logger.exception("stage %s failed on reference %s", stage, branch["reference"].id)
             findings = Findings(note=f"failed: {type(exc).__name__}: {exc}", unreachable=(stage,))
+        candidates, note = list(findings.candidates), findings.note
+        found_so_far = [*branch["candidates"], *candidates]
+        if reread := reread_by_identifier(branch["reference"], found_so_far, context.settings.judge):
+            # Re-read fields give every candidate another title similarity: the list is built again.
+            branch = merge(branch, {"reference": reread.reference})
+            branch["candidates"], candidates = [], reread.candidates
+            note = "; ".join(filter(None, (note, reread.note)))
         branch = merge(
             branch,
             {
-                "candidates": list(findings.candidates),
+                "candidates": candidates,
                 "unreachable": list(findings.unreachable),
                 "dead_identifiers": list(findings.dead_identifiers),
                 "next_stage": branch["next_stage"] + 1,
@@ -78,7 +86,7 @@ def stage_node(
             stage=stage,
             elapsed_ms=_ms_since(started),
             candidates=len(findings.candidates),
-            note=findings.note,
+            note=note,
         )
         branch = merge(branch, {"stages": [timing]})
         route = after_stage(branch, judgement, order)

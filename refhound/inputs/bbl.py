@@ -170,7 +170,7 @@ def _read_biblatex(text: str, source: str) -> InputRead:
             entry_type, _biblatex_fields(body), names, bool(_MORE_AUTHORS.search(body))
         )
         raw = collapse_whitespace(match.group(0))
-        read.references.append(Reference(id=key, raw=raw, parsed=parsed, input=source))
+        read.references.append(Reference(id=key, raw=raw, parsed=parsed, input=source, structured=True))
         location = f"line {line} ({key})"
         read.problems.extend(InputProblem(input=source, location=location, message=note) for note in notes)
     return read

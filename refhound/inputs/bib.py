@@ -99,7 +99,8 @@ def read_bibtex(text: str, source: str) -> InputRead:
             split_bibtex_names(entry.fields["author"]) if "author" in entry.fields else ([], False)
         )
         parsed, notes = map_fields(entry.entry_type, entry.fields, authors, truncated)
-        read.references.append(Reference(id=entry.key, raw=entry.raw, parsed=parsed, input=source))
+        reference = Reference(id=entry.key, raw=entry.raw, parsed=parsed, input=source, structured=True)
+        read.references.append(reference)
         location = f"line {entry.line} ({entry.key})" if entry.line else entry.key
         read.problems.extend(InputProblem(input=source, location=location, message=note) for note in notes)
     return read

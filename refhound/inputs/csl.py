@@ -106,7 +106,7 @@ def read_csl_json(text: str, source: str) -> InputRead:
         parsed = _item_fields(item)
         key = _text(item.get("id")) or str(position)
         raw = json.dumps(item, ensure_ascii=False)
-        read.references.append(Reference(id=key, raw=raw, parsed=parsed, input=source))
+        read.references.append(Reference(id=key, raw=raw, parsed=parsed, input=source, structured=True))
         no_title = missing_title(parsed, "item")
         if no_title:
             read.problems.append(InputProblem(input=source, location=f"{location} ({key})", message=no_title))

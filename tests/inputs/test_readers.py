@@ -463,3 +463,19 @@ def test_fifty_megabyte_bibtex(tmp_path: Path) -> None:
     count = _fill(tmp_path / "big.bib", entry)
     read = read_input(tmp_path / "big.bib")
     assert len(read.references) == count and read.problems == []
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "structured"),
+    [
+        ("refs.bib", "@article{k, title = {Deep Learning}, author = {LeCun, Yann}}", True),
+        ("refs.json", json.dumps(CSL_ITEMS[:1]), True),
+        ("refs.txt", "[1] Y. LeCun, Y. Bengio, and G. Hinton. Deep learning. Nature, 2015.", False),
+    ],
+)
+def test_fields_from_structured_entries_say_so(
+    tmp_path: Path, name: str, content: str, structured: bool
+) -> None:
+    # Only fields read from a printed string may be read again (agents/reread.py).
+    read = read_input(write(tmp_path, name, content))
+    assert [ref.structured for ref in read.references] == [structured]

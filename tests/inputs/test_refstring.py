@@ -13,9 +13,11 @@ import pytest
 from refhound.refstring import (
     parse_author_list,
     parse_reference_string,
+    parse_reference_string_around,
     parse_reference_string_detailed,
     strip_numbering,
 )
+from refhound.refstring_authors import split_name_list
 from tests.conftest import ROOT, shared_path
 
 BERT = "BERT: Pre-training of deep bidirectional transformers for language understanding"
@@ -369,3 +371,42 @@ def test_excite_gold_figures() -> None:
     assert scores.soft["author"].prf()[2] >= 0.89
     assert scores.soft["container"].prf()[2] >= 0.83
     assert scores.micro("soft").prf()[2] >= 0.90
+
+
+def test_reading_around_a_known_title() -> None:
+    raw = (
+        "Fu, C.-L., Chen, Z.-C., Lee, Y.-R., & Lee, H.-y. (2022). AdapterBias: Parameter-efficient token-"
+        "dependent representation shift for adapters in NLP tasks. In Findings of the Association for "
+        "Computational Linguistics: NAACL 2022. https://doi.org/10.18653/v1/2022.findings-naacl.199"
+    )
+    title = "AdapterBias: Parameter-efficient Token-dependent Representation Shift for Adapters in NLP Tasks"
+    fields = parse_reference_string_around(raw, title)
+    assert fields is not None
+    assert fields.title == (
+        "AdapterBias: Parameter-efficient token-dependent representation shift for adapters in NLP tasks"
+    )
+    assert fields.authors == ["Fu, C.-L.", "Chen, Z.-C.", "Lee, Y.-R.", "Lee, H.-y"]
+    assert (fields.year, fields.doi) == (2022, "10.18653/v1/2022.findings-naacl.199")
+    assert fields.venue == "Findings of the Association for Computational Linguistics: NAACL"
+    assert parse_reference_string_around(raw, "A Title This String Does Not Print") is None
+    assert parse_reference_string_around(raw, "AdapterBias") is None  # too short to be sure where it is
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "truncated"),
+    [
+        (
+            "B. Uygar Oztekin, George Karypis, and Vipin Kumar",
+            ["B. Uygar Oztekin", "George Karypis", "Vipin Kumar"],
+            False,
+        ),
+        ("Xu, W., Ma, W. Y., & Fu, L.", ["Xu, W.", "Ma, W. Y.", "Fu, L"], False),
+        ("Smith JA, Roe C", ["Smith JA", "Roe C"], False),
+        ("Fatemeh Pesaran zadeh, Joonsuk Park, et al.", ["Fatemeh Pesaran zadeh", "Joonsuk Park"], True),
+    ],
+)
+def test_a_known_author_list_is_split_whatever_its_names(
+    text: str, names: list[str], truncated: bool
+) -> None:
+    block = split_name_list(text)
+    assert (block.names, block.truncated) == (names, truncated)
