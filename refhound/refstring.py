@@ -451,8 +451,9 @@ _MONTHS = (
     "octobre|novembre|décembre|spring|summer|fall|autumn|winter"
 )
 _VENUE_STOP = re.compile(
-    # a volume, year or page number; not the year that opens a proceedings' name ("of the 2019 Conference")
-    r"[\s,.;:]+\(?(?=\d+(?!\w))(?!(?:1[89]|20)\d\d\s+[A-Z])"
+    # a volume, year or page number; not the year inside a proceedings' name ("of the 2019 Conference",
+    # "ACL 2017, Student Research Workshop", "Coling 2008: Proceedings of the …")
+    r"[\s,.;:]+\(?(?=\d+(?!\w))(?!(?:1[89]|20)\d\d(?:\s+|[,:]\s+(?=(?:Proceedings|Student|Workshop)\b))[A-Z])"
     r"|\s*\((?=\d|pp?\.)"
     r"|(?:^|[\s,.;:(]+)(?=(?:pp?|pages?|vols?|volume|no|nos|nr|num|issue|art|chap|chapter)\b\.?\s*[A-Z]?\d)"
     r"|[\s,.;:(]+(?=n[°o]\s*\d)"

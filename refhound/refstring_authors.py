@@ -21,7 +21,11 @@ _PLACEHOLDER = re.compile(r"^[_\-—–]{2,}\s*[.,]?\s*")  # "———." repeat
 
 _ET_AL = re.compile(r"et\.?\s+al\b\.?|and\s+others\b")
 _TOKEN = re.compile(rf"{_ET_AL.pattern}|\.\.\.|…|[,;:&()\[\]“”\"«»„‘/]|[^\s,;:&()\[\]“”\"«»„‘/]+")
-_INITIALS = re.compile(rf"[{UPPER}][a-z]?\.(?:-?[{UPPER}][a-z]?\.|-[a-z]\.)*")  # "H.-y." for "Hung-yi"
+# An initial: a capital, a digraph that abbreviates one sound ("Ch." Charles, "Yu." Yuri) or a title ("Dr.",
+# "St."), never a short family name ("Lu.", "Xu.", "Ma." end a name before the title); "H.-y." abbreviates
+# "Hung-yi".
+_INITIAL = rf"(?:Ch|Th|Ph|Sh|Zh|Kh|Gh|Yu|Ya|Yo|Ts|Dr|Mr|Ms|St|[{UPPER}])\."
+_INITIALS = re.compile(rf"{_INITIAL}(?:-?{_INITIAL}|-[a-z]\.)*")
 _CAPITALS_DOT = re.compile(rf"[{UPPER}]{{2,3}}\.")  # "WC." in "Abraham WC. Metaplasticity"
 _BARE_INITIALS = re.compile(rf"[{UPPER}]{{1,3}}")
 _CAPWORD = re.compile(
@@ -128,6 +132,20 @@ def _shape(word: str) -> str:
     return "W" if _CAPWORD.fullmatch(word) else "x"
 
 
+_NAME_ENDS = re.compile(r"\s*(?:[,.;&]|and\s)")
+_INITIALS_FOLLOW = re.compile(rf",\s*[{UPPER}]\.")
+
+
+def _word_shape(word: str, before: list[_Token], text: str, end: int) -> str:
+    """`_shape`, but a title word is a family name after a given name and before a separator ("Yuan An, and
+    Sadid Hasan", "Xiangdong An and …") or before initials ("Wang, J., An, N., …")."""
+    shape = _shape(word)
+    if shape != "x" or word not in _NOT_NAMES:
+        return shape
+    after_given = bool(before) and before[-1].shape == "W" and _NAME_ENDS.match(text, end) is not None
+    return "W" if after_given or _INITIALS_FOLLOW.match(text, end) else shape
+
+
 def _tokens(text: str, limit: int = 250) -> list[_Token]:
     """Tokens of the start of `text`, up to the first that no name list can run past.
 
@@ -137,10 +155,10 @@ def _tokens(text: str, limit: int = 250) -> list[_Token]:
     for match in _TOKEN.finditer(text):
         word, start, end = match.group(0), match.start(), match.end()
         if len(word) > 1 and word.endswith(".") and word != "..." and _shape(word) not in "IKej":
-            out.append(_Token(_shape(word[:-1]), start, end - 1))
+            out.append(_Token(_word_shape(word[:-1], out, text, end - 1), start, end - 1))
             out.append(_Token(".", end - 1, end))
         else:
-            out.append(_Token(_shape(word), start, end))
+            out.append(_Token(_word_shape(word, out, text, end), start, end))
         if out[-1].shape in _BLOCK_ENDS or len(out) >= limit:
             break
     return out

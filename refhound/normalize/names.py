@@ -181,7 +181,8 @@ def names_match(cited: str, found: str) -> NameMatch:
     """EXACT: the same name after folding; COMPATIBLE: can be the same person; NONE otherwise.
 
     Compatible covers initials against full names, given names present on one side only, a missing given
-    name, swapped given/family order, and family names that differ only in particles, hyphens or spaces.
+    name, swapped given/family order (a middle name on one side only too), and family names that differ
+    only in particles, hyphens or spaces.
     """
     if is_et_al(cited) or is_et_al(found):
         return NameMatch.NONE
@@ -196,6 +197,10 @@ def names_match(cited: str, found: str) -> NameMatch:
         return NameMatch.COMPATIBLE
     if a.given and b.given and a.core == b.given_joined and a.given_joined == b.core:
         return NameMatch.COMPATIBLE
+    if a.given and b.given and a.core == b.given[0].text and b.core == a.given[0].text:
+        return (
+            NameMatch.COMPATIBLE
+        )  # swapped, a middle name on one side only: "Trung Quoc Luong" / "Luong Trung"
     if _sequence_agrees(a.sequence, b.sequence):
         return NameMatch.COMPATIBLE
     return NameMatch.NONE

@@ -218,6 +218,36 @@ PDF_CASES: dict[str, dict[str, Any]] = {
     "“Scientific Knowledge and Cultural Diversity,” Barcelona, 3 - 6 June.": {
         "title": "Information on Science in European Television",
     },
+    # Names the grammar once missed: short family names that look like digraph initials ("Lu.", "Li."),
+    # title words as family names ("An"), three given names, a lower-case initial after a hyphen.
+    "Qiao Jin, Bhuwan Dhingra, Zhengping Liu, William Cohen, and Xinghua Lu. PubMedQA: A dataset for "
+    "biomedical research question answering. In Proceedings of EMNLP-IJCNLP, pages 2567–2577, 2019.": {
+        "authors": ["Qiao Jin", "Bhuwan Dhingra", "Zhengping Liu", "William Cohen", "Xinghua Lu"],
+        "title": "PubMedQA: A dataset for biomedical research question answering",
+    },
+    "Jiang, L., Wang, J., An, N., Wang, S., Zhan, J., & Li, L. (2009). Two birds with one stone: a "
+    "graph-based framework for disambiguating and tagging people names in web search. In Proc. WWW, 2009.": {
+        "authors": ["Jiang, L.", "Wang, J.", "An, N.", "Wang, S.", "Zhan, J.", "Li, L."],
+    },
+    "Yuan Ling, Yuan An, and Sadid Hasan. 2017. Improving Clinical Diagnosis Inference through Integration "
+    "of Structured and Unstructured Knowledge. In Proceedings of the 1st Workshop, pages 31–36.": {
+        "authors": ["Yuan Ling", "Yuan An", "Sadid Hasan"],
+        "year": 2017,
+    },
+    "Martin Feick, Terrance Tin Hoi Mok, and Anthony Tang. 2018. Perspective on and Re-orientation of "
+    "Physical Proxies in Object-Focused Remote Collaboration. In Proceedings of CHI 2018.": {
+        "authors": ["Martin Feick", "Terrance Tin Hoi Mok", "Anthony Tang"],
+    },
+    "Fu, C.-L., Chen, Z.-C., Lee, Y.-R., & Lee, H.-y. (2022). AdapterBias: Parameter-efficient "
+    "token-dependent representation shift for adapters in NLP tasks. In Findings of ACL: NAACL 2022.": {
+        "authors": ["Fu, C.-L.", "Chen, Z.-C.", "Lee, Y.-R.", "Lee, H.-y."],
+    },
+    # A year inside a proceedings' name does not end the venue.
+    'S. Rao, "Are You Asking the Right Questions? Teaching Machines to Ask Clarification Questions," in '
+    "Proceedings of ACL 2017, Student Research Workshop, 2017.": {
+        "venue": "Proceedings of ACL 2017, Student Research Workshop",
+        "year": 2017,
+    },
     # An organization as author.
     "Centers for Disease Control and Prevention (CDC) (2003) Decline in annual incidence of varicella-"
     "selected states, 1990–2001. MMWR Morb Mortal Wkly Rep 52:884–885": {

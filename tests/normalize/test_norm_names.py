@@ -97,6 +97,7 @@ def test_name_key(text: str, key: str) -> None:
         ("Smith JA", "John A. Smith", NameMatch.COMPATIBLE),
         ("Smith", "John Smith", NameMatch.COMPATIBLE),
         ("Li Chenglong", "Chenglong Li", NameMatch.COMPATIBLE),  # East-Asian order
+        ("Trung Quoc Luong", "Luong Trung", NameMatch.COMPATIBLE),  # swapped, middle name on one side
         ("Kaiming HE", "Kaiming He", NameMatch.COMPATIBLE),
         ("A. Muñoz Garza", "Muñoz Garza, Andrés", NameMatch.COMPATIBLE),
         ("José Hernández-Lobato", "José Miguel Hernández-Lobato", NameMatch.COMPATIBLE),
@@ -109,6 +110,7 @@ def test_name_key(text: str, key: str) -> None:
         ("Kaiming He", "Kaiming Li", NameMatch.NONE),
         ("Yann LeCun", "Yoshua Bengio", NameMatch.NONE),
         ("Li Chenglong", "Li Wei", NameMatch.NONE),
+        ("Trung Quoc Luong", "Luong Wei", NameMatch.NONE),
         ("et al.", "John Smith", NameMatch.NONE),
         ("", "John Smith", NameMatch.NONE),
     ],
