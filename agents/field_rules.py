@@ -21,7 +21,7 @@ from refhound.normalize.identifiers import arxiv_id_from_doi, normalize_arxiv_id
 from refhound.normalize.names import NameMatch, names_match, parse_name
 from refhound.normalize.text import collapse_whitespace, fold, latex_to_unicode
 from refhound.normalize.titles import title_key, title_similarity
-from refhound.normalize.venues import VenueInfo, VenueKind, parse_venue, venue_similarity
+from refhound.normalize.venues import VenueInfo, VenueKind, parse_venue, series_named, venue_similarity
 from refhound.settings import JudgeSettings
 
 S = FieldStatus
@@ -144,6 +144,11 @@ def check_venue(
 
     if ours.key is not None and ours.key == theirs.key:
         return result(S.MATCH)
+    named = series_named(cited.venue)
+    if theirs.key is not None and theirs.key in named and ours.key != f"ws:{theirs.key}":
+        # A satellite event cited with its host, "ACL workshop (SemEval)", for SemEval's proceedings; but
+        # "CVPR Workshop on …" is not CVPR's main proceedings.
+        return result(S.BENIGN, f"the cited venue names {theirs.key.upper()} among others")
     if _is_preprint(ours) and _is_preprint(theirs, record):
         return result(S.MATCH)
     if _is_preprint(ours):

@@ -163,11 +163,13 @@ def judge(
     this_year: int,
     dead_identifiers: Collection[str] = (),
     unanswered: Collection[str] = (),
+    searched_online: bool = False,
 ) -> Judgement:
     """Decide one citation from the candidate records the stages found.
 
     `dead_identifiers` names the cited identifier fields ("doi", "arxiv_id") that their authority says
-    do not exist; `unanswered` the services that gave no answer (whose silence proves nothing)."""
+    do not exist; `unanswered` the services that gave no answer (whose silence proves nothing);
+    `searched_online` says the online scholarly sources were searched for it and all answered."""
     if not cited.title and not cited.doi and not cited.arxiv_id:
         return Judgement(
             Verdict.UNVERIFIED, [], [], "too little metadata to check: no title and no identifier"
@@ -181,7 +183,7 @@ def judge(
         return _decide_on_record(cited, max(same, key=lambda e: e.rank), settings)
     if dead:
         return _dead_identifier(cited, dead, unanswered)
-    return _decide_without_record(cited, candidates, coverage, settings, this_year)
+    return _decide_without_record(cited, candidates, coverage, settings, this_year, searched_online)
 
 
 def _decide_on_record(cited: ParsedFields, best: _Evaluation, settings: JudgeSettings) -> Judgement:
@@ -249,6 +251,7 @@ def _decide_without_record(
     coverage: Coverage,
     settings: JudgeSettings,
     this_year: int,
+    searched_online: bool,
 ) -> Judgement:
     fields: list[FieldCheck] = []
     evidence: list[Evidence] = []
@@ -285,23 +288,35 @@ def _decide_without_record(
         )
 
     venue = parse_venue(cited.venue) if cited.venue else None
+    conflict = "; the cited identifier belongs to another work" if evidence else ""
     if venue is not None and venue.key is not None and cited.year is not None and cited.title:
         complete = coverage(venue.key, cited.year)
+        where = f"{venue.key.upper()} {cited.year}"
+        sources = ", ".join(f"{source} ({n} records)" for source, n in complete)
+        # Offline, the index's proceedings are all the evidence: not enough where the citation could
+        # mean a satellite volume. The online sources, which hold those too, answered "none" otherwise.
+        if complete and venue.acronym_only and not searched_online:
+            return Judgement(
+                Verdict.UNVERIFIED,
+                fields,
+                evidence,
+                f"no record of {where} has this title ({sources}), but the citation names the venue by its "
+                f"acronym alone, as papers of its companion volume and co-located workshops are cited too, "
+                f"which the index does not hold{conflict}",
+            )
         if complete:
-            sources = ", ".join(f"{source} ({n} records)" for source, n in complete)
             return Judgement(
                 Verdict.FABRICATED,
                 fields,
                 evidence,
-                f"no record of {venue.key.upper()} {cited.year} has this title, and the index holds that "
-                f"venue and year completely: {sources}",
+                f"no record of {where} has this title, and the index holds that venue and year completely: "
+                f"{sources}",
             )
     scope = (
         f"{(venue.key or venue.name).upper()} {cited.year}"
         if venue and cited.year
         else "the cited venue and year"
     )
-    conflict = "; the cited identifier belongs to another work" if evidence else ""
     return Judgement(
         Verdict.UNVERIFIED,
         fields,

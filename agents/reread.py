@@ -32,8 +32,10 @@ def reread_by_identifier(
 ) -> Reread | None:
     """The reference re-read, with `candidates` scored against it; None when the parse stands."""
     led_to = [c for c in candidates if c.via in ("doi", "arxiv_id")]
-    if reference.structured or any(c.title_similarity >= settings.title_candidate_similarity for c in led_to):
-        return None  # fields from a structured entry, or the parsed title is the identifier's record's
+    # Fields from a structured entry stand; so does a parsed title that is the record's, but for a typo.
+    typo_at_most = settings.title_borderline_similarity
+    if reference.structured or any(c.title_similarity >= typo_at_most for c in led_to):
+        return None
     for candidate in led_to:
         fields = parse_reference_string_around(reference.raw, candidate.record.title)
         if fields is None:

@@ -749,11 +749,17 @@ _YEAR_AT_END = re.compile(rf"[\s(]*({YEAR})[a-z]?\)?[.,:;]?\s*$")
 
 
 def _printed_title(text: str, title: str) -> tuple[int, int] | None:
-    """Where `text` prints `title`, word for word (case, punctuation and spacing aside)."""
+    """Where `text` prints `title` as a field of its own, word for word (case, punctuation and spacing
+    aside): after the start or a mark that closes a field, and before one — a title printed with words
+    added before or after it is another title."""
     words = re.findall(r"\w+", title)
     if len(words) < 3:  # a short title could be any words of the string
         return None
-    pattern = r"(?<!\w)" + r"[\W_]*".join(map(re.escape, words)) + r"(?!\w)"
+    pattern = (
+        r"(?:^|(?<=[.,:;)\]“\"‘'«„])\s*|(?<=[.,:;)\]])\s+)"
+        + r"[\W_]*".join(map(re.escape, words))
+        + r"(?=\s*(?:[.,:;?!”\"’'»)\]]|$))"
+    )
     match = re.search(pattern, text, re.IGNORECASE)
     return match.span() if match else None
 

@@ -76,8 +76,8 @@ _VAN = r"[pP]*W{1,2}[IVK]+j?"  # Smith JA / Roe C. / Neal R. M. / Abraham WC. / 
 _NAME = rf"(?:{_INV}|{_INV_PAREN}|{_INV2}|{_NAT}|{_VAN})"
 # Between names: punctuation, "and", or nothing after initials before an inverted name ("Keri, S. Kiss, I.").
 _SEP = rf"(?:[,;]+&?|&|,?z|(?<=[IVK])(?={_FAMILY}j?,))"
-# A list that starts "J. Devlin" keeps that form up to its "and": "R. H. Bube, Photovoltaic Materials" has
-# one author, "F. Jahanian and Al Mok" two.
+# A list that starts "J. Devlin" keeps that form unless an "and" follows: "R. H. Bube, Photovoltaic
+# Materials" has one author, "F. Jahanian and Al Mok" two, "J Ganesh, Manish Gupta, and Vijay K. Varma" three.
 # A Vancouver list ("Smith JA, Doe B") is read as one first, so that "Демсетц Г. Производство" is a name and
 # the title's first word, not "Jill G. de Villiers"; it must not run on into other name forms.
 _VAN_LIST = rf"{_VAN}(?:{_SEP}{_VAN})+(?:,?&{_VAN})?(?![,;&IVK])"
@@ -85,7 +85,7 @@ _VAN_LIST = rf"{_VAN}(?:{_SEP}{_VAN})+(?:,?&{_VAN})?(?![,;&IVK])"
 # one author and a title.
 _VAN_THEN_NAT = rf"{_VAN},[WP]W?{_FAMILY}(?![,;&]*[WPpIVK])"
 _LIST = (
-    rf"(?:{_VAN_LIST}|{_NAT_I}(?:{_SEP}{_NAT_I})*(?:,?&{_NAME})?|(?![IV])(?!{_VAN_THEN_NAT}){_NAME}(?:{_SEP}{_NAME})*"
+    rf"(?:{_VAN_LIST}|{_NAT_I}(?:{_SEP}{_NAT_I})*(?:(?:{_SEP}{_NAT})*,?&{_NAME})?|(?![IV])(?!{_VAN_THEN_NAT}){_NAME}(?:{_SEP}{_NAME})*"
     rf"|{_VAN})"
     r"(?:[,;]*e)?"
 )

@@ -35,8 +35,8 @@ _SEARCH_THE_INDEX = frozenset({"index", "scholar"})
 def _rules(branch: Branch, context: AgentContext, current: str = JUDGE) -> Judgement:
     # "Not in the index" proves something only where the index covers the venue completely, and only
     # when the index was searched: an SOP without the index stage must not borrow its coverage.
-    searched = current in _SEARCH_THE_INDEX or any(run.stage in _SEARCH_THE_INDEX for run in branch["stages"])
-    coverage = context.store.coverage if searched else _covers_nothing
+    ran = {current, *(run.stage for run in branch["stages"])}
+    coverage = context.store.coverage if ran & _SEARCH_THE_INDEX else _covers_nothing
     return judge(
         branch["reference"].parsed,
         branch["candidates"],
@@ -45,7 +45,13 @@ def _rules(branch: Branch, context: AgentContext, current: str = JUDGE) -> Judge
         context.this_year,
         branch.get("dead_identifiers", ()),
         branch["unreachable"],
+        searched_online=_searched_online(ran, context) and not branch["unreachable"],
     )
+
+
+def _searched_online(ran: set[str], context: AgentContext) -> bool:
+    """Whether an online stage (scholarly sources, web search) looked for the work."""
+    return ("scholar" in ran and context.sources is not None) or ("web" in ran and context.web is not None)
 
 
 def _covers_nothing(venue_key: str, year: int) -> list[tuple[str, int]]:

@@ -159,11 +159,18 @@ def _in_order(shorter: tuple[_Part, ...], longer: tuple[_Part, ...]) -> bool:
     return True
 
 
+def _short_form(a: _Part, b: _Part) -> bool:
+    """One given name is the other's short form: "Will" / "William", "Chris" / "Christopher"."""
+    short, long = sorted((a.text, b.text), key=len)
+    return not (a.abbreviated or b.abbreviated) and len(short) >= 3 and long.startswith(short)
+
+
 def _given_agrees(a: tuple[_Part, ...], b: tuple[_Part, ...]) -> bool:
-    """First given names agree; other given names and initials may be present on one side only."""
+    """First given names agree (or one is the other's short form); other given names and initials may be
+    present on one side only."""
     if not a or not b:
         return True
-    if not _part_agrees(a[0], b[0]):
+    if not (_part_agrees(a[0], b[0]) or _short_form(a[0], b[0])):
         return False
     shorter, longer = (a, b) if len(a) <= len(b) else (b, a)
     return _in_order(shorter[1:], longer[1:])
@@ -180,9 +187,9 @@ def _sequence_agrees(a: tuple[_Part, ...], b: tuple[_Part, ...]) -> bool:
 def names_match(cited: str, found: str) -> NameMatch:
     """EXACT: the same name after folding; COMPATIBLE: can be the same person; NONE otherwise.
 
-    Compatible covers initials against full names, given names present on one side only, a missing given
-    name, swapped given/family order (a middle name on one side only too), and family names that differ
-    only in particles, hyphens or spaces.
+    Compatible covers initials against full names, short forms of a given name ("Will" / "William"), given
+    names present on one side only, a missing given name, swapped given/family order (a middle name on one
+    side only too), and family names that differ only in particles, hyphens or spaces.
     """
     if is_et_al(cited) or is_et_al(found):
         return NameMatch.NONE

@@ -33,6 +33,9 @@ class VenueInfo:
     key: str | None  # canonical series id ("neurips", "findings-emnlp", "ws:icml"); None if unrecognised
     kind: VenueKind
     name: str  # the cleaned display string
+    # A conference named by its acronym alone ("In WWW", "Proc. of LREC 2010"): the way its main proceedings
+    # are cited, and its companion volume and co-located workshops too.
+    acronym_only: bool = False
 
 
 _IN_PREFIX = re.compile(r"^in\b\s*:?\s+(?!(?:silico|vivo|vitro)\b)", re.IGNORECASE)
@@ -95,6 +98,10 @@ _ABBREVIATED_WORD = re.compile(r"^[A-Z][a-z]{0,9}\.$")  # "Phys.", "Rev.", "J."
 _BOOK = re.compile(r"\b(?:press|publishers?|publishing|springer|elsevier|wiley|handbook|book|chapter)\b")
 _OTHER_KIND = re.compile(r"\b(?:thesis|dissertation|phd|technical report|report|blog|github|patent)\b")
 _SIMILARITY_STOPWORDS = frozenset({"#", "|", "proceedings", "of", "the", "in"})
+# Words that add nothing to a series' acronym: "Proceedings of the 24th International Conference on WWW".
+_GENERIC_WORDS = frozenset(
+    {"#", "|", "proceedings", "of", "the", "in", "on", "annual", "international", "conference", "acm", "ieee"}
+)
 
 
 @dataclass(frozen=True)
@@ -190,11 +197,30 @@ def parse_venue(text: str) -> VenueInfo:
         # A name made only of series noise ("Proceedings of Machine Learning Research") still has a kind.
         return VenueInfo(None, _guess_kind(normalized or fold(name), name), name)
     series = _ROWS[int(match.lastgroup[1:])]
-    if series.kind is VenueKind.CONFERENCE:
-        rest = f"{normalized[: match.start()]} {normalized[match.end() :]}"
-        if _WORKSHOP.search(rest):
-            return VenueInfo(f"ws:{series.key}", VenueKind.WORKSHOP, name)
-    return VenueInfo(series.key, series.kind, name)
+    rest = f"{normalized[: match.start()]} {normalized[match.end() :]}"
+    if series.kind is VenueKind.CONFERENCE and _WORKSHOP.search(rest):
+        return VenueInfo(f"ws:{series.key}", VenueKind.WORKSHOP, name)
+    acronym_only = (
+        series.kind is VenueKind.CONFERENCE
+        and " " not in match.group().strip()
+        and _GENERIC_WORDS.issuperset(rest.split())
+    )
+    return VenueInfo(series.key, series.kind, name, acronym_only)
+
+
+@lru_cache(maxsize=1 << 16)
+def series_named(text: str) -> frozenset[str]:
+    """Every venue series a venue string names anywhere: "ACL workshop (SemEval)" names ACL and SemEval."""
+    normalized = _normalize(_display(text))
+    keys: set[str] = set()
+    position = 0
+    while position >= 0:
+        match = _TABLE.match(normalized, position)
+        if match is not None and match.lastgroup is not None:
+            keys.add(_ROWS[int(match.lastgroup[1:])].key)
+        position = normalized.find(" ", position)
+        position = position + 1 if position >= 0 else -1
+    return frozenset(keys)
 
 
 def _similarity_form(text: str) -> str:

@@ -153,6 +153,28 @@ def test_venue_rules(store: IndexStore, venue: str, status: FieldStatus) -> None
     assert statuses(j)["venue"] is status
 
 
+@pytest.mark.parametrize(
+    ("venue", "status"),
+    [
+        ("ACL workshop (SemEval)", FieldStatus.BENIGN),  # the satellite event cited with its host
+        ("SemEval", FieldStatus.MATCH),
+        ("ACL workshop", FieldStatus.MISMATCH),
+        ("ACL", FieldStatus.MISMATCH),
+    ],
+)
+def test_a_satellite_event_named_beside_its_host(venue: str, status: FieldStatus) -> None:
+    from refhound.agents.field_rules import check_venue
+
+    record = _record(
+        "SemEval 2017 Task 10: ScienceIE - Extracting Keyphrases and Relations from Scientific Publications",
+        ["Isabelle Augenstein", "Mrinal Das", "Sebastian Riedel", "Lakshmi Vikraman", "Andrew McCallum"],
+        "Proceedings of the 11th International Workshop on Semantic Evaluation (SemEval-2017)",
+        2017,
+    )
+    cited = ParsedFields(title=record.title, venue=venue, year=2017)
+    assert check_venue(cited, record, SETTINGS, lambda key, year: []).status is status
+
+
 def test_doi_of_another_work_is_a_mismatch(store: IndexStore) -> None:
     j = run(
         store,
@@ -198,11 +220,27 @@ def test_unknown_title_at_a_completely_indexed_venue_is_fabricated(store: IndexS
         store,
         title="Contrastive Curriculum Distillation for Sparse Mixture Models",
         authors=["Wei Seo", "Tamara Fu"],
-        venue="ICML",
+        venue="Proceedings of the 36th International Conference on Machine Learning",
         year=2019,
     )
     assert j.verdict is Verdict.FABRICATED
     assert "icml" in j.reason.casefold() and "dblp" in j.reason
+
+
+@pytest.mark.parametrize("venue", ["ICML", "In Proc. of ICML 2019"])
+def test_a_venue_named_by_its_acronym_alone_may_be_a_workshop_the_index_lacks(
+    store: IndexStore, venue: str
+) -> None:
+    # "In WWW" cites a companion-volume paper as readily as a main-track one.
+    j = run(
+        store,
+        title="Contrastive Curriculum Distillation for Sparse Mixture Models",
+        authors=["Wei Seo", "Tamara Fu"],
+        venue=venue,
+        year=2019,
+    )
+    assert j.verdict is Verdict.UNVERIFIED
+    assert "acronym alone" in j.reason and "dblp" in j.reason
 
 
 def test_unknown_title_outside_coverage_is_unverified(store: IndexStore) -> None:

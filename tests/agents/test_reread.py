@@ -14,29 +14,31 @@ from refhound.refstring import parse_reference_string
 from refhound.settings import Settings
 from tests.conftest import RECORDS, build_index
 
-# A real WWW 2002 paper; "B. Uygar Oztekin" is a name form the author grammar does not know, so the
-# parser takes the other two names for the title and pushes the real title into the venue.
-MEARF = Record(
-    source="dblp",
-    source_id="conf/www/OztekinKK02",
+# A real ACL 2016 paper; "Hugo Van hamme" (a capitalised particle before a lower-case family name) is a
+# name form the author grammar does not know, so the parser takes "and Hugo Van hamme. 2016. …" for the
+# title.
+SKIPGRAMS = Record(
+    source="acl-anthology",
+    source_id="P16-2023",
     source_version="test",
-    title="Expert agreement and content based reranking in a meta search environment using Mearf",
-    authors=["B. Uygar Oztekin", "George Karypis", "Vipin Kumar"],
-    venue="Proceedings of the Eleventh International World Wide Web Conference, WWW 2002",
-    year=2002,
-    doi="10.1145/511446.511490",
+    title="Improving cross-domain n-gram language modelling with skipgrams",
+    authors=["Louis Onrust", "Antal van den Bosch", "Hugo Van hamme"],
+    venue="Proceedings of the 54th Annual Meeting of the Association for Computational Linguistics "
+    "(Volume 2: Short Papers)",
+    year=2016,
+    doi="10.18653/v1/P16-2023",
     entry_type="inproceedings",
 )
 PRINTED = (
-    "B. Uygar Oztekin, George Karypis, and Vipin Kumar. 2002. Expert agreement and content based reranking "
-    "in a meta search environment using Mearf. In Proceedings of the Eleventh International World Wide Web "
-    "Conference, WWW 2002. https://doi.org/10.1145/511446.511490"
+    "Louis Onrust, Antal van den Bosch, and Hugo Van hamme. 2016. Improving cross-domain n-gram language "
+    "modelling with skipgrams. In Proceedings of the 54th Annual Meeting of the Association for "
+    "Computational Linguistics (Volume 2: Short Papers). https://doi.org/10.18653/v1/P16-2023"
 )
 
 
 @pytest.fixture()
 def store(tmp_path: Path) -> Iterator[IndexStore]:
-    with IndexStore.open(build_index(tmp_path / "index.sqlite", [MEARF, *RECORDS[:2]])) as opened:
+    with IndexStore.open(build_index(tmp_path / "index.sqlite", [SKIPGRAMS, *RECORDS[:2]])) as opened:
         yield opened
 
 
@@ -49,14 +51,14 @@ def check(reference: Reference, store: IndexStore, tmp_path: Path) -> ReferenceR
 
 
 def test_the_misread_string_is_what_the_re_reading_is_for() -> None:
-    assert parse_reference_string(PRINTED).title != MEARF.title
+    assert parse_reference_string(PRINTED).title != SKIPGRAMS.title
 
 
 def test_a_misread_reference_is_re_read_and_verified(store: IndexStore, tmp_path: Path) -> None:
     result = check(Reference(id="1", raw=PRINTED, parsed=parse_reference_string(PRINTED)), store, tmp_path)
     assert result.verdict is Verdict.VERIFIED, result.reason
-    assert result.parsed.title == MEARF.title
-    assert result.parsed.authors == MEARF.authors
+    assert result.parsed.title == SKIPGRAMS.title
+    assert result.parsed.authors == SKIPGRAMS.authors
     assert result.evidence[0].score == 1.0  # the candidates were scored again against the re-read title
     assert "re-read around the title of the work its DOI leads to" in result.stages[0].note
 
@@ -73,9 +75,16 @@ def test_another_works_doi_is_still_another_works(store: IndexStore, tmp_path: P
     printed = (
         "Jacob Devlin, Ming-Wei Chang, Kenton Lee, and Kristina Toutanova. 2019. BERT: Pre-training of Deep "
         "Bidirectional Transformers for Language Understanding. In Proceedings of NAACL-HLT 2019. "
-        "https://doi.org/10.1145/511446.511490"
+        "https://doi.org/10.18653/v1/P16-2023"
     )
     result = check(Reference(id="1", raw=printed, parsed=parse_reference_string(printed)), store, tmp_path)
     assert result.verdict is Verdict.METADATA_ERROR
     assert next(f for f in result.fields if f.field == "doi").status == "mismatch"
+    assert "re-read" not in result.stages[0].note
+
+
+def test_a_title_with_words_added_is_not_re_read_into_the_real_one(store: IndexStore, tmp_path: Path) -> None:
+    altered = PRINTED.replace("with skipgrams.", "with skipgrams and transformers.")
+    result = check(Reference(id="1", raw=altered, parsed=parse_reference_string(altered)), store, tmp_path)
+    assert result.verdict is not Verdict.VERIFIED
     assert "re-read" not in result.stages[0].note

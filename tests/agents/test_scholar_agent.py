@@ -148,3 +148,29 @@ def test_a_citation_without_title_or_identifier_is_not_looked_up(
     findings, _ = check(context, authors=["A. Person"], year=2020)
     assert findings.note == "skipped: no title or identifier to look up"
     assert server.count == 0
+
+
+@pytest.mark.parametrize(("online", "verdict"), [(True, Verdict.FABRICATED), (False, Verdict.UNVERIFIED)])
+def test_an_unknown_title_cited_by_venue_acronym_is_fabricated_only_once_the_sources_said_none(
+    server: CrossrefServer, store: IndexStore, tmp_path: Path, online: bool, verdict: Verdict
+) -> None:
+    # dblp's ICML 2019 is complete in the index, but "In ICML" also cites ICML's workshops, which it
+    # lacks: offline that is not enough for "fabricated"; Crossref, which holds those too, answering
+    # "none" is.
+    from refhound.sop.runner import check_references
+
+    settings = settings_for(server.url)
+    settings.check.offline = not online
+    settings.memory.enabled = False
+    settings.sop.runs_path = tmp_path / "runs.sqlite"
+    cited = ParsedFields(
+        title="Contrastive Curriculum Distillation for Sparse Mixture Models",
+        authors=["Wei Seo", "Tamara Fu"],
+        venue="ICML",
+        year=2019,
+    )
+    (result,) = check_references([Reference(id="1", raw="…", parsed=cited)], store, settings)
+    assert result.verdict is verdict, result.reason
+    assert [run.stage for run in result.stages][-2:] == (
+        ["scholar", "judge"] if online else ["index", "judge"]
+    )

@@ -54,8 +54,9 @@ HALLMARK = [
         "HALLUCINATED",
         "title_topic_fabrication",
         {"title": "Quantum Gradient Descent for Sparse Hypergraph Attention", "author": "Jane Doe",
-         "booktitle": "ICML", "year": "2019"},
-        "Doe, J.: Quantum Gradient Descent for Sparse Hypergraph Attention. In: ICML (2019).",
+         "booktitle": "Proceedings of the 36th International Conference on Machine Learning", "year": "2019"},
+        "Doe, J.: Quantum Gradient Descent for Sparse Hypergraph Attention. In: Proceedings of the 36th "
+        "International Conference on Machine Learning (2019).",
     ),
 ]  # fmt: skip
 

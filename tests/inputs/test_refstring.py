@@ -420,6 +420,9 @@ def test_reading_around_a_known_title() -> None:
     assert fields.venue == "Findings of the Association for Computational Linguistics: NAACL"
     assert parse_reference_string_around(raw, "A Title This String Does Not Print") is None
     assert parse_reference_string_around(raw, "AdapterBias") is None  # too short to be sure where it is
+    # A title printed with words added before or after it is another title.
+    assert parse_reference_string_around(raw.replace("AdapterBias:", "Towards AdapterBias:"), title) is None
+    assert parse_reference_string_around(raw.replace("NLP tasks.", "NLP tasks and beyond."), title) is None
 
 
 @pytest.mark.parametrize(

@@ -98,6 +98,8 @@ def test_name_key(text: str, key: str) -> None:
         ("Smith", "John Smith", NameMatch.COMPATIBLE),
         ("Li Chenglong", "Chenglong Li", NameMatch.COMPATIBLE),  # East-Asian order
         ("Trung Quoc Luong", "Luong Trung", NameMatch.COMPATIBLE),  # swapped, middle name on one side
+        ("Will Hamilton", "William L. Hamilton", NameMatch.COMPATIBLE),  # a short form of the given name
+        ("Christopher Wilhelm", "Chris Wilhelm", NameMatch.COMPATIBLE),
         ("Kaiming HE", "Kaiming He", NameMatch.COMPATIBLE),
         ("A. Muñoz Garza", "Muñoz Garza, Andrés", NameMatch.COMPATIBLE),
         ("José Hernández-Lobato", "José Miguel Hernández-Lobato", NameMatch.COMPATIBLE),
@@ -111,6 +113,8 @@ def test_name_key(text: str, key: str) -> None:
         ("Yann LeCun", "Yoshua Bengio", NameMatch.NONE),
         ("Li Chenglong", "Li Wei", NameMatch.NONE),
         ("Trung Quoc Luong", "Luong Wei", NameMatch.NONE),
+        ("Wi Hamilton", "William Hamilton", NameMatch.NONE),  # too short to be a short form
+        ("Willa Hamilton", "William Hamilton", NameMatch.NONE),
         ("et al.", "John Smith", NameMatch.NONE),
         ("", "John Smith", NameMatch.NONE),
     ],

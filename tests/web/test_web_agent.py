@@ -166,7 +166,7 @@ BIB = r"""
 @inproceedings{made2019up,
   title = {Quantum Gradient Descent for Sparse Hypergraph Attention},
   author = {Doe, Jane},
-  booktitle = {ICML}, year = {2019}
+  booktitle = {Proceedings of the 36th International Conference on Machine Learning}, year = {2019}
 }
 """
 
