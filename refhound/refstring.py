@@ -697,6 +697,31 @@ def _take_organization(text: str) -> AuthorBlock | None:
     return AuthorBlock([match.group(1).strip(" ,.")], False, text[match.end() :]) if match else None
 
 
+def _arxiv_if_unnamed(venue: _Venue, ids: _Identifiers, raw: str) -> _Venue:
+    """A preprint that names no venue but arXiv's id is an arXiv paper."""
+    if venue.name is None and ids.arxiv_id and "arxiv" in raw.lower():
+        return _Venue(ARXIV_VENUE, venue.rest, "arxiv")
+    return venue
+
+
+def _fields(
+    ids: _Identifiers, title: str | None, authors: AuthorBlock, venue: _Venue, year: int | None
+) -> ParsedFields:
+    volume, pages = _volume_and_pages(venue.rest)
+    return ParsedFields(
+        title=_tidy_title(title) if title else None,
+        authors=authors.names,
+        authors_truncated=authors.truncated,
+        venue=venue.name,
+        year=year,
+        doi=ids.doi,
+        arxiv_id=ids.arxiv_id,
+        url=ids.url,
+        volume=volume,
+        pages=pages,
+    )
+
+
 def parse_reference_string_detailed(raw: str) -> DetailedParse:
     """`parse_reference_string`, with how each field was found."""
     ids = _take_identifiers(_prepare(raw))
@@ -713,21 +738,8 @@ def parse_reference_string_detailed(raw: str) -> DetailedParse:
         year, year_found = found_year
     venue = _take_venue(title.rest)
     title, venue = _title_from_venue(title, rest, venue)
-    if venue.name is None and ids.arxiv_id and "arxiv" in raw.lower():
-        venue = _Venue(ARXIV_VENUE, venue.rest, "arxiv")
-    volume, pages = _volume_and_pages(venue.rest)
-    fields = ParsedFields(
-        title=_tidy_title(title.text) if title.text else None,
-        authors=authors.names,
-        authors_truncated=authors.truncated,
-        venue=venue.name,
-        year=year,
-        doi=ids.doi,
-        arxiv_id=ids.arxiv_id,
-        url=ids.url,
-        volume=volume,
-        pages=pages,
-    )
+    venue = _arxiv_if_unnamed(venue, ids, raw)
+    fields = _fields(ids, title.text, authors, venue, year)
     provenance = Provenance(
         authors_end=_authors_end(authors, organization is not None, leading_year is not None, rest),
         title=title.found if fields.title else "none",
@@ -756,7 +768,7 @@ def _printed_title(text: str, title: str) -> tuple[int, int] | None:
     if len(words) < 3:  # a short title could be any words of the string
         return None
     pattern = (
-        r"(?:^|(?<=[.,:;)\]“\"‘'«„])\s*|(?<=[.,:;)\]])\s+)"
+        r"(?:^|(?<=[.,:;)\]“\"‘'«„]))\s*"
         + r"[\W_]*".join(map(re.escape, words))
         + r"(?=\s*(?:[.,:;?!”\"’'»)\]]|$))"
     )
@@ -781,19 +793,5 @@ def parse_reference_string_around(raw: str, title: str) -> ParsedFields | None:
     after = re.sub(r"^[\s”\"»“’'.,:;?!]+", "", after)
     found_year = _year_in(after)
     year = int(year_match.group(1)) if year_match else found_year[0] if found_year else None
-    venue = _take_venue(after)
-    if venue.name is None and ids.arxiv_id and "arxiv" in raw.lower():
-        venue = _Venue(ARXIV_VENUE, venue.rest, "arxiv")
-    volume, pages = _volume_and_pages(venue.rest)
-    return ParsedFields(
-        title=_tidy_title(ids.text[span[0] : span[1]]),
-        authors=authors.names,
-        authors_truncated=authors.truncated,
-        venue=venue.name,
-        year=year,
-        doi=ids.doi,
-        arxiv_id=ids.arxiv_id,
-        url=ids.url,
-        volume=volume,
-        pages=pages,
-    )
+    venue = _arxiv_if_unnamed(_take_venue(after), ids, raw)
+    return _fields(ids, ids.text[span[0] : span[1]], authors, venue, year)
