@@ -144,8 +144,7 @@ def check_venue(
 
     if ours.key is not None and ours.key == theirs.key:
         return result(S.MATCH)
-    named = series_named(cited.venue)
-    if theirs.key is not None and theirs.key in named and ours.key != f"ws:{theirs.key}":
+    if theirs.key is not None and ours.key != f"ws:{theirs.key}" and theirs.key in series_named(cited.venue):
         # A satellite event cited with its host, "ACL workshop (SemEval)", for SemEval's proceedings; but
         # "CVPR Workshop on …" is not CVPR's main proceedings.
         return result(S.BENIGN, f"the cited venue names {theirs.key.upper()} among others")

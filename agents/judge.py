@@ -169,7 +169,8 @@ def judge(
 
     `dead_identifiers` names the cited identifier fields ("doi", "arxiv_id") that their authority says
     do not exist; `unanswered` the services that gave no answer (whose silence proves nothing);
-    `searched_online` says the online scholarly sources were searched for it and all answered."""
+    `searched_online` says an online stage (scholarly sources, web search) looked for it and every service
+    answered."""
     if not cited.title and not cited.doi and not cited.arxiv_id:
         return Judgement(
             Verdict.UNVERIFIED, [], [], "too little metadata to check: no title and no identifier"

@@ -8,6 +8,7 @@ own key, so a workshop paper is not taken for a main-conference paper.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
@@ -175,16 +176,16 @@ def _guess_kind(normalized: str, name: str) -> VenueKind:
     return VenueKind.UNKNOWN
 
 
-def _leftmost_series(normalized: str) -> re.Match[str] | None:
-    """``_TABLE.search``, trying only token starts: every pattern begins at one, and this is 5x faster."""
+def _series_matches(normalized: str) -> Iterator[re.Match[str]]:
+    """``_TABLE`` matched at each token start, left to right: every pattern begins at one, and this is 5x
+    faster than ``_TABLE.search``."""
     position = 0
     while position >= 0:
         match = _TABLE.match(normalized, position)
         if match is not None:
-            return match
+            yield match
         position = normalized.find(" ", position)
         position = position + 1 if position >= 0 else -1
-    return None
 
 
 @lru_cache(maxsize=1 << 16)
@@ -192,7 +193,7 @@ def parse_venue(text: str) -> VenueInfo:
     """Recognise the venue series a venue string names, with its kind; key None when unrecognised."""
     name = _display(text)
     normalized = _normalize(name)
-    match = _leftmost_series(normalized)
+    match = next(_series_matches(normalized), None)  # the leftmost series wins
     if match is None or match.lastgroup is None:
         # A name made only of series noise ("Proceedings of Machine Learning Research") still has a kind.
         return VenueInfo(None, _guess_kind(normalized or fold(name), name), name)
@@ -211,16 +212,8 @@ def parse_venue(text: str) -> VenueInfo:
 @lru_cache(maxsize=1 << 16)
 def series_named(text: str) -> frozenset[str]:
     """Every venue series a venue string names anywhere: "ACL workshop (SemEval)" names ACL and SemEval."""
-    normalized = _normalize(_display(text))
-    keys: set[str] = set()
-    position = 0
-    while position >= 0:
-        match = _TABLE.match(normalized, position)
-        if match is not None and match.lastgroup is not None:
-            keys.add(_ROWS[int(match.lastgroup[1:])].key)
-        position = normalized.find(" ", position)
-        position = position + 1 if position >= 0 else -1
-    return frozenset(keys)
+    matches = _series_matches(_normalize(_display(text)))
+    return frozenset(_ROWS[int(m.lastgroup[1:])].key for m in matches if m.lastgroup is not None)
 
 
 def _similarity_form(text: str) -> str:
