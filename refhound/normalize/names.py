@@ -204,10 +204,9 @@ def names_match(cited: str, found: str) -> NameMatch:
         return NameMatch.COMPATIBLE
     if a.given and b.given and a.core == b.given_joined and a.given_joined == b.core:
         return NameMatch.COMPATIBLE
+    # Swapped, a middle name on one side only: "Trung Quoc Luong" / "Luong Trung".
     if a.given and b.given and a.core == b.given[0].text and b.core == a.given[0].text:
-        return (
-            NameMatch.COMPATIBLE
-        )  # swapped, a middle name on one side only: "Trung Quoc Luong" / "Luong Trung"
+        return NameMatch.COMPATIBLE
     if _sequence_agrees(a.sequence, b.sequence):
         return NameMatch.COMPATIBLE
     return NameMatch.NONE
