@@ -137,13 +137,21 @@ _INITIALS_FOLLOW = re.compile(rf",\s*[{UPPER}]\.")
 
 
 def _word_shape(word: str, before: list[_Token], text: str, end: int) -> str:
-    """`_shape`, but a title word is a family name after a given name and before a separator ("Yuan An, and
-    Sadid Hasan", "Xiangdong An and …") or before initials ("Wang, J., An, N., …")."""
+    """`_shape`, but a word is a family name where only a name can end: a title word after a given name
+    and before a separator ("Yuan An, and Sadid Hasan", "Xiangdong An and …") or before initials ("Wang,
+    J., An, N., …"); a lower-case word after a capitalised particle and before a separator ("Hugo Van
+    hamme.")."""
     shape = _shape(word)
-    if shape != "x" or word not in _NOT_NAMES:
+    if shape != "x" or not before:
         return shape
-    after_given = bool(before) and before[-1].shape == "W" and _NAME_ENDS.match(text, end) is not None
-    return "W" if after_given or _INITIALS_FOLLOW.match(text, end) else shape
+    ends_a_name = _NAME_ENDS.match(text, end) is not None
+    if word in _NOT_NAMES and (
+        (before[-1].shape == "W" and ends_a_name) or _INITIALS_FOLLOW.match(text, end)
+    ):
+        return "W"
+    if before[-1].shape == "P" and word.isalpha() and word.islower() and ends_a_name:
+        return "W"
+    return shape
 
 
 def _tokens(text: str, limit: int = 250) -> list[_Token]:

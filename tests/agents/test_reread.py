@@ -14,31 +14,30 @@ from refhound.refstring import parse_reference_string
 from refhound.settings import Settings
 from tests.conftest import RECORDS, build_index
 
-# A real ACL 2016 paper; "Hugo Van hamme" (a capitalised particle before a lower-case family name) is a
-# name form the author grammar does not know, so the parser takes "and Hugo Van hamme. 2016. …" for the
-# title.
-SKIPGRAMS = Record(
+# A real ACL 2020 paper; "Sabine Schulte im Walde" (a family name with a lower-case particle inside) is a
+# name form the author grammar does not know, so the parser takes "and Sabine Schulte im Walde" for the
+# title and pushes the real title into the venue.
+TECHNICALITY = Record(
     source="acl-anthology",
-    source_id="P16-2023",
+    source_id="2020.acl-main.258",
     source_version="test",
-    title="Improving cross-domain n-gram language modelling with skipgrams",
-    authors=["Louis Onrust", "Antal van den Bosch", "Hugo Van hamme"],
-    venue="Proceedings of the 54th Annual Meeting of the Association for Computational Linguistics "
-    "(Volume 2: Short Papers)",
-    year=2016,
-    doi="10.18653/v1/P16-2023",
+    title="Predicting Degrees of Technicality in Automatic Terminology Extraction",
+    authors=["Anna Hätty", "Dominik Schlechtweg", "Michael Dorna", "Sabine Schulte im Walde"],
+    venue="Proceedings of the 58th Annual Meeting of the Association for Computational Linguistics",
+    year=2020,
+    doi="10.18653/v1/2020.acl-main.258",
     entry_type="inproceedings",
 )
 PRINTED = (
-    "Louis Onrust, Antal van den Bosch, and Hugo Van hamme. 2016. Improving cross-domain n-gram language "
-    "modelling with skipgrams. In Proceedings of the 54th Annual Meeting of the Association for "
-    "Computational Linguistics (Volume 2: Short Papers). https://doi.org/10.18653/v1/P16-2023"
+    "Anna Hätty, Dominik Schlechtweg, Michael Dorna, and Sabine Schulte im Walde. 2020. Predicting Degrees "
+    "of Technicality in Automatic Terminology Extraction. In Proceedings of the 58th Annual Meeting of the "
+    "Association for Computational Linguistics. https://doi.org/10.18653/v1/2020.acl-main.258"
 )
 
 
 @pytest.fixture()
 def store(tmp_path: Path) -> Iterator[IndexStore]:
-    with IndexStore.open(build_index(tmp_path / "index.sqlite", [SKIPGRAMS, *RECORDS[:2]])) as opened:
+    with IndexStore.open(build_index(tmp_path / "index.sqlite", [TECHNICALITY, *RECORDS[:2]])) as opened:
         yield opened
 
 
@@ -51,14 +50,14 @@ def check(reference: Reference, store: IndexStore, tmp_path: Path) -> ReferenceR
 
 
 def test_the_misread_string_is_what_the_re_reading_is_for() -> None:
-    assert parse_reference_string(PRINTED).title != SKIPGRAMS.title
+    assert parse_reference_string(PRINTED).title != TECHNICALITY.title
 
 
 def test_a_misread_reference_is_re_read_and_verified(store: IndexStore, tmp_path: Path) -> None:
     result = check(Reference(id="1", raw=PRINTED, parsed=parse_reference_string(PRINTED)), store, tmp_path)
     assert result.verdict is Verdict.VERIFIED, result.reason
-    assert result.parsed.title == SKIPGRAMS.title
-    assert result.parsed.authors == SKIPGRAMS.authors
+    assert result.parsed.title == TECHNICALITY.title
+    assert result.parsed.authors == TECHNICALITY.authors
     assert result.evidence[0].score == 1.0  # the candidates were scored again against the re-read title
     assert "re-read around the title of the work its DOI leads to" in result.stages[0].note
 
@@ -75,7 +74,7 @@ def test_another_works_doi_is_still_another_works(store: IndexStore, tmp_path: P
     printed = (
         "Jacob Devlin, Ming-Wei Chang, Kenton Lee, and Kristina Toutanova. 2019. BERT: Pre-training of Deep "
         "Bidirectional Transformers for Language Understanding. In Proceedings of NAACL-HLT 2019. "
-        "https://doi.org/10.18653/v1/P16-2023"
+        "https://doi.org/10.18653/v1/2020.acl-main.258"
     )
     result = check(Reference(id="1", raw=printed, parsed=parse_reference_string(printed)), store, tmp_path)
     assert result.verdict is Verdict.METADATA_ERROR
@@ -84,7 +83,7 @@ def test_another_works_doi_is_still_another_works(store: IndexStore, tmp_path: P
 
 
 def test_a_title_with_words_added_is_not_re_read_into_the_real_one(store: IndexStore, tmp_path: Path) -> None:
-    altered = PRINTED.replace("with skipgrams.", "with skipgrams and transformers.")
+    altered = PRINTED.replace("Terminology Extraction.", "Terminology Extraction and Beyond.")
     result = check(Reference(id="1", raw=altered, parsed=parse_reference_string(altered)), store, tmp_path)
     assert result.verdict is not Verdict.VERIFIED
     assert "re-read" not in result.stages[0].note

@@ -242,6 +242,14 @@ PDF_CASES: dict[str, dict[str, Any]] = {
     "token-dependent representation shift for adapters in NLP tasks. In Findings of ACL: NAACL 2022.": {
         "authors": ["Fu, C.-L.", "Chen, Z.-C.", "Lee, Y.-R.", "Lee, H.-y."],
     },
+    "Louis Onrust, Antal van den Bosch, and Hugo Van hamme. 2016. Improving cross-domain n-gram language "
+    "modelling with skipgrams. In Proceedings of ACL.": {
+        "authors": ["Louis Onrust", "Antal van den Bosch", "Hugo Van hamme"],
+    },
+    "Cucchiarini, C., Van hamme, H., van Herwijnen, O., Smits, F.: JASMIN-CGN: Extension of the Spoken Dutch "
+    "Corpus. In: Proceedings of LREC (2006).": {
+        "authors": ["Cucchiarini, C.", "Van hamme, H.", "van Herwijnen, O.", "Smits, F."],
+    },
     # A year inside a proceedings' name does not end the venue.
     'S. Rao, "Are You Asking the Right Questions? Teaching Machines to Ask Clarification Questions," in '
     "Proceedings of ACL 2017, Student Research Workshop, 2017.": {
