@@ -70,7 +70,8 @@ def stage_step(stage: str, agent: Agent, order: list[str], context: AgentContext
             logger.exception("stage %s failed on reference %s", stage, branch["reference"].id)
             findings = Findings(note=f"failed: {type(exc).__name__}: {exc}", unreachable=(stage,))
         candidates, note = list(findings.candidates), findings.note
-        found_so_far = [*branch["candidates"], *candidates]
+        # Only new candidates can call for a re-reading: the earlier ones were weighed at their own stage.
+        found_so_far = [*branch["candidates"], *candidates] if candidates else []
         if reread := reread_by_identifier(branch["reference"], found_so_far, context.settings.judge):
             # Re-read fields give every candidate another title similarity: the list is built again.
             branch = merge(branch, {"reference": reread.reference})
