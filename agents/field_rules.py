@@ -16,8 +16,13 @@ from dataclasses import dataclass
 
 from rapidfuzz.distance import Indel
 
-from refhound.models import FieldCheck, FieldStatus, ParsedFields, Record
-from refhound.normalize.identifiers import arxiv_id_from_doi, normalize_arxiv_id, normalize_doi
+from refhound.models import FieldCheck, FieldStatus, ParsedFields, Record, Severity
+from refhound.normalize.identifiers import (
+    arxiv_id_from_doi,
+    impossible_arxiv_id,
+    normalize_arxiv_id,
+    normalize_doi,
+)
 from refhound.normalize.names import NameMatch, names_match, parse_name
 from refhound.normalize.text import collapse_whitespace, fold, latex_to_unicode
 from refhound.normalize.titles import title_key, title_similarity
@@ -139,8 +144,10 @@ def check_venue(
         )
     ours, theirs = parse_venue(cited.venue), parse_venue(record.venue)
 
-    def result(status: FieldStatus, note: str = "") -> FieldCheck:
-        return FieldCheck(field="venue", status=status, cited=cited.venue, found=record.venue, note=note)
+    def result(status: FieldStatus, note: str = "", severity: Severity | None = None) -> FieldCheck:
+        return FieldCheck(
+            field="venue", status=status, severity=severity, cited=cited.venue, found=record.venue, note=note
+        )
 
     if ours.key is not None and ours.key == theirs.key:
         return result(S.MATCH)
@@ -162,6 +169,7 @@ def check_venue(
                 S.MISMATCH,
                 f"only a preprint exists; {key.upper()} {cited.year} does not have it "
                 f"({', '.join(source for source, _ in held)} holds it completely)",
+                Severity.MAJOR,
             )
         return result(
             S.UNCHECKED, "only a preprint record was found; publication at the cited venue is unconfirmed"
@@ -170,12 +178,12 @@ def check_venue(
         kinds = {ours.kind, theirs.kind}
         if kinds == {VenueKind.CONFERENCE, VenueKind.JOURNAL}:
             return result(S.BENIGN, "conference vs journal version")
-        return result(S.MISMATCH, f"{ours.key.upper()} is not {theirs.key.upper()}")
+        return result(S.MISMATCH, f"{ours.key.upper()} is not {theirs.key.upper()}", Severity.MAJOR)
     similarity = venue_similarity(cited.venue, record.venue)
     if similarity >= settings.venue_similarity:
         return result(S.BENIGN, f"venue names differ in form (similarity {similarity:.2f})")
     if VenueKind.WORKSHOP in (ours.kind, theirs.kind) and ours.kind != theirs.kind:
-        return result(S.MISMATCH, "workshop vs main conference")
+        return result(S.MISMATCH, "workshop vs main conference", Severity.MAJOR)
     return result(S.MISMATCH, f"different venue (similarity {similarity:.2f})")
 
 
@@ -186,6 +194,7 @@ def check_year(cited: ParsedFields, record: Record, this_year: int, settings: Ju
         return FieldCheck(
             field="year",
             status=S.MISMATCH,
+            severity=Severity.MAJOR,
             cited=str(cited.year),
             found=_str(record.year),
             note=f"{cited.year} is in the future",
@@ -225,6 +234,7 @@ def check_doi(cited: str | None, record: Record, owner: Record | None) -> FieldC
         return FieldCheck(
             field="doi",
             status=S.MISMATCH,
+            severity=Severity.MAJOR,
             cited=doi,
             found=found,
             note=f"this DOI belongs to another work: {owner.title} ({owner.source} {owner.source_id})",
@@ -235,6 +245,7 @@ def check_doi(cited: str | None, record: Record, owner: Record | None) -> FieldC
         return FieldCheck(
             field="doi",
             status=S.BENIGN if same else S.MISMATCH,
+            severity=None if same else Severity.MAJOR,
             cited=doi,
             found=found or record.arxiv_id,
             note="arXiv DOI of this work" if same else f"arXiv DOI of another preprint ({arxiv_of_doi})",
@@ -251,17 +262,33 @@ def check_doi(cited: str | None, record: Record, owner: Record | None) -> FieldC
     )
 
 
-def check_arxiv(cited: str | None, record: Record, owner: Record | None) -> FieldCheck | None:
-    ours = normalize_arxiv_id(cited) if cited else None
+def check_arxiv(cited: ParsedFields, record: Record, owner: Record | None) -> FieldCheck | None:
+    """An id whose date cannot exist is wrong whatever the record; one a preprint citation dates after its
+    year too (a venue's paper may reach arXiv after its publication)."""
+    if not cited.arxiv_id:
+        return None  # an arXiv id the citation does not give is not an error of the citation
+    as_preprint = not cited.venue or _is_preprint(parse_venue(cited.venue))
+    impossible = impossible_arxiv_id(cited.arxiv_id, cited.year if as_preprint else None)
+    if impossible is not None:
+        return FieldCheck(
+            field="arxiv_id",
+            status=S.MISMATCH,
+            severity=Severity.MAJOR,
+            cited=cited.arxiv_id,
+            found=record.arxiv_id,
+            note=f"no such arXiv id can exist: {impossible}",
+        )
+    ours = normalize_arxiv_id(cited.arxiv_id)
     theirs = normalize_arxiv_id(record.arxiv_id) if record.arxiv_id else None
     if ours is None:
-        return None  # an arXiv id the citation does not give is not an error of the citation
+        return None  # not an arXiv id at all: nothing to compare
     if ours == theirs:
         return FieldCheck(field="arxiv_id", status=S.MATCH, cited=ours, found=theirs)
     if owner is not None:
         return FieldCheck(
             field="arxiv_id",
             status=S.MISMATCH,
+            severity=Severity.MAJOR,
             cited=ours,
             found=theirs,
             note=f"this arXiv id belongs to another work: {owner.title}",
@@ -272,7 +299,8 @@ def check_arxiv(cited: str | None, record: Record, owner: Record | None) -> Fiel
         field="arxiv_id",
         status=S.UNCHECKED,
         cited=ours,
-        note="the record has no arXiv id and no indexed work carries this one",
+        note="a possible id, but the record has none and no indexed work carries it: checking it needs "
+        "arXiv (online)",
     )
 
 

@@ -1,23 +1,32 @@
 """The embedded-index stage: candidate records for a citation, by identifier and by title.
 
 Identifiers are looked up exactly; titles first by exact normalized key, then (only when that finds
-nothing) by FTS5 full-text search, re-ranked with rapidfuzz title similarity.
+nothing) by FTS5 full-text search, re-ranked with rapidfuzz title similarity; a printed reference's raw
+string too, for the records whose title and authors it prints.
 """
 
 from __future__ import annotations
 
+from refhound.agents.alignment import find_printed_record
 from refhound.agents.candidates import best_first
 from refhound.agents.context import AgentContext, Candidate, Findings
 
 from refhound.index.store import IndexedRecord, IndexStore
-from refhound.models import ParsedFields, Reference
+from refhound.models import ParsedFields, Record, Reference
 from refhound.normalize.identifiers import arxiv_id_from_doi, normalize_arxiv_id, normalize_doi
 from refhound.normalize.titles import title_key, title_similarity
 from refhound.settings import JudgeSettings
 
 
-def find_candidates(cited: ParsedFields, store: IndexStore, settings: JudgeSettings) -> list[Candidate]:
-    """Records that may be the cited work, most similar title first."""
+def find_candidates(
+    cited: ParsedFields, store: IndexStore, settings: JudgeSettings, raw: str | None = None
+) -> list[Candidate]:
+    """Records that may be the cited work, most similar title first.
+
+    `raw` is the printed reference string the fields were parsed from (None for structured entries): when
+    no record found by the parsed title is printed in it, it is searched as well, and the records whose
+    title and authors it prints (`agents/alignment.py`) join as candidates found "raw", whatever the parsed
+    title — the parser may have misread the string."""
     found: dict[int, tuple[IndexedRecord, str]] = {}
 
     def add(rows: list[IndexedRecord], via: str) -> None:
@@ -38,6 +47,11 @@ def find_candidates(cited: ParsedFields, store: IndexStore, settings: JudgeSetti
         if not exact:
             add(store.search_title(key, settings.candidates), "title")
 
+    if raw and not any(_printed_in(raw, row.record) for row, _ in found.values()):
+        for row in store.search_title(title_key(raw), settings.candidates):
+            if row.rowid not in found and _printed_in(raw, row.record):
+                found[row.rowid] = (row, "raw")
+
     candidates = []
     for row, via in found.values():
         similarity = title_similarity(cited.title, row.record.title) if cited.title else 0.0
@@ -46,9 +60,15 @@ def find_candidates(cited: ParsedFields, store: IndexStore, settings: JudgeSetti
     return best_first(cited, candidates, settings.candidates)
 
 
+def _printed_in(raw: str, record: Record) -> bool:
+    printed = find_printed_record(raw, record)
+    return printed is not None and printed.confirms()
+
+
 def search_index(reference: Reference, context: AgentContext) -> Findings:
     """The SOP's index stage: candidates from the embedded index."""
-    candidates = find_candidates(reference.parsed, context.store, context.settings.judge)
+    raw = None if reference.structured else reference.raw
+    candidates = find_candidates(reference.parsed, context.store, context.settings.judge, raw)
     if not candidates:
         return Findings(note="no indexed record is close")
     best = max(c.title_similarity for c in candidates)

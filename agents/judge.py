@@ -41,8 +41,9 @@ from refhound.agents.field_rules import (
     check_year,
 )
 from refhound.agents.index_search import Candidate
+from refhound.agents.severity import grade, overall
 
-from refhound.models import Evidence, FieldCheck, FieldStatus, ParsedFields, Record, Verdict
+from refhound.models import Evidence, FieldCheck, FieldStatus, ParsedFields, Record, Severity, Verdict
 from refhound.normalize.venues import parse_venue
 from refhound.settings import JudgeSettings
 
@@ -59,6 +60,8 @@ class Judgement:
     # `doubted` names the mismatched fields in doubt.
     borderline: str | None = None
     doubted: tuple[str, ...] = ()
+    # For a metadata_error: major (signals a hallucination) or minor (a human slip); else None.
+    severity: Severity | None = None
 
 
 @dataclass(frozen=True)
@@ -127,26 +130,63 @@ def _evaluate(
             check_doi(cited.doi, record, doi_owner if doi_owner is not record else None), dead_identifiers
         ),
         _unless_dead(
-            check_arxiv(cited.arxiv_id, record, arxiv_owner if arxiv_owner is not record else None),
+            check_arxiv(cited, record, arxiv_owner if arxiv_owner is not record else None),
             dead_identifiers,
         ),
     ]
     fields.extend(f for f in identifiers if f is not None)
     identifier_agrees = any(f is not None and f.status is S.MATCH for f in identifiers)
-    close_title = candidate.title_similarity >= settings.title_candidate_similarity
-    same_work = (
-        title.status in (S.MATCH, S.BENIGN)
-        or (close_title and (authors.overlap >= settings.author_overlap_same_work or identifier_agrees))
-        or (not cited.title and identifier_agrees)
+    return _Evaluation(
+        candidate, fields, _same_work(cited, candidate, fields, authors, identifier_agrees, settings), authors
     )
-    return _Evaluation(candidate, fields, same_work, authors)
+
+
+def _same_work(
+    cited: ParsedFields,
+    candidate: Candidate,
+    fields: list[FieldCheck],
+    authors: AuthorComparison,
+    identifier_agrees: bool,
+    settings: JudgeSettings,
+) -> bool:
+    """Whether the record is the cited work, so that its fields can show the citation's wrong ones.
+
+    An identifier that agrees says so, unless the cited title is another. A title alone does not: generic titles ("Deep learning",
+    "Introduction") are shared by unrelated works, so a record with the cited title but not one cited
+    author is the cited work only when its year and venue are the cited ones too (a real title given
+    invented authors). A near title (a reworded one, or another work's: "Random search for …" against
+    "Algorithms for …" by the same authors) is the work only when most cited authors, the year and the
+    venue agree as well."""
+    close_title = candidate.title_similarity >= settings.title_candidate_similarity
+    if not cited.title or (identifier_agrees and close_title):
+        return identifier_agrees  # a cited identifier with another title is another work's identifier
+    status = {f.field: f.status for f in fields}
+    same_year = status["year"] in (S.MATCH, S.MISSING, S.UNCHECKED)
+    # "Conference vs journal version" and "cited as a preprint" are benign for the same work, but say
+    # nothing about whether it is the same work.
+    venue = next(f for f in fields if f.field == "venue")
+    same_venue = venue.status in (S.MATCH, S.MISSING, S.UNCHECKED) or (
+        venue.status is S.BENIGN and "version" not in venue.note
+    )
+    no_names_to_compare = not authors.cited or not candidate.record.authors
+    if status["title"] in (S.MATCH, S.BENIGN):
+        return authors.matched > 0 or no_names_to_compare or (same_year and same_venue)
+    return (
+        close_title
+        and authors.overlap >= settings.author_overlap_same_work
+        and same_year
+        and venue.status is not S.MISMATCH
+        and "journal version" not in venue.note
+    )
 
 
 def _unless_dead(check: FieldCheck | None, dead_identifiers: Collection[str]) -> FieldCheck | None:
     """The identifier's check, made a mismatch when its authority says the cited identifier does not exist."""
     if check is None or check.field not in dead_identifiers or check.status is S.MATCH:
         return check
-    return check.model_copy(update={"status": S.MISMATCH, "note": _DEAD[check.field]})
+    return check.model_copy(
+        update={"status": S.MISMATCH, "severity": Severity.MAJOR, "note": _DEAD[check.field]}
+    )
 
 
 _DEAD = {
@@ -194,17 +234,31 @@ def _decide_on_record(cited: ParsedFields, best: _Evaluation, settings: JudgeSet
     unchecked = [f for f in best.fields if f.status is S.UNCHECKED]
     where = f"{record.source} record {record.source_id}"
     if wrong:
+        fields = grade(cited, record, best.fields, best.authors, best.candidate.title_similarity, settings)
+        severity = overall(fields)
         names = ", ".join(f.field for f in wrong)
         doubts = borderline_doubts(
             cited, record, best.candidate.title_similarity, best.fields, best.authors, settings
         )
         doubted = tuple(f.field for f in wrong if f.field in doubts)
         hinges = len(doubted) == len(wrong) or "title" in doubted  # a near title: is it this work at all?
-        reason = f"wrong {names} per {where}"
+        slip = "a citation error, not a sign of invention: " if severity is Severity.MINOR else ""
+        reason = f"{slip}wrong {names} per {where}"
         if not hinges:
-            return Judgement(Verdict.METADATA_ERROR, best.fields, evidence, reason)
+            return Judgement(Verdict.METADATA_ERROR, fields, evidence, reason, severity=severity)
         borderline = "; ".join(doubts[name] for name in doubted)
-        return Judgement(Verdict.METADATA_ERROR, best.fields, evidence, reason, borderline, doubted)
+        return Judgement(
+            Verdict.METADATA_ERROR, fields, evidence, reason, borderline, doubted, severity=severity
+        )
+    # A possible arXiv id on a work whose every other field agrees: offline nothing can check the id, and
+    # calling such a reference unverified would hide that the work is right. The id stays `unchecked`.
+    if unchecked and all(f.field == "arxiv_id" for f in unchecked):
+        return Judgement(
+            Verdict.VERIFIED,
+            best.fields,
+            evidence,
+            f"every cited field agrees with {where}; the cited arXiv id could not be checked offline",
+        )
     if unchecked:
         names = ", ".join(f.field for f in unchecked)
         return Judgement(
@@ -219,7 +273,10 @@ def _decide_on_record(cited: ParsedFields, best: _Evaluation, settings: JudgeSet
 def _dead_identifier(cited: ParsedFields, dead: list[str], unanswered: Collection[str]) -> Judgement:
     """No source consulted has the work and its cited identifier does not exist: fabricated — unless a
     source gave no answer, which might have held the work (the citation then only has a wrong identifier)."""
-    fields = [FieldCheck(field=f, status=S.MISMATCH, cited=getattr(cited, f), note=_DEAD[f]) for f in dead]
+    fields = [
+        FieldCheck(field=f, status=S.MISMATCH, severity=Severity.MAJOR, cited=getattr(cited, f), note=_DEAD[f])
+        for f in dead
+    ]
     if cited.title:
         fields.insert(
             0,
@@ -254,6 +311,11 @@ def _decide_without_record(
     this_year: int,
     searched_online: bool,
 ) -> Judgement:
+    """No record is the cited work. `fabricated` needs proof that the work would have been found: a year
+    that has not come (no source holds works of the future), or a venue and year some source holds
+    completely while the online sources, asked as well, had it nowhere. A title missing from a complete
+    venue proves offline only that the citation is wrong: a real work cited at another venue or year
+    looks the same there as an invented one."""
     fields: list[FieldCheck] = []
     evidence: list[Evidence] = []
     for c in candidates:
@@ -263,6 +325,7 @@ def _decide_without_record(
                 FieldCheck(
                     field=c.via,
                     status=S.MISMATCH,
+                    severity=Severity.MAJOR,
                     cited=cited.doi if c.via == "doi" else cited.arxiv_id,
                     found=record.title,
                     note=f"this identifier belongs to another work ({record.source} {record.source_id})",
@@ -276,10 +339,20 @@ def _decide_without_record(
                 field="title", status=S.UNCHECKED, cited=cited.title, note="no indexed record has this title"
             ),
         )
+    if cited.arxiv_id and not any(f.field == "arxiv_id" for f in fields):
+        impossible = check_arxiv(cited, Record(source="", source_id="", source_version="", title=""), None)
+        if impossible is not None and impossible.status is S.MISMATCH:
+            fields.append(impossible)
 
     if cited.year is not None and cited.year > this_year + settings.max_future_years:
         fields.append(
-            FieldCheck(field="year", status=S.MISMATCH, cited=str(cited.year), note="in the future")
+            FieldCheck(
+                field="year",
+                status=S.MISMATCH,
+                severity=Severity.MAJOR,
+                cited=str(cited.year),
+                note="in the future",
+            )
         )
         return Judgement(
             Verdict.FABRICATED,
@@ -290,28 +363,38 @@ def _decide_without_record(
 
     venue = parse_venue(cited.venue) if cited.venue else None
     conflict = "; the cited identifier belongs to another work" if evidence else ""
+    # Records whose titles the reference string prints, found from the string itself: the parser may have
+    # misread the reference, so the work may be among them.
+    printed = [c for c in candidates if c.via == "raw"]
     if venue is not None and venue.key is not None and cited.year is not None and cited.title:
         complete = coverage(venue.key, cited.year)
         where = f"{venue.key.upper()} {cited.year}"
         sources = ", ".join(f"{source} ({n} records)" for source, n in complete)
-        # Offline, the index's proceedings are all the evidence: not enough where the citation could
-        # mean a satellite volume. The online sources, which hold those too, answered "none" otherwise.
-        if complete and venue.acronym_only and not searched_online:
+        if complete and not searched_online:
             return Judgement(
                 Verdict.UNVERIFIED,
                 fields,
                 evidence,
-                f"no record of {where} has this title ({sources}), but the citation names the venue by its "
-                f"acronym alone, as papers of its companion volume and co-located workshops are cited too, "
-                f"which the index does not hold{conflict}",
+                f"no record of {where} has this title, though the index holds that venue and year "
+                f"completely ({sources}): the citation is wrong, but whether the work is invented or a real "
+                f"one cited at another venue or year, only the online sources can tell{conflict}",
+            )
+        if complete and printed:
+            return Judgement(
+                Verdict.UNVERIFIED,
+                fields,
+                [_evidence(c, "its title is printed in the reference string") for c in printed],
+                f"no source has the parsed title, but the reference string prints the title of "
+                f"{printed[0].record.source} record {printed[0].record.source_id}: the string may be "
+                f"misread{conflict}",
             )
         if complete:
             return Judgement(
                 Verdict.FABRICATED,
                 fields,
                 evidence,
-                f"no record of {where} has this title, and the index holds that venue and year completely: "
-                f"{sources}",
+                f"no record of {where} has this title, though the index holds that venue and year "
+                f"completely ({sources}), and no online source has it",
             )
     scope = (
         f"{(venue.key or venue.name).upper()} {cited.year}"

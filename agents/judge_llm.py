@@ -37,10 +37,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 from refhound.agents.judge import Judgement
+from refhound.agents.severity import overall
 
 from refhound.errors import LLMError
 from refhound.llm import LLMClient
-from refhound.models import Evidence, FieldCheck, FieldStatus, ParsedFields, Verdict
+from refhound.models import Evidence, FieldCheck, FieldStatus, ParsedFields, Severity, Verdict
 
 S = FieldStatus
 
@@ -185,8 +186,11 @@ def adjudicate(cited: ParsedFields, judgement: Judgement, client: LLMClient | No
 
 
 def _marked(check: FieldCheck, status: FieldStatus, text: str) -> FieldCheck:
+    """The check with the model's status; a field the model calls wrong keeps the rules' severity, or is
+    major when the rules had none (they did not call it wrong)."""
     note = "; ".join(part for part in (check.note, text) if part)
-    return check.model_copy(update={"status": status, "note": note})
+    severity = (check.severity or Severity.MAJOR) if status is S.MISMATCH else None
+    return check.model_copy(update={"status": status, "note": note, "severity": severity})
 
 
 def _apply(judgement: Judgement, reply: JudgeReply, model: str) -> Judgement:
@@ -204,7 +208,10 @@ def _apply(judgement: Judgement, reply: JudgeReply, model: str) -> Judgement:
     status = {f.field: f.status for f in fields}
 
     def result(verdict: Verdict, checks: list[FieldCheck], reason: str) -> Judgement:
-        return replace(judgement, verdict=verdict, fields=checks, evidence=evidence, reason=reason)
+        severity = overall(checks) if verdict is Verdict.METADATA_ERROR else None
+        return replace(
+            judgement, verdict=verdict, fields=checks, evidence=evidence, reason=reason, severity=severity
+        )
 
     doubted = set(judgement.doubted)
 

@@ -1,10 +1,12 @@
-"""Re-reading a printed reference around the title of the work its identifier leads to.
+"""Re-reading a printed reference around the title of a record it prints.
 
-A reference string the parser misread (a name it did not know taken for the title, the real title pushed
-into the venue) still prints its real title. When the cited DOI or arXiv id leads to a record whose title
-the string prints word for word, while the parsed title is another, the string is read again with that
-title: judging the misread fields would call a correct citation's DOI "another work's", or the work
-fabricated. Fields from structured entries (BibTeX, CSL JSON) are never re-read.
+A reference string the parser misread (a name it did not know taken for the title, authors swallowed into
+the title, the real title pushed into the venue, a title cut at an inner question mark) still prints its
+real title. When a record leads there — the cited DOI or arXiv id is its identifier, or the string prints
+its title and authors (`agents/alignment.py`) — while the parsed title is another, the string is read
+again around the title it prints: the record reads the string better than the parser did, and judging the
+misread fields would call a correct citation's DOI "another work's", or the work fabricated. Fields from
+structured entries (BibTeX, CSL JSON) are never re-read.
 """
 
 from __future__ import annotations
@@ -12,12 +14,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from refhound.agents.alignment import find_printed_record
 from refhound.agents.context import Candidate
 
-from refhound.models import Reference
+from refhound.models import ParsedFields, Reference
 from refhound.normalize.titles import title_similarity
 from refhound.refstring import parse_reference_string_around
 from refhound.settings import JudgeSettings
+
+_LED_BY = {"doi": "the work its DOI leads to", "arxiv_id": "the work its arXiv id leads to"}
 
 
 @dataclass(frozen=True)
@@ -27,34 +32,49 @@ class Reread:
     note: str
 
 
-def reread_by_identifier(
+def reread_by_record(
     reference: Reference, candidates: Sequence[Candidate], settings: JudgeSettings
 ) -> Reread | None:
     """The reference re-read, with `candidates` scored against it; None when the parse stands."""
-    led_to = [c for c in candidates if c.via in ("doi", "arxiv_id")]
-    # Fields from a structured entry stand; so does a parsed title that is the record's, but for a typo.
+    # Fields from a structured entry stand; so does a parsed title that is a record's, but for a typo.
     typo_at_most = settings.title_borderline_similarity
-    if reference.structured or any(c.title_similarity >= typo_at_most for c in led_to):
+    if reference.structured or any(c.title_similarity >= typo_at_most for c in candidates):
         return None
+    led_to = [c for c in candidates if c.via in _LED_BY] + [c for c in candidates if c.via == "raw"]
     for candidate in led_to:
-        fields = parse_reference_string_around(reference.raw, candidate.record.title)
+        fields = _read_around(reference, candidate)
         if fields is None:
             continue
-        # Identifiers taken from a PDF's links stay: the string alone may not print them.
-        kept = reference.parsed
-        fields = fields.model_copy(
-            update={
-                "doi": fields.doi or kept.doi,
-                "arxiv_id": fields.arxiv_id or kept.arxiv_id,
-                "url": fields.url or kept.url,
-            }
-        )
         title = fields.title or ""
         rescored = [replace(c, title_similarity=title_similarity(title, c.record.title)) for c in candidates]
-        via = "DOI" if candidate.via == "doi" else "arXiv id"
+        by = _LED_BY.get(candidate.via, "a record whose title and authors it prints")
         return Reread(
-            reference.model_copy(update={"parsed": fields}),
-            rescored,
-            f"fields re-read around the title of the work its {via} leads to",
+            reference.model_copy(update={"parsed": fields}), rescored, f"fields re-read around the title of {by}"
         )
     return None
+
+
+def _read_around(reference: Reference, candidate: Candidate) -> ParsedFields | None:
+    """The string read with the candidate's title as its title: the title printed word for word for a
+    record an identifier leads to; for one found from the string, the span it prints (typos and all)."""
+    if candidate.via in _LED_BY:
+        fields = parse_reference_string_around(reference.raw, candidate.record.title)
+    else:
+        printed = find_printed_record(reference.raw, candidate.record)
+        if printed is None or not printed.confirms():
+            return None
+        span = reference.raw[printed.start : printed.end]
+        fields = parse_reference_string_around(reference.raw, span) or reference.parsed.model_copy(
+            update={"title": span}
+        )
+    if fields is None:
+        return None
+    # Identifiers taken from a PDF's links stay: the string alone may not print them.
+    kept = reference.parsed
+    return fields.model_copy(
+        update={
+            "doi": fields.doi or kept.doi,
+            "arxiv_id": fields.arxiv_id or kept.arxiv_id,
+            "url": fields.url or kept.url,
+        }
+    )

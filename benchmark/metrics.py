@@ -83,7 +83,7 @@ def predicted_hallucinated(verdict: Verdict, policy: UnverifiedPolicy) -> bool:
     """The detector's yes/no: `unverified` counts as the policy says (real or fake; never unknown here)."""
     if policy is UnverifiedPolicy.UNKNOWN:
         raise ValueError("a benchmark needs a yes/no answer: count unverified as real or fake")
-    return bool(is_hallucinated(verdict, policy))
+    return bool(is_hallucinated(verdict, policy=policy))
 
 
 @dataclass(frozen=True)

@@ -69,9 +69,20 @@ class FieldStatus(StrEnum):
     UNCHECKED = "unchecked"
 
 
+class Severity(StrEnum):
+    """How wrong a wrong field is. `major` signals a hallucination (an author who is no variant of any
+    record author, another work's title or identifier, another event's venue, a year no version has);
+    `minor` is a human slip worth a correction (a name typo or variant, an earlier version's author list,
+    a preprint's year, the journal version of the work)."""
+
+    MAJOR = "major"
+    MINOR = "minor"
+
+
 class FieldCheck(_Model):
     field: str
     status: FieldStatus
+    severity: Severity | None = Field(default=None, description="For a mismatch: major or minor.")
     cited: str | None = None
     found: str | None = None
     note: str = ""
@@ -100,11 +111,28 @@ class UnverifiedPolicy(StrEnum):
     FAKE = "fake"
 
 
-def is_hallucinated(verdict: Verdict, policy: UnverifiedPolicy = UnverifiedPolicy.UNKNOWN) -> bool | None:
-    """Whether a verdict counts as hallucinated; `None` when it is unverified and the policy says unknown."""
+class FlagPolicy(StrEnum):
+    """Which wrong references count as flagged: hallucinations only (`major`), or every error (`any`)."""
+
+    MAJOR = "major"
+    ANY = "any"
+
+
+def is_hallucinated(
+    verdict: Verdict,
+    severity: Severity | None = None,
+    policy: UnverifiedPolicy = UnverifiedPolicy.UNKNOWN,
+    flag: FlagPolicy = FlagPolicy.MAJOR,
+) -> bool | None:
+    """Whether a verdict counts as hallucinated; `None` when it is unverified and the policy says unknown.
+
+    A fabricated work always counts; a metadata error counts when it is major, or under `flag=any` when
+    it is a minor slip too."""
     if verdict is Verdict.UNVERIFIED:
         return {UnverifiedPolicy.REAL: False, UnverifiedPolicy.FAKE: True}.get(policy)
-    return verdict in (Verdict.METADATA_ERROR, Verdict.FABRICATED)
+    if verdict is Verdict.METADATA_ERROR:
+        return flag is FlagPolicy.ANY or severity is not Severity.MINOR
+    return verdict is Verdict.FABRICATED
 
 
 class StageRun(_Model):
@@ -123,6 +151,9 @@ class ReferenceResult(_Model):
     raw: str
     parsed: ParsedFields
     verdict: Verdict
+    severity: Severity | None = Field(
+        default=None, description="For a metadata_error: major (counts as hallucinated) or minor (a slip)."
+    )
     hallucinated: bool | None
     fields: list[FieldCheck] = Field(default_factory=list)
     evidence: list[Evidence] = Field(default_factory=list)

@@ -16,7 +16,7 @@ from typing import Any, TypeVar, cast
 from langgraph.types import Command, Send
 from refhound.agents.context import Agent, AgentContext, Findings
 from refhound.agents.judge import Judgement, judge
-from refhound.agents.reread import reread_by_identifier
+from refhound.agents.reread import reread_by_record
 from refhound.sop.routes import JUDGE, Decided, after_stage
 from refhound.sop.state import Branch, merge
 
@@ -72,7 +72,7 @@ def stage_step(stage: str, agent: Agent, order: list[str], context: AgentContext
         candidates, note = list(findings.candidates), findings.note
         # Only new candidates can call for a re-reading: the earlier ones were weighed at their own stage.
         found_so_far = [*branch["candidates"], *candidates] if candidates else []
-        if reread := reread_by_identifier(branch["reference"], found_so_far, context.settings.judge):
+        if reread := reread_by_record(branch["reference"], found_so_far, context.settings.judge):
             # Re-read fields give every candidate another title similarity: the list is built again.
             branch = merge(branch, {"reference": reread.reference})
             branch["candidates"], candidates = [], reread.candidates
@@ -173,7 +173,10 @@ def finish(branch: Branch, judgement: Judgement, decided_by: str, context: Agent
         raw=reference.raw,
         parsed=reference.parsed,
         verdict=judgement.verdict,
-        hallucinated=is_hallucinated(judgement.verdict, context.settings.check.unverified_as),
+        severity=judgement.severity,
+        hallucinated=is_hallucinated(
+            judgement.verdict, judgement.severity, context.settings.check.unverified_as
+        ),
         fields=judgement.fields,
         evidence=judgement.evidence,
         stage=decided_by,

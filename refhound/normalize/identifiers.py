@@ -39,6 +39,7 @@ _ARXIV_SUFFIX = re.compile(r"(?:\.pdf|/|\s*\[[\w.-]+\])+$", re.IGNORECASE)
 _ARXIV_IN_TEXT = re.compile(rf"(?:(?<=arxiv\.)|(?<![\w.-]))(?:{_NEW_ID}|{_OLD_ID})(?!\d)", re.IGNORECASE)
 _ARXIV_CONTEXT = re.compile(r"arxiv|corr\b|abs/", re.IGNORECASE)
 _ARXIV_DOI_PREFIX = "10.48550/arxiv."
+_ARXIV_LABEL_BEFORE = re.compile(r"(?:arxiv\s*:?\s*|abs/)$", re.IGNORECASE)
 
 
 def _trim_doi(doi: str) -> str:
@@ -107,6 +108,33 @@ def normalize_arxiv_id(text: str) -> str | None:
     return parsed[0] if parsed else None
 
 
+def impossible_arxiv_id(text: str, cited_year: int | None = None) -> str | None:
+    """Why a cited arXiv id cannot exist, or None when it can: a month 13–99, a new-style id before April
+    2007 or with the wrong number of digits for its year, or (given `cited_year`) an id posted after it."""
+    value = _ARXIV_SUFFIX.sub("", _ARXIV_PREFIX.sub("", text.strip()))
+    match = _ARXIV_ID.fullmatch(value)
+    if match is None:
+        return None  # not shaped like an arXiv id: nothing to say about its date
+    if match.group("yymm"):
+        year, month = 2000 + int(match.group("yymm")[:2]), int(match.group("yymm")[2:])
+        digits = 4 if year < 2015 else 5
+        if not 1 <= month <= 12:
+            return f"arXiv ids have no month {month:02d}"
+        if (year, month) < (2007, 4):
+            return "new-style arXiv ids (yymm.number) start in April 2007"
+        if len(match.group("number")) != digits:
+            return f"arXiv ids of {year} have {digits}-digit numbers"
+    else:
+        old = match.group("old")
+        century = 1900 if int(old[:2]) >= 91 else 2000
+        year, month = century + int(old[:2]), int(old[2:4])
+        if not 1 <= month <= 12:
+            return f"arXiv ids have no month {month:02d}"
+    if cited_year is not None and year > cited_year:
+        return f"the id was given in {year}, after the cited year {cited_year}"
+    return None
+
+
 def arxiv_version(text: str) -> int | None:
     """The version number an arXiv id or URL carries ("2005.14165v3" -> 3), or None."""
     parsed = _parse_arxiv(text)
@@ -118,6 +146,8 @@ def find_arxiv_id(text: str) -> str | None:
 
     A new-style id ("1810.04805") counts only where the text mentions arXiv, CoRR or ``abs/``: on its own
     such a number could be anything. Old-style ids ("hep-th/9901001") are distinctive enough anywhere.
+    An id right after "arXiv:" or "abs/" whose date cannot exist (month 13) is returned as printed, so
+    that the judge can call the cited id wrong (`impossible_arxiv_id`) instead of never seeing it.
     """
     has_context = _ARXIV_CONTEXT.search(text) is not None
     for match in _ARXIV_IN_TEXT.finditer(text):
@@ -126,6 +156,8 @@ def find_arxiv_id(text: str) -> str | None:
         parsed = _canonical(match)
         if parsed is not None:
             return parsed[0]
+        if _ARXIV_LABEL_BEFORE.search(text, 0, match.start()):
+            return re.sub(r"v\d+$", "", match.group(0))
     return None
 
 

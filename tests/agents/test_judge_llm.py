@@ -221,28 +221,30 @@ def test_another_work_with_the_cited_title_keeps_the_rules_verdict(
     assert settled.evidence[-1].note.startswith("different_work")
 
 
-# The near title again, with a year the rules settle as wrong (not a preprint, two years apart).
-NEAR_TITLE_WRONG_YEAR = NEAR_TITLE.model_copy(update={"year": 2015})
+# The near title again, with an invented author the rules settle as wrong (no variant of any record author).
+NEAR_TITLE_WRONG_AUTHOR = NEAR_TITLE.model_copy(
+    update={"authors": ["Ashish Vaswani", "Noam Shazeer", "Petra Quillfeather"]}
+)
 
 
 def test_a_match_cannot_clear_a_mismatch_the_rules_settled(
     llm_server: FakeLLMServer, client: LLMClient
 ) -> None:
-    judgement = rules(NEAR_TITLE_WRONG_YEAR, VASWANI)
+    judgement = rules(NEAR_TITLE_WRONG_AUTHOR, VASWANI)
     assert judgement.doubted == ("title",)
     llm_server.script(answer("same_work_all_fields_match"))
-    settled = adjudicate(NEAR_TITLE_WRONG_YEAR, judgement, client)
+    settled = adjudicate(NEAR_TITLE_WRONG_AUTHOR, judgement, client)
     assert settled.verdict is Verdict.METADATA_ERROR
-    assert status(settled, "year").status is S.MISMATCH and "LLM" not in status(settled, "year").note
+    assert status(settled, "authors").status is S.MISMATCH and "LLM" not in status(settled, "authors").note
     assert status(settled, "title").status is S.BENIGN
-    assert settled.reason.startswith("wrong year per dblp record")
+    assert settled.reason.startswith("wrong authors per dblp record")
 
 
 def test_another_work_than_a_near_title_leaves_its_other_mismatches_moot(
     llm_server: FakeLLMServer, client: LLMClient
 ) -> None:
     llm_server.script(answer("different_work"))
-    settled = adjudicate(NEAR_TITLE_WRONG_YEAR, rules(NEAR_TITLE_WRONG_YEAR, VASWANI), client)
+    settled = adjudicate(NEAR_TITLE_WRONG_AUTHOR, rules(NEAR_TITLE_WRONG_AUTHOR, VASWANI), client)
     assert settled.verdict is Verdict.UNVERIFIED
 
 

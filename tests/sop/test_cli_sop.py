@@ -45,11 +45,12 @@ def bib(tmp_path: Path) -> Path:
 
 def test_check_runs_the_default_sop_and_times_every_stage(bib: Path, small_index: Path) -> None:
     code, out, err = check(bib, "--index", small_index, "--format", "json")
-    assert code == 1, err
+    assert code == 0, err
     first, second = json.loads(out)["references"]
     assert (first["verdict"], first["stage"]) == ("verified", "index")
     assert [s["stage"] for s in first["stages"]] == ["index"]
-    assert (second["verdict"], second["stage"]) == ("fabricated", "judge")
+    # Missing from a completely indexed venue, offline: wrong, but not proven invented.
+    assert (second["verdict"], second["stage"]) == ("unverified", "judge")
     assert [s["stage"] for s in second["stages"]] == ["index", "memory", "judge"]
     assert all(s["elapsed_ms"] >= 0 for s in second["stages"])
     assert "stage scholar skipped: no online scholarly source is enabled (offline)" in err
@@ -61,7 +62,7 @@ def test_a_named_or_file_sop_is_followed(bib: Path, small_index: Path, tmp_path:
     references = json.loads(out)["references"]
     assert [(r["verdict"], r["stage"]) for r in references] == [
         ("verified", "scholar"),
-        ("fabricated", "judge"),
+        ("unverified", "judge"),
     ]
     assert [s["stage"] for s in references[1]["stages"]] == ["memory", "scholar", "judge"]
     sop = tmp_path / "mine.yaml"

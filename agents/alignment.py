@@ -1,0 +1,85 @@
+"""Finding a record inside a printed reference string: its title and its authors, approximately.
+
+A parser can misread a reference string (authors swallowed into the title, a title cut at an inner
+question mark, a hyphen lost at a line break), and a misread title must not become a verdict. So a record
+found from the raw string is confirmed the way biblio-glutton validates its candidates: the record's own
+title is aligned inside the string (approximate substring alignment, so a typo or a lost hyphen costs
+little), and the record's authors are looked for in what the string prints. A record confirmed so reads the
+string better than a parse that disagrees with it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz
+
+from refhound.models import Record
+from refhound.normalize.names import parse_name
+from refhound.normalize.text import fold, latex_to_unicode
+
+# Share (0..100) of the record's title that must align with a span of the string.
+MIN_TITLE_ALIGNMENT = 90.0
+# Shorter titles ("Deep learning") align inside too many strings to confirm anything by themselves.
+MIN_TITLE_CHARS = 20
+_WORD = re.compile(r"[^\W_]+")
+
+
+@dataclass(frozen=True)
+class PrintedRecord:
+    """Where a string prints a record's title, and which of its authors the rest of it names."""
+
+    start: int  # span of the title in the raw string
+    end: int
+    score: float  # 0..100
+    first_author_printed: bool
+    authors_printed: int
+    authors: int
+
+    def confirms(self) -> bool:
+        """The title aligns and, when the record names authors, the string names its first author or
+        half of them: a title alone is what an invented reference borrows."""
+        if self.score < MIN_TITLE_ALIGNMENT:
+            return False
+        return self.authors == 0 or self.first_author_printed or 2 * self.authors_printed >= self.authors
+
+
+def _folded_words(text: str) -> tuple[str, list[tuple[int, int]]]:
+    """The text's words folded and joined by single spaces, with each word's span in `text`."""
+    spans = [m.span() for m in _WORD.finditer(text)]
+    return " ".join(fold(text[a:b]).lower() for a, b in spans), spans
+
+
+def find_printed_record(raw: str, record: Record) -> PrintedRecord | None:
+    """The best alignment of `record`'s title in `raw`, with its authors counted; None for a title too
+    short to align on its own."""
+    text = latex_to_unicode(raw)
+    title, _ = _folded_words(latex_to_unicode(record.title))
+    if len(title) < MIN_TITLE_CHARS:
+        return None
+    folded, spans = _folded_words(text)
+    if len(folded) < len(title):
+        return None
+    alignment = fuzz.partial_ratio_alignment(title, folded)
+    if alignment is None:
+        return None
+    start, end = _word_span(folded, spans, alignment.dest_start, alignment.dest_end)
+    outside = f"{text[:start]} {text[end:]}"
+    printed = {fold(word).lower() for word in _WORD.findall(outside)}
+    counted = record.authors[:10]  # a long list is cited with "et al." after its first names
+    named = [_family_printed(author, printed) for author in counted]
+    return PrintedRecord(start, end, alignment.score, bool(named) and named[0], sum(named), len(counted))
+
+
+def _family_printed(author: str, printed: set[str]) -> bool:
+    """Whether every word of the author's family name is printed ("Tjong Kim Sang" as three words)."""
+    family = [fold(word).lower() for word in _WORD.findall(parse_name(author).family)]
+    return bool(family) and all(word in printed for word in family)
+
+
+def _word_span(folded: str, spans: list[tuple[int, int]], start: int, end: int) -> tuple[int, int]:
+    """The raw span of the words the folded range [start, end) touches."""
+    first = folded.count(" ", 0, start)
+    last = folded.count(" ", 0, max(start, end - 1))
+    return spans[first][0], spans[min(last, len(spans) - 1)][1]

@@ -1,0 +1,188 @@
+"""How wrong a wrong field is: `major` (signals a hallucination) or `minor` (a human slip).
+
+A reviewer acts on a flag, so a slip a careful author makes (a name typo or variant, a nickname, an
+earlier version's author list, a preprint's year, the journal version of a conference paper) must not read
+as invention. Major is what invention looks like: an author who is no variant of any record author, a
+dropped first author, another work's title or identifier, another event's venue, a year no version of the
+work has.
+
+`grade` gives every mismatched field check its severity; `overall` the verdict's: major when any field
+is major.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rapidfuzz.distance import Indel
+
+from refhound.agents.field_rules import AuthorComparison, name_variant
+from refhound.models import FieldCheck, FieldStatus, ParsedFields, Record, Severity
+from refhound.normalize.names import parse_name
+from refhound.normalize.text import fold
+from refhound.normalize.titles import title_key
+from refhound.normalize.venues import parse_venue
+from refhound.settings import JudgeSettings
+
+S = FieldStatus
+MAJOR, MINOR = Severity.MAJOR, Severity.MINOR
+
+# A family name this similar to a record author's (same first initial) is a typo of it: "Schmidhuber" /
+# "Schmidhueber", "Krizhevsky" / "Krizhevksy".
+_FAMILY_TYPO_SIMILARITY = 0.8
+# A journal version appears up to this many years after the conference paper it extends.
+_JOURNAL_VERSION_YEARS = 3
+# An identifier this similar to the record's is a typo of it, not another work's.
+_IDENTIFIER_TYPO_SIMILARITY = 0.9
+# A cited title that is the record's without its subtitle (or the reverse) keeps this many words at least.
+_MIN_SHORT_TITLE_WORDS = 3
+
+
+def grade(
+    cited: ParsedFields,
+    record: Record,
+    fields: Sequence[FieldCheck],
+    authors: AuthorComparison,
+    title_similarity: float,
+    settings: JudgeSettings,
+) -> list[FieldCheck]:
+    """The field checks, each mismatch with its severity and, for a minor one, why it is minor."""
+    venues = {f.field: f for f in fields}.get("venue")
+    journal_version = venues is not None and venues.status is S.BENIGN and "journal version" in venues.note
+    graded = []
+    for check in fields:
+        if check.status is not S.MISMATCH or check.severity is not None:
+            graded.append(check)  # a rule that knew the mismatch for what it is has graded it already
+            continue
+        severity, why = _grade_one(check, cited, record, authors, title_similarity, journal_version, settings)
+        note = "; ".join(part for part in (check.note, why) if part)
+        graded.append(check.model_copy(update={"severity": severity, "note": note}))
+    return graded
+
+
+def overall(fields: Sequence[FieldCheck]) -> Severity | None:
+    """Major when a mismatched field is major, minor when every mismatch is minor, None without one."""
+    severities = [f.severity or MAJOR for f in fields if f.status is S.MISMATCH]
+    if not severities:
+        return None
+    return MAJOR if MAJOR in severities else MINOR
+
+
+def _grade_one(
+    check: FieldCheck,
+    cited: ParsedFields,
+    record: Record,
+    authors: AuthorComparison,
+    title_similarity: float,
+    journal_version: bool,
+    settings: JudgeSettings,
+) -> tuple[Severity, str]:
+    match check.field:
+        case "title":
+            return _title(cited.title or "", record.title, title_similarity, settings)
+        case "authors":
+            return _authors(authors, record, cited.authors_truncated, settings)
+        case "venue":
+            return _venue(cited, record)
+        case "year":
+            return _year(cited, record, journal_version)
+        case "doi" | "arxiv_id":
+            return _identifier(check)
+    return MAJOR, ""
+
+
+def _title(cited: str, found: str, similarity: float, settings: JudgeSettings) -> tuple[Severity, str]:
+    if similarity >= settings.title_borderline_similarity:
+        return MINOR, "a typo in the title"
+    ours, theirs = title_key(cited).split(), title_key(found).split()
+    shorter, longer = sorted((ours, theirs), key=len)
+    if len(shorter) >= _MIN_SHORT_TITLE_WORDS and longer[: len(shorter)] == shorter:
+        return MINOR, "the title with or without its subtitle"
+    return MAJOR, ""
+
+
+def _authors(
+    authors: AuthorComparison, record: Record, truncated: bool, settings: JudgeSettings
+) -> tuple[Severity, str]:
+    unused = list(authors.unused)
+    for name in authors.unmatched:
+        other = next((o for o in unused if _variant(name, o, settings)), None)
+        if other is None:
+            return MAJOR, f"{name} is no variant of any author of the record"
+        unused.remove(other)
+    first = record.authors[0] if record.authors else None
+    if first is not None and first in unused:
+        return MAJOR, f"the first author, {first}, is left out"
+    if authors.unmatched and unused and not truncated:
+        return MINOR, "names written another way, and authors left out as in an earlier version's list"
+    if authors.unmatched:
+        return MINOR, "names written another way (a typo, a variant or a short form)"
+    return MINOR, "authors left out, as in an earlier version's list"
+
+
+def _variant(cited: str, found: str, settings: JudgeSettings) -> bool:
+    """Whether a cited name the rules did not pair can be `found` written with a slip: another form
+    (order, script, adopted name), a typo in the family name, or another given name with the family name
+    (a nickname)."""
+    if name_variant(cited, found, settings.author_borderline_similarity) or _same_words(cited, found):
+        return True
+    a, b = parse_name(cited), parse_name(found)
+    family_a, family_b = fold(a.family).replace(" ", ""), fold(b.family).replace(" ", "")
+    if not family_a or not family_b:
+        return False
+    if family_a == family_b:
+        return True  # the family name is right; the given name is another form of it, or a slip
+    given_a, given_b = fold(a.given)[:1], fold(b.given)[:1]
+    initials_agree = not given_a or not given_b or given_a == given_b
+    return initials_agree and Indel.normalized_similarity(family_a, family_b) >= _FAMILY_TYPO_SIMILARITY
+
+
+def _same_words(cited: str, found: str) -> bool:
+    """The same name words in any order, an initial standing for a word: "M. Pawan Kumar" / "Pawan Kumar
+    Mudigonda" (a given name written as a family name's initial). Two full words must agree."""
+    ours = [w.rstrip(".") for w in fold(cited).lower().replace(".", ". ").split()]
+    theirs = [w.rstrip(".") for w in fold(found).lower().replace(".", ". ").split()]
+    if len(ours) > len(theirs):
+        ours, theirs = theirs, ours
+    left, full = list(theirs), 0
+    for word in ours:
+        partner = next((t for t in left if t == word), None) or next(
+            (t for t in left if (len(word) == 1 or len(t) == 1) and t[:1] == word[:1]), None
+        )
+        if partner is None:
+            return False
+        left.remove(partner)
+        full += partner == word and len(word) > 1
+    return full >= 2
+
+
+def _venue(cited: ParsedFields, record: Record) -> tuple[Severity, str]:
+    """Venues the table knows apart, a workshop for the main event and a preprint cited as published
+    are graded major where they are found (field_rules); what is left are names the table does not know."""
+    ours = parse_venue(cited.venue) if cited.venue else None
+    theirs = parse_venue(record.venue) if record.venue else None
+    if ours is None or theirs is None:
+        return MAJOR, ""
+    if ours.key is None and theirs.key is None:
+        return MINOR, "venue names the rules cannot recognise; check the correction"
+    return MINOR, "one venue name is not recognised; check the correction"
+
+
+def _year(cited: ParsedFields, record: Record, journal_version: bool) -> tuple[Severity, str]:
+    if cited.year is None or record.year is None:
+        return MAJOR, ""
+    gap = cited.year - record.year
+    if journal_version and 0 < gap <= _JOURNAL_VERSION_YEARS:
+        return MINOR, "the year of the journal version"
+    if abs(gap) == 1:
+        return MINOR, "one year apart: a preprint's, or the proceedings', year"
+    return MAJOR, "a year no version of the work has"
+
+
+def _identifier(check: FieldCheck) -> tuple[Severity, str]:
+    """Another work's identifier and one that does not exist are graded major where they are found."""
+    if check.cited and check.found:
+        similarity = Indel.normalized_similarity(check.cited.casefold(), check.found.casefold())
+        if similarity >= _IDENTIFIER_TYPO_SIMILARITY:
+            return MINOR, "a typo in the identifier"
+    return MAJOR, ""

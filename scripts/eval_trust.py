@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""False alarms on real, human-written references: CiteAudit's real-world items, scored per half.
+
+Reads the `refhound.bench/1` JSON of `refhound bench citeaudit FILE --split realworld --score-upstream`
+runs and the benchmark files they scored, puts every item in one of two halves by the sha256 of its
+citation string (the rule of `refhound bench --part K/2`, so a half holds the same items in every file and
+run), and prints per half:
+
+- decided: items whose verdict is not `unverified` (the index's coverage);
+- among decided real references, the share called hallucinated, and how many are `fabricated`;
+- F1 on the decided items, refhound's and CiteAudit's own `Predict` on the same items.
+
+    python scripts/eval_trust.py BENCH.json[=BENCHMARK.json] … [--show-false-alarms HALF]
+
+Without `=BENCHMARK.json` the benchmark file is the one the bench JSON names in `path`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+def half_of(citation: str, parts: int = 2) -> int:
+    """1-based part of a citation string, as `refhound bench --part K/N` assigns it."""
+    return int(hashlib.sha256(citation.encode("utf-8")).hexdigest(), 16) % parts + 1
+
+
+@dataclass
+class Tally:
+    items: int = 0
+    decided: int = 0
+    real_decided: int = 0
+    real_flagged: int = 0
+    real_fabricated: int = 0
+    ours: list[tuple[bool, bool]] = field(default_factory=list)  # (truth, predicted) on decided items
+    upstream: list[tuple[bool, bool]] = field(default_factory=list)
+
+
+def f1(pairs: list[tuple[bool, bool]]) -> tuple[float, int, int, int, int]:
+    tp = sum(t and p for t, p in pairs)
+    fp = sum(p and not t for t, p in pairs)
+    fn = sum(t and not p for t, p in pairs)
+    tn = sum(not t and not p for t, p in pairs)
+    score = 2 * tp / (2 * tp + fp + fn) if tp else 0.0
+    return score, tp, fp, fn, tn
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("runs", nargs="+", help="BENCH.json or BENCH.json=BENCHMARK.json")
+    parser.add_argument("--show-false-alarms", type=int, metavar="HALF", help="list the real items flagged")
+    args = parser.parse_args()
+    tallies = {1: Tally(), 2: Tally()}
+    alarms: list[str] = []
+    for spec in args.runs:
+        bench_path, _, data_path = spec.partition("=")
+        bench = json.loads(Path(bench_path).read_text(encoding="utf-8"))
+        data = json.loads(Path(data_path or bench["path"]).read_text(encoding="utf-8"))["data"]
+        for item in bench["items"]:
+            citation = data[int(item["id"])]
+            half = half_of(citation["citation"])
+            tally = tallies[half]
+            tally.items += 1
+            if item["verdict"] == "unverified":
+                continue
+            tally.decided += 1
+            truth, predicted = bool(item["label"]), bool(item["predicted"])
+            tally.ours.append((truth, predicted))
+            if "Predict" in citation:
+                tally.upstream.append((truth, not bool(citation["Predict"])))  # Predict: true = real
+            if not truth:
+                tally.real_decided += 1
+                tally.real_flagged += predicted
+                tally.real_fabricated += item["verdict"] == "fabricated"
+                if predicted and half == args.show_false_alarms:
+                    alarms.append(f"{item['verdict']}\t{item.get('severity')}\t{citation['citation']}")
+    print("| half | items | decided | real decided | called hallucinated | fabricated | F1 decided | "
+          "CiteAudit F1 same items |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for half, t in tallies.items():
+        share = t.real_flagged / t.real_decided if t.real_decided else 0.0
+        ours, upstream = f1(t.ours), f1(t.upstream)
+        print(
+            f"| {half} | {t.items} | {t.decided} ({t.decided / max(t.items, 1):.1%}) | {t.real_decided} | "
+            f"{t.real_flagged} ({share:.1%}) | {t.real_fabricated} | {ours[0]:.3f} (TP {ours[1]} FP {ours[2]} "
+            f"FN {ours[3]} TN {ours[4]}) | {upstream[0]:.3f} (TP {upstream[1]} FP {upstream[2]} FN "
+            f"{upstream[3]} TN {upstream[4]}) |"
+        )
+    for line in alarms:
+        print(line)
+
+
+if __name__ == "__main__":
+    main()
