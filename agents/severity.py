@@ -30,6 +30,8 @@ MAJOR, MINOR = Severity.MAJOR, Severity.MINOR
 # A family name this similar to a record author's (same first initial) is a typo of it: "Schmidhuber" /
 # "Schmidhueber", "Krizhevsky" / "Krizhevksy".
 _FAMILY_TYPO_SIMILARITY = 0.8
+# A family name that begins another, from this length, is that name shortened.
+_MIN_SHORTENED_FAMILY = 5
 # A journal version appears up to this many years after the conference paper it extends.
 _JOURNAL_VERSION_YEARS = 3
 # An identifier this similar to the record's is a typo of it, not another work's.
@@ -112,6 +114,10 @@ def _authors(
         unused.remove(other)
     first = record.authors[0] if record.authors else None
     if first is not None and first in unused:
+        if not authors.unmatched and _is_tail(unused, record.authors):
+            # Only the last authors are cited: a reference string cut at its start (a PDF's text broken
+            # across blocks), not a list made up.
+            return MINOR, "only the record's last authors are cited: the reference looks cut at its start"
         return MAJOR, f"the first author, {first}, is left out"
     if authors.unmatched and unused and not truncated:
         return MINOR, "names written another way, and authors left out as in an earlier version's list"
@@ -134,7 +140,16 @@ def _variant(cited: str, found: str, settings: JudgeSettings) -> bool:
         return True  # the family name is right; the given name is another form of it, or a slip
     given_a, given_b = fold(a.given)[:1], fold(b.given)[:1]
     initials_agree = not given_a or not given_b or given_a == given_b
-    return initials_agree and Indel.normalized_similarity(family_a, family_b) >= _FAMILY_TYPO_SIMILARITY
+    # A family name shortened or lengthened ("Gholami" / "Gholaminejad"), or with a typo.
+    shorter, longer = sorted((family_a, family_b), key=len)
+    shortened = len(shorter) >= _MIN_SHORTENED_FAMILY and longer.startswith(shorter)
+    typo = Indel.normalized_similarity(family_a, family_b) >= _FAMILY_TYPO_SIMILARITY
+    return initials_agree and (shortened or typo)
+
+
+def _is_tail(left_out: list[str], record_authors: list[str]) -> bool:
+    """Whether the record authors left out are exactly its first ones, so the cited ones are its last."""
+    return record_authors[: len(left_out)] == left_out
 
 
 def _same_words(cited: str, found: str) -> bool:
@@ -181,6 +196,8 @@ def _year(cited: ParsedFields, record: Record, journal_version: bool) -> tuple[S
 
 def _identifier(check: FieldCheck) -> tuple[Severity, str]:
     """Another work's identifier and one that does not exist are graded major where they are found."""
+    if check.cited and check.found and check.found.casefold().startswith(check.cited.casefold()):
+        return MINOR, "the identifier cut short (broken across a line?)"
     if check.cited and check.found:
         similarity = Indel.normalized_similarity(check.cited.casefold(), check.found.casefold())
         if similarity >= _IDENTIFIER_TYPO_SIMILARITY:

@@ -429,3 +429,18 @@ def test_real_booktitles(key: str, source: str, text: str) -> None:
 def test_venue_similarity(a: str, b: str, low: float, high: float) -> None:
     assert low <= venue_similarity(a, b) <= high
     assert venue_similarity(a, b) == venue_similarity(b, a)
+
+
+@pytest.mark.parametrize(
+    ("venue", "key"),
+    [
+        ("ACM SIGKDD Explorations Newsletter", "sigkdd-explorations"),
+        ("SIGKDD Explor. Newsl.", "sigkdd-explorations"),
+        ("SIGMOD Rec.", "sigmod-record"),
+        ("ACM SIGIR Forum", "sigir-forum"),
+        ("ACM SIGPLAN Notices", "sigplan-notices"),
+    ],
+)
+def test_a_special_interest_groups_periodical_is_a_journal_not_its_conference(venue: str, key: str) -> None:
+    info = parse_venue(venue)
+    assert (info.key, info.kind) == (key, VenueKind.JOURNAL)
