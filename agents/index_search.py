@@ -47,14 +47,18 @@ def find_candidates(
         if not exact:
             add(store.search_title(key, settings.candidates), "title")
 
-    if raw and not any(_printed_in(raw, row.record) for row, _ in found.values()):
+    printed = {rowid for rowid, (row, _) in found.items() if raw and _printed_in(raw, row.record)}
+    if raw and not printed:
         for row in store.search_title(title_key(raw), settings.candidates):
             if row.rowid not in found and _printed_in(raw, row.record):
                 found[row.rowid] = (row, "raw")
+                printed.add(row.rowid)
 
     candidates = []
-    for row, via in found.values():
+    for rowid, (row, via) in found.items():
         similarity = title_similarity(cited.title, row.record.title) if cited.title else 0.0
+        if via == "title" and similarity < settings.title_candidate_similarity and rowid in printed:
+            via = "raw"  # far from the parsed title, but printed in the string: the parse is in doubt
         if via != "title" or similarity >= settings.title_candidate_similarity:
             candidates.append(Candidate(row.record, similarity, via))
     return best_first(cited, candidates, settings.candidates)

@@ -151,10 +151,10 @@ def _same_work(
 ) -> bool:
     """Whether the record is the cited work, so that its fields can show the citation's wrong ones.
 
-    An identifier that agrees says so, unless the cited title is another. A title alone does not: generic titles ("Deep learning",
-    "Introduction") are shared by unrelated works, so a record with the cited title but not one cited
-    author is the cited work only when its year and venue are the cited ones too (a real title given
-    invented authors). A near title (a reworded one, or another work's: "Random search for …" against
+    An identifier that agrees says so, unless the cited title is another. A title alone does not: generic
+    titles ("Deep learning", "Introduction") are shared by unrelated works, so a record with the cited title
+    but not one cited author is the cited work only when its year and venue are the cited ones too (a real
+    title given invented authors). A near title (a reworded one, or another work's: "Random search for …" against
     "Algorithms for …" by the same authors) is the work only when most cited authors, the year and the
     venue agree as well."""
     close_title = candidate.title_similarity >= settings.title_candidate_similarity
@@ -274,7 +274,9 @@ def _dead_identifier(cited: ParsedFields, dead: list[str], unanswered: Collectio
     """No source consulted has the work and its cited identifier does not exist: fabricated — unless a
     source gave no answer, which might have held the work (the citation then only has a wrong identifier)."""
     fields = [
-        FieldCheck(field=f, status=S.MISMATCH, severity=Severity.MAJOR, cited=getattr(cited, f), note=_DEAD[f])
+        FieldCheck(
+            field=f, status=S.MISMATCH, severity=Severity.MAJOR, cited=getattr(cited, f), note=_DEAD[f]
+        )
         for f in dead
     ]
     if cited.title:

@@ -49,7 +49,9 @@ def reread_by_record(
         rescored = [replace(c, title_similarity=title_similarity(title, c.record.title)) for c in candidates]
         by = _LED_BY.get(candidate.via, "a record whose title and authors it prints")
         return Reread(
-            reference.model_copy(update={"parsed": fields}), rescored, f"fields re-read around the title of {by}"
+            reference.model_copy(update={"parsed": fields}),
+            rescored,
+            f"fields re-read around the title of {by}",
         )
     return None
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rapidfuzz.distance import Indel
-
+from rapidfuzz.distance import OSA, Indel
 from refhound.agents.field_rules import AuthorComparison, name_variant
+
 from refhound.models import FieldCheck, FieldStatus, ParsedFields, Record, Severity
 from refhound.normalize.names import parse_name
 from refhound.normalize.text import fold
@@ -30,6 +30,8 @@ MAJOR, MINOR = Severity.MAJOR, Severity.MINOR
 # A family name this similar to a record author's (same first initial) is a typo of it: "Schmidhuber" /
 # "Schmidhueber", "Krizhevsky" / "Krizhevksy".
 _FAMILY_TYPO_SIMILARITY = 0.8
+# A family name this long with one letter wrong is that name misspelt.
+_MIN_TYPO_FAMILY = 4
 # A family name that begins another, from this length, is that name shortened.
 _MIN_SHORTENED_FAMILY = 5
 # A journal version appears up to this many years after the conference paper it extends.
@@ -114,10 +116,6 @@ def _authors(
         unused.remove(other)
     first = record.authors[0] if record.authors else None
     if first is not None and first in unused:
-        if not authors.unmatched and _is_tail(unused, record.authors):
-            # Only the last authors are cited: a reference string cut at its start (a PDF's text broken
-            # across blocks), not a list made up.
-            return MINOR, "only the record's last authors are cited: the reference looks cut at its start"
         return MAJOR, f"the first author, {first}, is left out"
     if authors.unmatched and unused and not truncated:
         return MINOR, "names written another way, and authors left out as in an earlier version's list"
@@ -143,13 +141,13 @@ def _variant(cited: str, found: str, settings: JudgeSettings) -> bool:
     # A family name shortened or lengthened ("Gholami" / "Gholaminejad"), or with a typo.
     shorter, longer = sorted((family_a, family_b), key=len)
     shortened = len(shorter) >= _MIN_SHORTENED_FAMILY and longer.startswith(shorter)
-    typo = Indel.normalized_similarity(family_a, family_b) >= _FAMILY_TYPO_SIMILARITY
+    typo = (
+        # One letter wrong, missing, added or swapped ("Blie"); not in names so short that one letter
+        # makes another name ("Li" / "Lu").
+        (len(shorter) >= _MIN_TYPO_FAMILY and OSA.distance(family_a, family_b) <= 1)
+        or Indel.normalized_similarity(family_a, family_b) >= _FAMILY_TYPO_SIMILARITY
+    )
     return initials_agree and (shortened or typo)
-
-
-def _is_tail(left_out: list[str], record_authors: list[str]) -> bool:
-    """Whether the record authors left out are exactly its first ones, so the cited ones are its last."""
-    return record_authors[: len(left_out)] == left_out
 
 
 def _same_words(cited: str, found: str) -> bool:

@@ -1,0 +1,96 @@
+"""A misread reference string never becomes a verdict: the raw string is searched, and a record whose
+title and authors it prints reads it better than the parser did."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from refhound.agents.alignment import find_printed_record
+from refhound.sop.runner import check_references
+
+from refhound.index.store import IndexStore
+from refhound.models import ParsedFields, Record, Reference, ReferenceResult, Verdict
+from refhound.settings import Settings
+from tests.conftest import RECORDS, build_index
+
+CONLL = Record(
+    source="acl-anthology",
+    source_id="W03-0419",
+    source_version="test",
+    title="Introduction to the CoNLL-2003 Shared Task: Language-Independent Named Entity Recognition",
+    authors=["Erik F. Tjong Kim Sang", "Fien De Meulder"],
+    venue="Proceedings of the Seventh Conference on Natural Language Learning at HLT-NAACL 2003",
+    year=2003,
+    entry_type="inproceedings",
+)
+CONLL_PRINTED = (
+    "Erik F. Tjong Kim Sang and Fien De Meulder. Introduction to the CoNLL-2003 shared task: "
+    "Language-independent named entity recognition. In Proceedings of the Seventh Conference on Natural "
+    "Language Learning at HLT-NAACL 2003, 2003."
+)
+
+
+@pytest.fixture()
+def store(tmp_path: Path) -> Iterator[IndexStore]:
+    with IndexStore.open(build_index(tmp_path / "index.sqlite", [CONLL, *RECORDS[:3]])) as opened:
+        yield opened
+
+
+def check(reference: Reference, store: IndexStore, tmp_path: Path) -> ReferenceResult:
+    settings = Settings()
+    settings.check.offline = True
+    settings.memory.enabled = False
+    settings.sop.runs_path = tmp_path / "runs.sqlite"
+    return check_references([reference], store, settings)[0]
+
+
+@pytest.mark.parametrize(
+    "misread",
+    [
+        # Authors swallowed into the title.
+        ParsedFields(title=CONLL_PRINTED.split(". In ")[0], year=2003),
+        # A title cut short, with the authors lost.
+        ParsedFields(
+            title="Introduction to the CoNLL-2003 shared task", venue="Language-independent", year=2003
+        ),
+    ],
+)
+def test_a_misread_string_is_read_again_around_the_record_it_prints(
+    misread: ParsedFields, store: IndexStore, tmp_path: Path
+) -> None:
+    result = check(Reference(id="1", raw=CONLL_PRINTED, parsed=misread), store, tmp_path)
+    assert result.verdict is Verdict.VERIFIED, result.reason
+    assert result.parsed.authors == CONLL.authors
+    assert "re-read" in " ".join(s.note for s in result.stages)
+
+
+def test_a_structured_entry_is_never_re_read(store: IndexStore, tmp_path: Path) -> None:
+    misread = ParsedFields(title=CONLL_PRINTED.split(". In ")[0], year=2003)
+    reference = Reference(id="1", raw=CONLL_PRINTED, parsed=misread, structured=True)
+    assert check(reference, store, tmp_path).verdict is Verdict.UNVERIFIED
+
+
+def test_a_title_printed_without_its_authors_confirms_nothing() -> None:
+    # An invented reference borrows a real title; the string names none of the record's authors.
+    printed = find_printed_record(
+        "Jane Roe and John Doe. Introduction to the CoNLL-2003 shared task: Language-independent named "
+        "entity recognition. In Proceedings of EMNLP, 2019.",
+        CONLL,
+    )
+    assert printed is not None and printed.score == 100 and not printed.confirms()
+
+
+def test_a_lost_hyphen_or_a_typo_still_aligns() -> None:
+    printed = find_printed_record(
+        "Erik F. Tjong Kim Sang and Fien De Meulder. Introduction to the CoNLL-2003 shared task: "
+        "Languageindependent named entity recogniton. CoNLL 2003.",
+        CONLL,
+    )
+    assert printed is not None and printed.confirms()
+
+
+def test_a_short_title_is_never_aligned_on_its_own() -> None:
+    short = CONLL.model_copy(update={"title": "Deep learning"})
+    assert find_printed_record("Y. LeCun, Y. Bengio, G. Hinton. Deep learning. Nature, 2015.", short) is None

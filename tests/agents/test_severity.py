@@ -1,0 +1,159 @@
+"""A wrong field's severity: major signals invention, minor is a human slip reported with its correction."""
+
+from __future__ import annotations
+
+import pytest
+from refhound.agents.index_search import Candidate
+from refhound.agents.judge import Judgement, judge
+
+from refhound.models import FieldStatus, FlagPolicy, ParsedFields, Record, Severity, Verdict, is_hallucinated
+from refhound.normalize.titles import title_similarity
+from refhound.settings import JudgeSettings
+
+SETTINGS = JudgeSettings()
+LDA = Record(
+    source="dblp",
+    source_id="conf/nips/BleiNJ01",
+    source_version="test",
+    title="Latent Dirichlet Allocation",
+    authors=["David M. Blei", "Andrew Y. Ng", "Michael I. Jordan"],
+    venue="Advances in Neural Information Processing Systems 14 (NIPS 2001)",
+    year=2001,
+    entry_type="inproceedings",
+)
+FEDAVG = Record(
+    source="dblp",
+    source_id="conf/aistats/McMahanMRHA17",
+    source_version="test",
+    title="Communication-Efficient Learning of Deep Networks from Decentralized Data",
+    authors=["Brendan McMahan", "Eider Moore", "Daniel Ramage", "Seth Hampson", "Blaise Agüera y Arcas"],
+    venue="Proceedings of the 20th International Conference on Artificial Intelligence and Statistics",
+    year=2017,
+    doi="10.5555/aistats.2017.1273",
+    entry_type="inproceedings",
+)
+
+
+def judged(record: Record, **changes: object) -> Judgement:
+    fields = {
+        "title": record.title,
+        "authors": list(record.authors),
+        "venue": record.venue,
+        "year": record.year,
+        **changes,
+    }
+    cited = ParsedFields(**fields)  # type: ignore[arg-type]
+    candidate = Candidate(
+        record, title_similarity(cited.title, record.title) if cited.title else 0.0, "title"
+    )
+    return judge(cited, [candidate], lambda key, year: [], SETTINGS, this_year=2026)
+
+
+def field(judgement: Judgement, name: str):  # type: ignore[no-untyped-def]
+    return next(f for f in judgement.fields if f.field == name)
+
+
+@pytest.mark.parametrize(
+    ("record", "changes", "wrong"),
+    [
+        # The journal version of a conference paper (JMLR 2003 for NIPS 2001).
+        (LDA, {"venue": "Journal of Machine Learning Research", "year": 2003}, "year"),
+        # A preprint's year, one before the published one.
+        (FEDAVG, {"year": 2016}, "year"),
+        # An earlier version's author list: the last author joined later.
+        (FEDAVG, {"authors": FEDAVG.authors[:4]}, "authors"),
+        # A typo in a family name; a short or other given name; an initial for a name the record spells out.
+        (LDA, {"authors": ["David M. Blie", "Andrew Y. Ng", "Michael I. Jordan"]}, "authors"),
+        (LDA, {"authors": ["Dave Blei", "Andrew Y. Ng", "Michael I. Jordan"]}, "authors"),
+        (LDA, {"authors": ["David M. Blei", "Y. Andrew Ng", "Michael I. Jordan"]}, "authors"),
+        # A typo in the title.
+        (
+            FEDAVG,
+            {"title": "Communication-Efficient Learning of Deep Networks from Decentralised Dta"},
+            "title",
+        ),
+        # The title without its subtitle.
+        (
+            FEDAVG.model_copy(update={"title": f"{FEDAVG.title}: the FedAvg algorithm"}),
+            {"title": FEDAVG.title},
+            "title",
+        ),
+        # A DOI cut short at a line break.
+        (FEDAVG, {"doi": "10.5555/aistats"}, "doi"),
+    ],
+)
+def test_a_human_slip_is_a_minor_error_with_its_correction(
+    record: Record, changes: dict[str, object], wrong: str
+) -> None:
+    j = judged(record, **changes)
+    assert j.verdict is Verdict.METADATA_ERROR, j.reason
+    assert j.severity is Severity.MINOR, j.fields
+    assert field(j, wrong).status is FieldStatus.MISMATCH and field(j, wrong).severity is Severity.MINOR
+    assert field(j, wrong).found  # the correction
+    assert is_hallucinated(j.verdict, j.severity) is False
+    assert is_hallucinated(j.verdict, j.severity, flag=FlagPolicy.ANY) is True
+
+
+@pytest.mark.parametrize(
+    ("record", "changes", "wrong"),
+    [
+        # An author who is no variant of any record author.
+        (LDA, {"authors": ["David M. Blei", "Andrew Y. Ng", "Petra Quillfeather"]}, "authors"),
+        # The first author dropped.
+        (LDA, {"authors": ["Andrew Y. Ng", "Michael I. Jordan"]}, "authors"),
+        # Another event's venue.
+        (FEDAVG, {"venue": "International Conference on Machine Learning"}, "venue"),
+        # A year no version of the work has.
+        (FEDAVG, {"year": 2012}, "year"),
+        # A DOI that is not the work's.
+        (FEDAVG, {"doi": "10.1109/cvpr.2016.90"}, "doi"),
+    ],
+)
+def test_a_sign_of_invention_is_a_major_error(record: Record, changes: dict[str, object], wrong: str) -> None:
+    j = judged(record, **changes)
+    assert j.verdict is Verdict.METADATA_ERROR, j.reason
+    assert j.severity is Severity.MAJOR
+    assert field(j, wrong).severity is Severity.MAJOR
+    assert is_hallucinated(j.verdict, j.severity) is True
+
+
+def test_one_major_field_makes_the_whole_error_major() -> None:
+    j = judged(FEDAVG, year=2016, venue="International Conference on Machine Learning")
+    assert field(j, "year").severity is Severity.MINOR and field(j, "venue").severity is Severity.MAJOR
+    assert j.severity is Severity.MAJOR
+
+
+def test_a_generic_title_by_other_authors_in_another_year_is_not_the_cited_work() -> None:
+    record = LDA.model_copy(
+        update={"title": "Deep learning", "authors": ["Ruslan Salakhutdinov"], "year": 2014}
+    )
+    j = judged(record, authors=["Yann LeCun", "Yoshua Bengio", "Geoffrey Hinton"], venue="Nature", year=2015)
+    assert j.verdict is Verdict.UNVERIFIED
+
+
+def test_a_real_title_with_invented_authors_at_its_venue_and_year_is_a_major_error() -> None:
+    j = judged(LDA, authors=["Petra Quillfeather", "Tomás Ybarra"])
+    assert (j.verdict, j.severity) == (Verdict.METADATA_ERROR, Severity.MAJOR)
+
+
+@pytest.mark.parametrize(
+    ("arxiv_id", "year", "venue"),
+    [("1713.01234", 2017, None), ("1803.01234", 2017, "arXiv preprint"), ("1503.1234", 2015, None)],
+)
+def test_an_impossible_arxiv_id_is_a_wrong_field_at_once(arxiv_id: str, year: int, venue: str | None) -> None:
+    record = FEDAVG.model_copy(update={"year": year, "venue": None})
+    j = judged(record, arxiv_id=arxiv_id, year=year, venue=venue)
+    assert field(j, "arxiv_id").status is FieldStatus.MISMATCH
+    assert (j.verdict, j.severity) == (Verdict.METADATA_ERROR, Severity.MAJOR)
+
+
+def test_a_possible_arxiv_id_on_a_matching_work_is_verified_and_left_unchecked() -> None:
+    j = judged(FEDAVG, arxiv_id="1602.05629")
+    assert j.verdict is Verdict.VERIFIED
+    assert field(j, "arxiv_id").status is FieldStatus.UNCHECKED
+    assert "arXiv id could not be checked offline" in j.reason
+
+
+def test_an_arxiv_id_posted_after_a_venue_paper_is_possible() -> None:
+    j = judged(FEDAVG, arxiv_id="1802.01234")  # a conference paper may reach arXiv after it appeared
+    assert j.verdict is Verdict.VERIFIED
