@@ -154,9 +154,9 @@ def _same_work(
     An identifier that agrees says so, unless the cited title is another. A title alone does not: generic
     titles ("Deep learning", "Introduction") are shared by unrelated works, so a record with the cited title
     but not one cited author is the cited work only when its year and venue are the cited ones too (a real
-    title given invented authors). A near title (a reworded one, or another work's: "Random search for …" against
-    "Algorithms for …" by the same authors) is the work only when most cited authors, the year and the
-    venue agree as well."""
+    title given invented authors). A near title (a reworded one, or another work's: "Random search for …"
+    against "Algorithms for …" by the same authors) is the work only when most cited authors, the year and
+    the venue agree as well."""
     close_title = candidate.title_similarity >= settings.title_candidate_similarity
     if not cited.title or (identifier_agrees and close_title):
         return identifier_agrees  # a cited identifier with another title is another work's identifier

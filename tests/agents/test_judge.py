@@ -216,7 +216,8 @@ def test_real_title_with_invented_authors_is_a_metadata_error(store: IndexStore)
 
 
 @pytest.mark.parametrize(
-    "venue", ["Proceedings of the 36th International Conference on Machine Learning", "ICML", "In Proc. of ICML 2019"]
+    "venue",
+    ["Proceedings of the 36th International Conference on Machine Learning", "ICML", "In Proc. of ICML 2019"],
 )
 def test_a_title_missing_from_a_complete_venue_is_wrong_but_offline_not_proof_of_fabrication(
     store: IndexStore, venue: str
