@@ -176,13 +176,14 @@ def check_venue(
         )
     if ours.key is not None and theirs.key is not None:
         kinds = {ours.kind, theirs.kind}
-        if kinds == {VenueKind.CONFERENCE, VenueKind.JOURNAL}:
+        # A journal article extending a conference or workshop paper is the same work's other version.
+        if VenueKind.JOURNAL in kinds and kinds & {VenueKind.CONFERENCE, VenueKind.WORKSHOP}:
             return result(S.BENIGN, "conference vs journal version")
         return result(S.MISMATCH, f"{ours.key.upper()} is not {theirs.key.upper()}", Severity.MAJOR)
     similarity = venue_similarity(cited.venue, record.venue)
     if similarity >= settings.venue_similarity:
         return result(S.BENIGN, f"venue names differ in form (similarity {similarity:.2f})")
-    if VenueKind.WORKSHOP in (ours.kind, theirs.kind) and ours.kind != theirs.kind:
+    if {ours.kind, theirs.kind} == {VenueKind.WORKSHOP, VenueKind.CONFERENCE}:
         return result(S.MISMATCH, "workshop vs main conference", Severity.MAJOR)
     return result(S.MISMATCH, f"different venue (similarity {similarity:.2f})")
 

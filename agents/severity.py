@@ -21,7 +21,7 @@ from refhound.models import FieldCheck, FieldStatus, ParsedFields, Record, Sever
 from refhound.normalize.names import parse_name
 from refhound.normalize.text import fold
 from refhound.normalize.titles import title_key
-from refhound.normalize.venues import parse_venue
+from refhound.normalize.venues import VenueKind, parse_venue
 from refhound.settings import JudgeSettings
 
 S = FieldStatus
@@ -51,8 +51,7 @@ def grade(
     settings: JudgeSettings,
 ) -> list[FieldCheck]:
     """The field checks, each mismatch with its severity and, for a minor one, why it is minor."""
-    venues = {f.field: f for f in fields}.get("venue")
-    journal_version = venues is not None and venues.status is S.BENIGN and "journal version" in venues.note
+    journal_version = _cites_journal_version(cited, record)
     graded = []
     for check in fields:
         if check.status is not S.MISMATCH or check.severity is not None:
@@ -179,6 +178,15 @@ def _venue(cited: ParsedFields, record: Record) -> tuple[Severity, str]:
     if ours.key is None and theirs.key is None:
         return MINOR, "venue names the rules cannot recognise; check the correction"
     return MINOR, "one venue name is not recognised; check the correction"
+
+
+def _cites_journal_version(cited: ParsedFields, record: Record) -> bool:
+    """Whether the citation names a journal where the record is a conference or workshop paper: the
+    journal version of the work, which appears later."""
+    if not cited.venue or not record.venue:
+        return False
+    ours, theirs = parse_venue(cited.venue).kind, parse_venue(record.venue).kind
+    return ours is VenueKind.JOURNAL and theirs in (VenueKind.CONFERENCE, VenueKind.WORKSHOP)
 
 
 def _year(cited: ParsedFields, record: Record, journal_version: bool) -> tuple[Severity, str]:
