@@ -8,6 +8,8 @@ they start on so that every later complaint about them can name it.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -103,3 +105,11 @@ def parse_label(value: object) -> bool | None:
     if not isinstance(value, str):
         return None
     return _HALLUCINATED_WORDS.get(value.strip().lower())
+
+
+def part_of(item: BenchItem, parts: int) -> int:
+    """The 1-based part of `parts` an item falls in, by the sha256 of its content (the reference string,
+    else its fields): the same item is in the same part in every file and every run, so development data
+    can be split into halves that stay apart."""
+    content = item.raw if item.raw is not None else json.dumps(dict(item.fields or {}), sort_keys=True)
+    return int(hashlib.sha256(content.encode("utf-8")).hexdigest(), 16) % parts + 1

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from refhound.models import UnverifiedPolicy, Verdict, is_hallucinated
+from refhound.models import FlagPolicy, Severity, UnverifiedPolicy, Verdict, is_hallucinated
 
 
 def _ratio(a: int, b: int) -> float:
@@ -79,11 +79,17 @@ def score(pairs: Iterable[tuple[bool, bool]]) -> Scores:
     return Scores(tp, fp, fn, tn)
 
 
-def predicted_hallucinated(verdict: Verdict, policy: UnverifiedPolicy) -> bool:
-    """The detector's yes/no: `unverified` counts as the policy says (real or fake; never unknown here)."""
+def predicted_hallucinated(
+    verdict: Verdict,
+    policy: UnverifiedPolicy,
+    severity: Severity | None = None,
+    positive: FlagPolicy = FlagPolicy.MAJOR,
+) -> bool:
+    """The detector's yes/no: `unverified` counts as the policy says (real or fake; never unknown here); a
+    minor metadata error counts only when `positive` is `any`."""
     if policy is UnverifiedPolicy.UNKNOWN:
         raise ValueError("a benchmark needs a yes/no answer: count unverified as real or fake")
-    return bool(is_hallucinated(verdict, policy=policy))
+    return bool(is_hallucinated(verdict, severity, policy, positive))
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from refhound.benchmark.items import BenchItem, Benchmark, InputMode
 from refhound.benchmark.metrics import Scores, TypeCount, decided, per_type, predicted_hallucinated, score
 from refhound.benchmark.runner import BenchRun
 
-from refhound.models import ReferenceResult, UnverifiedPolicy, Verdict
+from refhound.models import FlagPolicy, ReferenceResult, UnverifiedPolicy, Verdict
 
 BENCH_SCHEMA = "refhound.bench/1"
 
@@ -40,12 +40,16 @@ class BenchResult:
     mode: InputMode
     index: str | None
     score_upstream: bool = False  # score the file's own predictions too (when it has any)
+    positive: FlagPolicy = FlagPolicy.MAJOR  # whether a minor metadata error counts as a positive
+    part: str | None = None  # "K/N" when only that part of the items was scored
 
     def __post_init__(self) -> None:
         self.pairs: list[tuple[BenchItem, ReferenceResult]] = list(
             zip(self.bench.items, self.run.results, strict=False)
         )
-        self.predicted = [predicted_hallucinated(r.verdict, self.policy) for _, r in self.pairs]
+        self.predicted = [
+            predicted_hallucinated(r.verdict, self.policy, r.severity, self.positive) for _, r in self.pairs
+        ]
         self.scores = score((i.hallucinated, p) for (i, _), p in zip(self.pairs, self.predicted, strict=True))
         self.types: dict[str, TypeCount] = per_type(
             (i.type, p) for (i, _), p in zip(self.pairs, self.predicted, strict=True)
@@ -92,12 +96,15 @@ class BenchResult:
                     "label": i.hallucinated,
                     "predicted": p,
                     "verdict": r.verdict.value,
+                    "severity": r.severity.value if r.severity else None,
                     "type": i.type,
                 }
                 for (i, r), p in zip(self.pairs, self.predicted, strict=True)
             ],
             "input": self.mode.value,
             "unverified_as": self.policy.value,
+            "positive": self.positive.value,
+            "part": self.part,
             "index": self.index,
             "path": str(self.bench.path),
             "items_in_file": len(self.bench.items),
@@ -148,7 +155,9 @@ def markdown(result: BenchResult, timing: Timing) -> str:
         f"## refhound bench: {b.name} `{b.split}` ({Path(b.path).name})",
         "",
         f"Input: `{result.mode.value}` · unverified counted as **{result.policy.value}** · "
-        f"index: `{result.index or 'default'}` · {n:,} of {len(b.items):,} items scored"
+        f"positive: fabricated and **{result.positive.value}** metadata errors · "
+        + (f"part {result.part} · " if result.part else "")
+        + f"index: `{result.index or 'default'}` · {n:,} of {len(b.items):,} items scored"
         + (" · **interrupted (Ctrl-C): partial**" if result.run.interrupted else ""),
         "",
         *_TABLE_HEAD,

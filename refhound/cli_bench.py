@@ -11,6 +11,7 @@ finished before the Ctrl-C are scored and written all the same.
 from __future__ import annotations
 
 import json
+import tempfile
 import time
 from collections.abc import Callable
 from contextlib import nullcontext
@@ -23,11 +24,11 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from typer.core import TyperGroup
 
-from refhound.benchmark.items import InputMode
+from refhound.benchmark.items import InputMode, part_of
 from refhound.cli_index import open_index_or_fail
 from refhound.cli_output import EXIT_INTERRUPTED, EXIT_OK, err, fail, write_output
 from refhound.errors import InputError, RefhoundError
-from refhound.models import UnverifiedPolicy
+from refhound.models import FlagPolicy, UnverifiedPolicy
 from refhound.settings import Settings
 
 if TYPE_CHECKING:
@@ -100,12 +101,29 @@ def run(
         bool,
         typer.Option(
             "--memory/--no-memory",
-            help="Use the verified-citation memory (off by default: a score must not depend on, or change, "
-            "what earlier runs remembered).",
+            help="Use a verified-citation memory, a fresh one in a temporary folder for this run: the "
+            "user's own memory is never read or written by a bench (off by default).",
         ),
     ] = False,
     concurrency: Annotated[
         int | None, typer.Option("--concurrency", min=1, help="References checked at the same time.")
+    ] = None,
+    positive: Annotated[
+        FlagPolicy | None,
+        typer.Option(
+            "--positive",
+            help="What a positive prediction is: fabricated or a major metadata error (major), or any "
+            "metadata error too (any). Default: major for citeaudit and bib, any for hallmark (its taxonomy "
+            "counts partial author lists and wrong venues as hallucinations).",
+        ),
+    ] = None,
+    part: Annotated[
+        str | None,
+        typer.Option(
+            "--part",
+            help="K/N: score only part K of N of the items, split by a hash of each item's content (the "
+            "same item falls in the same part in every file and run).",
+        ),
     ] = None,
 ) -> None:
     """Score refhound on the benchmark NAME read from PATH (positive = hallucinated)."""
@@ -122,11 +140,20 @@ def run(
         raise fail(str(exc)) from exc
     if score_upstream and not bench.has_upstream:
         raise fail(f"{path}: no upstream predictions to score (--score-upstream needs CiteAudit's Predict)")
+    if part is not None:
+        k, n = _part(part)
+        bench.items = [item for item in bench.items if part_of(item, n) == k]
     if not bench.items:
-        raise fail(f"{path}: no items{f' in split {split!r}' if split else ''}")
+        raise fail(
+            f"{path}: no items{f' in split {split!r}' if split else ''}{f' in part {part}' if part else ''}"
+        )
     loaded = time.perf_counter()
     settings = Settings()
     settings.memory.enabled = memory
+    # A score must not depend on, or change, what the user's earlier runs remembered.
+    scratch = tempfile.TemporaryDirectory(prefix="refhound-bench-memory-") if memory else None
+    if scratch is not None:
+        settings.memory.path = Path(scratch.name)
     if offline:
         settings.check.offline = True
     if concurrency is not None:
@@ -157,6 +184,8 @@ def run(
             f"interrupted: {len(outcome.results):,} of {len(bench.items):,} items finished; scoring those",
             highlight=False,
         )
+    if scratch is not None:
+        scratch.cleanup()
     result = BenchResult(
         bench,
         outcome,
@@ -164,9 +193,19 @@ def run(
         mode,
         str(index) if index else None,
         score_upstream=score_upstream,
+        positive=positive or (FlagPolicy.ANY if bench.name == "hallmark" else FlagPolicy.MAJOR),
+        part=part,
     )
     _report(result, Timing(load=loaded - started, setup=ready - loaded), outputs)
     raise typer.Exit(EXIT_INTERRUPTED if outcome.interrupted else EXIT_OK)
+
+
+def _part(text: str) -> tuple[int, int]:
+    """K and N of a `--part K/N`, validated."""
+    k, _, n = text.partition("/")
+    if not (k.isdigit() and n.isdigit()) or int(n) < 2 or not 1 <= int(k) <= int(n):
+        raise fail(f"--part {text!r}: write K/N with N ≥ 2 and 1 ≤ K ≤ N, e.g. 1/2")
+    return int(k), int(n)
 
 
 def _outputs(json_out: Path | None, md: Path | None, plot: Path | None) -> dict[str, Path | None]:

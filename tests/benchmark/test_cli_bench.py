@@ -97,9 +97,11 @@ def test_hallmark_end_to_end_writes_json_markdown_and_plot(
     hallmark_file: Path, small_index: Path, tmp_path: Path, mode: str
 ) -> None:
     out = tmp_path / "out.json"
+    # "made" cites a complete venue: offline that is unverified, counted as fake here as HALLMARK scores it.
     code, stdout, stderr = bench(
-        "hallmark", hallmark_file, "--index", small_index, "--input", mode, "--offline", "--json", out
-    )
+        "hallmark", hallmark_file, "--index", small_index, "--input", mode, "--offline", "--json", out,
+        "--unverified-as", "fake",
+    )  # fmt: skip
     assert code == 0, stderr
     result = json.loads(out.read_text())
     assert (result["schema"], result["benchmark"], result["split"], result["n"]) == (
@@ -112,7 +114,8 @@ def test_hallmark_end_to_end_writes_json_markdown_and_plot(
     assert [(i["id"], i["label"], i["predicted"]) for i in result["items"]] == [
         ("vaswani", False, False), ("jain", False, False), ("he2015", True, True), ("made", True, True)
     ]  # fmt: skip
-    assert [i["verdict"] for i in result["items"]] == ["verified", "verified", "metadata_error", "fabricated"]
+    assert [i["verdict"] for i in result["items"]] == ["verified", "verified", "metadata_error", "unverified"]
+    assert result["positive"] == "any" and result["items"][2]["severity"] == "major"
     assert result["input"] == mode and result["per_type"]["year_shift"] == {"n": 1, "detected": 1}
     assert result["seconds_total"] > 0 and result["seconds_per_10_refs"] > 0
     assert out.with_suffix(".md").read_text() == stdout
@@ -127,7 +130,8 @@ def test_citeaudit_splits_coverage_and_the_upstream_column(small_index: Path, tm
     assert code == 0, stderr
     result = json.loads(out.read_text())
     assert [i["id"] for i in result["items"]] == [0, 1, 2]
-    assert result["coverage"]["decided"] == 3 and result["upstream"]["name"] == "CiteAudit"
+    assert result["coverage"]["decided"] == 2 and result["upstream"]["name"] == "CiteAudit"
+    assert result["positive"] == "major"
     assert (result["upstream"]["tp"], result["upstream"]["fn"]) == (1, 1)
     assert "| CiteAudit (its own `Predict`) | 3 |" in stdout
     code, _, _ = bench("citeaudit", path, "--index", small_index, "--split", "realworld", "--json", out)
@@ -142,8 +146,38 @@ def test_labelled_bibtex(small_index: Path, tmp_path: Path) -> None:
         "  label = {HALLUCINATED}, hallucination_type = {year}}\n",
         encoding="utf-8",
     )
-    code, stdout, _ = bench("bib", path, "--index", small_index)
+    # A year one off is a minor error: a positive only when every metadata error counts.
+    code, stdout, _ = bench("bib", path, "--index", small_index, "--positive", "any")
     assert code == 0 and "| refhound | 1 | 1 | 0 | 0 | 0 |" in stdout
+    code, stdout, _ = bench("bib", path, "--index", small_index)
+    assert code == 0 and "| refhound | 1 | 0 | 0 | 1 | 0 |" in stdout
+
+
+def test_parts_split_the_items_the_same_way_every_time(
+    hallmark_file: Path, small_index: Path, tmp_path: Path
+) -> None:
+    ids: list[list[str]] = []
+    for k in (1, 2):
+        out = tmp_path / f"part{k}.json"
+        code, _, stderr = bench(
+            "hallmark", hallmark_file, "--index", small_index, "--part", f"{k}/2", "--json", out
+        )
+        assert code in (0, 2), stderr  # a part may hold no item of this tiny file
+        ids.append([i["id"] for i in json.loads(out.read_text())["items"]] if code == 0 else [])
+        assert code == 2 or json.loads(out.read_text())["part"] == f"{k}/2"
+    assert sorted(ids[0] + ids[1]) == sorted(row[0] for row in HALLMARK) and not set(ids[0]) & set(ids[1])
+    code, _, stderr = bench("hallmark", hallmark_file, "--index", small_index, "--part", "3/2")
+    assert code == 2 and "--part" in stderr
+
+
+def test_a_bench_never_touches_the_users_memory(
+    hallmark_file: Path, small_index: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    users = tmp_path / "users-memory"
+    monkeypatch.setenv("REFHOUND_MEMORY__PATH", str(users))
+    code, _, stderr = bench("hallmark", hallmark_file, "--index", small_index, "--memory")
+    assert code == 0, stderr
+    assert not users.exists()
 
 
 def test_generate_then_bench_the_generated_set(synthetic_index: Path, tmp_path: Path) -> None:

@@ -14,7 +14,15 @@ from refhound.benchmark.plot import write_plot
 from refhound.benchmark.results import BENCH_SCHEMA, BenchResult, Timing, markdown
 from refhound.benchmark.runner import run_bench
 
-from refhound.models import ParsedFields, Reference, ReferenceResult, UnverifiedPolicy, Verdict
+from refhound.models import (
+    FlagPolicy,
+    ParsedFields,
+    Reference,
+    ReferenceResult,
+    Severity,
+    UnverifiedPolicy,
+    Verdict,
+)
 
 CONTRACT_KEYS = [
     "schema", "benchmark", "split", "n", "tp", "fp", "fn", "tn", "accuracy", "precision", "recall", "f1",
@@ -51,6 +59,14 @@ def test_unverified_counts_as_the_policy_says() -> None:
     assert predicted_hallucinated(Verdict.VERIFIED, UnverifiedPolicy.FAKE) is False
     with pytest.raises(ValueError, match="yes/no"):
         predicted_hallucinated(Verdict.VERIFIED, UnverifiedPolicy.UNKNOWN)
+
+
+def test_a_minor_error_is_a_positive_only_when_every_error_counts() -> None:
+    real, minor, major = UnverifiedPolicy.REAL, Severity.MINOR, Severity.MAJOR
+    assert predicted_hallucinated(Verdict.METADATA_ERROR, real, minor) is False
+    assert predicted_hallucinated(Verdict.METADATA_ERROR, real, minor, FlagPolicy.ANY) is True
+    assert predicted_hallucinated(Verdict.METADATA_ERROR, real, major) is True
+    assert predicted_hallucinated(Verdict.FABRICATED, real) is True
 
 
 def test_per_type_counts_items_and_flags() -> None:
@@ -167,6 +183,7 @@ def test_the_json_follows_the_contract_and_scores_both_policies() -> None:
         "label": True,
         "predicted": True,
         "verdict": "metadata_error",
+        "severity": None,
         "type": "t1",
     }
     assert as_real["coverage"]["decided"] == 9
