@@ -27,17 +27,73 @@ from refhound.settings import JudgeSettings
 S = FieldStatus
 MAJOR, MINOR = Severity.MAJOR, Severity.MINOR
 
-# A family name this similar to a record author's (same first initial) is a typo of it: "Schmidhuber" /
+# A name this similar to a record author's (same first initial) is a typo of it: "Schmidhuber" /
 # "Schmidhueber", "Krizhevsky" / "Krizhevksy".
-_FAMILY_TYPO_SIMILARITY = 0.8
-# A family name this long with one letter wrong is that name misspelt.
-_MIN_TYPO_FAMILY = 4
+_NAME_TYPO_SIMILARITY = 0.8
+# A name this long with one letter wrong is that name misspelt.
+_MIN_TYPO_NAME = 4
 # A family name that begins another, from this length, is that name shortened.
 _MIN_SHORTENED_FAMILY = 5
 # A journal version appears up to this many years after the conference paper it extends.
 _JOURNAL_VERSION_YEARS = 3
 # An identifier this similar to the record's is a typo of it, not another work's.
 _IDENTIFIER_TYPO_SIMILARITY = 0.9
+# Common English nicknames that are not a prefix of the name (prefixes, "Chris" / "Christopher", are
+# short forms the name rules already accept).
+_NICKNAMES = frozenset(
+    frozenset(pair)
+    for pair in (
+        ("bob", "robert"),
+        ("rob", "robert"),
+        ("bill", "william"),
+        ("will", "william"),
+        ("liam", "william"),
+        ("dick", "richard"),
+        ("rick", "richard"),
+        ("jim", "james"),
+        ("jimmy", "james"),
+        ("mike", "michael"),
+        ("tom", "thomas"),
+        ("dave", "david"),
+        ("andy", "andrew"),
+        ("drew", "andrew"),
+        ("tony", "anthony"),
+        ("ted", "edward"),
+        ("ed", "edward"),
+        ("ned", "edward"),
+        ("jack", "john"),
+        ("johnny", "john"),
+        ("peggy", "margaret"),
+        ("meg", "margaret"),
+        ("kate", "katherine"),
+        ("katie", "katherine"),
+        ("kathy", "katherine"),
+        ("liz", "elizabeth"),
+        ("beth", "elizabeth"),
+        ("betty", "elizabeth"),
+        ("bert", "albert"),
+        ("al", "albert"),
+        ("hank", "henry"),
+        ("harry", "henry"),
+        ("chuck", "charles"),
+        ("charlie", "charles"),
+        ("larry", "lawrence"),
+        ("jerry", "gerald"),
+        ("joe", "joseph"),
+        ("steve", "stephen"),
+        ("steve", "steven"),
+        ("sue", "susan"),
+        ("nick", "nicholas"),
+        ("matt", "matthew"),
+        ("greg", "gregory"),
+        ("pete", "peter"),
+        ("geoff", "geoffrey"),
+        ("jeff", "jeffrey"),
+        ("ben", "benjamin"),
+        ("sasha", "alexander"),
+        ("alex", "alexander"),
+    )
+)
 # A cited title that is the record's without its subtitle (or the reverse) keeps this many words at least.
 _MIN_SHORT_TITLE_WORDS = 3
 
@@ -125,28 +181,36 @@ def _authors(
 
 def _variant(cited: str, found: str, settings: JudgeSettings) -> bool:
     """Whether a cited name the rules did not pair can be `found` written with a slip: another form
-    (order, script, adopted name), a typo in the family name, or another given name with the family name
-    (a nickname)."""
+    (order, script, adopted name, an initial for a name), a typo in either name, a family name shortened,
+    or a nickname. Another given name with the right family name ("Vivek" for "Varsha") is another person.
+    """
     if name_variant(cited, found, settings.author_borderline_similarity) or _same_words(cited, found):
         return True
     a, b = parse_name(cited), parse_name(found)
-    family_a, family_b = fold(a.family).replace(" ", ""), fold(b.family).replace(" ", "")
+    family_a, family_b = fold(a.family).replace(" ", "").lower(), fold(b.family).replace(" ", "").lower()
     if not family_a or not family_b:
         return False
+    first_a, first_b = (fold(a.given).lower().split() or [""])[0], (fold(b.given).lower().split() or [""])[0]
     if family_a == family_b:
-        return True  # the family name is right; the given name is another form of it, or a slip
-    given_a, given_b = fold(a.given)[:1], fold(b.given)[:1]
-    initials_agree = not given_a or not given_b or given_a == given_b
+        return not first_a or not first_b or _typo(first_a, first_b) or _nickname(first_a, first_b)
+    initials_agree = not first_a or not first_b or first_a[0] == first_b[0]
     # A family name shortened or lengthened ("Gholami" / "Gholaminejad"), or with a typo.
     shorter, longer = sorted((family_a, family_b), key=len)
     shortened = len(shorter) >= _MIN_SHORTENED_FAMILY and longer.startswith(shorter)
-    typo = (
-        # One letter wrong, missing, added or swapped ("Blie"); not in names so short that one letter
-        # makes another name ("Li" / "Lu").
-        (len(shorter) >= _MIN_TYPO_FAMILY and OSA.distance(family_a, family_b) <= 1)
-        or Indel.normalized_similarity(family_a, family_b) >= _FAMILY_TYPO_SIMILARITY
-    )
-    return initials_agree and (shortened or typo)
+    return initials_agree and (shortened or _typo(family_a, family_b))
+
+
+def _typo(a: str, b: str) -> bool:
+    """One letter wrong, missing, added or swapped ("Blie"), or most letters shared; not in names so short
+    that one letter makes another name ("Li" / "Lu")."""
+    a, b = a.rstrip("."), b.rstrip(".")
+    if min(len(a), len(b)) >= _MIN_TYPO_NAME and OSA.distance(a, b) <= 1:
+        return True
+    return Indel.normalized_similarity(a, b) >= _NAME_TYPO_SIMILARITY
+
+
+def _nickname(a: str, b: str) -> bool:
+    return frozenset((a.rstrip("."), b.rstrip("."))) in _NICKNAMES
 
 
 def _same_words(cited: str, found: str) -> bool:

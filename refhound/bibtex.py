@@ -57,10 +57,101 @@ def decode_field(name: str, value: str) -> str:
 # bibtexparser logs every malformed block itself; refhound reports them through `BibParse.failures`.
 logging.getLogger("bibtexparser").setLevel(logging.ERROR)
 
+# An entry opens with "@type{" or "@type(" as the first thing on its line (or right after the previous entry
+# closed): bibtexparser takes any "@" for a block start, so "% see @misc{foo, …}" or prose that mentions
+# "@article" would otherwise become entries.
+_OPEN = r"[ \t\ufeff]*@[ \t]*([A-Za-z][\w-]*)\s*([{(])"
+_LINE_OPEN = re.compile(rf"(?m)^{_OPEN}")
+_AFTER_ENTRY_OPEN = re.compile(_OPEN)
+_COMMENT_LINE = re.compile(r"(?m)^[ \t]*%[^\n]*")
+# Inside an entry: braces and quotes (to know whether a "%" is between fields or inside a value), the
+# entry's own closing parenthesis, and a line that opens a new entry because this one never closed.
+_IN_ENTRY = re.compile(r'[{}()"%]|\n(?=[ \t]*@[ \t]*[A-Za-z][\w-]*\s*[{(])')
+_NOT_NEWLINE = re.compile(r"[^\n]")
+_BRACKET = re.compile(r"[{}()]")
+
+
+def _blank(text: str) -> str:
+    """`text` with every character but newlines made a space, so positions and line numbers stay put."""
+    return _NOT_NEWLINE.sub(" ", text)
+
+
+def _entry_end(text: str, start: int, opener: str) -> tuple[int, list[tuple[int, int]]]:
+    """Where the entry whose delimiter is at `start` ends (after its closing delimiter; at the next entry's
+    line when it never closes), and the spans of its "%" comments between fields."""
+    closer = "}" if opener == "{" else ")"
+    depth, quoted = 0, False
+    comments: list[tuple[int, int]] = []
+    pos = start + 1
+    while match := _IN_ENTRY.search(text, pos):
+        token, pos = match.group(0), match.end()
+        if token == "\n":
+            return match.start(), comments  # unclosed: bibtexparser reports it, the next entry is read
+        if token == "{":
+            depth += 1
+        elif token == "}" and depth:
+            depth -= 1
+        elif depth == 0 and token == closer and not quoted:
+            return pos, comments
+        elif depth == 0 and token == '"':
+            quoted = not quoted
+        elif depth == 0 and token == "%" and not quoted:
+            line_end = text.find("\n", pos)
+            line_end = len(text) if line_end < 0 else line_end
+            comments.append((match.start(), line_end))
+            pos = line_end
+    return len(text), comments
+
+
+def _comment_end(text: str, start: int, opener: str) -> int:
+    """Where the "@comment" block whose delimiter is at `start` ends: after its balanced closing
+    delimiter, entries it holds included; at its own line's end when it never closes."""
+    closer = "}" if opener == "{" else ")"
+    depth = 0
+    for match in _BRACKET.finditer(text, start):
+        token = match.group(0)
+        if token == opener:
+            depth += 1
+        elif token == closer:
+            depth -= 1
+            if depth == 0:
+                return match.end()
+    line_end = text.find("\n", start)
+    return len(text) if line_end < 0 else line_end
+
+
+def strip_comments(text: str) -> str:
+    """BibTeX text with its comments blanked out, character for character (line numbers are kept).
+
+    Comments are: lines that start with "%" (wherever they stand), a "%" remark between an entry's fields,
+    text outside entries, and "@comment{…}" blocks. What is left is entries, "@string" and "@preamble".
+    """
+    text = _COMMENT_LINE.sub(lambda m: _blank(m.group(0)), text)
+    out: list[str] = []
+    pos = 0
+    opening = _LINE_OPEN.search(text)
+    while opening:
+        out.append(_blank(text[pos : opening.start()]))
+        if opening.group(1).lower() == "comment":
+            end = _comment_end(text, opening.end() - 1, opening.group(2))
+            out.append(_blank(text[opening.start() : end]))
+        else:
+            end, comments = _entry_end(text, opening.end() - 1, opening.group(2))
+            cursor = opening.start()
+            for comment_start, comment_end in comments:
+                out.append(text[cursor:comment_start])
+                out.append(_blank(text[comment_start:comment_end]))
+                cursor = comment_end
+            out.append(text[cursor:end])
+        pos = end
+        opening = _AFTER_ENTRY_OPEN.match(text, pos) or _LINE_OPEN.search(text, pos)
+    out.append(_blank(text[pos:]))
+    return "".join(out)
+
 
 def parse_bibtex(text: str) -> BibParse:
-    """Parse BibTeX text; malformed blocks are reported, never silently dropped."""
-    library = parse_string(text)
+    """Parse BibTeX text; malformed blocks are reported, never silently dropped; comments are no entries."""
+    library = parse_string(strip_comments(text))
     result = BibParse()
     for entry in library.entries:
         fields: dict[str, str] = {}

@@ -29,7 +29,7 @@ _ARXIV_VENUE = re.compile(r"\barxiv\b|^corr$", re.IGNORECASE)
 _NUMBERING = re.compile(
     r"^\s*(?:\[\s*\d{1,4}[a-z]?\s*\]|\(\s*\d{1,4}\s*\)|(\d{1,4})(?:\s*[.)]\s|\s+(?=\D)))\s*"
 )
-_BROKEN_WORD = re.compile(rf"(?<=[{LOWER}])- (?!(?:and|or|to|und|et|ou)\b)(?=[{LOWER}])")
+_BROKEN_WORD = re.compile(rf"(?<![^\W\d_])([^\W\d_]*[{LOWER}])- ([{LOWER}][^\W\d_]*)")  # "Mur- phy"
 _BROKEN_COMPOUND = re.compile(rf"(?<=[{LOWER}])- (?=[{UPPER}][{LOWER}])")
 # Typographic ligatures that PDF text extraction leaves in ("Grifﬁth"): the name grammar wants letters.
 _LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"})
@@ -40,6 +40,41 @@ _SPACED_RUN = re.compile(rf"(?<![\w.])[{UPPER}]{{1,3}}(?: [{UPPER}]{{1,3}}(?![\w
 _SPACED_PUNCT = re.compile(rf"(?<=\b[{UPPER}]) (?=[.,])|(?<=[{UPPER}{LOWER}.]) (?=,)")
 # A year glued to its neighbours: "Schaeper .2001." / "2010.Leben in Ost- und Westdeutschland".
 _GLUED_YEAR = re.compile(rf"\s\.(?={YEAR}\b)|(?<=\b(?:18|19|20)\d\d)\.(?=[{UPPER}])")
+
+
+# Words that a line-broken hyphen joins as a compound ("retrieval-augmented", "self-supervised"), not as the
+# syllables of one word ("Mur-phy", "bi-directional"): the first word of such compounds, or the second.
+# Titles compare with hyphens dropped (`title_key`), so a guess here changes the display, not a verdict.
+_COMPOUND_FIRST = frozenset({
+    "self", "non", "cross", "multi", "semi", "anti", "pseudo", "quasi", "well", "high", "low", "large",
+    "small", "long", "short", "fine", "coarse", "zero", "few", "one", "two", "three", "end", "open", "real",
+    "state", "top", "bottom", "data", "task", "domain", "knowledge", "retrieval", "language", "graph",
+    "model", "human", "sequence", "token", "sentence", "document", "word", "character", "image", "text",
+})  # fmt: skip
+_COMPOUND_SECOND = frozenset({
+    "based", "aware", "augmented", "driven", "free", "level", "scale", "specific", "oriented", "agnostic",
+    "supervised", "guided", "conditioned", "efficient", "intensive", "independent", "dependent",
+    "invariant", "sensitive", "grained", "shot", "lingual", "modal", "resource", "domain", "task", "end",
+    "art", "world", "time", "step", "wise", "like", "related", "trained", "tuned", "tuning", "training",
+    "learning", "following", "assisted", "enhanced", "constrained", "preserving", "consistent", "centric",
+    "friendly", "labeled", "labelled", "generated", "annotated", "structured", "controlled", "defined",
+    "informed", "induced", "term", "order", "source", "rank", "range", "sized", "size", "layer", "head",
+    "class", "label", "view", "agent", "answering", "attention", "context", "the",
+})  # fmt: skip
+# "pre- and post-training": a hyphen that the next compound's second word shares, no line break.
+_SHARED_HYPHEN = frozenset({"and", "or", "to", "und", "et", "ou"})
+
+
+def mend_broken_word(left: str, right: str) -> str:
+    """Join the two halves of a word that a line break hyphenated ("retrieval-" / "augmented").
+
+    A compound keeps its hyphen ("retrieval-augmented"); the syllables of one word are glued ("Mur" /
+    "phy" → "Murphy"). A compound is told by a first or second word that such compounds are made of.
+    """
+    if right in _SHARED_HYPHEN:
+        return f"{left}- {right}"
+    compound = left.lower() in _COMPOUND_FIRST or right.lower() in _COMPOUND_SECOND
+    return f"{left}-{right}" if compound else left + right
 
 
 def strip_numbering(text: str) -> str:
@@ -64,7 +99,7 @@ def _prepare(raw: str) -> str:
     text = unicodedata.normalize("NFC", collapse_whitespace(raw))
     if _LIGATURE.search(text):
         text = text.translate(_LIGATURES)
-    text = _BROKEN_WORD.sub("", text)  # "Mur- phy" from a PDF line break
+    text = _BROKEN_WORD.sub(lambda m: mend_broken_word(m.group(1), m.group(2)), text)
     text = _BROKEN_COMPOUND.sub("-", text)  # "Martin- Facklam"
     text = text.replace("``", "“").replace("''", "”")
     text = _GLUED_YEAR.sub(". ", text)
@@ -184,6 +219,7 @@ _PUBLISHER_NOTE = re.compile(
 )
 _EDITION_NOTE = re.compile(r"\s*\([^()]*\b(?:ed|edn|edition|éd)\b\.?\)$", re.IGNORECASE)
 _WORD = re.compile(r"\b(?!(?:pp|vol|no|nr)\b)[^\W\d_]{2,}", re.IGNORECASE)  # a word, not "pp."
+_LETTERS = re.compile(r"[^\W\d_]{2}")
 # What ends a title that has no sentence end: a year, or a parenthesis with a place or year in it.
 _TITLE_TAIL = re.compile(rf"[\s,.;:]*(?:\([^()]*(?::\s|{YEAR})[^()]*\)|\(?{YEAR}[a-z]?\)?)[\s.]*$")
 
@@ -270,11 +306,29 @@ def _question_ends_title(after: str) -> bool:
     Child Development 55, 903"), not when the title goes on ("How many deer? A field guide to …")."""
     after = after.strip()
     parts = re.split(r"\.\s", after, maxsplit=1)
-    return (
-        len(parts) == 1
-        or re.match(r"In\b", after) is not None
-        or re.search(r"\d", parts[0]) is not None
-        or _journal_without_title(after)
+    if re.match(r"In\b", after):
+        return not _prose_after_question(parts)
+    return len(parts) == 1 or re.search(r"\d", parts[0]) is not None or _journal_without_title(after)
+
+
+def _prose_after_question(parts: list[str]) -> bool:
+    """Whether a sentence that starts "In" after a question mark is the title's own ("What's in a name? In
+    some languages, grammatical gender. In Proceedings of …"), not its venue: it goes on in lower case,
+    names no venue, publisher or number, and a venue marker follows it ("In", a year, a journal's numbers).
+    """
+    if len(parts) == 1:
+        return False
+    sentence, following = parts
+    return bool(
+        re.match(rf"In\s+[{LOWER}]", sentence)
+        and not re.search(r"\d", sentence)
+        and not _VENUE_WORDS.search(sentence)
+        and not _PUBLISHER.search(sentence)
+        and not is_arxiv_venue(sentence)
+        and (
+            re.match(rf"(?:in:?\s|\(?{YEAR}\b|arxiv\b)", following, re.IGNORECASE)
+            or _ends_reference(following)
+        )
     )
 
 
@@ -440,7 +494,9 @@ def _take_title(text: str) -> _Title:
 
 
 def _tidy_title(title: str) -> str | None:
-    return clean_title(_EDITION_NOTE.sub("", title)) or None
+    """The title as displayed; None when no word is left ("< >" around a URL that was cut out)."""
+    tidy = clean_title(_EDITION_NOTE.sub("", title))
+    return tidy if _LETTERS.search(tidy) else None
 
 
 # --- venue, volume, pages ------------------------------------------------------------------------------
@@ -697,6 +753,20 @@ def _take_organization(text: str) -> AuthorBlock | None:
     return AuthorBlock([match.group(1).strip(" ,.")], False, text[match.end() :]) if match else None
 
 
+_TITLE_CASE_WORD = re.compile(rf"[{UPPER}][{LOWER}]+(?:-[{UPPER}]?[{LOWER}]+)*")
+
+
+def _is_bare_title(block: AuthorBlock) -> bool:
+    """Whether what the name grammar read as one person's name, with nothing after it, is a title alone:
+    three or more capitalised words with no initial, comma or particle ("Generative Adversarial Networks",
+    "Jordan Networks Revisited"). A reference list cites works, not a lone person: the title is the
+    likelier reading, and a title can be looked up."""
+    if len(block.names) != 1 or block.truncated or block.rest.strip(" .,;:"):
+        return False
+    words = block.names[0].split()
+    return len(words) >= 3 and all(_TITLE_CASE_WORD.fullmatch(word) for word in words)
+
+
 def _arxiv_if_unnamed(venue: _Venue, ids: _Identifiers, raw: str) -> _Venue:
     """A preprint that names no venue but arXiv's id is an arXiv paper."""
     if venue.name is None and ids.arxiv_id and "arxiv" in raw.lower():
@@ -726,6 +796,8 @@ def parse_reference_string_detailed(raw: str) -> DetailedParse:
     """`parse_reference_string`, with how each field was found."""
     ids = _take_identifiers(_prepare(raw))
     authors = take_authors(ids.text)
+    if _is_bare_title(authors):
+        authors = AuthorBlock([], False, ids.text)
     organization = None if authors.names or authors.placeholder else _take_organization(ids.text)
     authors = organization or authors
     leading_year, rest = _take_leading_year(authors.rest)

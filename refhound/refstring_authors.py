@@ -19,7 +19,7 @@ LOWER = re.escape("".join(c for c in map(chr, _ALPHABETS) if c.islower()))
 YEAR = r"(?:18|19|20)\d\d"
 _PLACEHOLDER = re.compile(r"^[_\-—–]{2,}\s*[.,]?\s*")  # "———." repeats the previous entry's authors
 
-_ET_AL = re.compile(r"et\.?\s+al\b\.?|and\s+others\b")
+_ET_AL = re.compile(r"(?i:et\.?\s+al\b\.?|and\s+others\b)")  # "ET AL." in a reference set in capitals
 _TOKEN = re.compile(rf"{_ET_AL.pattern}|\.\.\.|…|[,;:&()\[\]“”\"«»„‘/]|[^\s,;:&()\[\]“”\"«»„‘/]+")
 # An initial: a capital, a digraph that abbreviates one sound ("Ch." Charles, "Yu." Yuri) or a title ("Dr.",
 # "St."), never a short family name ("Lu.", "Xu.", "Ma." end a name before the title); "H.-y." abbreviates
@@ -29,7 +29,8 @@ _INITIALS = re.compile(rf"{_INITIAL}(?:-?{_INITIAL}|-[a-z]\.)*")
 _CAPITALS_DOT = re.compile(rf"[{UPPER}]{{2,3}}\.")  # "WC." in "Abraham WC. Metaplasticity"
 _BARE_INITIALS = re.compile(rf"[{UPPER}]{{1,3}}")
 _CAPWORD = re.compile(
-    rf"(?:[{UPPER}]|(?:de|da|di|du|van|von)(?=[{UPPER}][{LOWER}]))"  # "deHart"
+    # "Devlin", "deHart", "d'Alembert"
+    rf"(?:[{UPPER}]|(?:de|da|di|du|van|von)(?=[{UPPER}][{LOWER}])|d['’](?=[{UPPER}]))"
     rf"(?:[{UPPER}{LOWER}]|['’\-](?=[{UPPER}{LOWER}]))+"
     rf"|[{UPPER}]\.-[{UPPER}][{LOWER}]+"  # "E.-Jürgen"
 )
@@ -63,16 +64,22 @@ _OPENING_QUOTES = set('“"«„‘―')
 # ("WC."), V bare capitals ("JA"), p/P lower/capitalised particle ("de", "Van"), j suffix ("Jr."),
 # e "et al.", z "…", & "and", q opening quote, y year, x anything else.
 _FAMILY = r"[pP]*[WP]"
-# A given name may end in a full word after initials ("Rowe, C. Eugene.") unless that word starts the next
-# inverted name ("Keri, S. Kiss, I.").
-_INV = rf"{_FAMILY}j?,(?:W{{1,4}}[IVK]*|[IVK]+)(?:W(?=[.;:&y]|,(?![WIVK])|$))?p*(?:,?j)?"  # Devlin, J.
-# A two-word family name before initials, or before full given names in a ";" list: "Campanella Bracken,
-# C.", "Arránz Becker, Oliver;".
-_INV2 = r"W[WP]j?,(?:[IVK]+(?=[.,;:&(qy]|$)|W{1,3}(?=;))"
+# Devlin, J. / d'Alembert, J. le R. A given name may end in a full word after initials ("Rowe, C. Eugene.")
+# unless that word starts the next inverted name ("Keri, S. Kiss, I.").
+_INV = rf"{_FAMILY}j?,(?:W{{1,4}}[IVK]*|[IVK]+(?:p[IVK]+)?)(?:W(?=[.;:&y]|,(?![WIVK])|$))?p*(?:,?j)?"
+# A family name of two or three words, or with a particle inside, before initials, or before full given
+# names in a ";" list: "Campanella Bracken, C.", "Tjong Kim Sang, E. F.", "Schroeder de Witt, C.",
+# "Arránz Becker, Oliver;". (Not before a full given name after a comma: "Aäron van den Oord, Sander
+# Dieleman" are two names.)
+_INV2 = r"(?:W{1,2}|Wp+)[WP]j?,(?:[IVK]+(?=[.,;:&(qy]|$)|W{1,3}(?=;))"
 _INV_PAREN = rf"{_FAMILY}\((?:W{{1,3}}[IV]*|[IV]+)\)"  # FERRIERES (Madeleine)
-_NAT_I = rf"[IV]+W?{_FAMILY}(?:,?j)?"  # J. Devlin / J. Christian Gerdes / C Lawrence Zitnick
-_NAT = rf"(?:[WP]W{{0,2}}[IV]*{_FAMILY}(?:,?j)?|{_NAT_I})"  # Jacob Devlin / Jill G. de Villiers / Tin Hoi Mok
-_VAN = r"[pP]*W{1,2}[IVK]+j?"  # Smith JA / Roe C. / Neal R. M. / Abraham WC. / Bocchini JA Jr
+# J. Devlin / J. Christian Gerdes / C Lawrence Zitnick / E. F. Tjong Kim Sang
+_NAT_I = rf"[IV]+W{{0,2}}{_FAMILY}(?:,?j)?"
+# Jacob Devlin / Jill G. de Villiers / Tin Hoi Mok / Erik F. Tjong Kim Sang: after initials, a family name
+# may have three words.
+_NAT = rf"(?:[WP](?:p?W){{0,2}}(?:[IV]+W{{0,2}})?{_FAMILY}(?:,?j)?|{_NAT_I})"
+# Smith JA / Roe C. / Neal R. M. / Abraham WC. / Bocchini JA Jr / Tjong Kim Sang EF / Le QV
+_VAN = r"[pP]*(?:W{1,3}|P)[IVK]+j?"
 _NAME = rf"(?:{_INV}|{_INV_PAREN}|{_INV2}|{_NAT}|{_VAN})"
 # Between names: punctuation, "and", or nothing after initials before an inverted name ("Keri, S. Kiss, I.").
 _SEP = rf"(?:[,;]+&?|&|,?z|(?<=[IVK])(?={_FAMILY}j?,))"
@@ -86,13 +93,13 @@ _VAN_LIST = rf"{_VAN}(?:{_SEP}{_VAN})+(?:,?&{_VAN})?(?![,;&IVK])"
 _VAN_THEN_NAT = rf"{_VAN},[WP]W?{_FAMILY}(?![,;&]*[WPpIVK])"
 _LIST = (
     rf"(?:{_VAN_LIST}|{_NAT_I}(?:{_SEP}{_NAT_I})*(?:(?:{_SEP}{_NAT})*,?&{_NAME})?|(?![IV])(?!{_VAN_THEN_NAT}){_NAME}(?:{_SEP}{_NAME})*"
-    rf"|{_VAN})"
-    r"(?:[,;]*e)?"
+    rf"|{_VAN}|{_FAMILY}(?=[,;]*&?e))"  # a family name alone before "et al.": "Devlin et al."
+    r"(?:[,;]*&?e)?"  # "…, and et al." is a slip for "et al."
 )
 _BLOCK = re.compile(rf"({_LIST}|W(?=\.|,?y|\(y))(?:([.,:;])|(?=[(qy])|$|(?<=[IeK]))")
 _BLOCK_ENDS = frozenset("xqy:.")  # symbols that no name or separator contains
-_NEXT_NAME = re.compile(rf"{_NAME}(?=(?:{_SEP}{_NAME})*(?:[,;]*e)?$)")
-_NEXT_SEP = re.compile(rf"[,;]*e|{_SEP}")
+_NEXT_NAME = re.compile(rf"(?:{_NAME}(?=(?:{_SEP}{_NAME})*(?:[,;]*&?e)?$)|{_FAMILY}(?=[,;]*&?e$))")
+_NEXT_SEP = re.compile(rf"[,;]*&?e|{_SEP}")
 
 
 @dataclass(frozen=True)
@@ -136,12 +143,52 @@ _NAME_ENDS = re.compile(r"\s*(?:[,.;&]|and\s)")
 _INITIALS_FOLLOW = re.compile(rf",\s*[{UPPER}]\.")
 
 
+# Words that only a title has, as capitals spell them ("LEARNING FOR IMAGE", "ATTENTION IS ALL YOU NEED").
+# Not "An", "Can", "You", "Do": family names too; not "A": an initial.
+_FUNCTION_WORDS = frozenset({
+    "the", "of", "for", "in", "on", "to", "by", "at", "as", "or", "is", "are", "all", "via", "into",
+    "not", "its", "our", "we", "with", "from", "over", "under", "without", "through", "between", "using",
+    "towards", "toward", "what", "how", "why", "when", "where", "which", "beyond", "about",
+})  # fmt: skip
+_SHOUTED_NEXT_WORD = re.compile(r"\s+[^\W\d_]")
+_SHOUTED_SEPARATOR = re.compile(r"\s*(?:[,.;:&(]|(?i:and)\s|$)")
+# A short capitalised word is a family name, not initials, when initials follow it ("HE, K.", "LEE K,").
+_SHOUTED_INITIALS_NEXT = re.compile(
+    rf",\s*[{UPPER}](?:\.|[{UPPER}]{{0,2}}(?![\w.]))|\s+[{UPPER}]{{1,3}}\.?(?=\s*(?:[,;.&]|(?i:and)\s|$))"
+)
+
+
+def _shouted_shape(word: str, shape: str, before: list[_Token], text: str, end: int) -> str:
+    """The shape of a word in capitals (a reference, or its names, set in capitals): particles
+    ("VAN DER MAATEN"), title words after the first ("LEARNING FOR IMAGE", not Vancouver initials "SMITH
+    IN,"; "THE GUARDIAN" may be an author) and short family names ("HE, K.", "LEE K,", not the initials
+    "JA" of "SMITH JA"). Not suffixes: "JR" is the initials of "Cryan JR" as often as "Junior"."""
+    title = word.title()
+    name_start = not before or before[-1].shape in ",;&("
+    initials_position = bool(before) and before[-1].shape == "W" and _SHOUTED_SEPARATOR.match(text, end)
+    if title in _CAPITAL_PARTICLES and _SHOUTED_NEXT_WORD.match(text, end):
+        return "P"
+    if before and (title in _NOT_NAMES or word.lower() in _FUNCTION_WORDS) and not initials_position:
+        return "x"
+    if (
+        shape == "V"
+        and name_start
+        and len(word) > 1
+        and re.search("[AEIOUY]", word)
+        and _SHOUTED_INITIALS_NEXT.match(text, end)
+    ):
+        return "W"
+    return shape
+
+
 def _word_shape(word: str, before: list[_Token], text: str, end: int) -> str:
     """`_shape`, but a word is a family name where only a name can end: a title word after a given name
     and before a separator ("Yuan An, and Sadid Hasan", "Xiangdong An and …") or before initials ("Wang,
     J., An, N., …"); a lower-case word after a capitalised particle and before a separator ("Hugo Van
-    hamme.")."""
+    hamme."). A word in capitals is read by `_shouted_shape`, as its case tells nothing."""
     shape = _shape(word)
+    if shape in "VWP" and len(word) > 1 and word.isupper():
+        shape = _shouted_shape(word, shape, before, text, end)
     if shape != "x" or not before:
         return shape
     ends_a_name = _NAME_ENDS.match(text, end) is not None

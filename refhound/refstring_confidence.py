@@ -48,6 +48,16 @@ _YEAR = re.compile(r"(?<![\d.])(?:1[5-9]|20)\d\d(?!\d|\.\d)")  # not the "2005" 
 # Signs that a title swallowed part of the author block or of the venue.
 _NAME_IN_TITLE = re.compile(r"\b[A-Z]\.\s?(?:[A-Z]\.\s?)*,|,\s[A-Z]\.(?:\s|$)|\((?:1[5-9]|20)\d\d[a-z]?\)")
 _VENUE_IN_TITLE = re.compile(r"\b(?:In:|pp\.|vol\.|Proceedings of)\s", re.IGNORECASE)
+# A reference set in capitals has lost the case that tells a name from a title word and a sentence's end
+# from an abbreviation: its cuts are guesses more often.
+_CAPITALS_FACTOR = 0.75
+
+
+def _in_capitals(raw: str) -> bool:
+    """Whether nine in ten of the cased letters of `raw` (ten at least) are capitals."""
+    upper = sum(c.isupper() for c in raw)
+    cased = upper + sum(c.islower() for c in raw)
+    return cased >= 10 and upper >= 0.9 * cased
 
 
 def _title(title: str, provenance: Provenance, has_authors: bool) -> float:
@@ -129,6 +139,9 @@ def field_confidence(
         "volume": (0.7 if parsed.venue and parsed.pages else 0.5) if parsed.volume else 0.0,
         "pages": (0.8 if re.search(r"\bpp?\.|\bpages?\b|[-–]", raw) else 0.6) if parsed.pages else 0.0,
     }
+    if _in_capitals(raw):
+        for field in ("title", "authors", "venue"):
+            scores[field] *= _CAPITALS_FACTOR
     attributes = {"title": "title", "authors": "authors", "venue": "venue", "year": "year"}
     for field, attribute in attributes.items():
         if scores[field] and getattr(parsed, attribute) != getattr(reference, attribute):

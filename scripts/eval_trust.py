@@ -2,7 +2,7 @@
 """False alarms on real, human-written references: CiteAudit's real-world items, scored per half.
 
 Reads the `refhound.bench/1` JSON of `refhound bench citeaudit FILE --split realworld --score-upstream`
-runs and the benchmark files they scored, puts every item in one of two halves by the sha256 of its
+runs (their `predicted` follows the run's `--positive`, `major` by default) and the benchmark files they scored, puts every item in one of two halves by the sha256 of its
 citation string (the rule of `refhound bench --part K/2`, so a half holds the same items in every file and
 run), and prints per half:
 
@@ -52,7 +52,12 @@ def f1(pairs: list[tuple[bool, bool]]) -> tuple[float, int, int, int, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("runs", nargs="+", help="BENCH.json or BENCH.json=BENCHMARK.json")
-    parser.add_argument("--show-false-alarms", type=int, metavar="HALF", help="list the real items flagged")
+    parser.add_argument(
+        "--show-false-alarms",
+        type=int,
+        metavar="HALF",
+        help="list that half's real items flagged, and its hallucinated items decided but not flagged",
+    )
     args = parser.parse_args()
     tallies = {1: Tally(), 2: Tally()}
     alarms: list[str] = []
@@ -72,14 +77,18 @@ def main() -> None:
             tally.ours.append((truth, predicted))
             if "Predict" in citation:
                 tally.upstream.append((truth, not bool(citation["Predict"])))  # Predict: true = real
+            if truth and not predicted and half == args.show_false_alarms:
+                alarms.append(f"MISSED {item['verdict']}\t{item.get('severity')}\t{citation['citation']}")
             if not truth:
                 tally.real_decided += 1
                 tally.real_flagged += predicted
                 tally.real_fabricated += item["verdict"] == "fabricated"
                 if predicted and half == args.show_false_alarms:
                     alarms.append(f"{item['verdict']}\t{item.get('severity')}\t{citation['citation']}")
-    print("| half | items | decided | real decided | called hallucinated | fabricated | F1 decided | "
-          "CiteAudit F1 same items |")
+    print(
+        "| half | items | decided | real decided | called hallucinated | fabricated | F1 decided | "
+        "CiteAudit F1 same items |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for half, t in tallies.items():
         share = t.real_flagged / t.real_decided if t.real_decided else 0.0
@@ -90,7 +99,7 @@ def main() -> None:
             f"FN {ours[3]} TN {ours[4]}) | {upstream[0]:.3f} (TP {upstream[1]} FP {upstream[2]} FN "
             f"{upstream[3]} TN {upstream[4]}) |"
         )
-    for line in alarms:
+    for line in sorted(alarms):
         print(line)
 
 

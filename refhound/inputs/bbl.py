@@ -18,6 +18,9 @@ from refhound.refstring import parse_reference_string
 _BIBITEM = re.compile(r"\\bibitem(?![A-Za-z])\s*")
 _END_LIST = re.compile(r"\\end\s*\{thebibliography\}")
 _COMMENT = re.compile(r"(?<!\\)%[^\n]*\n?\s*")
+# A whole line commented out ("% \bibitem{old} …"): no reference, in either kind of file. (A "%" later in a
+# line may be a URL's, on biber's verbatim lines.)
+_COMMENT_LINE = re.compile(r"(?m)^[ \t]*%[^\n]*")
 # Markup that carries no text of the reference, or whose first argument is a label ("\bibinfo{year}{2019}").
 _DROP = re.compile(
     r"\\(?:newblock|BibitemOpen|urlprefix|doiprefix)\b\s*|\\penalty\s*-?\d+|\\BibitemShut\s*\{[^{}]*\}"
@@ -178,4 +181,5 @@ def _read_biblatex(text: str, source: str) -> InputRead:
 
 def read_bbl(text: str, source: str) -> InputRead:
     """The references of a `.bbl` file, biblatex's `\\entry` records or a `thebibliography` list."""
+    text = _COMMENT_LINE.sub("", text)
     return _read_biblatex(text, source) if _ENTRY.search(text) else _read_bibitems(text, source)

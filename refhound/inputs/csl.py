@@ -11,7 +11,7 @@ from refhound.models import InputProblem, ParsedFields, Reference
 from refhound.normalize.identifiers import arxiv_id_from_doi, find_arxiv_id, normalize_doi
 from refhound.normalize.names import is_et_al
 from refhound.normalize.titles import clean_title
-from refhound.refstring import ARXIV_VENUE, is_arxiv_venue
+from refhound.refstring import ARXIV_VENUE, is_arxiv_venue, parse_author_list
 
 _NAME_PARTS = ("given", "dropping-particle", "non-dropping-particle", "family")
 _ARXIV_FIELDS = ("number", "URL", "note", "archive_location", "container-title", "publisher")
@@ -39,6 +39,21 @@ def _name(value: Any) -> str | None:
     return f"{name}, {suffix}" if name and suffix else name or None
 
 
+def _names(value: Any) -> tuple[list[str], bool]:
+    """The names of a CSL `author` value, and whether it ended in "et al.": a list of name objects as the
+    schema says, else what a hand-made file holds instead: one name object, or the author list as one
+    string ("Smith, J. and Jones, K.")."""
+    if isinstance(value, str):
+        names, truncated = parse_author_list(value)
+        return (names or [value.strip()] if value.strip() else []), truncated
+    if isinstance(value, dict):
+        value = [value]
+    if not isinstance(value, list):
+        return [], False
+    names = [name for name in (_name(a) for a in value if a) if name]
+    return [name for name in names if not is_et_al(name)], any(is_et_al(name) for name in names)
+
+
 def _year(issued: Any) -> int | None:
     """The year of a CSL date: `date-parts` [[2019, 5, 1]], else `raw` or `literal` text."""
     if not isinstance(issued, dict):
@@ -53,8 +68,7 @@ def _year(issued: Any) -> int | None:
 
 def _item_fields(item: dict[str, Any]) -> ParsedFields:
     """`ParsedFields` from one CSL item."""
-    names = [name for name in (_name(a) for a in item.get("author") or [] if a) if name]
-    truncated = any(is_et_al(name) for name in names)
+    names, truncated = _names(item.get("author"))
     doi = normalize_doi(_text(item.get("DOI")) or "")
     arxiv_id = next(
         (found for key in _ARXIV_FIELDS if (found := find_arxiv_id(_text(item.get(key)) or ""))), None
@@ -66,7 +80,7 @@ def _item_fields(item: dict[str, Any]) -> ParsedFields:
     title = _text(item.get("title"))
     return ParsedFields(
         title=clean_title(title) or None if title else None,
-        authors=[name for name in names if not is_et_al(name)],
+        authors=names,
         authors_truncated=truncated,
         venue=venue,
         year=_year(item.get("issued")),

@@ -3,7 +3,9 @@
 The list is cut into references by, in order of preference: sequential numbering ("[1]", "1.", "(1)"),
 list bullets, blank-line separated paragraphs, or else one reference per line, where a line that cannot
 end a reference (no final period, a trailing hyphen) or that starts in lower case continues the previous
-one. Each reference is then parsed by `parse_reference_string`.
+one. A word hyphenated at a line end is joined as `mend_broken_word` says ("bi-" + "directional" →
+"bidirectional", "retrieval-" + "augmented" → "retrieval-augmented"). Each reference is then parsed by
+`parse_reference_string`.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from dataclasses import dataclass
 
 from refhound.inputs.base import InputRead
 from refhound.models import InputProblem, Reference
-from refhound.refstring import parse_reference_string
+from refhound.refstring import mend_broken_word, parse_reference_string
 
 _HEADING = re.compile(
     r"^\s*(?:#+\s*)?(?:references|bibliography|works cited|literature(?: cited)?|sources|citations)\s*:?\s*$",
@@ -25,6 +27,8 @@ _CAN_END = re.compile(r"(?:[.?!)\]\d]|https?://\S+|\w/)\s*$")  # a line a refere
 _MARKDOWN_LINK = re.compile(r"\[([^\]]+)\]\((\S+?)\)")
 _MARKDOWN_EMPHASIS = re.compile(r"(?<![\w*])(\*{1,2}|_{1,2})(?=\S)(.+?)(?<=\S)\1(?![\w*])")
 _THREE_LETTERS = re.compile(r"[^\W\d_].*?[^\W\d_].*?[^\W\d_]")
+_LAST_WORD = re.compile(r"([^\W_]+)-$")
+_FIRST_WORD = re.compile(r"[^\W\d_]+")
 _LINES_PER_PARAGRAPH = 6  # more than this on average: blank lines are incidental, not separators
 
 
@@ -76,14 +80,18 @@ def _line_starts(lines: list[str]) -> set[int]:
 
 
 def _join(lines: list[str]) -> str:
-    """Lines of one reference on one line; "multi-" + "task" becomes "multitask"."""
+    """Lines of one reference on one line; a word broken at a line end is mended ("bi-" + "directional")."""
     parts: list[str] = []
     for line in lines:
         line = line.strip()
         if not line:
             continue
-        if parts and parts[-1].endswith("-") and line[:1].islower():
-            parts[-1] = parts[-1][:-1]
+        broken = _LAST_WORD.search(parts[-1]) if parts and line[:1].islower() else None
+        first = _FIRST_WORD.match(line) if broken else None
+        if broken and first:
+            left, right = broken.group(1), first.group(0)
+            parts[-1] = parts[-1][: broken.start()] + mend_broken_word(left, right)
+            line = line[first.end() :]
         elif parts:
             parts.append(" ")
         parts.append(line)

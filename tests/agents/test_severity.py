@@ -99,6 +99,8 @@ def test_a_human_slip_is_a_minor_error_with_its_correction(
     [
         # An author who is no variant of any record author.
         (LDA, {"authors": ["David M. Blei", "Andrew Y. Ng", "Petra Quillfeather"]}, "authors"),
+        # Another given name with the right family name: another person.
+        (LDA, {"authors": ["Daniel M. Blei", "Andrew Y. Ng", "Michael I. Jordan"]}, "authors"),
         # The first author dropped.
         (LDA, {"authors": ["Andrew Y. Ng", "Michael I. Jordan"]}, "authors"),
         # Another event's venue.

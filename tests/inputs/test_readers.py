@@ -145,6 +145,65 @@ def test_bibtex_bad_doi_is_a_problem(tmp_path: Path) -> None:
     assert [p.message for p in read.problems] == ["doi 'N/A' is not a DOI"]
 
 
+COMMENTED_BIB = r"""% Bibliography for chapter 2.
+% see @misc{preprint2017, title = {Attention Is All You Need (preprint)}} for the preprint
+% @article ...
+%@inproceedings{oldkey, title = {A Title That Was Commented Out}, year = {2015}}
+
+Some notes kept in the file mention @book{notes, title = {Not an Entry}} in passing.
+
+@inproceedings{vaswani2017attention,
+  title     = {Attention Is All You Need},
+  author    = {Vaswani, Ashish and Shazeer, Noam},  % more authors in the camera-ready @misc{x,}
+  % doi     = {10.0000/commented.out},
+  booktitle = {NeurIPS},
+  url       = {https://example.org/paper%20v2.pdf},
+  year      = {2017},
+}
+
+@comment{
+@article{hidden2019, title = {Hidden Inside a Comment Block}, year = {2019}}
+}
+
+@article{broken2018,
+  title  = {An Entry That Never Closes,
+  author = {Nobody, A.},
+
+@article{he2016deep,
+  title   = "Deep Residual Learning for Image Recognition",  % APA: sentence case
+  author  = {He, Kaiming and Zhang, Xiangyu},
+  journal = {CVPR},
+  year    = 2016
+}
+  % @article{indented, title = {Indented Comment}}
+"""
+
+
+def test_bibtex_comments_are_not_entries(tmp_path: Path) -> None:
+    """`%` lines, remarks after a field, text outside entries and @comment blocks name no entry, whatever
+    entry types they mention; the entries around them are read, and a malformed one is reported."""
+    read = read_input(write(tmp_path, "refs.bib", COMMENTED_BIB))
+    assert [ref.id for ref in read.references] == ["vaswani2017attention", "he2016deep"]
+    vaswani, he = (ref.parsed for ref in read.references)
+    assert (vaswani.title, vaswani.authors) == (
+        "Attention Is All You Need",
+        ["Vaswani, Ashish", "Shazeer, Noam"],
+    )
+    assert vaswani.doi is None  # the commented-out field stays out
+    assert vaswani.url == "https://example.org/paper%20v2.pdf"  # a "%" inside a value is no comment
+    assert (he.title, he.year) == ("Deep Residual Learning for Image Recognition", 2016)
+    assert [(p.location, p.message.split(":")[0]) for p in read.problems] == [
+        ("line 21", "malformed BibTeX entry")
+    ]
+
+
+def test_bibtex_of_comments_only_has_no_references(tmp_path: Path) -> None:
+    text = "% @article{a, title = {One}}\n%\n% @misc{b, title = {Two}}\nSee @book{c, title = {Three}}.\n"
+    read = read_input(write(tmp_path, "refs.bib", text))
+    assert read.references == []
+    assert [p.message for p in read.problems] == ["no references found (read as bibtex)"]
+
+
 # --- .bbl --------------------------------------------------------------------------------------------------
 
 
@@ -189,6 +248,20 @@ def test_bibitem_with_bracketed_label_and_bibinfo(tmp_path: Path) -> None:
     assert ref.id == "jain2019"
     assert (ref.parsed.title, ref.parsed.year) == ("Attention is not Explanation", 2019)
     assert ref.parsed.authors == ["Sarthak Jain", "Byron C. Wallace"]
+
+
+def test_commented_out_bibitems_are_not_references(tmp_path: Path) -> None:
+    text = (
+        "\\begin{thebibliography}{2}\n"
+        "% \\bibitem{old} A. Old. A superseded version of the paper. In ACL, 2001.\n"
+        "\\bibitem{he} K. He and J. Sun. Deep residual learning for image recognition. In CVPR, 2016.\n"
+        "  %\\bibitem{older} B. Older. Gone. 1999.\n"
+        "\\bibitem{kingma} D. P. Kingma and J. Ba. Adam: A method for stochastic optimization. In ICLR.\n"
+        "\\end{thebibliography}\n"
+    )
+    read = read_input(write(tmp_path, "paper.bbl", text))
+    assert [ref.id for ref in read.references] == ["he", "kingma"]
+    assert read.references[0].parsed.title == "Deep residual learning for image recognition"
 
 
 def test_bibitems_of_a_whole_paper(tmp_path: Path) -> None:
@@ -255,6 +328,25 @@ def test_csl_json(tmp_path: Path, wrap: bool) -> None:
     assert problem.location == "item 4" and "not a CSL item" in problem.message
 
 
+@pytest.mark.parametrize(
+    ("author", "names", "truncated"),
+    [
+        ("Devlin, J., Chang, M.-W., et al.", ["Devlin, J.", "Chang, M.-W."], True),
+        ({"family": "Devlin", "given": "Jacob"}, ["Jacob Devlin"], False),
+        (2019, [], False),
+        ("", [], False),
+    ],
+)
+def test_csl_author_that_is_not_a_list_of_names(
+    tmp_path: Path, author: object, names: list[str], truncated: bool
+) -> None:
+    """Hand-made CSL-JSON puts the author list in one string, or one name object: read what it means,
+    never one author per character."""
+    item = {"id": "bert", "title": "BERT: Pre-training of deep bidirectional transformers", "author": author}
+    (reference,) = read_input(write(tmp_path, "refs.json", json.dumps([item]))).references
+    assert (reference.parsed.authors, reference.parsed.authors_truncated) == (names, truncated)
+
+
 def test_invalid_json_names_the_position(tmp_path: Path) -> None:
     path = write(tmp_path, "refs.json", '[{"title": "A"},\n {"title": }]')
     with pytest.raises(InputError, match=r"refs\.json: not valid JSON: .* line 2 column 12"):
@@ -288,6 +380,29 @@ def test_numbered_list_is_joined_and_dehyphenated(tmp_path: Path) -> None:
         == "BERT: Pre-training of deep bidirectional transformers for language understanding"
     )
     assert read.references[1].parsed.year == 2016
+
+
+def test_a_word_broken_at_a_line_end(tmp_path: Path) -> None:
+    """A compound broken after its hyphen keeps the hyphen; the syllables of one word are glued; a hyphen
+    that the next compound shares ("pre- and post-") stays as written."""
+    text = (
+        "[1] Patrick Lewis and Ethan Perez. 2020. Retrieval-\n"
+        "augmented generation for knowledge-intensive NLP tasks. In NeurIPS.\n"
+        "[2] Alec Radford and Jong Wook Kim. 2021. Learning transferable visual models from natural lan-\n"
+        "guage supervision. In ICML.\n"
+        "[3] Ting Chen and Simon Kornblith. 2020. A simple framework for contrastive learning of visual\n"
+        "repre-\n"
+        "sentations with self-\n"
+        "supervised pre-\n"
+        "and post-training. In ICML.\n"
+    )
+    titles = [ref.parsed.title for ref in read_input(write(tmp_path, "refs.txt", text)).references]
+    assert titles == [
+        "Retrieval-augmented generation for knowledge-intensive NLP tasks",
+        "Learning transferable visual models from natural language supervision",
+        "A simple framework for contrastive learning of visual representations with self-supervised pre- "
+        "and post-training",
+    ]
 
 
 def test_numbering_must_count_up(tmp_path: Path) -> None:
