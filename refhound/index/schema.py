@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -66,13 +66,15 @@ CREATE TRIGGER IF NOT EXISTS records_au AFTER UPDATE ON records BEGIN
 END;
 
 -- How many records each source holds per recognised venue and year, and whether that source is
--- complete there: the judge's answer to "would this index know the cited work if it existed?".
+-- complete there, proven (an official dump, or a published count reached): the judge's answer to "would
+-- this index know the cited work if it existed?".
 CREATE TABLE IF NOT EXISTS coverage (
     source TEXT NOT NULL,
     venue_key TEXT NOT NULL,
     year INTEGER NOT NULL,
     records INTEGER NOT NULL,
     complete INTEGER NOT NULL,
+    reason TEXT NOT NULL,           -- why complete or not (refhound/index/completeness.py)
     PRIMARY KEY (source, venue_key, year)
 );
 """

@@ -18,7 +18,8 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from refhound.errors import IndexCorrupt, IndexMissing
+from refhound.errors import IndexCorrupt, IndexMissing, IndexStale
+from refhound.index.completeness import assess
 from refhound.index.ingest.base import Dump
 from refhound.index.schema import SCHEMA, SCHEMA_VERSION
 from refhound.models import Record
@@ -163,8 +164,14 @@ class IndexStore:
             version = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
         except sqlite3.DatabaseError as exc:
             raise IndexCorrupt(path, f"not a refhound index ({exc})") from exc
-        if version is None or version[0] != SCHEMA_VERSION:
-            raise IndexCorrupt(path, f"index schema {version[0] if version else '?'} is not {SCHEMA_VERSION}")
+        if version is None:
+            raise IndexCorrupt(path, "not a refhound index (no schema version)")
+        if version[0] != SCHEMA_VERSION:
+            raise IndexStale(
+                path,
+                f"index schema {version[0]} is older than this refhound's {SCHEMA_VERSION}: build it again "
+                "with `refhound index build`",
+            )
         return cls(path, db)
 
     @classmethod
@@ -211,11 +218,10 @@ class IndexStore:
         seconds = time.perf_counter() - started
         with self._db:
             self._db.execute("DELETE FROM coverage WHERE source = ?", (dump.source,))
-            self._db.execute(
-                "INSERT INTO coverage (source, venue_key, year, records, complete) "
-                "SELECT source, venue_key, year, count(*), ? FROM records "
-                "WHERE source = ? AND venue_key IS NOT NULL AND year IS NOT NULL GROUP BY venue_key, year",
-                (int(dump.complete), dump.source),
+            self._db.executemany(
+                "INSERT INTO coverage (source, venue_key, year, records, complete, reason) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                list(self._coverage_rows(dump)),
             )
             self._db.execute(
                 "INSERT OR REPLACE INTO dumps VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -237,6 +243,17 @@ class IndexStore:
         self._doc_freq.cache_clear()
         self._count = None
         return IngestResult(dump.source, dump.version, count, list(dump.problems), seconds)
+
+    def _coverage_rows(self, dump: Dump) -> Iterator[tuple[str, str, int, int, int, str]]:
+        """One row per venue and year the dump's source holds: its records and whether they are complete."""
+        rows = self._db.execute(
+            "SELECT venue_key, year, count(*), sum(source_id LIKE ?) FROM records "
+            "WHERE source = ? AND venue_key IS NOT NULL AND year IS NOT NULL GROUP BY venue_key, year",
+            (dump.searched_ids or "", dump.source),
+        )
+        for venue_key, year, records, searched in rows.fetchall():
+            found = assess(dump.source, dump.complete, venue_key, year, records, int(searched or 0))
+            yield dump.source, venue_key, year, records, int(found.complete), found.reason
 
     def optimize(self) -> None:
         """Merge FTS segments and refresh planner statistics after a build."""
@@ -334,12 +351,20 @@ class IndexStore:
             "SELECT venue_key, min(year), max(year), sum(records) FROM coverage WHERE complete = 1 "
             "GROUP BY venue_key ORDER BY sum(records) DESC"
         ).fetchall()
+        venue_years = self._db.execute(
+            "SELECT venue_key, year, source, records, complete, reason FROM coverage "
+            "ORDER BY venue_key, year, source"
+        ).fetchall()
         return {
             "path": str(self.path),
             "records": total,
             "dumps": dumps,
             "complete_coverage": [
                 {"venue": v, "from": lo, "to": hi, "records": n} for v, lo, hi, n in venues
+            ],
+            "venue_years": [
+                {"venue": v, "year": y, "source": src, "records": n, "complete": bool(c), "reason": why}
+                for v, y, src, n, c, why in venue_years
             ],
         }
 

