@@ -178,6 +178,8 @@ class Summary(_Model):
     metadata_error: int = 0
     fabricated: int = 0
     unverified: int = 0
+    major: int = Field(default=0, description="Metadata errors that signal a hallucination.")
+    minor: int = Field(default=0, description="Metadata errors that are slips, reported with a correction.")
 
 
 class Report(_Model):
@@ -196,6 +198,8 @@ class Report(_Model):
         counts = Summary(total=len(self.references))
         for result in self.references:
             setattr(counts, result.verdict.value, getattr(counts, result.verdict.value) + 1)
+            if result.severity is not None:
+                setattr(counts, result.severity.value, getattr(counts, result.severity.value) + 1)
         return counts
 
     def to_json(self) -> str:

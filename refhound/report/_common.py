@@ -24,6 +24,11 @@ def deciding_evidence(result: ReferenceResult) -> Evidence | None:
     return result.evidence[0] if result.evidence else None
 
 
+def verdict_text(result: ReferenceResult) -> str:
+    """The verdict, with the severity of a metadata error: 'metadata_error (minor)'."""
+    return f"{result.verdict.value} ({result.severity.value})" if result.severity else result.verdict.value
+
+
 def hallucinated_text(result: ReferenceResult) -> str | None:
     """'yes' or 'no', or None when the verdict leaves it unknown."""
     return None if result.hallucinated is None else ("yes" if result.hallucinated else "no")
@@ -31,7 +36,10 @@ def hallucinated_text(result: ReferenceResult) -> str | None:
 
 def describe_check(check: FieldCheck, source: str | None = None) -> str:
     """A field check in one line, e.g. 'year: 2021 → 2017 (dblp)' or 'venue [benign]: A → B (dblp); note'."""
-    head = check.field if check.status is FieldStatus.MISMATCH else f"{check.field} [{check.status.value}]"
+    if check.status is FieldStatus.MISMATCH:
+        head = f"{check.field} ({check.severity.value})" if check.severity else check.field
+    else:
+        head = f"{check.field} [{check.status.value}]"
     parts = []
     if check.cited is not None or check.found is not None:
         found = ABSENT if check.found is None else check.found + (f" ({source})" if source else "")
@@ -74,8 +82,16 @@ def summary_counts(summary: Summary) -> list[tuple[Verdict, int]]:
 
 
 def summary_line(summary: Summary) -> str:
-    """E.g. '4 references: 1 verified, 1 metadata_error, 1 fabricated, 1 unverified'."""
-    counts = ", ".join(f"{count} {verdict.value}" for verdict, count in summary_counts(summary))
+    """E.g. '4 references: 1 verified, 2 metadata_error (1 major, 1 minor), 0 fabricated, 1 unverified'."""
+    counts = ", ".join(
+        f"{count} {verdict.value}"
+        + (
+            f" ({summary.major} major, {summary.minor} minor)"
+            if verdict is Verdict.METADATA_ERROR and count
+            else ""
+        )
+        for verdict, count in summary_counts(summary)
+    )
     noun = "reference" if summary.total == 1 else "references"
     return f"{summary.total} {noun}: {counts}"
 

@@ -14,6 +14,7 @@ from refhound.report._common import (
     hallucinated_text,
     safe_url,
     summary_counts,
+    verdict_text,
 )
 
 _STYLE = """
@@ -47,7 +48,7 @@ def _evidence(evidence: Evidence) -> str:
 def _row(result: ReferenceResult) -> str:
     verdict = result.verdict.value
     hallucinated = hallucinated_text(result)
-    verdict_cell = f'<span class="verdict {verdict}">{verdict}</span>'
+    verdict_cell = f'<span class="verdict {verdict}">{escape(verdict_text(result))}</span>'
     if hallucinated is not None:
         verdict_cell += f'<br><span class="muted">hallucinated: {hallucinated}</span>'
     reason = f'<p class="muted">{escape(result.reason)}</p>' if result.reason else ""

@@ -17,6 +17,7 @@ from refhound.report._common import (
     safe_url,
     squash,
     summary_counts,
+    verdict_text,
 )
 
 # Characters that Markdown (GFM, with math) would read as syntax anywhere in a line or table cell.
@@ -65,7 +66,7 @@ def _field_row(check: FieldCheck) -> list[str]:
 
 
 def _details(result: ReferenceResult) -> list[str]:
-    status = [f"**{result.verdict.value}**", f"stage {escape(result.stage)}"]
+    status = [f"**{verdict_text(result)}**", f"stage {escape(result.stage)}"]
     hallucinated = hallucinated_text(result)
     if hallucinated is not None:
         status.append(f"hallucinated: {hallucinated}")
@@ -96,7 +97,7 @@ def render_markdown(report: Report) -> str:
         [
             escape(result.id),
             escape(display_title(result)),
-            result.verdict.value,
+            verdict_text(result),
             hallucinated_text(result) or "",
             "<br>".join(escape(line) for line in check_lines(result)),
         ]

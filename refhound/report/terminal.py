@@ -17,6 +17,7 @@ from refhound.report._common import (
     hallucinated_text,
     squash,
     summary_line,
+    verdict_text,
 )
 
 VERDICT_STYLES = {
@@ -28,7 +29,7 @@ VERDICT_STYLES = {
 
 
 def _verdict_cell(result: ReferenceResult) -> Text:
-    cell = Text(result.verdict.value, style=VERDICT_STYLES[result.verdict])
+    cell = Text(verdict_text(result), style=VERDICT_STYLES[result.verdict])
     hallucinated = hallucinated_text(result)
     if hallucinated is not None:
         cell.append(f"\nhallucinated: {hallucinated}", style="dim")

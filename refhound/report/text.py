@@ -12,11 +12,12 @@ from refhound.report._common import (
     hallucinated_text,
     squash,
     summary_line,
+    verdict_text,
 )
 
 
 def _block(result: ReferenceResult) -> list[str]:
-    lines = [f"[{result.id}] {result.verdict.value.upper()}  {display_title(result)}"]
+    lines = [f"[{result.id}] {verdict_text(result).upper()}  {display_title(result)}"]
     hallucinated = hallucinated_text(result)
     if hallucinated is not None:
         lines.append(f"  hallucinated: {hallucinated}")

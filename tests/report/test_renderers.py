@@ -18,6 +18,7 @@ from refhound.models import (
     ParsedFields,
     ReferenceResult,
     Report,
+    Severity,
     Verdict,
 )
 from refhound.report import FORMATS, print_report, render
@@ -82,10 +83,13 @@ def report() -> Report:
             year=2021,
         ),
         verdict=Verdict.METADATA_ERROR,
+        severity=Severity.MAJOR,
         hallucinated=True,
         fields=[
             FieldCheck(field="title", status=FieldStatus.MATCH),
-            FieldCheck(field="year", status=FieldStatus.MISMATCH, cited="2021", found="2017"),
+            FieldCheck(
+                field="year", status=FieldStatus.MISMATCH, severity=Severity.MAJOR, cited="2021", found="2017"
+            ),
             FieldCheck(field="authors", status=FieldStatus.BENIGN, note="truncated with et al."),
         ],
         evidence=[
@@ -142,6 +146,7 @@ def _essentials(output: str) -> None:
     assert "benign" in output
     assert "index does not cover ICLR 2021" in output
     assert "unbalanced braces in entry" in output
+    assert "metadata_error (major)" in output.replace("METADATA_ERROR (MAJOR)", "metadata_error (major)")
 
 
 @pytest.mark.parametrize("fmt", ["md", "text", "html"])
@@ -154,7 +159,7 @@ def test_terminal_carries_the_essentials_without_ansi(report: Report) -> None:
         output = _terminal(report, no_color=no_color)
         assert not ANSI.search(output)
         assert all(len(line) <= 80 for line in output.splitlines())
-        assert "year: 2021 → 2017 (dblp)" in output
+        assert "year (major): 2021 → 2017 (dblp)" in output
         _essentials(output)
 
 
@@ -167,18 +172,25 @@ def test_json_follows_the_contract(report: Report) -> None:
     assert data["schema"] == "refhound.report/1"
     assert data["inputs"] == ["paper/refs.bib", "paper/refs.txt"]
     counts = {"verified": 1, "metadata_error": 1, "fabricated": 1, "unverified": 1}
-    assert data["summary"] == {"total": 4, **counts}
+    assert data["summary"] == {"total": 4, **counts, "major": 1, "minor": 0}
     for ref in data["references"]:
-        keys = {"id", "raw", "parsed", "verdict", "hallucinated", "fields", "evidence", "stage", "elapsed_ms"}
+        keys = {"id", "raw", "parsed", "verdict", "severity", "hallucinated", "fields", "evidence", "stage"}
         assert keys <= set(ref)
         assert {"title", "authors", "venue", "year", "doi", "arxiv_id", "url"} <= set(ref["parsed"])
         for check in ref["fields"]:
-            assert {"field", "status", "cited", "found", "note"} <= set(check)
+            assert {"field", "status", "severity", "cited", "found", "note"} <= set(check)
         for evidence in ref["evidence"]:
             assert {"source", "record_id", "url", "score"} <= set(evidence)
     wrong_year = data["references"][1]
-    assert wrong_year["verdict"] == "metadata_error"
-    year = {"field": "year", "status": "mismatch", "cited": "2021", "found": "2017", "note": ""}
+    assert (wrong_year["verdict"], wrong_year["severity"]) == ("metadata_error", "major")
+    year = {
+        "field": "year",
+        "status": "mismatch",
+        "severity": "major",
+        "cited": "2021",
+        "found": "2017",
+        "note": "",
+    }
     assert year in wrong_year["fields"]
     data.pop("summary")  # computed on output, not an input field
     assert Report.model_validate(data) == report
@@ -187,8 +199,8 @@ def test_json_follows_the_contract(report: Report) -> None:
 def test_text_blocks_are_greppable(report: Report) -> None:
     output = render_text(report)
     assert not ANSI.search(output)
-    assert "[2] METADATA_ERROR  Attention is all you need" in output
-    assert "  year: 2021 → 2017 (dblp)" in output
+    assert "[2] METADATA_ERROR (MAJOR)  Attention is all you need" in output
+    assert "  year (major): 2021 → 2017 (dblp)" in output
     assert "  venue [benign]: NAACL → NAACL-HLT (1) (dblp); same venue, abbreviated" in output
     url = "https://dblp.org/rec/conf/nips/VaswaniSPUJGKP17"
     assert f"  evidence: dblp conf/nips/VaswaniSPUJGKP17 {url} score=0.97" in output
