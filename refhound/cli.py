@@ -31,7 +31,7 @@ from refhound.cli_output import (
 from refhound.cli_quotes import quotes_app
 from refhound.errors import InputError, RefhoundError
 from refhound.index.store import IndexStore
-from refhound.models import InputProblem, Reference, Report, UnverifiedPolicy
+from refhound.models import FlagPolicy, InputProblem, Reference, Report, UnverifiedPolicy, is_hallucinated
 from refhound.report import FORMATS, render
 from refhound.settings import Settings
 
@@ -119,6 +119,14 @@ def check(
     concurrency: Annotated[
         int | None, typer.Option("--concurrency", min=1, help="References checked at the same time.")
     ] = None,
+    flag: Annotated[
+        FlagPolicy | None,
+        typer.Option(
+            "--flag",
+            help="What exit code 1 means: a fabricated or major-error reference (major, the default), or "
+            "any metadata error, minor slips included (any).",
+        ),
+    ] = None,
 ) -> None:
     """Check every reference of INPUTS and report a verdict per reference."""
     if fmt != "table" and fmt not in FORMATS:
@@ -134,6 +142,8 @@ def check(
         settings.sop.name = sop
     if concurrency is not None:
         settings.sop.concurrency = concurrency
+    if flag is not None:
+        settings.check.flag = flag
     apply_llm_options(settings, llm_url, llm_model, llm)
     with open_index_or_fail(index, settings) as store, _runner_or_fail(settings, store) as runner:
         unusable = False
@@ -149,7 +159,10 @@ def check(
     _emit(report, fmt, output)
     if unusable:
         raise typer.Exit(EXIT_USAGE)
-    problems_found = outcome.problems or any(r.hallucinated for r in outcome.results)
+    check = settings.check
+    problems_found = outcome.problems or any(
+        is_hallucinated(r.verdict, r.severity, check.unverified_as, check.flag) for r in outcome.results
+    )
     raise typer.Exit(EXIT_PROBLEMS if problems_found else EXIT_OK)
 
 

@@ -19,7 +19,7 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
-from refhound.models import UnverifiedPolicy
+from refhound.models import FlagPolicy, UnverifiedPolicy
 
 APP_NAME = "refhound"
 
@@ -100,6 +100,11 @@ class CheckSettings(_Section):
         description="How `unverified` counts in the `hallucinated` flag: unknown (null), real or fake.",
     )
     offline: bool = Field(default=False, description="Never use the network.")
+    flag: FlagPolicy = Field(
+        default=FlagPolicy.MAJOR,
+        description="What makes `refhound check` exit with 1: a fabricated or major-error reference (major), "
+        "or any metadata error, minor slips included (any).",
+    )
     max_input_bytes: int = Field(
         default=200 * 1024 * 1024, ge=1, description="Inputs larger than this are refused as unusable."
     )

@@ -86,6 +86,8 @@ def test_json_report_follows_the_contract(tmp_path: Path, small_index: Path) -> 
         "metadata_error": 1,
         "fabricated": 0,
         "unverified": 0,
+        "major": 0,
+        "minor": 1,
     }
     assert any(
         "broken" in (p["location"] or "") or "line" in (p["location"] or "") for p in report["problems"]
@@ -238,3 +240,17 @@ def test_sample_bibliography_on_the_embedded_default_index(tmp_path: Path) -> No
         "seo2019contrastive": "unverified",  # wrong, but offline not proven invented
         "zhou2023leasttomost": "unverified",
     }
+
+
+def test_flag_decides_whether_a_minor_error_fails_the_run(tmp_path: Path, small_index: Path) -> None:
+    bib = tmp_path / "slip.bib"
+    bib.write_text(  # a year one off: a slip, reported with its correction
+        "@inproceedings{jain2019, title = {Attention is not Explanation}, author = {Jain, Sarthak and "
+        "Wallace, Byron C.}, booktitle = {NAACL-HLT}, year = {2020}}\n",
+        encoding="utf-8",
+    )
+    code, out, err = check(bib, "--index", small_index, "--format", "json")
+    (result,) = json.loads(out)["references"]
+    assert (result["verdict"], result["severity"], code) == ("metadata_error", "minor", 0), err
+    code, _, err = check(bib, "--index", small_index, "--format", "json", "--flag", "any")
+    assert code == 1, err
