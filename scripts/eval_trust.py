@@ -2,9 +2,9 @@
 """False alarms on real, human-written references: CiteAudit's real-world items, scored per half.
 
 Reads the `refhound.bench/1` JSON of `refhound bench citeaudit FILE --split realworld --score-upstream`
-runs (their `predicted` follows the run's `--positive`, `major` by default) and the benchmark files they scored, puts every item in one of two halves by the sha256 of its
-citation string (the rule of `refhound bench --part K/2`, so a half holds the same items in every file and
-run), and prints per half:
+runs (their `predicted` follows the run's `--positive`, `major` by default) and the benchmark files they
+scored, puts every item in one of two halves by the sha256 of its citation string (the rule of
+`refhound bench --part K/2`, so a half holds the same items in every file and run), and prints per half:
 
 - decided: items whose verdict is not `unverified` (the index's coverage);
 - among decided real references, the share called hallucinated, and how many are `fabricated`;
@@ -47,6 +47,11 @@ def f1(pairs: list[tuple[bool, bool]]) -> tuple[float, int, int, int, int]:
     tn = sum(not t and not p for t, p in pairs)
     score = 2 * tp / (2 * tp + fp + fn) if tp else 0.0
     return score, tp, fp, fn, tn
+
+
+def _scores(scores: tuple[float, int, int, int, int]) -> str:
+    value, tp, fp, fn, tn = scores
+    return f"{value:.3f} (TP {tp} FP {fp} FN {fn} TN {tn})"
 
 
 def main() -> None:
@@ -95,9 +100,7 @@ def main() -> None:
         ours, upstream = f1(t.ours), f1(t.upstream)
         print(
             f"| {half} | {t.items} | {t.decided} ({t.decided / max(t.items, 1):.1%}) | {t.real_decided} | "
-            f"{t.real_flagged} ({share:.1%}) | {t.real_fabricated} | {ours[0]:.3f} (TP {ours[1]} FP {ours[2]} "
-            f"FN {ours[3]} TN {ours[4]}) | {upstream[0]:.3f} (TP {upstream[1]} FP {upstream[2]} FN "
-            f"{upstream[3]} TN {upstream[4]}) |"
+            f"{t.real_flagged} ({share:.1%}) | {t.real_fabricated} | {_scores(ours)} | {_scores(upstream)} |"
         )
     for line in sorted(alarms):
         print(line)
