@@ -212,8 +212,9 @@ def judge(
     `searched_online` says an online stage (scholarly sources, web search) looked for it and every service
     answered."""
     if not cited.title and not cited.doi and not cited.arxiv_id:
+        only = f" (only a URL, {cited.url}, which only an online run reads)" if cited.url else ""
         return Judgement(
-            Verdict.UNVERIFIED, [], [], "too little metadata to check: no title and no identifier"
+            Verdict.UNVERIFIED, [], [], f"too little metadata to check: no title and no identifier{only}"
         )
     # Records that the cited DOI / arXiv id lead to but whose titles say they are other works.
     owners = (_owner(candidates, "doi", settings), _owner(candidates, "arxiv_id", settings))
