@@ -34,9 +34,6 @@ class VenueInfo:
     key: str | None  # canonical series id ("neurips", "findings-emnlp", "ws:icml"); None if unrecognised
     kind: VenueKind
     name: str  # the cleaned display string
-    # A conference named by its acronym alone ("In WWW", "Proc. of LREC 2010"): the way its main proceedings
-    # are cited, and its companion volume and co-located workshops too.
-    acronym_only: bool = False
 
 
 _IN_PREFIX = re.compile(r"^in\b\s*:?\s+(?!(?:silico|vivo|vitro)\b)", re.IGNORECASE)
@@ -99,10 +96,6 @@ _ABBREVIATED_WORD = re.compile(r"^[A-Z][a-z]{0,9}\.$")  # "Phys.", "Rev.", "J."
 _BOOK = re.compile(r"\b(?:press|publishers?|publishing|springer|elsevier|wiley|handbook|book|chapter)\b")
 _OTHER_KIND = re.compile(r"\b(?:thesis|dissertation|phd|technical report|report|blog|github|patent)\b")
 _SIMILARITY_STOPWORDS = frozenset({"#", "|", "proceedings", "of", "the", "in"})
-# Words that add nothing to a series' acronym: "Proceedings of the 24th International Conference on WWW".
-_GENERIC_WORDS = frozenset(
-    {"#", "|", "proceedings", "of", "the", "in", "on", "annual", "international", "conference", "acm", "ieee"}
-)
 
 
 @dataclass(frozen=True)
@@ -201,12 +194,7 @@ def parse_venue(text: str) -> VenueInfo:
     rest = f"{normalized[: match.start()]} {normalized[match.end() :]}"
     if series.kind is VenueKind.CONFERENCE and _WORKSHOP.search(rest):
         return VenueInfo(f"ws:{series.key}", VenueKind.WORKSHOP, name)
-    acronym_only = (
-        series.kind is VenueKind.CONFERENCE
-        and " " not in match.group().strip()
-        and _GENERIC_WORDS.issuperset(rest.split())
-    )
-    return VenueInfo(series.key, series.kind, name, acronym_only)
+    return VenueInfo(series.key, series.kind, name)
 
 
 @lru_cache(maxsize=1 << 16)

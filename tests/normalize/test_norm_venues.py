@@ -361,23 +361,6 @@ def test_no_false_recognition(text: str, wrong: str) -> None:
     assert parse_venue(text).key != wrong
 
 
-@pytest.mark.parametrize(
-    ("text", "acronym_only"),
-    [
-        ("WWW", True),
-        ("In Proc. of LREC 2010", True),
-        ("Proceedings of the 24th International Conference on WWW", True),
-        ("Proceedings of the 24th International Conference on World Wide Web, WWW 2015", False),
-        ("International conference on machine learning", False),
-        ("Advances in Neural Information Processing Systems", False),
-        ("Companion of WWW 2015", False),
-        ("Nature", False),
-    ],
-)
-def test_a_venue_named_by_its_acronym_alone(text: str, acronym_only: bool) -> None:
-    assert parse_venue(text).acronym_only is acronym_only
-
-
 def test_display_name() -> None:
     assert parse_venue("In Proceedings of {ACL}.").name == "Proceedings of ACL"
     assert (
