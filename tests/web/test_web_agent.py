@@ -216,4 +216,4 @@ def test_refhound_check_names_a_missing_key_once_and_goes_on(
     assert result.exit_code == 0, result.stderr
     assert result.stderr.count("web.brave_api_key is not set") == 1
     assert "stage web skipped: web.brave_api_key is not set (needed by web.provider = brave)" in result.stderr
-    assert [r["verdict"] for r in json.loads(result.stdout)["references"]] == ["unverified", "fabricated"]
+    assert [r["verdict"] for r in json.loads(result.stdout)["references"]] == ["unverified", "unverified"]
