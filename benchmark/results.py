@@ -42,6 +42,7 @@ class BenchResult:
     score_upstream: bool = False  # score the file's own predictions too (when it has any)
     positive: FlagPolicy = FlagPolicy.MAJOR  # whether a minor metadata error counts as a positive
     part: str | None = None  # "K/N" when only that part of the items was scored
+    items_in_file: int | None = None  # items of the file (its split) before --part; None: `bench.items`
 
     def __post_init__(self) -> None:
         self.pairs: list[tuple[BenchItem, ReferenceResult]] = list(
@@ -72,6 +73,10 @@ class BenchResult:
     @property
     def n(self) -> int:
         return len(self.pairs)
+
+    @property
+    def in_file(self) -> int:
+        return len(self.bench.items) if self.items_in_file is None else self.items_in_file
 
     @property
     def seconds_per_10(self) -> float:
@@ -107,7 +112,7 @@ class BenchResult:
             "part": self.part,
             "index": self.index,
             "path": str(self.bench.path),
-            "items_in_file": len(self.bench.items),
+            "items_in_file": self.in_file,
             "interrupted": self.run.interrupted,
             "verdicts": {v.value: self.verdicts.get(v.value, 0) for v in Verdict},
             "coverage": {
@@ -156,7 +161,7 @@ def markdown(result: BenchResult, timing: Timing) -> str:
         "",
         f"Input: `{result.mode.value}` · unverified counted as **{result.policy.value}** · "
         f"positive: fabricated and **{result.positive.value}** metadata errors · "
-        + (f"part {result.part} · " if result.part else "")
+        + (f"part {result.part} ({len(b.items):,} of {result.in_file:,} items) · " if result.part else "")
         + f"index: `{result.index or 'default'}` · {n:,} of {len(b.items):,} items scored"
         + (" · **interrupted (Ctrl-C): partial**" if result.run.interrupted else ""),
         "",

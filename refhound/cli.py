@@ -15,7 +15,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from refhound.cli_bench import bench_app
+from refhound.cli_bench import bench_app, settings_from_options
 from refhound.cli_extract import LLMModelOption, LLMModeOption, LLMUrlOption, apply_llm_options, extract
 from refhound.cli_index import index_app, open_index_or_fail
 from refhound.cli_memory import memory_app
@@ -135,17 +135,12 @@ def check(
         raise fail(f"unknown format {fmt!r}; choose table or one of: {', '.join(FORMATS)}")
     if bool(inputs) == bool(resume):
         raise fail("give the INPUTS to check, or --resume RUN_ID to finish an interrupted run (not both)")
-    settings = Settings()
-    if offline:
-        settings.check.offline = True
-    if unverified_as is not None:
-        settings.check.unverified_as = unverified_as
-    if sop is not None:
-        settings.sop.name = sop
-    if concurrency is not None:
-        settings.sop.concurrency = concurrency
-    if flag is not None:
-        settings.check.flag = flag
+    settings = settings_from_options(
+        {
+            "check": {"offline": offline or None, "unverified_as": unverified_as, "flag": flag},
+            "sop": {"name": sop, "concurrency": concurrency},
+        }
+    )
     apply_llm_options(settings, llm_url, llm_model, llm)
     with open_index_or_fail(index, settings) as store, _runner_or_fail(settings, store) as runner:
         unusable = False
@@ -161,9 +156,9 @@ def check(
     _emit(report, fmt, output)
     if unusable:
         raise typer.Exit(EXIT_USAGE)
-    check = settings.check
+    policy = settings.check
     problems_found = outcome.problems or any(
-        is_hallucinated(r.verdict, r.severity, check.unverified_as, check.flag) for r in outcome.results
+        is_hallucinated(r.verdict, r.severity, policy.unverified_as, policy.flag) for r in outcome.results
     )
     raise typer.Exit(EXIT_PROBLEMS if problems_found else EXIT_OK)
 

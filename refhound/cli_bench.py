@@ -21,10 +21,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from pydantic import ValidationError
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from typer.core import TyperGroup
 
-from refhound.benchmark.items import InputMode, part_of
+from refhound.benchmark.items import Benchmark, InputMode, part_of
 from refhound.cli_index import open_index_or_fail
 from refhound.cli_output import EXIT_INTERRUPTED, EXIT_OK, err, fail, write_output
 from refhound.errors import InputError, RefhoundError
@@ -33,6 +34,7 @@ from refhound.settings import Settings
 
 if TYPE_CHECKING:
     from refhound.benchmark.results import BenchResult, Timing
+    from refhound.benchmark.runner import BenchRun
 
 
 class _BenchGroup(TyperGroup):
@@ -132,6 +134,9 @@ def run(
     from refhound.benchmark.runner import check_input, default_input
 
     started = time.perf_counter()
+    # A bad --part is refused before a long file is read; a good one is recorded as K/N ('01/2' → '1/2').
+    parts = None if part is None else _part(part)
+    part = None if parts is None else f"{parts[0]}/{parts[1]}"
     try:
         bench = load_benchmark(name, path, split)
         mode = input_mode or default_input(bench)
@@ -140,29 +145,75 @@ def run(
         raise fail(str(exc)) from exc
     if score_upstream and not bench.has_upstream:
         raise fail(f"{path}: no upstream predictions to score (--score-upstream needs CiteAudit's Predict)")
-    if part is not None:
-        k, n = _part(part)
+    in_file = len(bench.items)
+    if parts is not None:
+        k, n = parts
         bench.items = [item for item in bench.items if part_of(item, n) == k]
     if not bench.items:
         raise fail(
             f"{path}: no items{f' in split {split!r}' if split else ''}{f' in part {part}' if part else ''}"
         )
     loaded = time.perf_counter()
-    settings = Settings()
-    settings.memory.enabled = memory
-    # A score must not depend on, or change, what the user's earlier runs remembered.
-    scratch = tempfile.TemporaryDirectory(prefix="refhound-bench-memory-") if memory else None
-    if scratch is not None:
-        settings.memory.path = Path(scratch.name)
-    if offline:
-        settings.check.offline = True
-    if concurrency is not None:
-        settings.sop.concurrency = concurrency
     outputs = _outputs(json_out, markdown_out, plot_out)
-    with open_index_or_fail(index, settings) as store:
-        from refhound.benchmark.runner import run_bench, sop_verifier
-        from refhound.sop.runner import SopRunner
+    # A score must neither depend on nor change what the user's own runs remembered: with --memory the
+    # run gets an empty memory of its own, deleted when the run ends (however it ends).
+    scratch = tempfile.TemporaryDirectory(prefix="refhound-bench-memory-") if memory else nullcontext()
+    with scratch as memory_dir:
+        settings = settings_from_options(
+            {
+                "memory": {"enabled": memory_dir is not None, "path": memory_dir},
+                "check": {"offline": offline or None},
+                "sop": {"concurrency": concurrency},
+            }
+        )
+        outcome, ready = _verify(bench, mode, index, settings)
+    if outcome.interrupted:
+        err.print(
+            f"interrupted: {len(outcome.results):,} of {len(bench.items):,} items finished; scoring those",
+            highlight=False,
+        )
+    result = BenchResult(
+        bench,
+        outcome,
+        UnverifiedPolicy(unverified_as.value),
+        mode,
+        str(index) if index else None,
+        score_upstream=score_upstream,
+        positive=positive or (FlagPolicy.ANY if bench.name == "hallmark" else FlagPolicy.MAJOR),
+        part=part,
+        items_in_file=in_file,
+    )
+    _report(result, Timing(load=loaded - started, setup=ready - loaded), outputs)
+    raise typer.Exit(EXIT_INTERRUPTED if outcome.interrupted else EXIT_OK)
 
+
+def settings_from_options(sections: dict[str, dict[str, Any]]) -> Settings:
+    """The settings with a command's options (section → key → value; None: not given) over the
+    environment and the config file.
+
+    The options go in as init values, so they are validated with everything else, and pydantic-settings
+    merges them key by key: `--concurrency 8` keeps a `sop.name` from the config file. A bad value, from
+    an option or from the config file, is a usage error naming the setting."""
+    given: dict[str, Any] = {}
+    for name, values in sections.items():
+        if chosen := {key: value for key, value in values.items() if value is not None}:
+            given[name] = chosen
+    try:
+        return Settings(**given)
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+        raise fail(f"invalid settings: {problems}") from None
+
+
+def _verify(
+    bench: Benchmark, mode: InputMode, index: Path | None, settings: Settings
+) -> tuple[BenchRun, float]:
+    """Run refhound's SOP over the items, with a progress bar on a terminal; the run, and when the
+    verifier was ready (the set-up before it is the index and the SOP graph, not verification)."""
+    from refhound.benchmark.runner import run_bench, sop_verifier
+    from refhound.sop.runner import SopRunner
+
+    with open_index_or_fail(index, settings) as store:
         try:
             runner = SopRunner(settings, store)
         except RefhoundError as exc:
@@ -176,28 +227,9 @@ def run(
                     if bar is not None:
                         task = bar.add_task("bench", total=len(bench.items))
                         advance = partial(bar.advance, task)
-                    outcome = run_bench(bench.items, sop_verifier(runner), mode, progress=advance)
+                    return run_bench(bench.items, sop_verifier(runner), mode, progress=advance), ready
             except RefhoundError as exc:
                 raise fail(str(exc)) from exc
-    if outcome.interrupted:
-        err.print(
-            f"interrupted: {len(outcome.results):,} of {len(bench.items):,} items finished; scoring those",
-            highlight=False,
-        )
-    if scratch is not None:
-        scratch.cleanup()
-    result = BenchResult(
-        bench,
-        outcome,
-        UnverifiedPolicy(unverified_as.value),
-        mode,
-        str(index) if index else None,
-        score_upstream=score_upstream,
-        positive=positive or (FlagPolicy.ANY if bench.name == "hallmark" else FlagPolicy.MAJOR),
-        part=part,
-    )
-    _report(result, Timing(load=loaded - started, setup=ready - loaded), outputs)
-    raise typer.Exit(EXIT_INTERRUPTED if outcome.interrupted else EXIT_OK)
 
 
 def _part(text: str) -> tuple[int, int]:

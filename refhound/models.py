@@ -178,7 +178,9 @@ class Summary(_Model):
     metadata_error: int = 0
     fabricated: int = 0
     unverified: int = 0
-    major: int = Field(default=0, description="Metadata errors that signal a hallucination.")
+    major: int = Field(
+        default=0, description="Metadata errors that signal a hallucination (those without a severity too)."
+    )
     minor: int = Field(default=0, description="Metadata errors that are slips, reported with a correction.")
 
 
@@ -198,8 +200,13 @@ class Report(_Model):
         counts = Summary(total=len(self.references))
         for result in self.references:
             setattr(counts, result.verdict.value, getattr(counts, result.verdict.value) + 1)
-            if result.severity is not None:
-                setattr(counts, result.severity.value, getattr(counts, result.severity.value) + 1)
+            if result.verdict is Verdict.METADATA_ERROR:
+                # An error without a severity counts as major, as `is_hallucinated` counts it, so that
+                # major + minor is always metadata_error.
+                if result.severity is Severity.MINOR:
+                    counts.minor += 1
+                else:
+                    counts.major += 1
         return counts
 
     def to_json(self) -> str:

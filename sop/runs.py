@@ -29,6 +29,7 @@ from refhound.models import (
     Record,
     Reference,
     ReferenceResult,
+    Severity,
     StageRun,
     Verdict,
 )
@@ -44,6 +45,7 @@ _CHECKPOINT_TYPES = (
     Record,
     Reference,
     ReferenceResult,
+    Severity,
     StageRun,
     Verdict,
 )

@@ -7,11 +7,15 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+from refhound.sop.runner import RunOutcome, SopRunner
 from typer.testing import CliRunner
 
 from refhound.cli import app
+from refhound.models import ParsedFields, ReferenceResult, Severity, Verdict
+from refhound.settings import Settings
 from tests.conftest import ROOT
 
 runner = CliRunner()
@@ -254,3 +258,61 @@ def test_flag_decides_whether_a_minor_error_fails_the_run(tmp_path: Path, small_
     assert (result["verdict"], result["severity"], code) == ("metadata_error", "minor", 0), err
     code, _, err = check(bib, "--index", small_index, "--format", "json", "--flag", "any")
     assert code == 1, err
+
+
+def _judged(severity: Severity) -> ReferenceResult:
+    return ReferenceResult(
+        id="1",
+        raw="A. Author. A title. 2020.",
+        parsed=ParsedFields(title="A title", year=2020),
+        verdict=Verdict.METADATA_ERROR,
+        severity=severity,
+        hallucinated=severity is Severity.MAJOR,
+        stage="index",
+    )
+
+
+@pytest.mark.parametrize(
+    ("severity", "flag", "env", "expected"),
+    [
+        (Severity.MINOR, None, None, 0),  # a slip is a correction to make, not a failed check
+        (Severity.MINOR, "any", None, 1),
+        (Severity.MINOR, None, "any", 1),  # the setting check.flag, as a config file would set it
+        (Severity.MINOR, "major", "any", 0),  # the option wins over the setting
+        (Severity.MAJOR, None, None, 1),
+        (Severity.MAJOR, "any", None, 1),
+    ],
+)
+def test_flag_sets_what_exit_code_1_means(
+    tmp_path: Path,
+    small_index: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    severity: Severity,
+    flag: str | None,
+    env: str | None,
+    expected: int,
+) -> None:
+    def judged_run(runner: SopRunner, run_id: str, settings: Settings, batch: Any = None) -> RunOutcome:
+        return RunOutcome(run_id, runner.sop, batch.inputs, [], [_judged(severity)])
+
+    monkeypatch.setattr("refhound.cli._run", judged_run)
+    if env is not None:
+        monkeypatch.setenv("REFHOUND_CHECK__FLAG", env)
+    bib = tmp_path / "one.bib"
+    bib.write_text("@misc{one, title = {A title}, author = {Author, A.}, year = {2020}}\n", encoding="utf-8")
+    code, out, err = check(
+        bib, "--index", small_index, "--format", "json", *(["--flag", flag] if flag else [])
+    )
+    assert json.loads(out)["references"][0]["severity"] == severity.value
+    assert code == expected, err
+
+
+def test_a_bad_setting_is_a_usage_error_naming_it(tmp_path: Path, small_index: Path) -> None:
+    bib = tmp_path / "refs.bib"
+    bib.write_text(GOOD_AND_BAD_BIB, encoding="utf-8")
+    code, _, err = check(bib, "--index", small_index, "--flag", "some")
+    assert code == 2 and "--flag" in err
+    result = runner.invoke(
+        app, ["check", str(bib), "--index", str(small_index)], env={"REFHOUND_CHECK__FLAG": "some"}
+    )
+    assert result.exit_code == 2 and "check.flag" in result.stderr

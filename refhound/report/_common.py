@@ -35,17 +35,18 @@ def hallucinated_text(result: ReferenceResult) -> str | None:
 
 
 def describe_check(check: FieldCheck, source: str | None = None) -> str:
-    """A field check in one line, e.g. 'year: 2021 → 2017 (dblp)' or 'venue [benign]: A → B (dblp); note'."""
-    if check.status is FieldStatus.MISMATCH:
-        head = f"{check.field} ({check.severity.value})" if check.severity else check.field
-    else:
-        head = f"{check.field} [{check.status.value}]"
-    parts = []
+    """A field check in one line. A wrong field reads as a correction, its severity and the reason last:
+    'year: 2019 → 2020 (dblp) (minor: preprint and published version differ by one year)'; any other
+    check names its status: 'venue [benign]: NAACL → NAACL-HLT (dblp); same venue, abbreviated'."""
+    correction = None
     if check.cited is not None or check.found is not None:
         found = ABSENT if check.found is None else check.found + (f" ({source})" if source else "")
-        parts.append(f"{ABSENT if check.cited is None else check.cited} → {found}")
-    if check.note:
-        parts.append(check.note)
+        correction = f"{ABSENT if check.cited is None else check.cited} → {found}"
+    if check.status is FieldStatus.MISMATCH and check.severity is not None:
+        why = f"({check.severity.value}: {check.note})" if check.note else f"({check.severity.value})"
+        return squash(f"{check.field}: {correction} {why}" if correction else f"{check.field}: {why}")
+    head = check.field if check.status is FieldStatus.MISMATCH else f"{check.field} [{check.status.value}]"
+    parts = [part for part in (correction, check.note) if part]
     return squash(f"{head}: {'; '.join(parts)}" if parts else head)
 
 
@@ -81,15 +82,23 @@ def summary_counts(summary: Summary) -> list[tuple[Verdict, int]]:
     return [(verdict, getattr(summary, verdict.value)) for verdict in Verdict]
 
 
+def _error_split(summary: Summary, verdict: Verdict) -> str:
+    """' (1 major, 2 minor)' after the metadata_error count, else '': only major errors are
+    hallucinations, so one number would mislead."""
+    if verdict is not Verdict.METADATA_ERROR or not summary.metadata_error:
+        return ""
+    return f" ({summary.major} major, {summary.minor} minor)"
+
+
+def count_text(summary: Summary, verdict: Verdict) -> str:
+    """A verdict's count for a summary table: '3 (1 major, 2 minor)' for metadata errors, else '3'."""
+    return f"{getattr(summary, verdict.value)}{_error_split(summary, verdict)}"
+
+
 def summary_line(summary: Summary) -> str:
     """E.g. '4 references: 1 verified, 2 metadata_error (1 major, 1 minor), 0 fabricated, 1 unverified'."""
     counts = ", ".join(
-        f"{count} {verdict.value}"
-        + (
-            f" ({summary.major} major, {summary.minor} minor)"
-            if verdict is Verdict.METADATA_ERROR and count
-            else ""
-        )
+        f"{count} {verdict.value}{_error_split(summary, verdict)}"
         for verdict, count in summary_counts(summary)
     )
     noun = "reference" if summary.total == 1 else "references"

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from html import escape
 
-from refhound.models import Evidence, ReferenceResult, Report
+from refhound.models import Evidence, ReferenceResult, Report, Verdict
 from refhound.report._common import (
     check_lines,
+    count_text,
     describe_problem,
     display_title,
     evidence_label,
     evidence_tail,
     hallucinated_text,
     safe_url,
-    summary_counts,
     verdict_text,
 )
 
@@ -72,8 +72,8 @@ def render_html(report: Report) -> str:
     """The report as a standalone HTML page."""
     summary = report.summary
     counts = "".join(
-        f'<tr><td class="{verdict.value}">{verdict.value}</td><td>{count}</td></tr>'
-        for verdict, count in summary_counts(summary)
+        f'<tr><td class="{verdict.value}">{verdict.value}</td><td>{count_text(summary, verdict)}</td></tr>'
+        for verdict in Verdict
     )
     parts = [
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">',

@@ -9,6 +9,7 @@ from refhound.models import Evidence, FieldCheck, ReferenceResult, Report, Verdi
 from refhound.report._common import (
     ABSENT,
     check_lines,
+    count_text,
     describe_problem,
     display_title,
     evidence_label,
@@ -16,7 +17,6 @@ from refhound.report._common import (
     hallucinated_text,
     safe_url,
     squash,
-    summary_counts,
     verdict_text,
 )
 
@@ -56,9 +56,10 @@ def _value(value: str | None) -> str:
 
 
 def _field_row(check: FieldCheck) -> list[str]:
+    status = check.status.value + (f" ({check.severity.value})" if check.severity else "")
     return [
         escape(check.field),
-        check.status.value,
+        status,
         _value(check.cited),
         _value(check.found),
         escape(check.note),
@@ -90,7 +91,7 @@ def render_markdown(report: Report) -> str:
     if report.inputs:
         lines += ["Inputs: " + ", ".join(escape(name) for name in report.inputs), ""]
     lines += ["## Summary", ""]
-    counts = [[verdict.value, str(count)] for verdict, count in summary_counts(summary)]
+    counts = [[verdict.value, count_text(summary, verdict)] for verdict in Verdict]
     lines += [*_table(["verdict", "count"], [*counts, ["total", str(summary.total)]]), ""]
     lines += ["## References", ""]
     rows = (

@@ -9,11 +9,13 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 from refhound.cli import app
+from refhound.settings import Settings
 from tests.conftest import ROOT
 
 runner = CliRunner()
@@ -156,27 +158,52 @@ def test_labelled_bibtex(small_index: Path, tmp_path: Path) -> None:
 def test_parts_split_the_items_the_same_way_every_time(
     hallmark_file: Path, small_index: Path, tmp_path: Path
 ) -> None:
-    ids: list[list[str]] = []
-    for k in (1, 2):
-        out = tmp_path / f"part{k}.json"
-        code, _, stderr = bench(
-            "hallmark", hallmark_file, "--index", small_index, "--part", f"{k}/2", "--json", out
-        )
-        assert code in (0, 2), stderr  # a part may hold no item of this tiny file
-        ids.append([i["id"] for i in json.loads(out.read_text())["items"]] if code == 0 else [])
-        assert code == 2 or json.loads(out.read_text())["part"] == f"{k}/2"
-    assert sorted(ids[0] + ids[1]) == sorted(row[0] for row in HALLMARK) and not set(ids[0]) & set(ids[1])
-    code, _, stderr = bench("hallmark", hallmark_file, "--index", small_index, "--part", "3/2")
-    assert code == 2 and "--part" in stderr
+    def ids(name: str, path: Path, part: str) -> list[object]:
+        out = tmp_path / "part.json"
+        code, stdout, stderr = bench(name, path, "--index", small_index, "--part", part, "--json", out)
+        assert code == 0, stderr
+        result = json.loads(out.read_text())
+        assert result["part"] == part and f"part {part} (" in stdout
+        return [item["id"] for item in result["items"]]
+
+    halves = [ids("hallmark", hallmark_file, f"{k}/2") for k in (1, 2)]
+    assert halves == [["jain", "made"], ["vaswani", "he2015"]]  # by content hash: disjoint, covering
+    assert ids("hallmark", hallmark_file, "1/2") == halves[0]  # and the same on every run
+    citeaudit = tmp_path / "benchmark.json"
+    citeaudit.write_text(json.dumps(CITEAUDIT), encoding="utf-8")
+    # Items keep their position in the file as id, whichever part they fall in.
+    assert [ids("citeaudit", citeaudit, f"{k}/2") for k in (1, 2)] == [[1], [0, 2]]
+
+
+@pytest.mark.parametrize("part", ["3/2", "0/2", "1/1", "a/2", "1", "1/2/3", "-1/2"])
+def test_a_bad_part_is_refused_before_the_file_is_read(tmp_path: Path, part: str) -> None:
+    code, _, stderr = bench("hallmark", tmp_path / "missing.jsonl", "--part", part)
+    assert code == 2 and "--part" in stderr and "missing.jsonl" not in stderr
 
 
 def test_a_bench_never_touches_the_users_memory(
     hallmark_file: Path, small_index: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from refhound.sop.runner import SopRunner
+
+    seen: list[tuple[bool, Path, bool]] = []
+    real_init = SopRunner.__init__
+
+    def spying_init(self: SopRunner, settings: Settings, *args: Any, **kwargs: Any) -> None:
+        memory = settings.memory
+        seen.append((memory.enabled, memory.path, memory.path.is_dir()))
+        real_init(self, settings, *args, **kwargs)
+
+    monkeypatch.setattr(SopRunner, "__init__", spying_init)
     users = tmp_path / "users-memory"
     monkeypatch.setenv("REFHOUND_MEMORY__PATH", str(users))
-    code, _, stderr = bench("hallmark", hallmark_file, "--index", small_index, "--memory")
-    assert code == 0, stderr
+    for flag in ("--memory", "--no-memory"):
+        code, _, stderr = bench("hallmark", hallmark_file, "--index", small_index, flag)
+        assert code == 0, stderr
+    (enabled, scratch, existed), (disabled, _, _) = seen
+    # With --memory the run has a fresh memory of its own, deleted when it ends; without, none at all.
+    assert enabled and existed and scratch != users and not scratch.exists()
+    assert not disabled
     assert not users.exists()
 
 

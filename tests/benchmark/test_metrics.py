@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from refhound.benchmark.items import BenchItem, Benchmark, InputMode
+from refhound.benchmark.items import BenchItem, Benchmark, InputMode, part_of
 from refhound.benchmark.metrics import Scores, per_type, predicted_hallucinated, score
 from refhound.benchmark.plot import write_plot
 from refhound.benchmark.results import BENCH_SCHEMA, BenchResult, Timing, markdown
@@ -221,3 +222,72 @@ def test_markdown_and_plot(tmp_path: Path) -> None:
     assert "the index decided **9 of 15** items" in text
     write_plot(result, tmp_path / "plot.png")
     assert (tmp_path / "plot.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_parts_are_a_stable_partition_by_content() -> None:
+    items = [BenchItem(id=i, hallucinated=False, type="valid", line=i, raw=f"ref {i}") for i in range(300)]
+    parts = {k: {i.id for i in items if part_of(i, 3) == k} for k in (1, 2, 3)}
+    assert set().union(*parts.values()) == set(range(300)) and sum(map(len, parts.values())) == 300
+    assert all(60 < len(ids) < 140 for ids in parts.values())  # a hash spreads them about evenly
+    # The part depends on the content only, not on the item's position or file: sha256 mod N, 1-based.
+    moved = replace(items[7], id=99, line=1)
+    assert part_of(moved, 3) == part_of(items[7], 3) == int(hashlib.sha256(b"ref 7").hexdigest(), 16) % 3 + 1
+    fields = {"title": "T", "year": "2020"}
+    by_fields = BenchItem(id=0, hallucinated=False, type="valid", line=1, fields=fields)
+    expected = hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()
+    assert part_of(by_fields, 2) == int(expected, 16) % 2 + 1
+
+
+def _judged(severities: list[Severity | None]) -> FakeVerifier:
+    """A verifier that finds a metadata error in every item, of the given severities in turn."""
+
+    class Judged(FakeVerifier):
+        def __call__(self, references: list[Reference]) -> list[ReferenceResult]:
+            return [
+                ReferenceResult(
+                    id=r.id,
+                    raw=r.raw,
+                    parsed=ParsedFields(),
+                    verdict=Verdict.METADATA_ERROR,
+                    severity=severities[int(r.id)],
+                    hallucinated=None,
+                    stage="judge",
+                )
+                for r in references
+            ]
+
+    return Judged()
+
+
+def test_positive_decides_whether_a_minor_error_is_a_detection() -> None:
+    severities = [Severity.MINOR, Severity.MAJOR, Severity.MINOR, None]
+    items = [
+        BenchItem(id=i, hallucinated=i != 2, type="t1" if i != 2 else "valid", line=i + 1, raw="x")
+        for i in range(len(severities))
+    ]
+    run = run_bench(items, _judged(severities), InputMode.RAW)
+    scored = {
+        positive: BenchResult(
+            _bench(items), run, UnverifiedPolicy.REAL, InputMode.RAW, None, positive=positive
+        )
+        for positive in FlagPolicy
+    }
+    # major: the minor slips are negatives (one missed fake, one right real); any: every error is flagged.
+    assert (scored[FlagPolicy.MAJOR].scores.tp, scored[FlagPolicy.MAJOR].scores.fn) == (2, 1)
+    assert (scored[FlagPolicy.MAJOR].scores.fp, scored[FlagPolicy.MAJOR].scores.tn) == (0, 1)
+    assert (scored[FlagPolicy.ANY].scores.tp, scored[FlagPolicy.ANY].scores.fp) == (3, 1)
+    payload = scored[FlagPolicy.MAJOR].payload(Timing())
+    assert payload["positive"] == "major" and payload["part"] is None
+    assert [i["severity"] for i in payload["items"]] == ["minor", "major", "minor", None]
+    assert [i["predicted"] for i in payload["items"]] == [False, True, False, True]
+
+
+def test_a_part_is_recorded_with_the_items_of_the_whole_file() -> None:
+    items = _items()[:6]
+    run = run_bench(items, FakeVerifier(), InputMode.RAW)
+    result = BenchResult(
+        _bench(items), run, UnverifiedPolicy.REAL, InputMode.RAW, None, part="1/2", items_in_file=15
+    )
+    payload = result.payload(Timing())
+    assert (payload["part"], payload["n"], payload["items_in_file"]) == ("1/2", 6, 15)
+    assert "part 1/2 (6 of 15 items)" in markdown(result, Timing())

@@ -132,9 +132,11 @@ def report() -> Report:
     )
 
 
-def _terminal(report: Report, *, no_color: bool = False, force_terminal: bool | None = None) -> str:
+def _terminal(
+    report: Report, *, no_color: bool = False, force_terminal: bool | None = None, width: int = 80
+) -> str:
     out = io.StringIO()
-    print_report(report, Console(file=out, width=80, no_color=no_color, force_terminal=force_terminal))
+    print_report(report, Console(file=out, width=width, no_color=no_color, force_terminal=force_terminal))
     return out.getvalue()
 
 
@@ -159,7 +161,7 @@ def test_terminal_carries_the_essentials_without_ansi(report: Report) -> None:
         output = _terminal(report, no_color=no_color)
         assert not ANSI.search(output)
         assert all(len(line) <= 80 for line in output.splitlines())
-        assert "year (major): 2021 → 2017 (dblp)" in output
+        assert "year: 2021 → 2017 (dblp) (major)" in output
         _essentials(output)
 
 
@@ -200,7 +202,7 @@ def test_text_blocks_are_greppable(report: Report) -> None:
     output = render_text(report)
     assert not ANSI.search(output)
     assert "[2] METADATA_ERROR (MAJOR)  Attention is all you need" in output
-    assert "  year (major): 2021 → 2017 (dblp)" in output
+    assert "  year: 2021 → 2017 (dblp) (major)" in output
     assert "  venue [benign]: NAACL → NAACL-HLT (1) (dblp); same venue, abbreviated" in output
     url = "https://dblp.org/rec/conf/nips/VaswaniSPUJGKP17"
     assert f"  evidence: dblp conf/nips/VaswaniSPUJGKP17 {url} score=0.97" in output
@@ -233,9 +235,60 @@ def test_markdown_escapes_table_cells(report: Report) -> None:
     assert len(re.findall(r"(?<!\\)\|", row)) == 6  # five columns, no stray separators
     assert "## Details" in output
     assert "### devlin2019bert" not in output  # verified references get no details
-    assert "| year | mismatch | 2021 | 2017 |" in output
+    assert "| year | mismatch (major) | 2021 | 2017 |" in output
     assert "[dblp conf/nips/VaswaniSPUJGKP17](https://dblp.org/rec/conf/nips/VaswaniSPUJGKP17)" in output
-    assert "| metadata_error | 1 |" in output
+    assert "| metadata_error | 1 (1 major, 0 minor) |" in output
+
+
+def _slip() -> ReferenceResult:
+    """A real work cited with its preprint's year: a minor error, reported as a correction."""
+    return ReferenceResult(
+        id="5",
+        raw="S. Jain and B. C. Wallace. Attention is not explanation. In NAACL, 2020.",
+        parsed=ParsedFields(title="Attention is not explanation", venue="NAACL", year=2020),
+        verdict=Verdict.METADATA_ERROR,
+        severity=Severity.MINOR,
+        hallucinated=False,
+        fields=[
+            FieldCheck(
+                field="year",
+                status=FieldStatus.MISMATCH,
+                severity=Severity.MINOR,
+                cited="2020",
+                found="2019",
+                note="preprint year",
+            )
+        ],
+        evidence=[Evidence(source="dblp", record_id="conf/naacl/JainW19")],
+        stage="index_title",
+    )
+
+
+@pytest.mark.parametrize("fmt", ["table", "md", "text", "html"])
+def test_a_minor_error_reads_as_a_correction_and_is_counted_apart(report: Report, fmt: str) -> None:
+    report.references.append(_slip())
+    # A wide terminal, so that no line of the table wraps.
+    output = _terminal(report, no_color=True, width=200) if fmt == "table" else render(report, fmt)
+    verdicts = output.lower()  # the text format writes verdicts in capitals
+    assert "metadata_error (minor)" in verdicts and "metadata_error (major)" in verdicts
+    if fmt == "md":
+        assert "| year | mismatch (minor) | 2020 | 2019 | preprint year |" in output
+        assert "| metadata_error | 2 (1 major, 1 minor) |" in output
+    elif fmt == "html":
+        assert "year: 2020 → 2019 (dblp) (minor: preprint year)" in output
+        assert "<td>2 (1 major, 1 minor)</td>" in output
+    else:
+        assert "year: 2020 → 2019 (dblp) (minor: preprint year)" in output
+        assert "2 metadata_error (1 major, 1 minor)" in output
+    assert "hallucinated: no" in output
+
+
+def test_summary_splits_metadata_errors_by_severity(report: Report) -> None:
+    unrated = _slip().model_copy(update={"severity": None, "hallucinated": True})
+    report.references += [_slip(), unrated]
+    summary = report.summary
+    # An error without a severity counts as major, as the hallucinated flag counts it.
+    assert (summary.metadata_error, summary.major, summary.minor) == (3, 2, 1)
 
 
 def test_render_rejects_unknown_formats(report: Report) -> None:
