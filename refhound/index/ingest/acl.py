@@ -23,7 +23,8 @@ def read_acl_anthology(path: Path, version: str | None = None) -> Dump:
     """Stream every paper of an ACL Anthology `data/xml` folder (or a repository checkout holding one,
     or a tarball of it).
 
-    Collections are whole proceedings volumes, so the dump is complete. Front matter and event
+    The Anthology's own XML holds whole proceedings volumes, so it is an official complete dump of each
+    volume it has (refhound/index/completeness.py). Front matter and event
     talks are skipped: they are not papers. The version is the caller's, else a date in the
     tarball's or folder's name, else its mtime date.
     """
@@ -47,7 +48,13 @@ def read_acl_anthology(path: Path, version: str | None = None) -> Dump:
     else:
         raise IngestError(path, "expected an ACL Anthology data/xml folder or a tarball of it")
     return Dump(
-        source=SOURCE, version=version, complete=True, records=records, location=str(path), problems=problems
+        source=SOURCE,
+        version=version,
+        complete=True,
+        records=records,
+        location=str(path),
+        problems=problems,
+        official="acl-anthology volume",
     )
 
 

