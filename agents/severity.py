@@ -38,8 +38,8 @@ _MIN_SHORTENED_FAMILY = 5
 _JOURNAL_VERSION_YEARS = 3
 # An identifier this similar to the record's is a typo of it, not another work's.
 _IDENTIFIER_TYPO_SIMILARITY = 0.9
-# Common English nicknames that are not a prefix of the name (prefixes, "Chris" / "Christopher", are
-# short forms the name rules already accept).
+# Common English nicknames of given names. Those that are a prefix of the name ("Chris" / "Christopher")
+# the name rules accept as short forms before a mismatch is graded; the others are a slip, not a stranger.
 _NICKNAMES = frozenset(
     frozenset(pair)
     for pair in (
