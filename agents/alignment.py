@@ -23,6 +23,8 @@ from refhound.normalize.text import fold, latex_to_unicode
 MIN_TITLE_ALIGNMENT = 90.0
 # Shorter titles ("Deep learning") align inside too many strings to confirm anything by themselves.
 MIN_TITLE_CHARS = 20
+# Share of a record title's words that must be printed as they are before an alignment is tried.
+_MIN_WORDS_PRINTED = 0.6
 _WORD = re.compile(r"[^\W_]+")
 
 
@@ -30,8 +32,7 @@ _WORD = re.compile(r"[^\W_]+")
 class PrintedRecord:
     """Where a string prints a record's title, and which of its authors the rest of it names."""
 
-    start: int  # span of the title in the raw string
-    end: int
+    title: str  # the record's title as the string prints it (typos and all)
     score: float  # 0..100
     first_author_printed: bool
     authors_printed: int
@@ -51,25 +52,41 @@ def _folded_words(text: str) -> tuple[str, list[tuple[int, int]]]:
     return " ".join(fold(text[a:b]).lower() for a, b in spans), spans
 
 
+class PrintedString:
+    """A reference string prepared once for aligning many records inside it."""
+
+    def __init__(self, raw: str) -> None:
+        self.text = latex_to_unicode(raw)
+        self.folded, self._spans = _folded_words(self.text)
+        self._words = frozenset(self.folded.split())
+
+    def find(self, record: Record) -> PrintedRecord | None:
+        """The best alignment of `record`'s title in the string, with its authors counted; None for a
+        title too short to align on its own, or one most of whose words the string does not print."""
+        title = _folded_words(latex_to_unicode(record.title))[0]
+        words = title.split()
+        if len(title) < MIN_TITLE_CHARS or len(self.folded) < len(title):
+            return None
+        # Cheap first: an alignment of 90% needs most of the title's words printed as such (a word glued
+        # to its neighbour by a lost hyphen is one of the few that are not).
+        if sum(word in self._words for word in words) < _MIN_WORDS_PRINTED * len(words):
+            return None
+        alignment = fuzz.partial_ratio_alignment(title, self.folded)
+        if alignment is None:
+            return None
+        start, end = _word_span(self.folded, self._spans, alignment.dest_start, alignment.dest_end)
+        outside = f"{self.text[:start]} {self.text[end:]}"
+        printed = {fold(word).lower() for word in _WORD.findall(outside)}
+        counted = record.authors[:10]  # a long list is cited with "et al." after its first names
+        named = [_family_printed(author, printed) for author in counted]
+        return PrintedRecord(
+            self.text[start:end], alignment.score, bool(named) and named[0], sum(named), len(counted)
+        )
+
+
 def find_printed_record(raw: str, record: Record) -> PrintedRecord | None:
-    """The best alignment of `record`'s title in `raw`, with its authors counted; None for a title too
-    short to align on its own."""
-    text = latex_to_unicode(raw)
-    title, _ = _folded_words(latex_to_unicode(record.title))
-    if len(title) < MIN_TITLE_CHARS:
-        return None
-    folded, spans = _folded_words(text)
-    if len(folded) < len(title):
-        return None
-    alignment = fuzz.partial_ratio_alignment(title, folded)
-    if alignment is None:
-        return None
-    start, end = _word_span(folded, spans, alignment.dest_start, alignment.dest_end)
-    outside = f"{text[:start]} {text[end:]}"
-    printed = {fold(word).lower() for word in _WORD.findall(outside)}
-    counted = record.authors[:10]  # a long list is cited with "et al." after its first names
-    named = [_family_printed(author, printed) for author in counted]
-    return PrintedRecord(start, end, alignment.score, bool(named) and named[0], sum(named), len(counted))
+    """`PrintedString(raw).find(record)`, for one record."""
+    return PrintedString(raw).find(record)
 
 
 def _family_printed(author: str, printed: set[str]) -> bool:

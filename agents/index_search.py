@@ -7,7 +7,7 @@ string too, for the records whose title and authors it prints.
 
 from __future__ import annotations
 
-from refhound.agents.alignment import find_printed_record
+from refhound.agents.alignment import PrintedString
 from refhound.agents.candidates import best_first
 from refhound.agents.context import AgentContext, Candidate, Findings
 
@@ -47,10 +47,11 @@ def find_candidates(
         if not exact:
             add(store.search_title(key, settings.candidates), "title")
 
-    printed = {rowid for rowid, (row, _) in found.items() if raw and _printed_in(raw, row.record)}
-    if raw and not printed:
-        for row in store.search_title(title_key(raw), settings.candidates):
-            if row.rowid not in found and _printed_in(raw, row.record):
+    string = PrintedString(raw) if raw else None
+    printed = {rowid for rowid, (row, _) in found.items() if string and _printed_in(string, row.record)}
+    if string and not printed:
+        for row in store.search_title(title_key(string.text), settings.candidates):
+            if row.rowid not in found and _printed_in(string, row.record):
                 found[row.rowid] = (row, "raw")
                 printed.add(row.rowid)
 
@@ -64,8 +65,8 @@ def find_candidates(
     return best_first(cited, candidates, settings.candidates)
 
 
-def _printed_in(raw: str, record: Record) -> bool:
-    printed = find_printed_record(raw, record)
+def _printed_in(string: PrintedString, record: Record) -> bool:
+    printed = string.find(record)
     return printed is not None and printed.confirms()
 
 

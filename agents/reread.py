@@ -65,9 +65,8 @@ def _read_around(reference: Reference, candidate: Candidate) -> ParsedFields | N
         printed = find_printed_record(reference.raw, candidate.record)
         if printed is None or not printed.confirms():
             return None
-        span = reference.raw[printed.start : printed.end]
-        fields = parse_reference_string_around(reference.raw, span) or reference.parsed.model_copy(
-            update={"title": span}
+        fields = parse_reference_string_around(reference.raw, printed.title) or reference.parsed.model_copy(
+            update={"title": printed.title}
         )
     if fields is None:
         return None
