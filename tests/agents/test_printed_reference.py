@@ -94,3 +94,17 @@ def test_a_lost_hyphen_or_a_typo_still_aligns() -> None:
 def test_a_short_title_is_never_aligned_on_its_own() -> None:
     short = CONLL.model_copy(update={"title": "Deep learning"})
     assert find_printed_record("Y. LeCun, Y. Bengio, G. Hinton. Deep learning. Nature, 2015.", short) is None
+
+
+def test_the_printed_title_is_the_strings_own_text_even_after_latex_accents() -> None:
+    record = CONLL.model_copy(update={"authors": ["Jürgen Müller", "Fien De Meulder"]})
+    printed = find_printed_record(
+        r"J{\"u}rgen M{\"u}ller and Fien De Meulder. Introduction to the CoNLL-2003 shared task: "
+        "Language-independent named entity recognition. CoNLL 2003.",
+        record,
+    )
+    assert printed is not None and printed.confirms()
+    assert (
+        printed.title
+        == "Introduction to the CoNLL-2003 shared task: Language-independent named entity recognition"
+    )
