@@ -10,7 +10,8 @@ import pytest
 from refhound.index.ingest.base import Dump
 from refhound.index.store import IndexStore
 from refhound.llm import ALLOW_MODEL_REQUESTS_ENV
-from refhound.models import Record
+from refhound.models import Record, Reference, ReferenceResult
+from refhound.settings import Settings
 from tests.llm_server import FakeLLMServer
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -122,6 +123,17 @@ def build_index(path: Path, records: list[Record], *, complete: bool = True, sou
         store.ingest(Dump(source=source, version="test", complete=complete, records=iter(records)))
         store.optimize()
     return path
+
+
+def check_offline(reference: Reference, store: IndexStore, tmp_path: Path) -> ReferenceResult:
+    """One reference through the default SOP, offline, without the memory."""
+    from refhound.sop.runner import check_references
+
+    settings = Settings()
+    settings.check.offline = True
+    settings.memory.enabled = False
+    settings.sop.runs_path = tmp_path / "runs.sqlite"
+    return check_references([reference], store, settings)[0]
 
 
 @pytest.fixture(scope="session")

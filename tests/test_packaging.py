@@ -33,6 +33,9 @@ def test_wheel_has_only_the_refhound_top_level(tmp_path: Path) -> None:
     assert top_level == {"refhound"}
     for module in ("agents/judge.py", "sop/runner.py", "index/store.py", "normalize/titles.py", "py.typed"):
         assert f"refhound/{module}" in names
+    # The fact table of published counts ships too: without it no list is ever proven complete.
+    table = zipfile.ZipFile(wheel).read("refhound/index/data/accepted_papers.tsv").decode()
+    assert table == (ROOT / "refhound" / "index" / "data" / "accepted_papers.tsv").read_text()
     assert not any(n.startswith(("agents/", "sop/", "memory/", "benchmark/")) for n in names)
     metadata = next(n for n in names if n.endswith(".dist-info/METADATA"))
     text = zipfile.ZipFile(wheel).read(metadata).decode()

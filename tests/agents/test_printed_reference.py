@@ -8,12 +8,10 @@ from pathlib import Path
 
 import pytest
 from refhound.agents.alignment import find_printed_record
-from refhound.sop.runner import check_references
 
 from refhound.index.store import IndexStore
-from refhound.models import ParsedFields, Record, Reference, ReferenceResult, Verdict
-from refhound.settings import Settings
-from tests.conftest import RECORDS, build_index
+from refhound.models import ParsedFields, Record, Reference, Verdict
+from tests.conftest import RECORDS, build_index, check_offline
 
 CONLL = Record(
     source="acl-anthology",
@@ -38,14 +36,6 @@ def store(tmp_path: Path) -> Iterator[IndexStore]:
         yield opened
 
 
-def check(reference: Reference, store: IndexStore, tmp_path: Path) -> ReferenceResult:
-    settings = Settings()
-    settings.check.offline = True
-    settings.memory.enabled = False
-    settings.sop.runs_path = tmp_path / "runs.sqlite"
-    return check_references([reference], store, settings)[0]
-
-
 @pytest.mark.parametrize(
     "misread",
     [
@@ -60,7 +50,7 @@ def check(reference: Reference, store: IndexStore, tmp_path: Path) -> ReferenceR
 def test_a_misread_string_is_read_again_around_the_record_it_prints(
     misread: ParsedFields, store: IndexStore, tmp_path: Path
 ) -> None:
-    result = check(Reference(id="1", raw=CONLL_PRINTED, parsed=misread), store, tmp_path)
+    result = check_offline(Reference(id="1", raw=CONLL_PRINTED, parsed=misread), store, tmp_path)
     assert result.verdict is Verdict.VERIFIED, result.reason
     assert result.parsed.authors == CONLL.authors
     assert "re-read" in " ".join(s.note for s in result.stages)
@@ -69,7 +59,7 @@ def test_a_misread_string_is_read_again_around_the_record_it_prints(
 def test_a_structured_entry_is_never_re_read(store: IndexStore, tmp_path: Path) -> None:
     misread = ParsedFields(title=CONLL_PRINTED.split(". In ")[0], year=2003)
     reference = Reference(id="1", raw=CONLL_PRINTED, parsed=misread, structured=True)
-    assert check(reference, store, tmp_path).verdict is Verdict.UNVERIFIED
+    assert check_offline(reference, store, tmp_path).verdict is Verdict.UNVERIFIED
 
 
 def test_a_title_printed_without_its_authors_confirms_nothing() -> None:

@@ -6,13 +6,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from refhound.sop.runner import check_references
 
 from refhound.index.store import IndexStore
-from refhound.models import Record, Reference, ReferenceResult, Verdict
+from refhound.models import Record, Reference, Verdict
 from refhound.refstring import parse_reference_string
-from refhound.settings import Settings
-from tests.conftest import RECORDS, build_index
+from tests.conftest import RECORDS, build_index, check_offline
 
 # A real ACL 2020 paper; "Sabine Schulte im Walde" (a family name with a lower-case particle inside) is a
 # name form the author grammar does not know, so the parser takes "and Sabine Schulte im Walde" for the
@@ -41,20 +39,14 @@ def store(tmp_path: Path) -> Iterator[IndexStore]:
         yield opened
 
 
-def check(reference: Reference, store: IndexStore, tmp_path: Path) -> ReferenceResult:
-    settings = Settings()
-    settings.check.offline = True
-    settings.memory.enabled = False
-    settings.sop.runs_path = tmp_path / "runs.sqlite"
-    return check_references([reference], store, settings)[0]
-
-
 def test_the_misread_string_is_what_the_re_reading_is_for() -> None:
     assert parse_reference_string(PRINTED).title != TECHNICALITY.title
 
 
 def test_a_misread_reference_is_re_read_and_verified(store: IndexStore, tmp_path: Path) -> None:
-    result = check(Reference(id="1", raw=PRINTED, parsed=parse_reference_string(PRINTED)), store, tmp_path)
+    result = check_offline(
+        Reference(id="1", raw=PRINTED, parsed=parse_reference_string(PRINTED)), store, tmp_path
+    )
     assert result.verdict is Verdict.VERIFIED, result.reason
     assert result.parsed.title == TECHNICALITY.title
     assert result.parsed.authors == TECHNICALITY.authors
@@ -64,7 +56,7 @@ def test_a_misread_reference_is_re_read_and_verified(store: IndexStore, tmp_path
 
 def test_fields_of_a_structured_entry_are_never_re_read(store: IndexStore, tmp_path: Path) -> None:
     misread = parse_reference_string(PRINTED)
-    result = check(Reference(id="k", raw=PRINTED, parsed=misread, structured=True), store, tmp_path)
+    result = check_offline(Reference(id="k", raw=PRINTED, parsed=misread, structured=True), store, tmp_path)
     assert result.verdict is not Verdict.VERIFIED
     assert result.parsed == misread
 
@@ -76,7 +68,9 @@ def test_another_works_doi_is_still_another_works(store: IndexStore, tmp_path: P
         "Bidirectional Transformers for Language Understanding. In Proceedings of NAACL-HLT 2019. "
         "https://doi.org/10.18653/v1/2020.acl-main.258"
     )
-    result = check(Reference(id="1", raw=printed, parsed=parse_reference_string(printed)), store, tmp_path)
+    result = check_offline(
+        Reference(id="1", raw=printed, parsed=parse_reference_string(printed)), store, tmp_path
+    )
     assert result.verdict is Verdict.METADATA_ERROR
     assert next(f for f in result.fields if f.field == "doi").status == "mismatch"
     assert "re-read" not in result.stages[0].note
@@ -84,6 +78,8 @@ def test_another_works_doi_is_still_another_works(store: IndexStore, tmp_path: P
 
 def test_a_title_with_words_added_is_not_re_read_into_the_real_one(store: IndexStore, tmp_path: Path) -> None:
     altered = PRINTED.replace("Terminology Extraction.", "Terminology Extraction and Beyond.")
-    result = check(Reference(id="1", raw=altered, parsed=parse_reference_string(altered)), store, tmp_path)
+    result = check_offline(
+        Reference(id="1", raw=altered, parsed=parse_reference_string(altered)), store, tmp_path
+    )
     assert result.verdict is not Verdict.VERIFIED
     assert "re-read" not in result.stages[0].note
