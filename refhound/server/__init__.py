@@ -1,0 +1,1 @@
+"""`refhound serve`: the local web app and the HTTP API, on the same runtime as the CLI."""
