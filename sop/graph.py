@@ -1,4 +1,4 @@
-"""Wiring only: one node per stage the SOP runs, fanned out from START with one `Send` per reference."""
+"""Wiring only: one node per stage the SOP runs, fanned out from START with a `Send` per batch."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from refhound.agents.context import AgentContext
 from refhound.sop.nodes import judge_node, stage_node
-from refhound.sop.routes import JUDGE, fan_out
+from refhound.sop.routes import JUDGE, BatchSizes, fan_out
 from refhound.sop.stages import StagePlan
 from refhound.sop.state import RunState
 
@@ -26,15 +26,28 @@ def build_graph(
     """`slots` bounds how many agents run at once (LangGraph's own `max_concurrency` would also hold
     back the checkpoint writes of finished references behind the queued ones)."""
     order = plan.order
+    sop = context.settings.sop
+    batches = BatchSizes(sop.batch, sop.concurrency, _networked(plan, context))
     builder = StateGraph(RunState)
     for position, (stage, agent) in enumerate(plan.agents.items()):
         # A stage may send a branch to any later stage's node (the next one) or to the judge.
         later = (*order[position + 1 :], JUDGE)
-        builder.add_node(stage, stage_node(stage, agent, order, context, slots), destinations=later)
+        builder.add_node(stage, stage_node(stage, agent, order, context, slots, batches), destinations=later)
     builder.add_node(JUDGE, judge_node(context, slots))
     first = order[0] if order else JUDGE
-    builder.add_conditional_edges(START, partial(fan_out, first_stage=first), [first])
+    builder.add_conditional_edges(START, partial(fan_out, first_stage=first, batches=batches), [first])
     for stage in order:
         builder.add_edge(stage, END)
     builder.add_edge(JUDGE, END)
     return builder.compile(checkpointer=checkpointer)
+
+
+_LOCAL_STAGES = frozenset({"index", "memory"})
+
+
+def _networked(plan: StagePlan, context: AgentContext) -> frozenset[str]:
+    """The stages that wait on a service: every online stage, and the judge when it asks an LLM."""
+    stages = {stage for stage in plan.order if stage not in _LOCAL_STAGES}
+    if context.llm is not None:
+        stages.add(JUDGE)
+    return frozenset(stages)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar, cast
 
@@ -17,7 +18,7 @@ from langgraph.types import Command, Send
 from refhound.agents.context import Agent, AgentContext, Findings
 from refhound.agents.judge import Judgement, judge
 from refhound.agents.reread import reread_by_record
-from refhound.sop.routes import JUDGE, Decided, after_stage
+from refhound.sop.routes import JUDGE, BatchSizes, Decided, after_stage
 from refhound.sop.state import Branch, merge
 
 from refhound.models import ReferenceResult, StageRun, Verdict, is_hallucinated
@@ -104,16 +105,29 @@ def stage_step(stage: str, agent: Agent, order: list[str], context: AgentContext
 
 
 def stage_node(
-    stage: str, agent: Agent, order: list[str], context: AgentContext, slots: asyncio.Semaphore
+    stage: str,
+    agent: Agent,
+    order: list[str],
+    context: AgentContext,
+    slots: asyncio.Semaphore,
+    batches: BatchSizes,
 ) -> Node:
     work = stage_step(stage, agent, order, context)
 
     async def run(packet: dict[str, Any]) -> NodeOutput:
-        branch = cast(Branch, packet)  # typed loosely so LangGraph adds no channels for a branch's keys
-        done = await _in_a_thread(work, branch, slots)
-        if isinstance(done, Send):
-            return Command(goto=done)
-        return {"results": {branch["position"]: done}}
+        branches = _branches(packet)
+        outcomes = await _in_a_thread(work, branches, slots)
+        decided = {
+            b["position"]: o for b, o in zip(branches, outcomes, strict=True) if not isinstance(o, Send)
+        }
+        onward: dict[str, list[Branch]] = defaultdict(list)
+        for outcome in outcomes:
+            if isinstance(outcome, Send):
+                onward[outcome.node].append(outcome.arg)
+        if not onward:
+            return {"results": decided}
+        sends = [send for node, batch in onward.items() for send in batches.sends(node, batch)]
+        return Command(update={"results": decided}, goto=sends)
 
     run.__name__ = f"stage_{stage}"
     return run
@@ -144,22 +158,29 @@ def judge_node(context: AgentContext, slots: asyncio.Semaphore) -> Node:
     work = judge_step(context)
 
     async def run(packet: dict[str, Any]) -> NodeOutput:
-        branch = cast(Branch, packet)
-        result = await _in_a_thread(work, branch, slots)
-        return {"results": {branch["position"]: result}}
+        branches = _branches(packet)
+        results = await _in_a_thread(work, branches, slots)
+        return {"results": {b["position"]: r for b, r in zip(branches, results, strict=True)}}
 
     return run
+
+
+def _branches(packet: dict[str, Any]) -> list[Branch]:
+    return cast(list[Branch], packet["branches"])
 
 
 T = TypeVar("T")
 
 
-async def _in_a_thread(work: Callable[[Branch], T], branch: Branch, slots: asyncio.Semaphore) -> T:
-    """Agents are plain blocking functions: they run in worker threads, at most `slots` at a time. Even
-    the local ones, which gain nothing from the threads' parallelism (docs/benchmarks.md): run on the
-    graph's loop, they would hold back the checkpoint writes of the references they follow."""
+async def _in_a_thread(
+    work: Callable[[Branch], T], branches: list[Branch], slots: asyncio.Semaphore
+) -> list[T]:
+    """Agents are plain blocking functions: a batch runs in a worker thread, one reference after another,
+    at most `slots` batches at a time. Even the local agents, which gain nothing from the threads'
+    parallelism (docs/benchmarks.md): run on the graph's loop, they would hold back the checkpoint writes
+    of the batches they follow."""
     async with slots:
-        return await asyncio.to_thread(work, branch)
+        return await asyncio.to_thread(lambda: [work(branch) for branch in branches])
 
 
 def finish(branch: Branch, judgement: Judgement, decided_by: str, context: AgentContext) -> ReferenceResult:

@@ -89,6 +89,39 @@ def test_concurrency_is_limited_by_the_setting(settings: Settings, store: IndexS
     assert serial.max_in_flight == 1
 
 
+def test_a_local_stage_takes_references_in_batches_one_per_slot(
+    settings: Settings, store: IndexStore
+) -> None:
+    settings.sop.concurrency, settings.sop.batch = 2, 4
+    index = FakeAgent("index", delay_s=0.01, knows={f"ref{i}" for i in range(0, 20, 2)})
+    outcome = run(settings, store, index, FakeAgent("memory"), FakeAgent("scholar"), n=20)
+    # 20 references in batches of 4: both slots busy, each running its batch one reference at a time.
+    assert index.max_in_flight == 2
+    assert [r.verdict for r in outcome.results] == [
+        Verdict.VERIFIED if i % 2 == 0 else Verdict.UNVERIFIED for i in range(20)
+    ]
+
+
+def test_a_stage_that_waits_on_a_service_reports_each_reference_as_it_is_decided(
+    settings: Settings, store: IndexStore
+) -> None:
+    # A batch of 8 would report nothing until 8 slow look-ups were done one after another; an online
+    # stage takes its references one per step, so the first is reported after the first look-up.
+    settings.sop.concurrency, settings.sop.batch = 2, 8
+    sop = Sop(name="online first", stages=("scholar", "index", "judge"))
+    scholar = FakeAgent("scholar", knows={f"ref{i}" for i in range(16)}, delay_s=0.02)
+    looked_up_at_first_report: list[int] = []
+
+    def progress() -> None:
+        if not looked_up_at_first_report:
+            looked_up_at_first_report.append(len(scholar.calls))
+
+    runner = SopRunner(settings, store, sop=sop, agents=agents(scholar, FakeAgent("index")))
+    outcome = runner.run([reference(i) for i in range(16)], progress=progress)
+    assert all(r.verdict is Verdict.VERIFIED for r in outcome.results)
+    assert looked_up_at_first_report[0] < 8
+
+
 def test_an_unreachable_service_is_named_and_never_proves_anything(
     settings: Settings, store: IndexStore
 ) -> None:

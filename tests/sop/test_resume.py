@@ -20,14 +20,14 @@ from tests.conftest import ROOT
 from tests.sop.interrupted_run import N
 
 
-def _script(*args: str) -> subprocess.Popen[str]:
+def _script(*args: str, batch: int = 1) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "tests.sop.interrupted_run", *args],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env={**os.environ, "PYTHONPATH": str(ROOT), "REFHOUND_SOP__BATCH": str(batch)},
     )
 
 
@@ -35,9 +35,12 @@ def _lines(path: Path) -> list[str]:
     return path.read_text().split() if path.exists() else []
 
 
-def test_a_killed_run_resumes_without_redoing_finished_references(small_index: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("batch", [1, 4])
+def test_a_killed_run_resumes_without_redoing_finished_references(
+    small_index: Path, tmp_path: Path, batch: int
+) -> None:
     runs, log = tmp_path / "runs.sqlite", tmp_path / "first.log"
-    first = _script(str(small_index), str(runs), str(log), "run-1")
+    first = _script(str(small_index), str(runs), str(log), "run-1", batch=batch)
     deadline = time.monotonic() + 60
     while len(_lines(log)) < N // 2 and time.monotonic() < deadline:
         time.sleep(0.02)
@@ -47,7 +50,7 @@ def test_a_killed_run_resumes_without_redoing_finished_references(small_index: P
     assert N // 2 <= len(done_before) < N, "the run was not interrupted midway"
 
     resumed_log = tmp_path / "resumed.log"
-    second = _script(str(small_index), str(runs), str(resumed_log), "run-1", "resume")
+    second = _script(str(small_index), str(runs), str(resumed_log), "run-1", "resume", batch=batch)
     out, errors = second.communicate(timeout=120)
     assert second.returncode == 0, errors
     results = json.loads(out)
@@ -56,8 +59,8 @@ def test_a_killed_run_resumes_without_redoing_finished_references(small_index: P
     assert [rid for rid, _ in results] == [f"ref{i}" for i in range(N)]
     assert all(verdict == ("verified" if int(rid[3:]) % 2 == 0 else "unverified") for rid, verdict in results)
     assert len(_lines(resumed_log)) + len(done_before) - len(redone) == N
-    # At most the references in flight when the process died (concurrency 2) are checked twice.
-    assert len(redone) <= 2
+    # At most the batches in flight when the process died (concurrency 2) are checked twice.
+    assert len(redone) <= 2 * batch
 
 
 def test_resuming_a_finished_run_checks_nothing_again(small_index: Path, tmp_path: Path) -> None:
