@@ -6,7 +6,6 @@ SOP runner (lazily, inside the command that needs it).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -30,6 +29,7 @@ from refhound.cli_output import (
     write_output,
 )
 from refhound.cli_quotes import quotes_app
+from refhound.cli_serve import serve
 from refhound.errors import InputError, RefhoundError
 from refhound.index.store import IndexStore
 from refhound.models import FlagPolicy, InputProblem, Reference, Report, UnverifiedPolicy, is_hallucinated
@@ -37,7 +37,7 @@ from refhound.report import FORMATS, render
 from refhound.settings import Settings
 
 if TYPE_CHECKING:
-    from refhound.sop.runner import RunOutcome, SopRunner
+    from refhound.sop.runner import OnDecided, RunOutcome, SopRunner
 
 app = typer.Typer(
     name="refhound",
@@ -51,6 +51,7 @@ app.add_typer(quotes_app, name="quotes")
 app.add_typer(bench_app, name="bench")
 app.add_typer(memory_app, name="memory")
 app.command()(extract)
+app.command()(serve)
 _PROGRESS_MIN = 50  # show a progress bar for inputs with at least this many references
 
 
@@ -187,7 +188,7 @@ def _run(runner: SopRunner, run_id: str, settings: Settings, batch: _Batch | Non
     to finish it; a finished one's checkpoints are deleted (its report is the output)."""
     from refhound.sop.runner import forget_run
 
-    def execute(progress: Callable[[], None] | None) -> RunOutcome:
+    def execute(progress: OnDecided | None) -> RunOutcome:
         if batch is None:
             return runner.resume(run_id, progress=progress)
         return runner.run(
@@ -203,7 +204,7 @@ def _run(runner: SopRunner, run_id: str, settings: Settings, batch: _Batch | Non
             columns = (TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
             with Progress(*columns, console=err, transient=True) as bar:
                 task = bar.add_task("check", total=total)
-                outcome = execute(lambda: bar.advance(task))
+                outcome = execute(lambda _: bar.advance(task))
     except KeyboardInterrupt:
         err.print(f"interrupted; finish it with: refhound check --resume {run_id}", highlight=False)
         raise typer.Exit(EXIT_INTERRUPTED) from None

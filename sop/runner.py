@@ -35,6 +35,7 @@ T = TypeVar("T")
 #: References per LangGraph thread: large enough to keep every slot busy, small enough that a chunk's
 #: checkpoint stays small and LangGraph's bookkeeping of pending tasks stays cheap.
 CHUNK_SIZE = 200
+OnDecided = Callable[[ReferenceResult], None]  # called with each reference's result as it is decided
 
 
 @dataclass
@@ -117,7 +118,7 @@ class SopRunner:
         inputs: list[str] | None = None,
         problems: list[InputProblem] | None = None,
         run_id: str | None = None,
-        progress: Callable[[], None] | None = None,
+        progress: OnDecided | None = None,
     ) -> RunOutcome:
         """Check `references`; with a `run_id` the run is checkpointed and can be resumed."""
         manifest = Manifest(
@@ -130,19 +131,19 @@ class SopRunner:
         )
         return _run_async(self._run(manifest, progress, checkpoint=run_id is not None, resume=False))
 
-    def resume(self, run_id: str, progress: Callable[[], None] | None = None) -> RunOutcome:
+    def resume(self, run_id: str, progress: OnDecided | None = None) -> RunOutcome:
         """Finish an interrupted run; references it had finished are not checked again."""
         manifest = Manifest(run_id, "", CHUNK_SIZE, [], [], [])
         return _run_async(self._run(manifest, progress, checkpoint=True, resume=True))
 
     async def _run(
-        self, manifest: Manifest, progress: Callable[[], None] | None, *, checkpoint: bool, resume: bool
+        self, manifest: Manifest, progress: OnDecided | None, *, checkpoint: bool, resume: bool
     ) -> RunOutcome:
         with _long_lived_objects_frozen():
             return await self._run_frozen(manifest, progress, checkpoint=checkpoint, resume=resume)
 
     async def _run_frozen(
-        self, manifest: Manifest, progress: Callable[[], None] | None, *, checkpoint: bool, resume: bool
+        self, manifest: Manifest, progress: OnDecided | None, *, checkpoint: bool, resume: bool
     ) -> RunOutcome:
         if not checkpoint:
             results = await self._check(manifest, None, progress)
@@ -166,7 +167,7 @@ class SopRunner:
         )
 
     async def _check(
-        self, manifest: Manifest, runs: RunStore | None, progress: Callable[[], None] | None
+        self, manifest: Manifest, runs: RunStore | None, progress: OnDecided | None
     ) -> dict[int, ReferenceResult]:
         """Check chunk after chunk; a chunk a checkpoint shows finished is read back, not checked."""
         slots = asyncio.Semaphore(self.settings.sop.concurrency)
@@ -181,15 +182,18 @@ class SopRunner:
                 finished: dict[int, ReferenceResult] = saved.values.get("results", {})
                 if len(finished) == len(references):
                     results.update(finished)
-                    _advance(progress, len(finished))
+                    _advance(progress, finished)
                     continue
                 if saved.next:
                     start = None  # interrupted mid-step: LangGraph resumes it, keeping finished tasks' writes
                 # else: stopped before any step was saved; the chunk starts again, skipping what it holds
-            results.update(await _stream(graph, start, config, progress))
+            streamed = await _stream(graph, start, config, progress)
+            results.update(streamed)
             if runs is not None and (start is None or finished):
                 # A chunk taken up again streams only what it had left: the rest is in its checkpoint.
-                results.update((await graph.aget_state(config)).values["results"])
+                saved_results = (await graph.aget_state(config)).values["results"]
+                _advance(progress, {i: r for i, r in saved_results.items() if i not in streamed})
+                results.update(saved_results)
         return results
 
 
@@ -207,30 +211,30 @@ def _long_lived_objects_frozen() -> Iterator[None]:
 
 
 async def _stream(
-    graph: Graph, start: RunState | None, config: RunnableConfig, progress: Callable[[], None] | None
+    graph: Graph, start: RunState | None, config: RunnableConfig, progress: OnDecided | None
 ) -> dict[int, ReferenceResult]:
-    """Run the graph; each reference it finishes advances `progress`. Returns what it finished."""
+    """Run the graph; each reference it finishes goes to `progress`. Returns what it finished."""
     results: dict[int, ReferenceResult] = {}
     async for update in graph.astream(start, config, stream_mode="updates"):
         for node_update in update.values():
             finished = node_update.get("results") if isinstance(node_update, dict) else None
             if finished:
                 results.update(finished)
-                _advance(progress, len(finished))
+                _advance(progress, finished)
     return results
 
 
-def _advance(progress: Callable[[], None] | None, n: int) -> None:
+def _advance(progress: OnDecided | None, finished: Mapping[int, ReferenceResult]) -> None:
     if progress:
-        for _ in range(n):
-            progress()
+        for result in finished.values():
+            progress(result)
 
 
 def check_references(
     references: list[Reference],
     store: IndexStore,
     settings: Settings,
-    progress: Callable[[], None] | None = None,
+    progress: OnDecided | None = None,
 ) -> list[ReferenceResult]:
     """The verdicts on `references` through the configured SOP, without checkpoints."""
     with SopRunner(settings, store) as runner:

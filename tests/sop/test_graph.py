@@ -9,7 +9,7 @@ from refhound.sop.definition import Sop
 from refhound.sop.runner import SopRunner
 
 from refhound.index.store import IndexStore
-from refhound.models import Verdict
+from refhound.models import ReferenceResult, Verdict
 from refhound.settings import Settings
 from tests.sop.fakes import FakeAgent, agents, reference
 
@@ -112,7 +112,7 @@ def test_a_stage_that_waits_on_a_service_reports_each_reference_as_it_is_decided
     scholar = FakeAgent("scholar", knows={f"ref{i}" for i in range(16)}, delay_s=0.02)
     looked_up_at_first_report: list[int] = []
 
-    def progress() -> None:
+    def progress(_: ReferenceResult) -> None:
         if not looked_up_at_first_report:
             looked_up_at_first_report.append(len(scholar.calls))
 

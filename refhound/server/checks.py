@@ -1,0 +1,167 @@
+"""A check job's work: read the uploaded inputs (as `refhound check` reads files), check the references on
+the shared runtime, and build the `refhound.report/1` report.
+
+Inputs are read in the worker, not in the request: a PDF's extraction takes seconds. An input that cannot
+be used is a problem in the report, and the others are still checked; a job none of whose inputs yields a
+reference fails with every input's reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from refhound.errors import InputError
+from refhound.models import (
+    FlagPolicy,
+    InputProblem,
+    Reference,
+    ReferenceResult,
+    Report,
+    UnverifiedPolicy,
+    is_hallucinated,
+)
+from refhound.refstring import parse_reference_string
+from refhound.server.config import ServerLimits
+from refhound.server.jobs import FailureKind, Job, JobFailed, JobStore
+from refhound.server.runtime import CheckRuntime, JobExpired
+from refhound.server.uploads import SavedUpload, UploadDir
+from refhound.settings import Settings
+
+PASTED = "request"  # the `input` of references sent as JSON strings
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    """The `refhound check` options a request may set."""
+
+    offline: bool = False  # a request can keep an online server offline, not take an offline one online
+    flag: FlagPolicy = FlagPolicy.MAJOR
+    unverified_as: UnverifiedPolicy | None = None  # None: the server's setting
+
+
+@dataclass
+class CheckRequest:
+    """What a job checks: saved uploads (removed once read) and/or reference strings."""
+
+    options: CheckOptions
+    uploads: list[SavedUpload] = field(default_factory=list)
+    strings: list[str] = field(default_factory=list)
+    directory: UploadDir | None = None
+
+    @property
+    def input_names(self) -> list[str]:
+        return [upload.name for upload in self.uploads] + ([PASTED] if self.strings else [])
+
+    def release(self) -> None:
+        if self.directory is not None:
+            self.directory.remove()
+
+
+def run_check(job: Job, jobs: JobStore, runtime: CheckRuntime, request: CheckRequest) -> Report:
+    """The job's work: its report; `JobFailed` when nothing can be checked or the time limit is passed."""
+    try:
+        references, problems = read_references(request, runtime.settings, jobs.limits)
+    finally:
+        request.release()
+    jobs.set_total(job, len(references))
+    try:
+        results = runtime.check(
+            references,
+            offline=request.options.offline,
+            decided=lambda result: jobs.add_results(
+                job, with_policy([result], request.options, runtime.settings)
+            ),
+            expired=lambda: jobs.expired(job),
+        )
+    except JobExpired:
+        limit = f"the check ran past the server's time limit of {job.timeout_s:g} s"
+        raise JobFailed(limit, FailureKind.TIMEOUT) from None
+    found = with_policy(results, request.options, runtime.settings)
+    return Report(inputs=request.input_names, references=found, problems=problems)
+
+
+def read_references(
+    request: CheckRequest, settings: Settings, limits: ServerLimits
+) -> tuple[list[Reference], list[InputProblem]]:
+    """Every input's references, and the problems met; `JobFailed` when there is no reference at all."""
+    references: list[Reference] = []
+    problems: list[InputProblem] = []
+    for upload in request.uploads:
+        try:
+            found, found_problems = _read_upload(upload, settings, limits)
+        except InputError as error:
+            problems.append(InputProblem(input=upload.name, message=_shown(error.problem, upload)))
+            continue
+        references += [ref.model_copy(update={"input": upload.name}) for ref in found]
+        problems += [
+            problem.model_copy(update={"input": upload.name, "message": _shown(problem.message, upload)})
+            for problem in found_problems
+        ]
+    references += [
+        Reference(id=str(position), raw=text, parsed=parse_reference_string(text), input=PASTED)
+        for position, text in enumerate(request.strings, start=1)
+    ]
+    if not references:
+        reasons = "; ".join(f"{p.input}: {p.message}" for p in problems) or "no references found"
+        raise JobFailed(reasons)
+    if len(references) > limits.max_references:
+        raise JobFailed(
+            f"{len(references)} references; this server checks at most {limits.max_references} per job"
+        )
+    return references, problems
+
+
+def _read_upload(
+    upload: SavedUpload, settings: Settings, limits: ServerLimits
+) -> tuple[list[Reference], list[InputProblem]]:
+    from refhound.agents.extractor import is_pdf, read_pdf_references
+    from refhound.inputs import read_input
+
+    if is_pdf(upload.path):
+        _check_pages(upload, limits.max_pdf_pages)
+        pdf: tuple[list[Reference], list[InputProblem]] = read_pdf_references(upload.path, settings)
+        return pdf
+    read = read_input(upload.path, max_bytes=settings.check.max_input_bytes)
+    return read.references, read.problems
+
+
+def _check_pages(upload: SavedUpload, max_pages: int) -> None:
+    """A PDF longer than the cap is refused whole: reading its first pages would miss the reference list."""
+    import pymupdf
+
+    try:
+        with pymupdf.open(upload.path, filetype="pdf") as document:  # type: ignore[no-untyped-call]
+            pages = document.page_count
+    except (pymupdf.FileDataError, RuntimeError, ValueError):
+        return  # the extractor says what is wrong with it
+    if pages > max_pages:
+        raise InputError(upload.path, f"the PDF has {pages} pages; this server reads at most {max_pages}")
+
+
+def _shown(message: str, upload: SavedUpload) -> str:
+    """A message with the file's place on disk replaced by the name the client gave it."""
+    return message.replace(str(upload.path), upload.name)
+
+
+def with_policy(
+    results: list[ReferenceResult], options: CheckOptions, settings: Settings
+) -> list[ReferenceResult]:
+    """The results with `hallucinated` as the request's unverified policy says (the runner used the
+    server's)."""
+    if options.unverified_as is None or options.unverified_as is settings.check.unverified_as:
+        return results
+    return [
+        result.model_copy(
+            update={"hallucinated": is_hallucinated(result.verdict, result.severity, options.unverified_as)}
+        )
+        for result in results
+    ]
+
+
+def flagged(report: Report, options: CheckOptions, settings: Settings) -> bool:
+    """What exit code 1 of `refhound check` would say: an input problem, or a reference the flag policy
+    counts."""
+    policy = options.unverified_as or settings.check.unverified_as
+    return bool(report.problems) or any(
+        is_hallucinated(r.verdict, r.severity, policy, options.flag) for r in report.references
+    )

@@ -1,0 +1,208 @@
+"""Reading a request into a check or a quote check: multipart uploads or JSON, and the options.
+
+Every problem with the request itself is an `HTTPException` with a 4xx status and a one-line reason.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import HTTPException
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData, UploadFile
+from starlette.formparsers import MultiPartException, MultiPartParser
+from starlette.requests import Request
+
+from refhound.models import FlagPolicy, UnverifiedPolicy
+from refhound.server.checks import CheckOptions, CheckRequest
+from refhound.server.config import ServerLimits
+from refhound.server.quotes import QuotesRequest, source_label
+from refhound.server.uploads import SavedUpload, UploadDir
+
+MAX_REFERENCE_CHARS = 5000  # one reference string sent as JSON
+
+
+class CheckBody(BaseModel):
+    """`POST /api/v1/check` and `/jobs` as JSON: reference strings and the check options."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    references: list[str] = Field(min_length=1, description="Reference strings, one reference each.")
+    offline: bool = Field(default=False, description="Never use the network for this check.")
+    flag: FlagPolicy = Field(default=FlagPolicy.MAJOR, description="What `flagged` counts: major or any.")
+    unverified_as: UnverifiedPolicy | None = Field(
+        default=None, description="How unverified counts in `hallucinated` (default: the server's setting)."
+    )
+
+
+def bad_request(message: str, status: int = 400) -> HTTPException:
+    return HTTPException(status_code=status, detail=message)
+
+
+async def read_check_request(request: Request, limits: ServerLimits, parent: Any) -> CheckRequest:
+    """The check a request asks for; the uploads are saved in a private directory the job removes."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind == "application/json":
+        return _check_from_json(await request.body(), limits)
+    if kind != "multipart/form-data":
+        raise bad_request(
+            "send multipart/form-data with files in the field `file` (or pasted text in `text`), "
+            'or JSON {"references": [...]}',
+            415,
+        )
+    form = await _form(request, limits)
+    try:
+        options = _options(form)
+        files = [item for item in form.getlist("file") if isinstance(item, UploadFile)]
+        text = _text_field(form, "text")
+        if not files and text is None:
+            raise bad_request("no input: send one or more files in the field `file`, or text in `text`")
+        directory = UploadDir(parent)
+        try:
+            uploads = [await _save(directory, item) for item in files]
+            if text is not None:
+                uploads.append(directory.save_text(text, "pasted.txt"))
+        except BaseException:
+            directory.remove()
+            raise
+    finally:
+        await form.close()
+    return CheckRequest(options=options, uploads=uploads, directory=directory)
+
+
+async def read_quotes_request(request: Request, limits: ServerLimits, parent: Any) -> QuotesRequest:
+    """`document` (one file) and `source` files, each answering to the `label` at its position (else its
+    file name without the extension)."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "multipart/form-data":
+        raise bad_request("send multipart/form-data: a `document` file and its `source` files", 415)
+    form = await _form(request, limits)
+    try:
+        documents = [item for item in form.getlist("document") if isinstance(item, UploadFile)]
+        if len(documents) != 1:
+            raise bad_request("send exactly one file in the field `document`")
+        if (documents[0].filename or "").lower().endswith((".json", ".jsonl")):
+            raise bad_request(
+                "triples (.json/.jsonl) are checked by `refhound quotes check`, not by the server"
+            )
+        sources = [item for item in form.getlist("source") if isinstance(item, UploadFile)]
+        labels = [str(item) for item in form.getlist("label") if isinstance(item, str)]
+        offline = _flag(form, "offline")
+        directory = UploadDir(parent)
+        try:
+            document = await _save(directory, documents[0])
+            named: dict[str, SavedUpload] = {}
+            for position, item in enumerate(sources):
+                saved = await _save(directory, item)
+                try:
+                    label = source_label(labels[position] if position < len(labels) else None, saved)
+                except ValueError as error:
+                    raise bad_request(str(error)) from None
+                if label in named:
+                    raise bad_request(f"two sources answer to the label {label!r}")
+                named[label] = saved
+        except BaseException:
+            directory.remove()
+            raise
+    finally:
+        await form.close()
+    return QuotesRequest(document=document, sources=named, offline=offline, directory=directory)
+
+
+def _check_from_json(body: bytes, limits: ServerLimits) -> CheckRequest:
+    try:
+        parsed = CheckBody.model_validate(json.loads(body))
+    except json.JSONDecodeError as error:
+        raise bad_request(f"the body is not JSON: {error}") from None
+    except ValidationError as error:
+        raise bad_request(_validation_message(error)) from None
+    if len(parsed.references) > limits.max_references:
+        raise bad_request(
+            f"{len(parsed.references)} references; this server checks at most {limits.max_references}"
+        )
+    strings = [text.strip() for text in parsed.references]
+    for position, text in enumerate(strings, start=1):
+        if not text:
+            raise bad_request(f"reference {position} is empty")
+        if len(text) > MAX_REFERENCE_CHARS:
+            raise bad_request(f"reference {position} is longer than {MAX_REFERENCE_CHARS} characters")
+    options = CheckOptions(offline=parsed.offline, flag=parsed.flag, unverified_as=parsed.unverified_as)
+    return CheckRequest(options=options, strings=strings)
+
+
+async def _form(request: Request, limits: ServerLimits) -> FormData:
+    """The multipart form, parsed as `Request.form` does; a malformed body is a 400 naming the problem.
+
+    Starlette leaves the spooled file of a part the body cuts off open (it is in no form field): every
+    file the parser opened is closed here once the form's own files are copied (by `form.close()`)."""
+    parser = MultiPartParser(
+        request.headers,
+        request.stream(),
+        max_files=limits.max_files,
+        max_fields=100,
+        max_part_size=1024 * 1024,
+    )
+    try:
+        form = await parser.parse()
+    except MultiPartException as error:
+        _close_orphans(parser, None)
+        raise bad_request(error.message) from None
+    except BaseException:
+        _close_orphans(parser, None)
+        raise
+    _close_orphans(parser, form)
+    return form
+
+
+def _close_orphans(parser: MultiPartParser, form: FormData | None) -> None:
+    kept = {id(item.file) for _, item in (form.multi_items() if form else []) if isinstance(item, UploadFile)}
+    for spooled in getattr(parser, "_files_to_close_on_error", []):
+        if id(spooled) not in kept:
+            spooled.close()
+
+
+async def _save(directory: UploadDir, item: UploadFile) -> SavedUpload:
+    saved = await run_in_threadpool(directory.save, item.file, item.filename)
+    if saved.path.stat().st_size == 0:
+        raise bad_request(f"{saved.name}: empty file")
+    return saved
+
+
+def _text_field(form: FormData, name: str) -> str | None:
+    value = form.get(name)
+    if value is None or isinstance(value, UploadFile):
+        return None
+    if not value.strip():
+        raise bad_request(f"the field `{name}` is empty")
+    return value
+
+
+def _flag(form: FormData, name: str) -> bool:
+    value = form.get(name)
+    if value is None or isinstance(value, UploadFile):
+        return False
+    lowered = value.strip().lower()
+    if lowered in ("1", "true", "yes", "on"):
+        return True
+    if lowered in ("", "0", "false", "no", "off"):
+        return False
+    raise bad_request(f"`{name}` must be true or false, not {value!r}")
+
+
+def _options(form: FormData) -> CheckOptions:
+    values: dict[str, Any] = {"offline": _flag(form, "offline")}
+    for name in ("flag", "unverified_as"):
+        value = form.get(name)
+        if isinstance(value, str) and value.strip():
+            values[name] = value.strip()
+    try:
+        body = CheckBody.model_validate({"references": ["-"], **values})
+    except ValidationError as error:
+        raise bad_request(_validation_message(error)) from None
+    return CheckOptions(offline=body.offline, flag=body.flag, unverified_as=body.unverified_as)
+
+
+def _validation_message(error: ValidationError) -> str:
+    return "; ".join(f"{'.'.join(map(str, e['loc'])) or 'body'}: {e['msg']}" for e in error.errors())

@@ -1,0 +1,279 @@
+// The refhound page: upload or paste, poll the job, show verdicts as they are decided (problems first).
+// Every value from the server is put in the page as text (never as HTML); links only when http(s).
+"use strict";
+
+const API = "/api/v1";
+const RANK = { fabricated: 0, metadata_error: 1, unverified: 3, verified: 4 };
+let currentJob = null;
+let results = [];
+
+function $(id) { return document.getElementById(id); }
+function plural(n, noun) { return n + " " + noun + (n === 1 ? "" : "s"); }
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (key === "class") node.className = value; else node.setAttribute(key, value);
+  }
+  for (const child of children) {
+    if (child === null || child === undefined) continue;
+    node.append(typeof child === "string" ? document.createTextNode(child) : child);
+  }
+  return node;
+}
+
+// --- the API, with the bearer token when the server asks for one -----------------------------------
+
+function token() { return sessionStorage.getItem("refhound-token") || ""; }
+
+async function api(path, options) {
+  const init = Object.assign({}, options || {});
+  init.headers = Object.assign({}, init.headers || {});
+  if (token()) init.headers["Authorization"] = "Bearer " + token();
+  const response = await fetch(API + path, init);
+  if (response.status === 401) {
+    $("token-box").hidden = false;
+    throw new Error("this server needs a token: enter it above");
+  }
+  return response;
+}
+
+async function errorOf(response) {
+  try {
+    const body = await response.json();
+    if (body && body.error) return body.error;
+  } catch (_) { /* not JSON */ }
+  return "HTTP " + response.status;
+}
+
+async function showHealth() {
+  try {
+    const response = await api("/health");
+    const body = await response.json();
+    const covered = (body.index.complete_coverage || []).length;
+    $("health").textContent = "refhound " + body.version + " · index of " + body.index.records +
+      " records, " + covered + " venues covered completely · " + (body.offline ? "offline" : "online") +
+      (body.status === "ok" ? "" : " · " + body.error);
+  } catch (error) {
+    $("health").textContent = String(error.message || error);
+  }
+}
+
+// --- the references tab -----------------------------------------------------------------------------
+
+function rank(result) {
+  if (result.verdict === "metadata_error" && result.severity === "minor") return 2;
+  return RANK[result.verdict] ?? 3;
+}
+
+function verdictLabel(result) {
+  if (result.verdict === "metadata_error") {
+    return result.severity === "minor" ? "wrong field (minor)" : "wrong field (major)";
+  }
+  return result.verdict;
+}
+
+function safeUrl(url) {
+  return typeof url === "string" && /^https?:\/\//i.test(url) ? url : null;
+}
+
+// The cited string with each wrong field marked where it is printed (the server says where: "marks").
+function markedCitation(result) {
+  const raw = result.raw || "";
+  const node = el("div", { class: "cited" });
+  let position = 0;
+  for (const mark of result.marks || []) {
+    if (mark.start < position || mark.end > raw.length) continue;
+    const kind = mark.severity === "minor" ? "minor" : "wrong";
+    node.append(raw.slice(position, mark.start));
+    node.append(el("mark", { class: kind, title: mark.field + " is wrong" }, raw.slice(mark.start, mark.end)));
+    position = mark.end;
+  }
+  node.append(raw.slice(position));
+  return node;
+}
+
+function evidenceLink(result) {
+  for (const evidence of result.evidence || []) {
+    const url = safeUrl(evidence.url);
+    const label = evidence.source + " " + evidence.record_id;
+    if (url) return el("a", { href: url, target: "_blank", rel: "noopener noreferrer" }, label);
+    return el("span", {}, label);
+  }
+  return null;
+}
+
+function referenceItem(result) {
+  const item = el("li", { class: "ref", "data-verdict": result.verdict, "data-id": result.id });
+  item.append(el("div", {},
+    el("span", { class: "verdict " + result.verdict }, verdictLabel(result)), " ",
+    el("strong", {}, result.id), result.input ? el("span", { class: "muted" }, " · " + result.input) : null));
+  item.append(markedCitation(result));
+  for (const check of result.fields || []) {
+    if (check.status !== "mismatch") continue;
+    const fix = el("div", { class: "fix" }, el("strong", {}, check.field + ": "),
+      "cited ", el("q", {}, check.cited || "(none)"));
+    if (check.found) fix.append(" → correct ", el("q", { class: "correct" }, check.found));
+    if (check.note) fix.append(el("span", { class: "muted" }, " (" + check.note + ")"));
+    item.append(fix);
+  }
+  const link = evidenceLink(result);
+  if (link) item.append(el("div", { class: "fix" }, "evidence: ", link));
+  if (result.reason) item.append(el("div", { class: "reason" }, result.reason));
+  return item;
+}
+
+function renderResults() {
+  const ordered = results.map((r, i) => [r, i]).sort((a, b) => rank(a[0]) - rank(b[0]) || a[1] - b[1]);
+  const problems = $("problems");
+  const verified = $("verified");
+  problems.replaceChildren();
+  verified.replaceChildren();
+  for (const [result] of ordered) {
+    (result.verdict === "verified" ? verified : problems).append(referenceItem(result));
+  }
+  $("problems-box").hidden = problems.children.length === 0;
+  $("verified-box").hidden = verified.children.length === 0;
+  $("verified-title").textContent = "Verified (" + verified.children.length + ")";
+  const counts = {};
+  for (const result of results) counts[result.verdict] = (counts[result.verdict] || 0) + 1;
+  $("summary").replaceChildren(...["fabricated", "metadata_error", "unverified", "verified"]
+    .filter((v) => counts[v]).map((v) => el("span", { class: v }, v.replace("_", " ") + ": " + counts[v])));
+}
+
+function setStatus(text, isError) {
+  $("status").replaceChildren(el("span", { class: isError ? "error" : "" }, text));
+}
+
+async function startCheck(event) {
+  event.preventDefault();
+  const form = new FormData();
+  for (const file of $("files").files) form.append("file", file, file.name);
+  const pasted = $("pasted").value.trim();
+  if (pasted) form.append("text", pasted);
+  if (!$("files").files.length && !pasted) { setStatus("choose a file or paste references", true); return; }
+  form.append("offline", $("offline").checked ? "true" : "false");
+  form.append("flag", $("flag").value);
+  results = [];
+  renderResults();
+  $("downloads").hidden = true;
+  $("input-problems").replaceChildren();
+  $("check").disabled = true;
+  try {
+    const response = await api("/jobs", { method: "POST", body: form });
+    if (response.status !== 202) { setStatus(await errorOf(response), true); return; }
+    currentJob = (await response.json()).id;
+    setStatus("queued…");
+    await poll(currentJob);
+  } catch (error) {
+    setStatus(String(error.message || error), true);
+  } finally {
+    $("check").disabled = false;
+  }
+}
+
+async function poll(jobId) {
+  const bar = $("progress");
+  bar.hidden = false;
+  for (;;) {
+    if (jobId !== currentJob) return;
+    const response = await api("/jobs/" + encodeURIComponent(jobId) + "?since=" + results.length);
+    if (!response.ok) { setStatus(await errorOf(response), true); return; }
+    const job = await response.json();
+    if (job.references.length) { results = results.concat(job.references); renderResults(); }
+    const { decided, total } = job.progress;
+    if (total) { bar.max = total; bar.value = decided; }
+    if (job.status === "failed") { setStatus("failed: " + job.error, true); bar.hidden = true; return; }
+    if (job.status === "done") {
+      renderResults();
+      bar.hidden = true;
+      showInputProblems(job.report.problems || []);
+      const flagged = job.flagged ? " — problems found" : " — no problem found";
+      setStatus("done: " + plural(total, "reference") + " checked" + flagged);
+      $("downloads").hidden = false;
+      return;
+    }
+    setStatus(job.status === "queued" ? "queued…" :
+      total === null ? "reading the input…" : decided + " of " + total + " references decided…");
+    await new Promise((resolve) => setTimeout(resolve, 400));
+  }
+}
+
+function showInputProblems(problems) {
+  if (!problems.length) return;
+  const list = el("ul", {});
+  for (const problem of problems) {
+    list.append(el("li", {}, problem.input + (problem.location ? " (" + problem.location + ")" : "") + ": " + problem.message));
+  }
+  $("input-problems").replaceChildren(el("h2", {}, "Input problems"), list);
+}
+
+async function download(format) {
+  const response = await api("/jobs/" + encodeURIComponent(currentJob) + "/report?format=" + format);
+  if (!response.ok) { setStatus(await errorOf(response), true); return; }
+  const url = URL.createObjectURL(await response.blob());
+  const link = el("a", { href: url, download: "refhound-report." + format });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+// --- the quotes tab ---------------------------------------------------------------------------------
+
+async function checkQuotes(event) {
+  event.preventDefault();
+  const documentFile = $("q-document").files[0];
+  if (!documentFile) { $("q-status").textContent = "choose a document"; return; }
+  const form = new FormData();
+  form.append("document", documentFile, documentFile.name);
+  for (const file of $("q-sources").files) form.append("source", file, file.name);
+  form.append("offline", $("q-offline").checked ? "true" : "false");
+  $("q-status").textContent = "checking…";
+  $("q-results").replaceChildren();
+  $("q-summary").replaceChildren();
+  try {
+    const response = await api("/quotes", { method: "POST", body: form });
+    if (!response.ok) {
+      $("q-status").replaceChildren(el("span", { class: "error" }, await errorOf(response)));
+      return;
+    }
+    const report = await response.json();
+    const summary = report.summary;
+    $("q-status").textContent = plural(summary.total, "quote") + " checked";
+    $("q-summary").replaceChildren(...["verified", "near_match", "not_found", "citation_unresolved", "uncited"]
+      .filter((s) => summary[s]).map((s) => el("span", { class: s }, s.replace("_", " ") + ": " + summary[s] + "  ")));
+    for (const quote of report.quotes) {
+      $("q-results").append(el("li", { class: "quote", "data-status": quote.status },
+        el("span", { class: "verdict " + quote.status }, quote.status.replace("_", " ")), " ",
+        quote.citation ? el("strong", {}, quote.citation + " ") : null,
+        el("div", { class: "cited" }, quote.quote || quote.text || ""),
+        quote.note ? el("div", { class: "reason" }, quote.note) : null));
+    }
+  } catch (error) {
+    $("q-status").replaceChildren(el("span", { class: "error" }, String(error.message || error)));
+  }
+}
+
+// --- wiring -----------------------------------------------------------------------------------------
+
+function showTab(name) {
+  for (const tab of ["refs", "quotes"]) {
+    $("tab-" + tab).setAttribute("aria-selected", String(tab === name));
+    $("panel-" + tab).hidden = tab !== name;
+  }
+}
+
+$("tab-refs").addEventListener("click", () => showTab("refs"));
+$("tab-quotes").addEventListener("click", () => showTab("quotes"));
+$("check-form").addEventListener("submit", startCheck);
+$("quotes-form").addEventListener("submit", checkQuotes);
+for (const button of $("downloads").querySelectorAll("button")) {
+  button.addEventListener("click", () => download(button.dataset.format));
+}
+$("token-save").addEventListener("click", () => {
+  sessionStorage.setItem("refhound-token", $("token").value);
+  $("token-box").hidden = true;
+  showHealth();
+});
+showHealth();
