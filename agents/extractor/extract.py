@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pymupdf
@@ -12,8 +12,9 @@ from refhound.agents.extractor.footnotes import footnote_entries
 from refhound.agents.extractor.links import fill_from_links, links_of_entries, page_links
 from refhound.agents.extractor.llm_backend import LLMReferenceParser
 from refhound.agents.extractor.pdf import open_pdf, read_pages
+from refhound.agents.extractor.repeated_authors import carry_over, with_stand_in
 from refhound.agents.extractor.result import ExtractedReference, Extraction
-from refhound.agents.extractor.section import find_reference_section
+from refhound.agents.extractor.section import Section, find_reference_section
 from refhound.agents.extractor.segment import Entry, join_lines, split_entries
 
 from refhound.errors import LLMError, LLMUnavailable
@@ -23,7 +24,9 @@ from refhound.refstring_confidence import field_confidence, is_low_confidence
 from refhound.settings import ExtractSettings, Settings
 
 _YEAR_OR_ID = re.compile(
-    r"(?<!\d)(?:1[6-9]\d\d|20\d\d)(?!\d)|\b10\.\d{4,9}/|arxiv|https?://|n\.\s?d\.", re.IGNORECASE
+    r"(?<!\d)(?:1[6-9]\d\d|20\d\d)(?!\d)|\b10\.\d{4,9}/|arxiv|https?://|n\.\s?d\.|\bo\.\s?J\."
+    r"|\b(?:in\s+press|forthcoming|im\s+(?:Druck|Erscheinen)|sous\s+presse|en\s+prensa|no\s+date)\b",
+    re.IGNORECASE,
 )
 _MIN_WORDS = 4
 
@@ -62,6 +65,18 @@ def _printed(entries: Sequence[Entry], document: pymupdf.Document) -> list[Print
     return printed
 
 
+def _footnotes_only(section: Section, footnotes: Sequence[Entry]) -> bool:
+    """A list found by its shape alone (no heading) whose lines are all footnotes of one page, while other
+    pages have footnotes too: the document cites in footnotes."""
+    if section.found_by.startswith("heading") or not section.lines:
+        return False
+    footnote_lines = {(line.page, line.y0) for entry in footnotes for line in entry.lines}
+    in_footnotes = all((line.page, line.y0) in footnote_lines for line in section.lines)
+    return in_footnotes and len({entry.page for entry in footnotes}) > len(
+        {line.page for line in section.lines}
+    )
+
+
 def read_printed_references(path: Path, settings: ExtractSettings) -> Layout:
     """The references a PDF prints, as one-line strings with their page and links (no parsing yet)."""
     document = open_pdf(path, settings.max_bytes)
@@ -72,8 +87,11 @@ def read_printed_references(path: Path, settings: ExtractSettings) -> Layout:
             pages, verb = ("page", "was") if len(text.ocr_pages) == 1 else ("pages", "were")
             warnings.append(f"{pages} {', '.join(map(str, text.ocr_pages))} {verb} read by OCR (Tesseract)")
         section = find_reference_section(text.lines)
+        footnotes = footnote_entries(text.pages)
+        if _footnotes_only(section, footnotes):
+            section = replace(section, lines=[])  # a page's footnotes, not a list: every footnote counts
         if not section.lines:
-            from_footnotes = _printed(footnote_entries(text.pages), document)
+            from_footnotes = _printed(footnotes, document)
             if from_footnotes:
                 warnings.append(
                     f"no reference list: {len(from_footnotes)} references were taken from footnotes "
@@ -97,16 +115,20 @@ def _parse(
     llm: LLMReferenceParser | None,
     use_llm_for_all: bool,
     warnings: list[str],
+    previous: ExtractedReference | None = None,
 ) -> ExtractedReference:
     """Fields by the deterministic parser; by the LLM where it is unsure (or for all), if an LLM is set up.
 
-    An LLM that fails leaves the deterministic fields in place, with a warning: never a guess."""
-    parsed = parse_reference_string(printed.raw)
-    confidence = field_confidence(printed.raw, parsed)
+    An entry whose authors are a dash run gets the previous entry's authors (and the confidence in them). An
+    LLM that fails leaves the deterministic fields in place, with a warning: never a guess."""
+    stand_in = with_stand_in(printed.raw) if previous is not None else None
+    text = stand_in or printed.raw
+    parsed = parse_reference_string(text)
+    confidence = field_confidence(text, parsed)
     parser = "rules"
     if llm is not None and (use_llm_for_all or is_low_confidence(confidence)):
         try:
-            parsed = llm.parse(printed.raw)
+            parsed = llm.parse(text)
         except LLMUnavailable as error:
             if not any(w.startswith("LLM parser unavailable") for w in warnings):
                 warnings.append(f"LLM parser unavailable ({error}); the rule-based fields are kept")
@@ -115,8 +137,11 @@ def _parse(
                 f"reference {reference_id}: the LLM parser failed ({error}); the rule-based fields are kept"
             )
         else:
-            confidence = field_confidence(printed.raw, parsed)
+            confidence = field_confidence(text, parsed)
             parser = "llm"
+    if stand_in is not None and previous is not None:
+        parsed = carry_over(parsed, previous.parsed)
+        confidence = {**confidence, "authors": previous.confidence.get("authors", 0.0)}
     parsed = fill_from_links(parsed, printed.links)
     return ExtractedReference(
         id=reference_id,
@@ -126,6 +151,7 @@ def _parse(
         confidence=confidence,
         links=printed.links,
         parser=parser,
+        authors_from_previous=stand_in is not None,
     )
 
 
@@ -145,11 +171,13 @@ def extract_pdf(
         llm = None
     elif llm is None and (client := client_from_settings(settings.llm)) is not None:
         llm = LLMReferenceParser(client)
+    references: list[ExtractedReference] = []
     try:
-        references = [
-            _parse(str(position), printed, llm, settings.extract.llm == "all", warnings)
-            for position, printed in enumerate(layout.references, start=1)
-        ]
+        for position, printed in enumerate(layout.references, start=1):
+            previous = references[-1] if references else None
+            references.append(
+                _parse(str(position), printed, llm, settings.extract.llm == "all", warnings, previous)
+            )
     finally:
         if client is not None:
             client.close()

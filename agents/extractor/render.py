@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import re
 
+from refhound.agents.extractor.bib_type import bib_type
 from refhound.agents.extractor.result import ExtractedReference, Extraction
 
 from refhound.normalize.names import parse_name
 from refhound.normalize.text import fold
 
-_PROCEEDINGS = re.compile(
-    r"\b(?:proc|proceedings|conference|workshop|symposium|meeting|congress)\b", re.IGNORECASE
-)
 _PAGE_RANGE = re.compile(r"\s*[-–—]+\s*")
 _BIBTEX_SPECIALS = str.maketrans(
     {"&": r"\&", "%": r"\%", "#": r"\#", "$": r"\$", "_": r"\_", "{": "", "}": ""}
@@ -33,28 +31,24 @@ def _key(reference: ExtractedReference, used: set[str]) -> str:
     return key
 
 
-def _entry_type(reference: ExtractedReference) -> tuple[str, str]:
-    """The BibTeX entry type and the field that holds the venue."""
-    venue = reference.parsed.venue or ""
-    if not venue:
-        return "misc", "howpublished"
-    if _PROCEEDINGS.search(venue):
-        return "inproceedings", "booktitle"
-    return "article", "journal"
-
-
 def to_bibtex(extraction: Extraction) -> str:
+    """One entry per reference, of the type its printed form shows (`bib_type`)."""
     used: set[str] = set()
     entries = []
     for reference in extraction.references:
         parsed = reference.parsed
-        entry_type, venue_field = _entry_type(reference)
+        kind = bib_type(reference.raw, parsed)
+        venue_field = kind.venue_field or "howpublished"
+        extra = {name: value.translate(_BIBTEX_SPECIALS) for name, value in kind.extra.items()}
         fields = {
             "title": f"{{{parsed.title.translate(_BIBTEX_SPECIALS)}}}" if parsed.title else None,
             "author": " and ".join(name.translate(_BIBTEX_SPECIALS) for name in parsed.authors)
             + (" and others" if parsed.authors_truncated else "")
             or None,
-            venue_field: parsed.venue.translate(_BIBTEX_SPECIALS) if parsed.venue else None,
+            venue_field: parsed.venue.translate(_BIBTEX_SPECIALS)
+            if parsed.venue and kind.venue_field
+            else None,
+            **extra,
             "year": str(parsed.year) if parsed.year else None,
             "volume": parsed.volume,
             "pages": _PAGE_RANGE.sub("--", parsed.pages) if parsed.pages else None,
@@ -63,10 +57,15 @@ def to_bibtex(extraction: Extraction) -> str:
             "archiveprefix": "arXiv" if parsed.arxiv_id else None,
             "url": parsed.url,
             "note": f"Extracted from {extraction.input}, page {reference.page}; "
-            f"confidence: {confidence_summary(reference) or 'no field found'}",
+            f"confidence: {confidence_summary(reference) or 'no field found'}"
+            + (
+                "; authors printed as a dash run, taken from the entry before"
+                if reference.authors_from_previous
+                else ""
+            ),
         }
         body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields.items() if value)
-        entries.append(f"@{entry_type}{{{_key(reference, used)},\n{body}\n}}\n")
+        entries.append(f"@{kind.entry_type}{{{_key(reference, used)},\n{body}\n}}\n")
     return "\n".join(entries)
 
 

@@ -19,6 +19,10 @@ class ExtractedReference(BaseModel):
     confidence: dict[str, float] = Field(description="Per parsed field, 0..1: how sure the parser is.")
     links: list[str] = Field(default_factory=list, description="URI link targets printed on the reference.")
     parser: str = Field(default="rules", description="'rules' (deterministic parser) or 'llm'.")
+    authors_from_previous: bool = Field(
+        default=False,
+        description="The entry prints a dash run for its authors: `parsed.authors` are the previous entry's.",
+    )
 
 
 class Extraction(BaseModel):

@@ -1,9 +1,12 @@
 """Where the reference list is: after its heading (in several languages), up to the appendices.
 
 Without a heading the list is found by its shape: the longest run of lines numbered 1, 2, 3, … in order
-([1], 1., (1)) whose entries carry years. The section ends at an appendix heading, at a heading at least as
-prominent as the reference heading, at a bold title among plain entries, or where the type size changes
-for good (a colophon, a list of the publisher's series).
+([1], 1., (1)) whose entries carry years, else the longest run of entry-like blocks — lines that open the
+way reference entries do ("MÜLLER, Hans", "Smith, J.", "Smith J.", "J. Smith", "Jacob Devlin, Ming-Wei
+Chang", a dash run for repeated authors) with a year near their start, one after another, with no heading
+between them. Footnotes are the fallback when no such block exists. The section ends at an
+appendix heading, at a heading at least as prominent as the reference heading, at a bold title among plain
+entries, or where the type size changes for good (a colophon, a list of the publisher's series).
 """
 
 from __future__ import annotations
@@ -12,8 +15,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from refhound.agents.extractor.entry_shape import has_early_year, opening_shape, opens_given_names_first
 from refhound.agents.extractor.layout import Line, body_font_size
-from refhound.agents.extractor.segment import LIST_MARKERS
+from refhound.agents.extractor.segment import LIST_MARKERS, MID_PHRASE, entry_opening
 
 from refhound.inputs.base import year_of
 
@@ -21,6 +25,12 @@ _NUMBERING = r"(?:(?:\d{1,2}|[IVXLC]{1,6}|[A-Z])(?:\.\d{1,2})*\.?\s+)?"
 _HEADINGS = (
     r"references?(?:\s+cited)?|bibliography|literature(?:\s+cited)?|works\s+cited|cited\s+literature"
     r"|references\s+and\s+notes|selected\s+bibliography|sources|notes\s+and\s+references"
+    r"|(?:list\s+of\s+)?references?\s+list|list\s+of\s+(?:references|sources|works\s+cited)"
+    r"|(?:bibliographical|bibliographic|literature)\s+references|cited\s+(?:works|references|sources)"
+    r"|works\s+consulted|sources\s+(?:cited|consulted|used)|(?:references\s+and\s+)?further\s+reading"
+    r"|(?:sources|references|bibliography)\s+(?:and|&)\s+(?:literature|references|bibliography|sources)"
+    r"|(?:verwendete|zitierte)\s+literatur|literaturliste|quellen-?\s*(?:und|&)\s*literatur(?:verzeichnis)?"
+    r"|obras\s+citadas|literatura\s+citada|bibliografía\s+citada|kaynakça|kaynaklar|piśmiennictwo|källor"
     r"|literatur(?:verzeichnis|angaben)?|quellen(?:verzeichnis)?|bibliographie|références(?:\s+bibliographiques)?"
     r"|bibliografía|bibliografia|referencias(?:\s+bibliográficas)?|referências(?:\s+bibliográficas)?"
     r"|riferimenti(?:\s+bibliografici)?|literatuur(?:lijst)?|referenser|litteratur|kirjallisuus"
@@ -34,6 +44,12 @@ _APPENDIX = re.compile(
     re.IGNORECASE,
 )
 _MAX_HEADING_WORDS = 6
+_SPACED_SMALL_CAPS = re.compile(r"(?<=\b[A-Z]) (?=[A-Z]{2,}\b)")  # "R EFERENCES" as small capitals print
+_MIN_RUN_ENTRIES = 4
+_MAX_LINES_PER_ENTRY = 10
+_JOKER_SHAPES = ("dashes", "name-year")  # a run does not start with these: they stand for no list style
+_SIZE_TOLERANCE = 0.8  # points
+_LIST_MARK = re.compile(r"^(?:[•▪■●◦‣∙·*–-]\s+|\[\d{1,4}\]\s*|\d{1,4}[.)]\s+)(?=\S)")  # "•", "[3]", "12."
 
 
 @dataclass(frozen=True)
@@ -47,9 +63,8 @@ class Section:
 def _is_heading(line: Line, body_size: float) -> bool:
     if len(line.text.split()) > _MAX_HEADING_WORDS:
         return False
-    return bool(_HEADING.match(line.text)) and (
-        line.bold or line.size >= body_size - 0.5 or line.text.isupper()
-    )
+    text = _SPACED_SMALL_CAPS.sub("", line.text)
+    return bool(_HEADING.match(text)) and (line.bold or line.size >= body_size - 0.5 or line.text.isupper())
 
 
 def _ends_section(line: Line, heading: Line, body_size: float) -> bool:
@@ -102,7 +117,60 @@ def find_reference_section(lines: Sequence[Line]) -> Section:
     numbered = _numbered_run(lines)
     if numbered is not None:
         return Section(list(lines[numbered[0] : numbered[1]]), "numbered list")
+    run = _entry_run(lines)
+    if run is not None:
+        start, end, shape = run
+        return Section(list(lines[start:end]), f"entry-like lines ({shape})")
     return Section([], "none")
+
+
+def _entry_shape_at(lines: Sequence[Line], i: int) -> str | None:
+    """The shape line `i` opens an entry with, or None: a reference's shape, a year near its start (a dash
+    run needs none), and a line before it that did not break off mid-phrase."""
+    unmarked = _LIST_MARK.sub("", lines[i].text, count=1)
+    shape: str | None = opening_shape(lines[i].text) or opening_shape(unmarked)
+    if shape is None and opens_given_names_first(unmarked):
+        shape = "given-names-first"
+    if shape is None or (i > 0 and MID_PHRASE.search(lines[i - 1].text)):
+        return None
+    if shape == "dashes":
+        return shape
+    return shape if has_early_year(entry_opening(lines, i)) else None
+
+
+def _entry_run(lines: Sequence[Line]) -> tuple[int, int, str] | None:
+    """Start, end and shape of the longest run of entry-like blocks (the later one of equal runs).
+
+    Consecutive entries open like references (lists mix "Smith, J." and "Smith J."; an organisation or a dash
+    run may stand anywhere), at most `_MAX_LINES_PER_ENTRY` lines apart, with no heading and no three lines
+    in another type size between them; body text and footnotes rarely chain `_MIN_RUN_ENTRIES` such blocks.
+    """
+    shapes = [_entry_shape_at(lines, i) for i in range(len(lines))]
+    best: tuple[int, int, str] | None = None
+    best_count = 0
+    i = 0
+    while i < len(lines):
+        shape = shapes[i]
+        if shape is None or shape in _JOKER_SHAPES:
+            i += 1
+            continue
+        starts = [i]
+        other_size = 0  # lines in a row in another type size: a stray page number passes, a page of body not
+        j = i + 1
+        while j < len(lines) and j - starts[-1] <= _MAX_LINES_PER_ENTRY:
+            line = lines[j]
+            if _heading_like(line, lines[i]):
+                break
+            other_size = other_size + 1 if abs(line.size - lines[i].size) > _SIZE_TOLERANCE else 0
+            if other_size >= 3:
+                break
+            if shapes[j] is not None:
+                starts.append(j)
+            j += 1
+        if len(starts) >= max(_MIN_RUN_ENTRIES, best_count):
+            best, best_count = (i, _run_end(lines, starts[-1], lines[i].size), shape), len(starts)
+        i = starts[-1] + 1
+    return best
 
 
 def _numbered_run(lines: Sequence[Line]) -> tuple[int, int] | None:
@@ -137,6 +205,32 @@ def _numbered_run(lines: Sequence[Line]) -> tuple[int, int] | None:
                 best, best_count = (i, end), len(starts)
             i = end
     return best if best_count >= 3 else None
+
+
+def _heading_like(line: Line, list_line: Line) -> bool:
+    """A short line of words without a year, bold or set larger than the list (not a stray page number): a
+    heading, which ends a run of entries."""
+    stands_out = (line.bold and not list_line.bold) or line.size > list_line.size + 1.0
+    words = line.text.split()
+    return (
+        stands_out
+        and len(words) <= _MAX_HEADING_WORDS
+        and any(char.isalpha() for char in line.text)
+        and year_of(line.text) is None
+    )
+
+
+def _run_end(lines: Sequence[Line], last: int, size: float) -> int:
+    """The end of a run's last entry: its continuation lines in the list's type size (on the next page too),
+    up to a vertical gap, a bold line or another entry's start; six lines at most."""
+    end = last + 1
+    while end < len(lines) and end - last < 6:
+        previous, line = lines[end - 1], lines[end]
+        gap = line.page == previous.page and line.y0 - previous.y1 > 1.5 * previous.height
+        if gap or line.bold or abs(line.size - size) > _SIZE_TOLERANCE or _entry_shape_at(lines, end):
+            break
+        end += 1
+    return end
 
 
 def _number(pattern: re.Pattern[str], line: Line) -> int | None:

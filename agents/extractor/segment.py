@@ -7,19 +7,26 @@ Cues, tried in order of reliability:
    Bullets (•, –, *) open entries the same way.
 2. **Indentation** — hanging indents (first line at the column's margin, the rest indented) or first-line
    indents, measured per page and column so entries that continue in the next column or page stay whole.
-3. **Shape** — vertical gaps between entries larger than the line spacing, else a line that opens like an
-   author list ("Surname, X." / "SURNAME X") after a line that ended a sentence.
+3. **Gaps** — vertical gaps between entries larger than the line spacing.
+4. **Shape** — the shapes this list's entries open with (`entry_shape`: "SURNAME, Given", "Surname, I.",
+   "Surname I.", "I. Surname", "Organisation (year)", a dash run for the previous entry's authors), learned
+   from its lines that open like an entry and carry a year near their start.
+
+Indentation and gaps are signs of the layout, so they win, unless the entries they give are clearly fewer
+plausible ones (one reference each: a year, a list shape at the start, no other entry's start inside) than
+the shape gives: a list set flush left with a stray indented line is then not read as one or two entries.
 """
 
 from __future__ import annotations
 
 import re
 import statistics
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
+from refhound.agents.extractor.entry_shape import has_early_year, opening_shape
 from refhound.agents.extractor.layout import Line
 
 LIST_MARKERS: dict[str, re.Pattern[str]] = {
@@ -38,8 +45,11 @@ _AUTHOR_START = re.compile(
 )
 _EARLY_YEAR = re.compile(r"(?<!\d)(?:1[89]|20)\d\d[a-z]?(?:\)|[.:,]\s)")
 _ENDS_ENTRY = re.compile(r"[.)\]]\s*$|\d\s*$|(?:doi|arxiv|https?)\S*$", re.IGNORECASE)
+MID_PHRASE = re.compile(r"(?:[,;:&\-–]|\band|\bund|\bet|\bin)\s*$", re.IGNORECASE)
 _MIN_SEQUENCE = 3
 _MAX_ENTRY_LINES = 12
+# A layout cue (indents, gaps) stands while it gives at least this share of the shape's plausible entries.
+_LAYOUT_CUE_SHARE = 0.8
 
 
 @dataclass
@@ -240,13 +250,104 @@ def split_entries(lines: Sequence[Line]) -> tuple[list[Entry], str]:
     style = _numbering_style(lines)
     if style is not None:
         return _split_numbered(lines, style), f"numbered ({style})"
-    if sum(1 for line in lines if _BULLET.match(line.text)) >= _MIN_SEQUENCE:
+    # A bulleted list opens with a bullet; dashes on later lines only may stand for repeated authors.
+    if _BULLET.match(lines[0].text) and sum(1 for line in lines if _BULLET.match(line.text)) >= _MIN_SEQUENCE:
         return _split_bulleted(lines), "bullets"
-    opener: Callable[[Line, Line | None], bool] | None
+    shapes = list_shapes(lines)
+    shape_opener = _learned_shape_opener(lines, shapes)
+    candidates: list[tuple[str, list[Entry]]] = []
     for cue, opener in (("indentation", _indent_opener(lines)), ("gaps", _gap_opener(lines))):
         if opener is not None:
-            return _split_with(lines, opener), cue
-    return _split_with(lines, _shape_opener), "author pattern"
+            candidates.append((cue, _split_with(lines, opener)))
+    if shape_opener is not None:
+        candidates.append(
+            (f"entry shape ({', '.join(sorted(shapes - {'dashes'}))})", _split_with(lines, shape_opener))
+        )
+    else:
+        candidates.append(("author pattern", _split_with(lines, _shape_opener)))
+    if len(candidates) == 1 or shape_opener is None:
+        return candidates[0][1], candidates[0][0]
+    scores = [_plausible_entries(entries, shapes, shape_opener) for _, entries in candidates]
+    best = max(scores)
+    cue, entries = next(
+        candidate
+        for candidate, score in zip(candidates, scores, strict=True)
+        if score >= _LAYOUT_CUE_SHARE * best
+    )
+    return entries, cue
+
+
+def entry_opening(lines: Sequence[Line], start: int) -> str:
+    """The text from line `start` up to the next line that opens like an entry after one that ended (at most
+    four lines): what an entry opening at `start` says first."""
+    texts = [lines[start].text]
+    for line in lines[start + 1 : start + 4]:
+        if opening_shape(line.text) and _ENDS_ENTRY.search(texts[-1]):
+            break
+        texts.append(line.text)
+    return join_lines(texts)
+
+
+def list_shapes(lines: Sequence[Line]) -> set[str]:
+    """The shapes the list's entries open with: those of lines that open like an entry and print a year
+    near their start, when at least two lines (and a fifth of the commonest shape's) share them.
+
+    The list's first dated line opens an entry for sure: when it has no shape ("Anant K. Agarwal, …"), the
+    shapes of other lines are those of wrapped author lists, and the list has none."""
+    counts: Counter[str] = Counter()
+    first: str | None = None
+    for i, line in enumerate(lines):
+        if not has_early_year(entry_opening(lines, i)):
+            continue
+        shape = opening_shape(line.text)
+        if first is None:
+            first = shape or ""
+        if shape and shape != "dashes":
+            counts[shape] += 1
+    if not first or first == "dashes":
+        return set()
+    top = counts.most_common(1)[0][1]
+    shapes = {shape for shape, count in counts.items() if count >= max(2, 0.2 * top)}
+    return shapes | {"dashes"} if shapes else set()
+
+
+def _learned_shape_opener(
+    lines: Sequence[Line], shapes: set[str]
+) -> Callable[[Line, Line | None], bool] | None:
+    """A rule opening an entry at a line in one of the list's shapes that prints its year near its start,
+    unless the line before broke off mid-phrase (a comma, "and", a hyphen)."""
+    if not shapes:
+        return None
+    position = {id(line): i for i, line in enumerate(lines)}
+
+    def opens(line: Line, previous: Line | None) -> bool:
+        shape = opening_shape(line.text)
+        if shape not in shapes:
+            return False
+        if previous is not None and MID_PHRASE.search(previous.text):
+            return False
+        return shape == "dashes" or bool(has_early_year(entry_opening(lines, position[id(line)])))
+
+    return opens
+
+
+def _plausible_entries(
+    entries: Sequence[Entry], shapes: set[str], opens: Callable[[Line, Line | None], bool]
+) -> int:
+    """How many entries read as one reference each: a list shape at the start, a year near it, at most
+    `_MAX_ENTRY_LINES` lines, and no line inside that opens another entry."""
+    count = 0
+    for entry in entries:
+        first = entry.lines[0].text
+        text = join_lines([line.text for line in entry.lines[:4]])
+        if (
+            len(entry.lines) <= _MAX_ENTRY_LINES
+            and opening_shape(first) in shapes
+            and has_early_year(text)
+            and not any(opens(line, previous) for previous, line in pairwise(entry.lines))
+        ):
+            count += 1
+    return count
 
 
 def _split_bulleted(lines: Sequence[Line]) -> list[Entry]:

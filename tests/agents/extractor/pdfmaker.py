@@ -26,15 +26,26 @@ class Text:
     link: str | None = None  # a URI link annotation over this piece
 
 
+def _font(page: pymupdf.Page, piece: Text) -> str:
+    """Helvetica; embedded (with Unicode) for text beyond Latin-1, such as dashes and curly quotes, which the
+    simple encoding of the base-14 font would turn into dots."""
+    font = "hebo" if piece.bold else "helv"
+    if all(ord(char) < 256 for char in piece.text):
+        return font
+    name = f"{font}-unicode"
+    page.insert_font(fontname=name, fontbuffer=pymupdf.Font(font).buffer)
+    return name
+
+
 def write_pdf(path: Path, pages: Sequence[Sequence[Text]]) -> Path:
     document = pymupdf.open()
     for pieces in pages:
         page = document.new_page(width=A4[0], height=A4[1])
         for piece in pieces:
-            font = "hebo" if piece.bold else "helv"
+            font = _font(page, piece)
             page.insert_text((piece.x, piece.y), piece.text, fontsize=piece.size, fontname=font)
             if piece.link:
-                width = pymupdf.get_text_length(piece.text, fontname=font, fontsize=piece.size)
+                width = pymupdf.get_text_length(piece.text, fontname=font[:4], fontsize=piece.size)
                 rect = pymupdf.Rect(piece.x, piece.y - piece.size, piece.x + width, piece.y + 2)
                 page.insert_link({"kind": pymupdf.LINK_URI, "from": rect, "uri": piece.link})
     document.save(path)

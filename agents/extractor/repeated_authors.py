@@ -1,0 +1,39 @@
+"""Entries whose authors are a dash run ("——", "----", "___"): the previous entry's authors, repeated.
+
+The parser cannot read a dash as a name, so the dash run is replaced by a one-word stand-in that every
+citation style's parsing reads as one author ("—— (2003) 'Title' …" → "Anonymous, A. (2003) 'Title' …"); after
+parsing, the stand-in is replaced by the previous entry's authors, and co-authors printed after the dash run
+("—— and K. Brown (2004) …") follow them.
+"""
+
+from __future__ import annotations
+
+from refhound.agents.extractor.entry_shape import REPEATED_AUTHORS
+
+from refhound.models import ParsedFields
+
+STAND_IN = "Anonymous, A."  # surname and initial: read as one name before "(2003)", ", 2003", "and K. Brown"
+
+
+def with_stand_in(raw: str) -> str | None:
+    """`raw` with its leading dash run replaced by the stand-in author, or None when it has no dash run."""
+    match = REPEATED_AUTHORS.match(raw)
+    if match is None:
+        return None
+    rest = raw[match.end() :]
+    dashes_and_punctuation = match.group(0).strip()
+    punctuation = dashes_and_punctuation.lstrip("—–-_ ").removeprefix(".")  # the initial's dot ends the name
+    return f"{STAND_IN}{punctuation} {rest}".replace("  ", " ").strip()
+
+
+def carry_over(parsed: ParsedFields, previous: ParsedFields) -> ParsedFields:
+    """`parsed` with the stand-in author replaced by the previous entry's authors."""
+    authors = list(parsed.authors)
+    if authors and authors[0].strip(" .,") == STAND_IN.strip(" .,"):
+        authors = authors[1:]
+    return parsed.model_copy(
+        update={
+            "authors": [*previous.authors, *authors],
+            "authors_truncated": previous.authors_truncated or parsed.authors_truncated,
+        }
+    )
