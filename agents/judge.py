@@ -258,7 +258,7 @@ def _decide_on_record(cited: ParsedFields, best: _Evaluation, settings: JudgeSet
             Verdict.VERIFIED,
             best.fields,
             evidence,
-            f"every cited field agrees with {where}; the cited arXiv id could not be checked offline",
+            f"every cited field agrees with {where}; the cited arXiv id could not be checked: only arXiv can",
         )
     if unchecked:
         names = ", ".join(f.field for f in unchecked)
@@ -266,7 +266,8 @@ def _decide_on_record(cited: ParsedFields, best: _Evaluation, settings: JudgeSet
             Verdict.UNVERIFIED,
             best.fields,
             evidence,
-            f"matches {where}, but the cited {names} could not be confirmed offline",
+            f"matches {where}, but the cited {names} could not be confirmed: "
+            "only its resolver (doi.org, arXiv) can",
         )
     return Judgement(Verdict.VERIFIED, best.fields, evidence, f"every cited field agrees with {where}")
 

@@ -153,7 +153,7 @@ def test_a_possible_arxiv_id_on_a_matching_work_is_verified_and_left_unchecked()
     j = judged(FEDAVG, arxiv_id="1602.05629")
     assert j.verdict is Verdict.VERIFIED
     assert field(j, "arxiv_id").status is FieldStatus.UNCHECKED
-    assert "arXiv id could not be checked offline" in j.reason
+    assert "arXiv id could not be checked: only arXiv can" in j.reason
 
 
 def test_an_arxiv_id_posted_after_a_venue_paper_is_possible() -> None:

@@ -125,11 +125,20 @@ def test_a_stage_that_waits_on_a_service_reports_each_reference_as_it_is_decided
 def test_an_unreachable_service_is_named_and_never_proves_anything(
     settings: Settings, store: IndexStore
 ) -> None:
+    settings.check.offline = False
     scholar = FakeAgent("scholar", unreachable=True)
     outcome = run(settings, store, FakeAgent("index"), FakeAgent("memory"), scholar, n=1)
     result = outcome.results[0]
     assert result.verdict is Verdict.UNVERIFIED
     assert "no answer from scholar" in result.reason
+    assert "offline" not in result.reason
+
+
+def test_offline_a_service_without_a_cached_answer_is_said_so(settings: Settings, store: IndexStore) -> None:
+    settings.check.offline = True  # the scholar stage answers from the HTTP cache, which has nothing here
+    scholar = FakeAgent("scholar", unreachable=True)
+    outcome = run(settings, store, FakeAgent("index"), FakeAgent("memory"), scholar, n=1)
+    assert outcome.results[0].reason.endswith("(offline: no cached answer from scholar)")
 
 
 def test_stages_with_nothing_to_consult_are_left_out_and_said(settings: Settings, store: IndexStore) -> None:
