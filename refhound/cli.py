@@ -25,6 +25,7 @@ from refhound.cli_output import (
     EXIT_USAGE,
     err,
     fail,
+    format_for,
     print_error,
     write_output,
 )
@@ -46,6 +47,26 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
+def _print_version(asked: bool) -> None:
+    if asked:
+        from refhound import __version__
+
+        typer.echo(f"refhound {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_print_version, is_eager=True, help="Print the version and exit."),
+    ] = False,
+) -> None:
+    """Check the references of a manuscript: verified, wrong field, fabricated or unverified."""
+
+
 app.add_typer(index_app, name="index")
 app.add_typer(quotes_app, name="quotes")
 app.add_typer(bench_app, name="bench")
@@ -57,10 +78,14 @@ _PROGRESS_MIN = 50  # show a progress bar for inputs with at least this many ref
 
 def _read_one(path: Path, settings: Settings) -> tuple[list[Reference], list[InputProblem]]:
     """The references of one input: a manuscript PDF through the extractor agent, else a reference list."""
-    from refhound.agents.extractor import is_pdf, read_pdf_references
     from refhound.inputs import read_input
+    from refhound.inputs.files import check_pdf_file, is_pdf
 
     if is_pdf(path):
+        # An unusable file is said at once, before the PDF library (and its layout model) is loaded.
+        check_pdf_file(path, settings.extract.max_bytes)
+        from refhound.agents.extractor import read_pdf_references
+
         extracted: tuple[list[Reference], list[InputProblem]] = read_pdf_references(path, settings)
         return extracted
     read = read_input(path, max_bytes=settings.check.max_input_bytes)
@@ -95,8 +120,14 @@ def check(
         typer.Argument(help="Manuscript PDFs, or .bib, .bbl, CSL-JSON or plain-text reference lists."),
     ] = None,
     fmt: Annotated[
-        str, typer.Option("--format", "-f", help=f"table (terminal) or one of: {', '.join(FORMATS)}.")
-    ] = "table",
+        str | None,
+        typer.Option(
+            "--format",
+            "-f",
+            help=f"table (terminal) or one of: {', '.join(FORMATS)} (default: from the --output file's "
+            "extension, else table).",
+        ),
+    ] = None,
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="Write the report to this file.")
     ] = None,
@@ -132,6 +163,7 @@ def check(
     ] = None,
 ) -> None:
     """Check every reference of INPUTS and report a verdict per reference."""
+    fmt = format_for(fmt, output, "table")
     if fmt != "table" and fmt not in FORMATS:
         raise fail(f"unknown format {fmt!r}; choose table or one of: {', '.join(FORMATS)}")
     if bool(inputs) == bool(resume):
@@ -143,14 +175,16 @@ def check(
         }
     )
     apply_llm_options(settings, llm_url, llm_model, llm)
+    # Inputs first: when none can be used, their errors are all there is to say, before any set-up.
+    references, problems, unusable = _read(inputs or [], settings)
+    if unusable and not references:
+        raise typer.Exit(EXIT_USAGE)
     with open_index_or_fail(index, settings) as store, _runner_or_fail(settings, store) as runner:
-        unusable = False
         if resume:
             outcome = _run(runner, resume, settings)
         else:
             from refhound.sop.runner import new_run_id
 
-            references, problems, unusable = _read(inputs or [], settings)
             batch = _Batch(references, [str(p) for p in inputs or []], problems)
             outcome = _run(runner, new_run_id(), settings, batch)
     report = Report(inputs=outcome.inputs, references=outcome.results, problems=outcome.problems)

@@ -30,3 +30,23 @@ def fail(message: str) -> typer.Exit:
     """Print a one-line error and return the exit for a usage error or unusable input."""
     print_error(message)
     return typer.Exit(EXIT_USAGE)
+
+
+_BY_SUFFIX = {
+    ".json": "json",
+    ".md": "md",
+    ".markdown": "md",
+    ".txt": "text",
+    ".html": "html",
+    ".htm": "html",
+}
+
+
+def format_for(fmt: str | None, output: Path | None, default: str) -> str:
+    """The report format: the one asked for; else the one the output file's extension names
+    (`-o report.html`); else `default`."""
+    if fmt is not None:
+        return fmt
+    if output is not None and (by_suffix := _BY_SUFFIX.get(output.suffix.lower())):
+        return by_suffix
+    return default

@@ -151,9 +151,49 @@ def test_unusable_input_is_a_one_line_error_with_exit_2(
 ) -> None:
     path = tmp_path / name
     path.write_bytes(content)
-    code, _, err = check(path, "--index", small_index, "--format", "json")
+    code, out, err = check(path, "--index", small_index, "--format", "json")
     assert code == 2
     assert str(path) in err and message in err.lower()
+    # Said once, before any set-up: no stage notes, no run id, no empty report.
+    assert err.strip().count("\n") == 0 and out == ""
+
+
+@pytest.mark.parametrize(
+    ("name", "content"), [("missing.pdf", None), ("empty.pdf", b""), ("random.pdf", b"x" * 64)]
+)
+def test_an_unusable_pdf_is_said_before_the_pdf_library_is_loaded(
+    tmp_path: Path, name: str, content: bytes | None
+) -> None:
+    path = tmp_path / name
+    if content is not None:
+        path.write_bytes(content)
+    script = (
+        "import sys\n"
+        "from refhound.cli import app\n"
+        "try:\n"
+        f"    app(['check', {str(path)!r}])\n"
+        "except SystemExit as done:\n"
+        "    print(done.code, 'pymupdf' in sys.modules)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert run.stdout.split() == ["2", "False"], run.stderr
+    assert run.stderr.strip().startswith("error:") and run.stderr.strip().count("\n") == 0
+
+
+def test_the_report_format_follows_the_output_file_extension(tmp_path: Path, small_index: Path) -> None:
+    good = tmp_path / "good.bib"
+    good.write_text(GOOD_AND_BAD_BIB, encoding="utf-8")
+    for name, starts in (("report.html", "<!doctype html"), ("report.json", "{"), ("report.md", "#")):
+        check(good, "--index", small_index, "-o", tmp_path / name)
+        assert (tmp_path / name).read_text(encoding="utf-8").lower().startswith(starts), name
+
+
+def test_version_and_flags_in_the_help() -> None:
+    from refhound import __version__
+
+    assert runner.invoke(app, ["--version"]).stdout.strip() == f"refhound {__version__}"
+    help_text = runner.invoke(app, ["check", "--help"], env={"COLUMNS": "160"}).stdout
+    assert "--offline" in help_text and "<bool>" not in help_text
 
 
 def test_a_missing_file_does_not_stop_the_good_one(tmp_path: Path, small_index: Path) -> None:

@@ -16,10 +16,9 @@ import pymupdf
 from refhound.agents.extractor.layout import Line, raw_lines, reading_order, strip_running_text
 
 from refhound.errors import InputError
-from refhound.inputs.files import check_input_file
+from refhound.inputs.files import check_pdf_file
 from refhound.settings import ExtractSettings
 
-_PDF_MAGIC = b"%PDF-"
 _OCR_LARGER = 1.3  # OCR'd text this much larger than the page's usual size is a heading or title
 _MIN_TEXT_CHARS = 20  # fewer characters than this on a page with images: a scanned page
 
@@ -37,26 +36,9 @@ class PageText:
         return [line for page in self.pages for line in page]
 
 
-def is_pdf(path: Path) -> bool:
-    """Whether the file is a PDF: by its `.pdf` extension, or by the %PDF- header at its start."""
-    if path.suffix.lower() == ".pdf":
-        return True
-    try:
-        with path.open("rb") as handle:
-            return handle.read(1024).lstrip().startswith(_PDF_MAGIC)
-    except OSError:
-        return False
-
-
 def open_pdf(path: Path, max_bytes: int) -> pymupdf.Document:
     """The document, or an `InputError` saying why it cannot be read."""
-    check_input_file(path, max_bytes, kind="PDF")
-    with path.open("rb") as handle:
-        head = handle.read(1024)
-    if not head:
-        raise InputError(path, "empty file")
-    if _PDF_MAGIC not in head:
-        raise InputError(path, "not a PDF (no %PDF- header)")
+    check_pdf_file(path, max_bytes)
     try:
         document = pymupdf.open(path, filetype="pdf")
     except (pymupdf.FileDataError, RuntimeError, ValueError) as error:

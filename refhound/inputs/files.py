@@ -14,6 +14,7 @@ from refhound.models import InputProblem
 
 DEFAULT_MAX_BYTES = 200 * 1024 * 1024
 _SAMPLE = 64 * 1024
+_PDF_MAGIC = b"%PDF-"
 # Control characters plain text does carry: tab, newline, vertical tab, form feed, carriage return, escape.
 _TEXT_CONTROLS = frozenset(b"\t\n\x0b\x0c\r\x1b")
 _UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
@@ -34,6 +35,29 @@ def check_input_file(path: Path, max_bytes: int, kind: str = "reference list") -
         raise InputError(path, f"file is {_size_text(size)}, larger than the {_size_text(max_bytes)} limit")
 
 
+def is_pdf(path: Path) -> bool:
+    """Whether the file is a PDF: by its `.pdf` extension, or by the %PDF- header at its start."""
+    if path.suffix.lower() == ".pdf":
+        return True
+    try:
+        with path.open("rb") as handle:
+            return handle.read(1024).lstrip().startswith(_PDF_MAGIC)
+    except OSError:
+        return False
+
+
+def check_pdf_file(path: Path, max_bytes: int) -> None:
+    """Raise `InputError` when `path` cannot be a readable PDF, judged without opening it: missing, a
+    directory, too large, empty, or without the %PDF- header."""
+    check_input_file(path, max_bytes, kind="PDF")
+    with path.open("rb") as handle:
+        head = handle.read(1024)
+    if not head:
+        raise InputError(path, "empty file")
+    if _PDF_MAGIC not in head:
+        raise InputError(path, "not a PDF (no %PDF- header)")
+
+
 def _read_bytes(path: Path, max_bytes: int) -> bytes:
     check_input_file(path, max_bytes)
     try:
@@ -45,7 +69,7 @@ def _read_bytes(path: Path, max_bytes: int) -> bytes:
 def _looks_binary(data: bytes) -> bool:
     """NUL bytes, or more than 10% control characters in the first 64 KB, mean binary."""
     sample = data[:_SAMPLE]
-    if b"\x00" in sample or sample.startswith(b"%PDF-"):
+    if b"\x00" in sample or sample.startswith(_PDF_MAGIC):
         return True
     controls = sum(1 for byte in sample if byte < 0x20 and byte not in _TEXT_CONTROLS)
     return controls > len(sample) // 10
