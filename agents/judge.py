@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
+from refhound.agents.context import Candidate
 from refhound.agents.field_rules import (
     AuthorComparison,
     Coverage,
@@ -40,7 +41,6 @@ from refhound.agents.field_rules import (
     check_venue,
     check_year,
 )
-from refhound.agents.index_search import Candidate
 from refhound.agents.severity import grade, overall
 
 from refhound.models import Evidence, FieldCheck, FieldStatus, ParsedFields, Record, Severity, Verdict

@@ -147,7 +147,8 @@ class VerifiedMemory:
                 COLLECTION,
                 configuration={"hnsw": {"space": "cosine"}},
                 metadata={"schema": SCHEMA},
-                embedding_function=embedding,
+                # chromadb types this as a function of any embeddable; ours embeds documents only.
+                embedding_function=embedding,  # type: ignore[arg-type]
             )
             space = (collection.configuration.get("hnsw") or {}).get("space")
             schema = (collection.metadata or {}).get("schema")

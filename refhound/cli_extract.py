@@ -5,6 +5,7 @@ The LLM options are shared with `refhound check`, which extracts the references 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -64,12 +65,12 @@ def extract(
         raise fail(str(error)) from error
     for warning in extraction.warnings:
         err.print(f"[yellow]warning:[/] {pdf}: {warning}", highlight=False, soft_wrap=True)
-    text = {
+    renderers: dict[str, Callable[[], str]] = {
         "json": extraction.to_json,
         "bib": lambda: to_bibtex(extraction),
         "text": lambda: to_text(extraction),
-    }[fmt]()
-    write_output(text, output)
+    }
+    write_output(renderers[fmt](), output)
     if not extraction.references:
         print_error(f"{pdf}: no references could be extracted")
         raise typer.Exit(EXIT_USAGE)

@@ -32,8 +32,10 @@ def build_graph(
     for position, (stage, agent) in enumerate(plan.agents.items()):
         # A stage may send a branch to any later stage's node (the next one) or to the judge.
         later = (*order[position + 1 :], JUDGE)
-        builder.add_node(stage, stage_node(stage, agent, order, context, slots, batches), destinations=later)
-    builder.add_node(JUDGE, judge_node(context, slots))
+        node = stage_node(stage, agent, order, context, slots, batches)
+        # A node takes a plain dict, not a TypedDict: LangGraph would add a channel for each key of one.
+        builder.add_node(stage, node, destinations=later)  # type: ignore[call-overload]
+    builder.add_node(JUDGE, judge_node(context, slots))  # type: ignore[call-overload]
     first = order[0] if order else JUDGE
     builder.add_conditional_edges(START, partial(fan_out, first_stage=first, batches=batches), [first])
     for stage in order:

@@ -178,8 +178,8 @@ def _gutters(lines: Sequence[Line]) -> list[float]:
                 runs.append((start, x))
             start = None
     gutters: list[float] = []
-    for low, high in runs:
-        gutter = left_edge + (low + high) / 2
+    for run_start, run_end in runs:
+        gutter = left_edge + (run_start + run_end) / 2
         left = sum(1 for line in lines if line.x1 <= gutter and (not gutters or line.x0 >= gutters[-1]))
         right = sum(1 for line in lines if line.x0 >= gutter)
         if left >= _MIN_COLUMN_LINES and right >= _MIN_COLUMN_LINES:

@@ -130,7 +130,7 @@ def _check_pages(upload: SavedUpload, max_pages: int) -> None:
     import pymupdf
 
     try:
-        with pymupdf.open(upload.path, filetype="pdf") as document:  # type: ignore[no-untyped-call]
+        with pymupdf.open(upload.path, filetype="pdf") as document:
             pages = document.page_count
     except (pymupdf.FileDataError, RuntimeError, ValueError):
         return  # the extractor says what is wrong with it
