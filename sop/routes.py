@@ -21,7 +21,8 @@ def fan_out(state: RunState, first_stage: str, batches: BatchSizes) -> list[Send
         for position, reference in enumerate(state.get("references", []), start=offset)
         if position not in done
     ]
-    return batches.sends(first_stage, pending)
+    # The first chunk's batches start small and double, so that the first verdicts come at once.
+    return batches.sends(first_stage, pending, ramp=offset == 0)
 
 
 @dataclass(frozen=True)
@@ -38,12 +39,17 @@ class BatchSizes:
     concurrency: int
     networked: frozenset[str]
 
-    def sends(self, stage: str, branches: list[Branch]) -> list[Send]:
+    def sends(self, stage: str, branches: list[Branch], ramp: bool = False) -> list[Send]:
+        """`branches` cut into batches for `stage`; with `ramp`, batch sizes go 1, 2, 4, … up to the size."""
         if stage in self.networked:
             size = 1
         else:
             size = max(1, min(self.batch, -(-len(branches) // self.concurrency)))
-        return [_send(stage, branches[i : i + size]) for i in range(0, len(branches), size)]
+        sends, start, step = [], 0, 1 if ramp else size
+        while start < len(branches):
+            sends.append(_send(stage, branches[start : start + step]))
+            start, step = start + step, min(2 * step, size)
+        return sends
 
 
 def _send(stage: str, branches: list[Branch]) -> Send:
