@@ -46,7 +46,7 @@ from refhound.normalize.identifiers import normalize_doi
 from refhound.normalize.names import parse_name
 from refhound.normalize.text import collapse_whitespace, fold
 from refhound.refstring import parse_author_list, parse_reference_string_detailed
-from refhound.refstring_confidence import field_confidence, is_low_confidence
+from refhound.refstring.confidence import field_confidence, is_low_confidence
 
 _SHARED = Path(__file__).resolve().parents[2] / "shared/data"
 DEFAULT_GOLD = {

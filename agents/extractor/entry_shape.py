@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from refhound.refstring_authors import LOWER, UPPER
+from refhound.refstring.authors import LOWER, UPPER
 
 _PARTICLE = r"(?:van|von|de|der|den|da|di|du|la|le|del|della|dos|ten|ter|zu|al|el|bin|ibn|mc|mac|o’|o')"
 _SURNAME = rf"[{UPPER}][{LOWER}{UPPER}'’]*[{LOWER}][{LOWER}{UPPER}'’]*(?:-[{UPPER}][{LOWER}'’]+)?"

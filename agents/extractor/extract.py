@@ -20,7 +20,7 @@ from refhound.agents.extractor.segment import Entry, join_lines, split_entries
 from refhound.errors import LLMError, LLMUnavailable
 from refhound.llm import client_from_settings
 from refhound.refstring import parse_reference_string
-from refhound.refstring_confidence import field_confidence, is_low_confidence
+from refhound.refstring.confidence import field_confidence, is_low_confidence
 from refhound.settings import ExtractSettings, Settings
 
 _YEAR_OR_ID = re.compile(

@@ -17,7 +17,7 @@ from refhound.refstring import (
     parse_reference_string_detailed,
     strip_numbering,
 )
-from refhound.refstring_authors import split_name_list
+from refhound.refstring.authors import split_name_list
 from tests.conftest import ROOT, shared_path
 
 BERT = "BERT: Pre-training of deep bidirectional transformers for language understanding"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from refhound.refstring import parse_reference_string, parse_reference_string_detailed
-from refhound.refstring_confidence import FIELDS, field_confidence, is_low_confidence
+from refhound.refstring.confidence import FIELDS, field_confidence, is_low_confidence
 
 CLEAN = [
     # APA: the year closes the author block, the title is the next sentence, "In" opens the venue.

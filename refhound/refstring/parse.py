@@ -4,7 +4,7 @@ Citation styles lay a reference out in the same order: numbering, an author bloc
 (quoted, or the next sentence), then the venue with its volume, pages and date. The parser follows that
 order. Identifiers (DOI, arXiv id, URL) are taken from anywhere first and cut out, so what is left is prose.
 
-The author block has its own grammar, in `refstring_authors`.
+The author block has its own grammar, in `refhound.refstring.authors`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from refhound.models import ParsedFields
 from refhound.normalize.identifiers import find_arxiv_id, find_doi
 from refhound.normalize.text import collapse_whitespace
 from refhound.normalize.titles import clean_title
-from refhound.refstring_authors import LOWER, UPPER, YEAR, AuthorBlock, split_name_list, take_authors
+from refhound.refstring.authors import LOWER, UPPER, YEAR, AuthorBlock, split_name_list, take_authors
 
 ARXIV_VENUE = "arXiv"
 # How citations name arXiv as a venue: "arXiv preprint arXiv:2005.14165", "ArXiv", "CoRR" (dblp's name).
@@ -674,7 +674,7 @@ AuthorsEnd = Literal["year", "quote", "delimiter", "comma", "weak", "organizatio
 
 @dataclass(frozen=True)
 class Provenance:
-    """How the parser found each field: the evidence `refstring_confidence` scores."""
+    """How the parser found each field: the evidence `refhound.refstring.confidence` scores."""
 
     authors_end: AuthorsEnd  # what closed the author block: a year after it, a quote, a period or colon, …
     title: TitleFound  # the delimiter that bounded the title

@@ -17,7 +17,7 @@ import re
 
 from refhound.models import ParsedFields
 from refhound.normalize.names import parse_name
-from refhound.refstring import Provenance, parse_reference_string_detailed
+from refhound.refstring.parse import Provenance, parse_reference_string_detailed
 
 FIELDS = ("title", "authors", "venue", "year", "doi", "arxiv_id", "volume", "pages")
 LOW_CONFIDENCE = 0.5
