@@ -31,6 +31,7 @@ from refhound.cli_output import (
 )
 from refhound.cli_quotes import quotes_app
 from refhound.cli_serve import serve
+from refhound.cli_triage import triage
 from refhound.errors import InputError, RefhoundError
 from refhound.index.store import IndexStore
 from refhound.models import FlagPolicy, InputProblem, Reference, Report, UnverifiedPolicy, is_hallucinated
@@ -72,6 +73,7 @@ app.add_typer(quotes_app, name="quotes")
 app.add_typer(bench_app, name="bench")
 app.add_typer(memory_app, name="memory")
 app.command()(extract)
+app.command()(triage)
 app.command()(serve)
 _PROGRESS_MIN = 50  # show a progress bar for inputs with at least this many references
 
@@ -180,6 +182,7 @@ def check(
     if unusable and not references:
         raise typer.Exit(EXIT_USAGE)
     with open_index_or_fail(index, settings) as store, _runner_or_fail(settings, store) as runner:
+        index_stats = store.stats() if fmt == "html" else None  # for the HTML report's header
         if resume:
             outcome = _run(runner, resume, settings)
         else:
@@ -188,7 +191,7 @@ def check(
             batch = _Batch(references, [str(p) for p in inputs or []], problems)
             outcome = _run(runner, new_run_id(), settings, batch)
     report = Report(inputs=outcome.inputs, references=outcome.results, problems=outcome.problems)
-    _emit(report, fmt, output)
+    _emit(report, fmt, output, index_stats, settings.check.offline)
     if unusable:
         raise typer.Exit(EXIT_USAGE)
     policy = settings.check
@@ -248,7 +251,18 @@ def _run(runner: SopRunner, run_id: str, settings: Settings, batch: _Batch | Non
     return outcome
 
 
-def _emit(report: Report, fmt: str, output: Path | None) -> None:
+def _emit(
+    report: Report,
+    fmt: str,
+    output: Path | None,
+    index_stats: dict[str, object] | None = None,
+    offline: bool = False,
+) -> None:
+    if fmt == "html":  # with a header naming the index, its coverage and whether the run was online
+        from refhound.report.html import header_for, render_html
+
+        write_output(render_html(report, header_for(index_stats, offline)), output)
+        return
     if fmt == "table":
         from refhound.report.terminal import print_report
 

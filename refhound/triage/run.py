@@ -1,0 +1,216 @@
+"""A triage run: collect the papers, reuse the finished ones, check the rest in parallel, write the outputs.
+
+Layout of the output folder DIR:
+
+    triage.json, triage.csv, index.html     the ranking and the dashboard (rewritten at the end of a run)
+    papers/<slug>.json, papers/<slug>.html   each paper's report (written as the paper finishes)
+    .triage/done/<key>.json                  each finished paper's row: what a re-run reuses
+    .triage/lookups-<run>.sqlite             the cross-paper look-up store (`reuse.py`)
+    .triage/rates.sqlite                     the run-wide rate limits of the online services
+    .triage/work/                            copies of archive members while the run lasts
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Protocol
+
+from refhound.report.html import ReportHeader, header_for
+from refhound.settings import Settings
+from refhound.triage.inputs import Collected, collect
+from refhound.triage.keys import paper_key, run_fingerprint, slug
+from refhound.triage.ratelimit import SharedSlots, Slots
+from refhound.triage.rows import TRIAGE_SCHEMA, PaperRow, error_row, ranked, to_csv
+from refhound.triage.worker import Job, Outcome, WorkerSetup, load_done, write_atomically
+
+STATE = ".triage"
+
+
+class Backend(Protocol):
+    """Runs jobs (a process pool, or Ray) and reports each outcome as it finishes."""
+
+    def run(self, setup: WorkerSetup, jobs: list[Job], on_outcome: Callable[[Outcome], None]) -> None: ...
+
+
+@dataclass
+class TriageOptions:
+    out_dir: Path
+    settings: Settings
+    index_stats: dict[str, Any]
+    workers: int
+    fresh: bool = False
+    reuse: bool = True
+    backend_name: str = "processes"
+
+
+@dataclass
+class TriageResult:
+    rows: list[PaperRow]
+    summary: dict[str, Any]
+    interrupted: bool = False
+    outcomes: list[Outcome] = field(default_factory=list)
+
+
+def header_of(options: TriageOptions, when: datetime) -> ReportHeader:
+    return header_for(options.index_stats, options.settings.check.offline, when)
+
+
+def prepare(options: TriageOptions) -> tuple[Path, Path]:
+    """The state and work folders, emptied first with --fresh."""
+    state = options.out_dir / STATE
+    if options.fresh:
+        shutil.rmtree(state, ignore_errors=True)
+        shutil.rmtree(options.out_dir / "papers", ignore_errors=True)
+    (state / "done").mkdir(parents=True, exist_ok=True)
+    return state, state / "work"
+
+
+def jobs_of(collected: Collected, fingerprint: str) -> tuple[list[Job], list[PaperRow]]:
+    """A job for every checkable paper, and the rows already known (input errors)."""
+    jobs: list[Job] = []
+    known: list[PaperRow] = []
+    for paper in collected.papers:
+        if paper.error is not None or paper.path is None:
+            known.append(error_row(paper.paper, paper.error or "cannot be read"))
+            continue
+        key = paper_key(paper.origin, paper.digest, paper.kind, fingerprint)
+        jobs.append(Job(paper.paper, str(paper.path), paper.kind, slug(paper.origin, paper.paper), key))
+    return jobs, known
+
+
+def run_triage(
+    paths: list[Path],
+    options: TriageOptions,
+    backend: Backend,
+    progress: Callable[[int, int], None] | None = None,
+) -> TriageResult:
+    """Check every paper under `paths` into `options.out_dir`; see the module's docstring."""
+    started = time.perf_counter()
+    when = datetime.now(UTC)
+    out_dir = options.out_dir
+    state, work = prepare(options)
+    fingerprint = run_fingerprint(options.settings, options.index_stats)
+    collected = collect(paths, out_dir, work, options.settings.extract.max_bytes)
+    jobs, rows = jobs_of(collected, fingerprint)
+    todo: list[Job] = []
+    resumed = 0
+    for job in jobs:
+        done = load_done(out_dir, job.key)
+        if done is not None:
+            rows.append(done.model_copy(update={"paper": job.paper}))
+            resumed += 1
+        else:
+            todo.append(job)
+    total = len(rows) + len(todo)
+    if progress:
+        progress(len(rows), total)
+    header = header_of(options, when)
+    setup = WorkerSetup(
+        settings=options.settings,
+        index_path=str(options.index_stats["path"]),
+        header=header,
+        lookups_path=str(state / f"lookups-{fingerprint[:16]}.sqlite") if options.reuse else None,
+        slots=_slots(options.settings, state),
+    )
+    outcomes: list[Outcome] = []
+
+    def finished(outcome: Outcome) -> None:
+        outcomes.append(outcome)
+        rows.append(outcome.row)
+        if progress:
+            progress(len(rows), total)
+
+    interrupted = False
+    try:
+        if todo:
+            backend.run(setup, todo, finished)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    ordered = ranked(rows)
+    summary = _summary(ordered, collected, outcomes, options, header, resumed, time.perf_counter() - started)
+    summary["interrupted"] = interrupted
+    write_outputs(out_dir, ordered, summary)
+    return TriageResult(ordered, summary, interrupted, outcomes)
+
+
+def _slots(settings: Settings, state: Path) -> Slots | None:
+    if settings.check.offline:
+        return None  # nothing is sent
+    return SharedSlots(state / "rates.sqlite")
+
+
+def _summary(
+    rows: list[PaperRow],
+    collected: Collected,
+    outcomes: list[Outcome],
+    options: TriageOptions,
+    header: ReportHeader,
+    resumed: int,
+    seconds: float,
+) -> dict[str, Any]:
+    checked = [row for row in rows if row.status == "checked"]
+    totals = {
+        name: sum(getattr(row.verdicts, name) for row in checked)
+        for name in ("verified", "metadata_error", "fabricated", "unverified")
+    }
+    lookups = sum(o.lookups for o in outcomes)
+    reused = sum(o.reused for o in outcomes)
+    return {
+        "papers": len(rows),
+        "checked": len(checked),
+        "errors": len(rows) - len(checked),
+        "flagged": sum(1 for row in checked if row.hallucinated),
+        "references": sum(row.references for row in checked),
+        "verdicts": totals,
+        "hallucinated": sum(row.hallucinated for row in checked),
+        "minor": sum(row.minor for row in checked),
+        "skipped": [{"paper": name, "reason": why} for name, why in sorted(collected.skipped.items())],
+        "run": {
+            "date": header.date,
+            "version": header.version,
+            "index": header.index,
+            "coverage": header.coverage,
+            "online": header.online,
+            "workers": options.workers,
+            "backend": options.backend_name,
+            "seconds": round(seconds, 2),
+            "checked_now": len(outcomes),
+            "peak_rss_mb_per_worker": max((o.peak_rss_mb for o in outcomes), default=0.0),
+            "resumed": resumed,
+        },
+        "reuse": {
+            "lookups": lookups,
+            "reused": reused,
+            "share": round(reused / lookups, 4) if lookups else 0.0,
+        },
+    }
+
+
+def triage_document(rows: list[PaperRow], summary: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "schema": TRIAGE_SCHEMA,
+        "papers": [row.model_dump(mode="json") for row in rows],
+        "summary": summary,
+    }
+
+
+def write_outputs(out_dir: Path, rows: list[PaperRow], summary: dict[str, Any]) -> None:
+    from refhound.triage.dashboard import render_dashboard
+
+    document = triage_document(rows, summary)
+    write_atomically(out_dir / "triage.json", json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+    write_atomically(out_dir / "triage.csv", to_csv(rows))
+    write_atomically(out_dir / "index.html", render_dashboard(document))
+
+
+def default_workers() -> int:
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)

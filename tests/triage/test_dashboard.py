@@ -1,0 +1,168 @@
+"""The dashboard and the per-paper report: static HTML, escaped, and usable in a real browser (Chromium)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from refhound.index.store import IndexStore
+from refhound.models import FieldCheck, FieldStatus, ParsedFields, ReferenceResult, Report, Severity, Verdict
+from refhound.report.html import ReportHeader, marked_citation, render_html
+from refhound.settings import Settings
+from refhound.triage.dashboard import render_dashboard
+from refhound.triage.pool import ProcessBackend
+from refhound.triage.run import TriageOptions, run_triage
+from tests.triage.test_run import CLEAN_BIB, SUSPICIOUS_BIB
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+MANY_AUTHORS = [f"Author{i} Surname{i}" for i in range(12)]
+
+
+def _wrong_year() -> ReferenceResult:
+    raw = f"{', '.join(MANY_AUTHORS)}. Deep residual learning. In CVPR, 2011."
+    return ReferenceResult(
+        id="7",
+        raw=raw,
+        parsed=ParsedFields(title="Deep residual learning", authors=MANY_AUTHORS, venue="CVPR", year=2011),
+        verdict=Verdict.METADATA_ERROR,
+        severity=Severity.MAJOR,
+        hallucinated=True,
+        fields=[
+            FieldCheck(
+                field="year", status=FieldStatus.MISMATCH, severity=Severity.MAJOR, cited="2011", found="2016"
+            ),
+            FieldCheck(
+                field="authors",
+                status=FieldStatus.MISMATCH,
+                severity=Severity.MINOR,
+                cited="; ".join(MANY_AUTHORS),
+                found="; ".join([*MANY_AUTHORS[:-1], "Kaiming He"]),
+            ),
+        ],
+        evidence=[],
+        stage="index",
+    )
+
+
+def test_the_wrong_field_is_marked_inside_the_cited_string() -> None:
+    marked = marked_citation(_wrong_year())
+    assert '<mark class="wrong" title="year: should be 2016">2011</mark>' in marked
+
+
+def test_a_long_author_list_is_not_repeated_in_the_report() -> None:
+    verified = _wrong_year().model_copy(update={"id": "1", "verdict": Verdict.VERIFIED, "fields": []})
+    page = render_html(
+        Report(references=[verified, _wrong_year()]), ReportHeader(index="idx (7 records)", online=False)
+    )
+    # Once in each cited string (two references), never again in a correction.
+    assert page.count("Author5 Surname5") == 2
+    assert "12 names, differing: Author11 Surname11" in page
+    assert page.index('id="problems"') < page.index('id="verified"')  # problems first
+    assert "idx (7 records)" in page and "offline" in page and "refhound 0." in page
+
+
+def test_the_dashboard_escapes_what_papers_say() -> None:
+    document: dict[str, Any] = {
+        "papers": [
+            {
+                "paper": "<img src=x onerror=alert(1)>.pdf",
+                "status": "error",
+                "error": "<script>alert(2)</script>",
+                "references": 0,
+                "verdicts": {"verified": 0, "metadata_error": 0, "fabricated": 0, "unverified": 0},
+                "hallucinated": 0,
+                "minor": 0,
+                "flags": [],
+                "report": None,
+                "html": None,
+            }
+        ],
+        "summary": {
+            "papers": 1,
+            "checked": 0,
+            "errors": 1,
+            "flagged": 0,
+            "hallucinated": 0,
+            "minor": 0,
+            "references": 0,
+            "skipped": [],
+            "run": {"date": "d", "version": "v", "index": "i", "coverage": [], "online": False},
+        },
+    }
+    page = render_dashboard(document)
+    assert "<img src=x" not in page and "<script>alert" not in page
+
+
+@pytest.fixture
+def triaged(small_index: Path, tmp_path: Path) -> Path:
+    folder = tmp_path / "subs"
+    folder.mkdir()
+    (folder / "clean.bib").write_text(CLEAN_BIB)
+    (folder / "suspicious.bib").write_text(SUSPICIOUS_BIB)
+    (folder / "broken.pdf").write_bytes(b"")
+    settings = Settings()
+    settings.check.offline = True
+    settings.memory.enabled = False
+    with IndexStore.open(small_index) as store:
+        stats = store.stats()
+    out = tmp_path / "out"
+    options = TriageOptions(out_dir=out, settings=settings, index_stats=stats, workers=1)
+    run_triage([folder], options, ProcessBackend(out, 1))
+    return out
+
+
+def test_the_dashboard_sorts_filters_and_opens_a_paper_in_chromium(triaged: Path) -> None:
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's /usr/bin/chromium is not installed")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    document = json.loads((triaged / "triage.json").read_text())
+    assert [p["paper"] for p in document["papers"]] == ["suspicious.bib", "clean.bib", "broken.pdf"]
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            page = browser.new_page()
+            page.goto((triaged / "index.html").as_uri())
+            assert "1 of 2 papers cite hallucinated references" in page.inner_text("#headline")
+            assert "offline" in page.inner_text("#run")
+            rows = page.locator("#papers tbody tr")
+            assert rows.count() == 3
+            first = rows.nth(0)
+            assert "suspicious.bib" in first.inner_text()
+            # Sort by references (descending, then ascending): the error row (0 references) moves.
+            header = page.locator("#papers th", has_text=re.compile("^references$"))
+            header.click()
+            assert "broken.pdf" in rows.nth(2).inner_text()
+            header.click()
+            assert "broken.pdf" in rows.nth(0).inner_text()
+            # Filter by text and by status.
+            page.fill("#filter", "clean")
+            assert page.locator("#papers tbody tr:visible").count() == 1
+            page.fill("#filter", "")
+            page.select_option("#status", "error")
+            visible = page.locator("#papers tbody tr:visible")
+            assert visible.count() == 1 and "empty file" in visible.inner_text()
+            page.select_option("#status", "flagged")
+            assert page.locator("#papers tbody tr:visible").count() == 1
+            # Open the flagged paper: its problems come first, the wrong year marked in the cited string.
+            page.click("#papers tbody tr:visible a")
+            assert page.url.endswith(".html") and "/papers/" in page.url
+            problems = page.locator("table.problems tbody tr").first
+            assert problems.locator("mark.wrong").inner_text() == "2011"
+            assert "2016" in problems.inner_text()
+            assert page.locator("h2").first.inner_text() == "Summary"
+            assert page.locator('h2[id="problems"]').count() == 1
+        finally:
+            browser.close()
