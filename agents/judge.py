@@ -26,7 +26,7 @@ verdicts are never borderline.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from refhound.agents.context import Candidate
@@ -228,15 +228,28 @@ def judge(
     return _decide_without_record(cited, candidates, coverage, settings, this_year, searched_online)
 
 
+def verdict_of(checks: Sequence[FieldCheck]) -> tuple[Verdict, Severity | None]:
+    """The one mapping from the field checks against the cited work's record to a verdict (rules and LLM
+    alike): a wrong field is a metadata error, as severe as its worst field; an identifier only its
+    resolver can confirm leaves the reference unverified — except a possible arXiv id on a work whose
+    every other field agrees: offline nothing can check the id, and calling such a reference unverified
+    would hide that the work is right, so it is verified with the id `unchecked`."""
+    if any(check.status is S.MISMATCH for check in checks):
+        return Verdict.METADATA_ERROR, overall(list(checks))
+    if any(check.status is S.UNCHECKED and check.field != "arxiv_id" for check in checks):
+        return Verdict.UNVERIFIED, None
+    return Verdict.VERIFIED, None
+
+
 def _decide_on_record(cited: ParsedFields, best: _Evaluation, settings: JudgeSettings) -> Judgement:
     record = best.candidate.record
     evidence = [_evidence(best.candidate)]
     wrong = [f for f in best.fields if f.status is S.MISMATCH]
-    unchecked = [f for f in best.fields if f.status is S.UNCHECKED]
+    unchecked = [f.field for f in best.fields if f.status is S.UNCHECKED]
     where = f"{record.source} record {record.source_id}"
     if wrong:
         fields = grade(cited, record, best.fields, best.authors, best.candidate.title_similarity, settings)
-        severity = overall(fields)
+        verdict, severity = verdict_of(fields)
         names = ", ".join(f.field for f in wrong)
         doubts = borderline_doubts(
             cited, record, best.candidate.title_similarity, best.fields, best.authors, settings
@@ -246,30 +259,22 @@ def _decide_on_record(cited: ParsedFields, best: _Evaluation, settings: JudgeSet
         slip = "a citation error, not a sign of invention: " if severity is Severity.MINOR else ""
         reason = f"{slip}wrong {names} per {where}"
         if not hinges:
-            return Judgement(Verdict.METADATA_ERROR, fields, evidence, reason, severity=severity)
+            return Judgement(verdict, fields, evidence, reason, severity=severity)
         borderline = "; ".join(doubts[name] for name in doubted)
-        return Judgement(
-            Verdict.METADATA_ERROR, fields, evidence, reason, borderline, doubted, severity=severity
+        return Judgement(verdict, fields, evidence, reason, borderline, doubted, severity=severity)
+    verdict, _ = verdict_of(best.fields)
+    if verdict is Verdict.UNVERIFIED:
+        reason = (
+            f"matches {where}, but the cited {', '.join(unchecked)} could not be confirmed: "
+            "only its resolver (doi.org, arXiv) can"
         )
-    # A possible arXiv id on a work whose every other field agrees: offline nothing can check the id, and
-    # calling such a reference unverified would hide that the work is right. The id stays `unchecked`.
-    if unchecked and all(f.field == "arxiv_id" for f in unchecked):
-        return Judgement(
-            Verdict.VERIFIED,
-            best.fields,
-            evidence,
-            f"every cited field agrees with {where}; the cited arXiv id could not be checked: only arXiv can",
+    elif unchecked:
+        reason = (
+            f"every cited field agrees with {where}; the cited arXiv id could not be checked: only arXiv can"
         )
-    if unchecked:
-        names = ", ".join(f.field for f in unchecked)
-        return Judgement(
-            Verdict.UNVERIFIED,
-            best.fields,
-            evidence,
-            f"matches {where}, but the cited {names} could not be confirmed: "
-            "only its resolver (doi.org, arXiv) can",
-        )
-    return Judgement(Verdict.VERIFIED, best.fields, evidence, f"every cited field agrees with {where}")
+    else:
+        reason = f"every cited field agrees with {where}"
+    return Judgement(verdict, best.fields, evidence, reason)
 
 
 def _dead_identifier(cited: ParsedFields, dead: list[str], unanswered: Collection[str]) -> Judgement:

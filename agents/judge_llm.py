@@ -36,8 +36,7 @@ from dataclasses import replace
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
-from refhound.agents.judge import Judgement
-from refhound.agents.severity import overall
+from refhound.agents.judge import Judgement, verdict_of
 
 from refhound.errors import LLMError
 from refhound.llm import LLMClient
@@ -208,7 +207,7 @@ def _apply(judgement: Judgement, reply: JudgeReply, model: str) -> Judgement:
     status = {f.field: f.status for f in fields}
 
     def result(verdict: Verdict, checks: list[FieldCheck], reason: str) -> Judgement:
-        severity = overall(checks) if verdict is Verdict.METADATA_ERROR else None
+        severity = verdict_of(checks)[1] if verdict is Verdict.METADATA_ERROR else None
         return replace(
             judgement, verdict=verdict, fields=checks, evidence=evidence, reason=reason, severity=severity
         )
@@ -224,23 +223,27 @@ def _apply(judgement: Judgement, reply: JudgeReply, model: str) -> Judgement:
 
     if reply.decision == "same_work_all_fields_match":
         checks = [settle(f, []) for f in fields]
-        settled = [f.field for f in checks if f.status is S.MISMATCH]
-        unchecked = [f.field for f in checks if f.status is S.UNCHECKED]
-        if settled:
+        verdict, _ = verdict_of(checks)
+        if verdict is Verdict.METADATA_ERROR:
+            settled = [f.field for f in checks if f.status is S.MISMATCH]
             return result(
-                Verdict.METADATA_ERROR,
+                verdict,
                 checks,
                 f"wrong {', '.join(settled)} per {where} (the doubted {', '.join(judgement.doubted)} "
                 f"benign {NOTE})",
             )
-        if unchecked:
+        unchecked = [f.field for f in checks if f.status is S.UNCHECKED]
+        if verdict is Verdict.UNVERIFIED:
             return result(
-                Verdict.UNVERIFIED,
+                verdict,
                 checks,
-                f"matches {where} {NOTE}, but the cited {', '.join(unchecked)} could not be confirmed "
-                f"offline ({doubt})",
+                f"matches {where} {NOTE}, but the cited {', '.join(unchecked)} could not be confirmed: "
+                f"only its resolver (doi.org, arXiv) can ({doubt})",
             )
-        return result(Verdict.VERIFIED, checks, f"every cited field agrees with {where} {NOTE} ({doubt})")
+        unchecked_id = "; the cited arXiv id could not be checked: only arXiv can" if unchecked else ""
+        return result(
+            verdict, checks, f"every cited field agrees with {where} {NOTE}{unchecked_id} ({doubt})"
+        )
 
     if reply.decision == "same_work_field_wrong":
         named = list(dict.fromkeys(reply.wrong_fields))
