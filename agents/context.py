@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from refhound.index.store import IndexStore
-from refhound.models import Record, Reference
+from refhound.models import Record, Reference, Stage
 from refhound.settings import Settings
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ class Candidate:
     record: Record
     title_similarity: float
     via: str  # "doi", "arxiv_id" or "title": what of the citation led to the record
-    stage: str = "index"  # the SOP stage that found it
+    stage: str = Stage.INDEX  # the SOP stage that found it
     note: str = ""  # provenance worth showing in the evidence (e.g. when memory verified it)
 
 

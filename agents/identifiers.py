@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from refhound.agents.context import AgentContext, Candidate, Findings
 
-from refhound.models import Reference
+from refhound.models import Reference, Stage
 from refhound.normalize.titles import title_similarity
 from refhound.sources.probes import CitedIdentifiers, Outcome, Probe
 
-STAGE = "identifiers"
+STAGE = Stage.IDENTIFIERS
 
 
 def probe_identifiers(reference: Reference, context: AgentContext) -> Findings:

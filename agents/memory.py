@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from refhound.agents.context import AgentContext, Candidate, Findings
 
 from refhound.errors import MemoryUnavailable
-from refhound.models import Record, Reference, ReferenceResult, Verdict
+from refhound.models import Record, Reference, ReferenceResult, Stage, Verdict
 from refhound.normalize.titles import title_similarity
 from refhound.settings import MemorySettings
 
@@ -26,9 +26,9 @@ if TYPE_CHECKING:  # chromadb takes most of a second to import: only a run that 
 
 logger = logging.getLogger(__name__)
 
-STAGE = "memory"
+STAGE = Stage.MEMORY
 # Stages whose records are already fast to find again: remembering them would only duplicate them.
-_NOT_REMEMBERED = frozenset({"index", STAGE})
+_NOT_REMEMBERED = frozenset({Stage.INDEX, STAGE})
 
 
 def recall_from_memory(reference: Reference, context: AgentContext) -> Findings:

@@ -14,11 +14,11 @@ from refhound.agents.candidates import records_as_candidates
 from refhound.agents.context import AgentContext, Candidate, Findings
 from refhound.agents.index_search import search_index
 
-from refhound.models import Reference
+from refhound.models import Reference, Stage
 from refhound.sources.aggregate import Lookup
 from refhound.sources.runtime import unavailable_reason
 
-STAGE = "scholar"
+STAGE = Stage.SCHOLAR
 
 
 def search_scholarly_sources(reference: Reference, context: AgentContext) -> Findings:

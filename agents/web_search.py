@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from refhound.agents.candidates import records_as_candidates
 from refhound.agents.context import AgentContext, Candidate, Findings
 
-from refhound.models import ParsedFields, Reference
+from refhound.models import ParsedFields, Reference, Stage
 from refhound.normalize.names import is_et_al, parse_name
 from refhound.normalize.titles import clean_title
 from refhound.web.runtime import unavailable_reason
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from refhound.web.crawl import CrawledPage
     from refhound.web.runtime import WebLookup
 
-STAGE = "web"
+STAGE = Stage.WEB
 _MAX_QUERY_CHARS = 300
 
 

@@ -103,6 +103,22 @@ class Verdict(StrEnum):
     UNVERIFIED = "unverified"
 
 
+class Stage(StrEnum):
+    """The SOP's stages, the one table of their names: SOP files, graph nodes and results use these."""
+
+    IDENTIFIERS = "identifiers"  # the cited DOI / arXiv id / URL asked of its authority
+    INDEX = "index"  # the embedded index
+    MEMORY = "memory"  # records verified earlier
+    SCHOLAR = "scholar"  # the online scholarly APIs
+    WEB = "web"  # web search and crawl
+    JUDGE = "judge"  # the verdict, from everything gathered
+
+    @property
+    def waits_on_a_service(self) -> bool:
+        """Whether the stage asks a service over the network (the judge only when it asks an LLM)."""
+        return self in (Stage.IDENTIFIERS, Stage.SCHOLAR, Stage.WEB)
+
+
 class UnverifiedPolicy(StrEnum):
     """How an `unverified` reference is counted when a yes/no answer is required."""
 

@@ -36,13 +36,12 @@ from langgraph.types import Send
 from refhound.agents.index_search import find_candidates
 from refhound.agents.judge import judge
 from refhound.sop.nodes import judge_step, stage_step
-from refhound.sop.routes import JUDGE
 from refhound.sop.runner import CHUNK_SIZE, SopRunner, new_run_id
 from refhound.sop.state import new_branch
 
 from refhound.index.store import IndexStore
 from refhound.inputs import read_input
-from refhound.models import Reference, Verdict
+from refhound.models import Reference, Stage, Verdict
 from refhound.settings import Settings
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -65,8 +64,8 @@ def sop_steps_in_a_loop(references: list[Reference], runner: SopRunner) -> list[
     no event loop, no threads."""
     plan, context = runner.plan, runner.context
     steps = {stage: stage_step(stage, agent, plan.order, context) for stage, agent in plan.agents.items()}
-    steps[JUDGE] = judge_step(context)
-    first = plan.order[0] if plan.order else JUDGE
+    steps[Stage.JUDGE] = judge_step(context)
+    first = plan.order[0] if plan.order else Stage.JUDGE
     verdicts = []
     for position, reference in enumerate(references):
         done = steps[first](new_branch(position, reference))

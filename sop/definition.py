@@ -13,9 +13,10 @@ from pathlib import Path
 import yaml
 
 from refhound.errors import SopInvalid
+from refhound.models import Stage
 
 #: Every stage an SOP may name; each maps to one agent (see `refhound.sop.stages`).
-STAGE_NAMES = ("identifiers", "index", "memory", "scholar", "web", "judge")
+STAGE_NAMES = tuple(Stage)
 PACKAGED_DIR = Path(__file__).parent
 
 
@@ -70,7 +71,7 @@ def parse_sop(data: object, source: str) -> Sop:
             raise SopInvalid(source, f"unknown stage {stage!r} (known: {', '.join(STAGE_NAMES)})")
     if len(set(stages)) != len(stages):
         raise SopInvalid(source, "a stage is listed twice")
-    if stages[-1] != "judge" or stages.count("judge") != 1:
+    if stages[-1] != Stage.JUDGE or stages.count(Stage.JUDGE) != 1:
         raise SopInvalid(source, "the last stage must be `judge` (it gives every verdict), and only the last")
     name = data.get("name", Path(source).stem)
     description = data.get("description", "")

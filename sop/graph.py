@@ -10,9 +10,11 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from refhound.agents.context import AgentContext
 from refhound.sop.nodes import judge_node, stage_node
-from refhound.sop.routes import JUDGE, BatchSizes, fan_out
+from refhound.sop.routes import BatchSizes, fan_out
 from refhound.sop.stages import StagePlan
 from refhound.sop.state import RunState
+
+from refhound.models import Stage
 
 Graph = CompiledStateGraph[RunState, None, RunState, RunState]
 
@@ -31,25 +33,22 @@ def build_graph(
     builder = StateGraph(RunState)
     for position, (stage, agent) in enumerate(plan.agents.items()):
         # A stage may send a branch to any later stage's node (the next one) or to the judge.
-        later = (*order[position + 1 :], JUDGE)
+        later = (*order[position + 1 :], Stage.JUDGE)
         node = stage_node(stage, agent, order, context, slots, batches)
         # A node takes a plain dict, not a TypedDict: LangGraph would add a channel for each key of one.
         builder.add_node(stage, node, destinations=later)  # type: ignore[call-overload]
-    builder.add_node(JUDGE, judge_node(context, slots))  # type: ignore[call-overload]
-    first = order[0] if order else JUDGE
+    builder.add_node(Stage.JUDGE, judge_node(context, slots))  # type: ignore[call-overload]
+    first = order[0] if order else Stage.JUDGE
     builder.add_conditional_edges(START, partial(fan_out, first_stage=first, batches=batches), [first])
     for stage in order:
         builder.add_edge(stage, END)
-    builder.add_edge(JUDGE, END)
+    builder.add_edge(Stage.JUDGE, END)
     return builder.compile(checkpointer=checkpointer)
-
-
-_LOCAL_STAGES = frozenset({"index", "memory"})
 
 
 def _networked(plan: StagePlan, context: AgentContext) -> frozenset[str]:
     """The stages that wait on a service: every online stage, and the judge when it asks an LLM."""
-    stages = {stage for stage in plan.order if stage not in _LOCAL_STAGES}
+    stages = {stage for stage in plan.order if Stage(stage).waits_on_a_service}
     if context.llm is not None:
-        stages.add(JUDGE)
+        stages.add(Stage.JUDGE)
     return frozenset(stages)

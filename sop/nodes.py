@@ -18,10 +18,10 @@ from langgraph.types import Command, Send
 from refhound.agents.context import Agent, AgentContext, Findings
 from refhound.agents.judge import Judgement, judge
 from refhound.agents.reread import reread_by_record
-from refhound.sop.routes import JUDGE, BatchSizes, Decided, after_stage
+from refhound.sop.routes import BatchSizes, Decided, after_stage
 from refhound.sop.state import Branch, merge
 
-from refhound.models import FieldStatus, ReferenceResult, StageRun, Verdict, is_hallucinated
+from refhound.models import FieldStatus, ReferenceResult, Stage, StageRun, Verdict, is_hallucinated
 
 logger = logging.getLogger(__name__)
 NodeOutput = Command[Any] | dict[str, Any]
@@ -31,10 +31,10 @@ Step = Callable[[Branch], ReferenceResult | Send]
 
 # The stages that search the embedded index (scholar does when the SOP has no index stage, see
 # sop/stages.py; in an SOP with one, the index stage has searched it before).
-_SEARCH_THE_INDEX = frozenset({"index", "scholar"})
+_SEARCH_THE_INDEX = frozenset({Stage.INDEX, Stage.SCHOLAR})
 
 
-def _rules(branch: Branch, context: AgentContext, current: str = JUDGE) -> Judgement:
+def _rules(branch: Branch, context: AgentContext, current: str = Stage.JUDGE) -> Judgement:
     # "Not in the index" proves something only where the index covers the venue completely, and only
     # when the index was searched: an SOP without the index stage must not borrow its coverage.
     ran = {current, *(run.stage for run in branch["stages"])}
@@ -53,7 +53,9 @@ def _rules(branch: Branch, context: AgentContext, current: str = JUDGE) -> Judge
 
 def _searched_online(ran: set[str], context: AgentContext) -> bool:
     """Whether an online stage (scholarly sources, web search) looked for the work."""
-    return ("scholar" in ran and context.sources is not None) or ("web" in ran and context.web is not None)
+    return (Stage.SCHOLAR in ran and context.sources is not None) or (
+        Stage.WEB in ran and context.web is not None
+    )
 
 
 def _covers_nothing(venue_key: str, year: int) -> list[tuple[str, int]]:
@@ -144,12 +146,12 @@ def judge_step(context: AgentContext) -> Callable[[Branch], ReferenceResult]:
         judgement = adjudicate(branch["reference"].parsed, rules, context.llm)
         asked = "; borderline, asked the LLM" if rules.borderline and context.llm else ""
         timing = StageRun(
-            stage=JUDGE,
+            stage=Stage.JUDGE,
             elapsed_ms=_ms_since(started),
             candidates=len(branch["candidates"]),
             note=f"{judgement.verdict.value} from {len(branch['candidates'])} candidates{asked}",
         )
-        return finish(merge(branch, {"stages": [timing]}), judgement, JUDGE, context)
+        return finish(merge(branch, {"stages": [timing]}), judgement, Stage.JUDGE, context)
 
     return work
 
@@ -210,7 +212,7 @@ def finish(branch: Branch, judgement: Judgement, decided_by: str, context: Agent
 
 
 _IDENTIFIERS = ("doi", "arxiv_id")  # the fields only a resolver can confirm
-_LOCAL = ("index", "memory", JUDGE)  # stages that answer offline as online
+_LOCAL = frozenset(stage for stage in Stage if not stage.waits_on_a_service)  # answer offline too
 
 
 def _what_was_not_asked(branch: Branch, judgement: Judgement, offline: bool) -> str:

@@ -8,9 +8,7 @@ from langgraph.types import Send
 from refhound.agents.judge import Judgement
 from refhound.sop.state import Branch, RunState, new_branch
 
-from refhound.models import Verdict
-
-JUDGE = "judge"  # every stage's node is named after the stage
+from refhound.models import Stage, Verdict
 
 
 def fan_out(state: RunState, first_stage: str, batches: BatchSizes) -> list[Send]:
@@ -75,5 +73,5 @@ def after_stage(branch: Branch, judgement: Judgement | None, order: list[str]) -
     if judgement is not None and is_decisive(judgement):
         return Decided(judgement)
     position = branch["next_stage"]
-    following = order[position] if position < len(order) else JUDGE
+    following = order[position] if position < len(order) else Stage.JUDGE
     return Send(following, branch)

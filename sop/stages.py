@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from refhound.agents.context import Agent, AgentContext
 from refhound.sop.definition import Sop
 
+from refhound.models import Stage
+
 
 @dataclass(frozen=True)
 class StagePlan:
@@ -40,7 +42,7 @@ def _memory_agent(context: AgentContext, sop: Sop) -> Agent | str:
 
 
 def _scholar_agent(context: AgentContext, sop: Sop) -> Agent | str:
-    if "index" not in sop.evidence_stages:
+    if Stage.INDEX not in sop.evidence_stages:
         # No index stage of its own: the embedded index is one of the scholar stage's databases.
         from refhound.agents.scholar import search_index_and_scholarly_sources
 
@@ -86,11 +88,11 @@ def _web_agent(context: AgentContext, sop: Sop) -> Agent | str:
 
 
 _RESOLVERS = {
-    "identifiers": _identifiers_agent,
-    "index": _index_agent,
-    "memory": _memory_agent,
-    "scholar": _scholar_agent,
-    "web": _web_agent,
+    Stage.IDENTIFIERS: _identifiers_agent,
+    Stage.INDEX: _index_agent,
+    Stage.MEMORY: _memory_agent,
+    Stage.SCHOLAR: _scholar_agent,
+    Stage.WEB: _web_agent,
 }
 
 
@@ -99,7 +101,8 @@ def plan_stages(sop: Sop, context: AgentContext, overrides: Mapping[str, Agent] 
     agents: dict[str, Agent] = {}
     skipped: dict[str, str] = {}
     for stage in sop.evidence_stages:
-        resolved = overrides[stage] if overrides and stage in overrides else _RESOLVERS[stage](context, sop)
+        resolver = _RESOLVERS[Stage(stage)]
+        resolved = overrides[stage] if overrides and stage in overrides else resolver(context, sop)
         if isinstance(resolved, str):
             skipped[stage] = resolved
         else:
