@@ -241,7 +241,7 @@ def _run(runner: SopRunner, run_id: str, settings: Settings, batch: _Batch | Non
             columns = (TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
             with Progress(*columns, console=err, transient=True) as bar:
                 task = bar.add_task("check", total=total)
-                outcome = execute(lambda _: bar.advance(task))
+                outcome = execute(lambda _position, _result: bar.advance(task))
     except KeyboardInterrupt:
         err.print(f"interrupted; finish it with: refhound check --resume {run_id}", highlight=False)
         raise typer.Exit(EXIT_INTERRUPTED) from None

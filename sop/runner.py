@@ -35,7 +35,8 @@ T = TypeVar("T")
 #: References per LangGraph thread: large enough to keep every slot busy, small enough that a chunk's
 #: checkpoint stays small and LangGraph's bookkeeping of pending tasks stays cheap.
 CHUNK_SIZE = 200
-OnDecided = Callable[[ReferenceResult], None]  # called with each reference's result as it is decided
+# Called with each reference's position in the input and its result, as it is decided (in any order).
+OnDecided = Callable[[int, ReferenceResult], None]
 
 
 @dataclass
@@ -226,8 +227,8 @@ async def _stream(
 
 def _advance(progress: OnDecided | None, finished: Mapping[int, ReferenceResult]) -> None:
     if progress:
-        for result in finished.values():
-            progress(result)
+        for position, result in finished.items():
+            progress(position, result)
 
 
 def check_references(

@@ -296,10 +296,11 @@ def _job_view(job: Job, since: int) -> dict[str, Any]:
         "started": job.started,
         "finished": job.finished,
         "since": since,
-        # Each verdict as in the report, with where its wrong fields are printed ("marks") for the page.
+        # Each verdict as in the report, with where its wrong fields are printed ("marks") and its place in
+        # the input ("position": verdicts come in the order they are decided) for the page.
         "references": [
-            {**result.model_dump(mode="json"), "marks": printed_marks(result)}
-            for result in job.results[since:]
+            {**result.model_dump(mode="json"), "marks": printed_marks(result), "position": position}
+            for result, position in zip(job.results[since:], job.positions[since:], strict=True)
         ],
     }
     if job.state is JobState.DONE and isinstance(job.outcome, CheckOutcome):

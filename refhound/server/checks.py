@@ -68,8 +68,8 @@ def run_check(job: Job, jobs: JobStore, runtime: CheckRuntime, request: CheckReq
         results = runtime.check(
             references,
             offline=request.options.offline,
-            decided=lambda result: jobs.add_results(
-                job, with_policy([result], request.options, runtime.settings)
+            decided=lambda position, result: jobs.add_result(
+                job, position, with_policy([result], request.options, runtime.settings)[0]
             ),
             expired=lambda: jobs.expired(job),
         )

@@ -62,7 +62,8 @@ class Job:
     finished: float | None = None
     total: int | None = None  # references to decide, once the inputs are read
     decided: int = 0
-    results: list[ReferenceResult] = field(default_factory=list)
+    results: list[ReferenceResult] = field(default_factory=list)  # as decided, in any order
+    positions: list[int] = field(default_factory=list)  # each result's place in the input
     outcome: Any = None  # what the work returned (a Report, a QuoteReport)
     error: str | None = None
     failure: FailureKind | None = None
@@ -139,9 +140,10 @@ class JobStore:
         with self._lock:
             job.total = total
 
-    def add_results(self, job: Job, results: list[ReferenceResult]) -> None:
+    def add_result(self, job: Job, position: int, result: ReferenceResult) -> None:
         with self._lock:
-            job.results.extend(results)
+            job.results.append(result)
+            job.positions.append(position)
             job.decided = len(job.results)
 
     def expired(self, job: Job) -> bool:

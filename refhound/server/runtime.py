@@ -66,14 +66,14 @@ class CheckRuntime:
         references: list[Reference],
         *,
         offline: bool,
-        decided: Callable[[ReferenceResult], None],
+        decided: Callable[[int, ReferenceResult], None],
         expired: Callable[[], bool],
     ) -> list[ReferenceResult]:
-        """Check `references`, in order; `decided(result)` with each verdict as it comes. `JobExpired` as
-        soon as `expired()` says so after a verdict."""
+        """Check `references`, in order; `decided(position, result)` with each verdict as it comes.
+        `JobExpired` as soon as `expired()` says so after a verdict."""
 
-        def progress(result: ReferenceResult) -> None:
-            decided(result)
+        def progress(position: int, result: ReferenceResult) -> None:
+            decided(position, result)
             if expired():
                 raise JobExpired
 

@@ -92,10 +92,13 @@ def test_job_reports_progress_then_the_report_and_downloads(server: Server) -> N
         time.sleep(0.05)
     assert view["status"] == "done", view
     assert view["progress"] == {"decided": 2, "total": 2}
-    assert [r["id"] for r in view["references"]] == ["he2016deep", "jain2019"]
+    streamed = [r["id"] for r in view["references"]]  # in the order they were decided
+    assert sorted(streamed) == ["he2016deep", "jain2019"]
+    assert {r["id"]: r["position"] for r in view["references"]} == {"he2016deep": 0, "jain2019": 1}
     assert view["report"]["schema"] == "refhound.report/1" and view["flagged"] is False
+    assert [r["id"] for r in view["report"]["references"]] == ["he2016deep", "jain2019"]
     later = server.call("GET", f"/api/v1/jobs/{job_id}", params={"since": 1}).json()
-    assert [r["id"] for r in later["references"]] == ["jain2019"]
+    assert [r["id"] for r in later["references"]] == streamed[1:]
     html = server.call("GET", f"/api/v1/jobs/{job_id}/report", params={"format": "html"})
     assert html.status_code == 200 and html.headers["content-type"].startswith("text/html")
     assert "Attention is not Explanation" in html.text
@@ -186,7 +189,7 @@ def test_each_verdict_is_handed_back_as_it_is_decided(server: Server) -> None:
     ]
     decided: list[str] = []
     results = runtime.check(
-        references, offline=True, decided=lambda result: decided.append(result.id), expired=lambda: False
+        references, offline=True, decided=lambda _, result: decided.append(result.id), expired=lambda: False
     )
     assert sorted(decided, key=int) == [r.id for r in results] == [str(n) for n in range(20)]
 
@@ -223,12 +226,12 @@ def test_a_check_stops_at_the_first_verdict_past_its_time_limit(server: Server) 
         server.state.runtime.check(
             references,
             offline=True,
-            decided=lambda result: decided.append(1),
+            decided=lambda *_: decided.append(1),
             expired=lambda: len(decided) >= 1,  # the limit passes with the first verdict
         )
     assert 1 <= len(decided) < 40
     # The runtime is still usable after a stopped check.
     (result,) = server.state.runtime.check(
-        references[:1], offline=True, decided=lambda result: None, expired=lambda: False
+        references[:1], offline=True, decided=lambda *_: None, expired=lambda: False
     )
     assert result.verdict == "verified"

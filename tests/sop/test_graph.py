@@ -112,7 +112,7 @@ def test_a_stage_that_waits_on_a_service_reports_each_reference_as_it_is_decided
     scholar = FakeAgent("scholar", knows={f"ref{i}" for i in range(16)}, delay_s=0.02)
     looked_up_at_first_report: list[int] = []
 
-    def progress(_: ReferenceResult) -> None:
+    def progress(_: int, __: ReferenceResult) -> None:
         if not looked_up_at_first_report:
             looked_up_at_first_report.append(len(scholar.calls))
 
@@ -127,7 +127,7 @@ def test_the_first_verdicts_come_before_a_whole_batch_is_done(settings: Settings
     index = FakeAgent("index", knows={f"ref{i}" for i in range(64)}, delay_s=0.002)
     looked_up_at_first_report: list[int] = []
 
-    def progress(_: ReferenceResult) -> None:
+    def progress(_: int, __: ReferenceResult) -> None:
         if not looked_up_at_first_report:
             looked_up_at_first_report.append(len(index.calls))
 

@@ -124,7 +124,8 @@ function referenceItem(result) {
 }
 
 function renderResults() {
-  const ordered = results.map((r, i) => [r, i]).sort((a, b) => rank(a[0]) - rank(b[0]) || a[1] - b[1]);
+  // Problems first, worst first; within a verdict, in the input's order (verdicts arrive as decided).
+  const ordered = results.map((r) => [r, r.position]).sort((a, b) => rank(a[0]) - rank(b[0]) || a[1] - b[1]);
   const problems = $("problems");
   const verified = $("verified");
   problems.replaceChildren();
