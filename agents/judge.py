@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from refhound.agents.context import Candidate
+from refhound.agents.context import AgentContext, Candidate
 from refhound.agents.field_rules import (
     AuthorComparison,
     Coverage,
@@ -43,7 +43,7 @@ from refhound.agents.field_rules import (
 )
 from refhound.agents.severity import grade, overall
 
-from refhound.models import Evidence, FieldCheck, FieldStatus, ParsedFields, Record, Severity, Verdict
+from refhound.models import Evidence, FieldCheck, FieldStatus, ParsedFields, Record, Severity, Stage, Verdict
 from refhound.normalize.venues import parse_venue
 from refhound.settings import JudgeSettings
 
@@ -226,6 +226,44 @@ def judge(
     if dead:
         return _dead_identifier(cited, dead, unanswered)
     return _decide_without_record(cited, candidates, coverage, settings, this_year, searched_online)
+
+
+# The stages that search the embedded index (scholar does in an SOP without an index stage; in an SOP with
+# one, the index stage has searched it before).
+_SEARCH_THE_INDEX = frozenset({Stage.INDEX, Stage.SCHOLAR})
+
+
+def judge_gathered(
+    cited: ParsedFields,
+    candidates: list[Candidate],
+    stages_ran: Collection[str],
+    context: AgentContext,
+    dead_identifiers: Collection[str] = (),
+    unanswered: Collection[str] = (),
+) -> Judgement:
+    """`judge` on what the SOP's stages have gathered, with what their absence can prove.
+
+    "Not in the index" proves something only where the index covers the venue completely, and only when
+    a stage that searches the index ran: an SOP without it must not borrow its coverage. "Not found
+    online" counts only when an online stage ran with its sources set up and every service answered."""
+    coverage = context.store.coverage if _SEARCH_THE_INDEX & set(stages_ran) else _covers_nothing
+    online = (Stage.SCHOLAR in stages_ran and context.sources is not None) or (
+        Stage.WEB in stages_ran and context.web is not None
+    )
+    return judge(
+        cited,
+        candidates,
+        coverage,
+        context.settings.judge,
+        context.this_year,
+        dead_identifiers,
+        unanswered,
+        searched_online=online and not unanswered,
+    )
+
+
+def _covers_nothing(venue_key: str, year: int) -> list[tuple[str, int]]:
+    return []
 
 
 def verdict_of(checks: Sequence[FieldCheck]) -> tuple[Verdict, Severity | None]:

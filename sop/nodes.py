@@ -16,7 +16,7 @@ from typing import Any, TypeVar, cast
 
 from langgraph.types import Command, Send
 from refhound.agents.context import Agent, AgentContext, Findings
-from refhound.agents.judge import Judgement, judge
+from refhound.agents.judge import Judgement, judge_gathered
 from refhound.agents.reread import reread_by_record
 from refhound.sop.routes import BatchSizes, Decided, after_stage
 from refhound.sop.state import Branch, merge
@@ -29,37 +29,16 @@ Node = Callable[[dict[str, Any]], Awaitable[NodeOutput]]
 Step = Callable[[Branch], ReferenceResult | Send]
 
 
-# The stages that search the embedded index (scholar does when the SOP has no index stage, see
-# sop/stages.py; in an SOP with one, the index stage has searched it before).
-_SEARCH_THE_INDEX = frozenset({Stage.INDEX, Stage.SCHOLAR})
-
-
 def _rules(branch: Branch, context: AgentContext, current: str = Stage.JUDGE) -> Judgement:
-    # "Not in the index" proves something only where the index covers the venue completely, and only
-    # when the index was searched: an SOP without the index stage must not borrow its coverage.
-    ran = {current, *(run.stage for run in branch["stages"])}
-    coverage = context.store.coverage if ran & _SEARCH_THE_INDEX else _covers_nothing
-    return judge(
+    """The rules' verdict on what the branch has gathered, the stage `current` included."""
+    return judge_gathered(
         branch["reference"].parsed,
         branch["candidates"],
-        coverage,
-        context.settings.judge,
-        context.this_year,
+        {current, *(run.stage for run in branch["stages"])},
+        context,
         branch.get("dead_identifiers", ()),
         branch["unreachable"],
-        searched_online=_searched_online(ran, context) and not branch["unreachable"],
     )
-
-
-def _searched_online(ran: set[str], context: AgentContext) -> bool:
-    """Whether an online stage (scholarly sources, web search) looked for the work."""
-    return (Stage.SCHOLAR in ran and context.sources is not None) or (
-        Stage.WEB in ran and context.web is not None
-    )
-
-
-def _covers_nothing(venue_key: str, year: int) -> list[tuple[str, int]]:
-    return []
 
 
 def stage_step(stage: str, agent: Agent, order: list[str], context: AgentContext) -> Step:
