@@ -14,8 +14,8 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from refhound.cli_bench import bench_app, settings_from_options
-from refhound.cli_extract import LLMModelOption, LLMModeOption, LLMUrlOption, apply_llm_options, extract
+from refhound.cli_bench import bench_app
+from refhound.cli_extract import LLMModelOption, LLMModeOption, LLMUrlOption, extract, llm_options
 from refhound.cli_index import index_app, open_index_or_fail
 from refhound.cli_memory import memory_app
 from refhound.cli_output import (
@@ -27,6 +27,7 @@ from refhound.cli_output import (
     fail,
     format_for,
     print_error,
+    settings_from_options,
     write_output,
 )
 from refhound.cli_quotes import quotes_app
@@ -174,9 +175,9 @@ def check(
         {
             "check": {"offline": offline or None, "unverified_as": unverified_as, "flag": flag},
             "sop": {"name": sop, "concurrency": concurrency},
-        }
+        },
+        llm_options(llm_url, llm_model, llm),
     )
-    apply_llm_options(settings, llm_url, llm_model, llm)
     # Inputs first: when none can be used, their errors are all there is to say, before any set-up.
     references, problems, unusable = _read(inputs or [], settings)
     if unusable and not references:

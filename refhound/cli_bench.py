@@ -21,13 +21,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from pydantic import ValidationError
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from typer.core import TyperGroup
 
 from refhound.benchmark.items import Benchmark, InputMode, part_of
 from refhound.cli_index import open_index_or_fail
-from refhound.cli_output import EXIT_INTERRUPTED, EXIT_OK, err, fail, write_output
+from refhound.cli_output import EXIT_INTERRUPTED, EXIT_OK, err, fail, settings_from_options, write_output
 from refhound.errors import InputError, RefhoundError
 from refhound.models import FlagPolicy, UnverifiedPolicy
 from refhound.settings import Settings
@@ -185,24 +184,6 @@ def run(
     )
     _report(result, Timing(load=loaded - started, setup=ready - loaded), outputs)
     raise typer.Exit(EXIT_INTERRUPTED if outcome.interrupted else EXIT_OK)
-
-
-def settings_from_options(sections: dict[str, dict[str, Any]]) -> Settings:
-    """The settings with a command's options (section → key → value; None: not given) over the
-    environment and the config file.
-
-    The options go in as init values, so they are validated with everything else, and pydantic-settings
-    merges them key by key: `--concurrency 8` keeps a `sop.name` from the config file. A bad value, from
-    an option or from the config file, is a usage error naming the setting."""
-    given: dict[str, Any] = {}
-    for name, values in sections.items():
-        if chosen := {key: value for key, value in values.items() if value is not None}:
-            given[name] = chosen
-    try:
-        return Settings(**given)
-    except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-        raise fail(f"invalid settings: {problems}") from None
 
 
 def _verify(

@@ -7,13 +7,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import typer
 
-from refhound.cli_output import EXIT_OK, EXIT_USAGE, err, fail, print_error, write_output
+from refhound.cli_output import (
+    EXIT_OK,
+    EXIT_USAGE,
+    err,
+    fail,
+    print_error,
+    settings_from_options,
+    write_output,
+)
 from refhound.errors import InputError
-from refhound.settings import Settings
 
 LLMMode = Literal["off", "low_confidence", "all"]
 _FORMATS = ("json", "bib", "text")
@@ -31,16 +38,9 @@ LLMModeOption = Annotated[
 ]
 
 
-def apply_llm_options(settings: Settings, url: str | None, model: str | None, mode: str | None) -> None:
-    """Command-line LLM options over the settings; an unknown mode is a usage error."""
-    if url is not None:
-        settings.llm.base_url = url
-    if model is not None:
-        settings.llm.model = model
-    if mode is not None:
-        if mode not in ("off", "low_confidence", "all"):
-            raise fail(f"unknown --llm mode {mode!r}; choose off, low_confidence or all")
-        settings.extract.llm = mode  # type: ignore[assignment]  # checked just above
+def llm_options(url: str | None, model: str | None, mode: str | None) -> dict[str, dict[str, Any]]:
+    """The command-line LLM options as settings sections, for `settings_from_options` to validate."""
+    return {"llm": {"base_url": url, "model": model}, "extract": {"llm": mode}}
 
 
 def extract(
@@ -57,8 +57,7 @@ def extract(
 
     if fmt not in _FORMATS:
         raise fail(f"unknown format {fmt!r}; choose one of: {', '.join(_FORMATS)}")
-    settings = Settings()
-    apply_llm_options(settings, llm_url, llm_model, llm)
+    settings = settings_from_options(llm_options(llm_url, llm_model, llm))
     try:
         extraction = extract_pdf(pdf, settings)
     except InputError as error:

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import typer
+from pydantic import ValidationError
 from rich.console import Console
+
+from refhound.settings import Settings
 
 err = Console(stderr=True)
 
@@ -50,3 +54,23 @@ def format_for(fmt: str | None, output: Path | None, default: str) -> str:
     if output is not None and (by_suffix := _BY_SUFFIX.get(output.suffix.lower())):
         return by_suffix
     return default
+
+
+def settings_from_options(*sections: dict[str, dict[str, Any]]) -> Settings:
+    """The settings, built once, with a command's options (section → key → value; None: not given) over
+    the environment and the config file; several dicts of sections are merged.
+
+    The options go in as init values, so they are validated with everything else (`--concurrency 1000`
+    is refused as the setting's limit says), and pydantic-settings merges them key by key:
+    `--concurrency 8` keeps a `sop.name` from the config file. A bad value, from an option or from the
+    config file, is a usage error naming the setting."""
+    given: dict[str, Any] = {}
+    for part in sections:
+        for name, values in part.items():
+            if chosen := {key: value for key, value in values.items() if value is not None}:
+                given[name] = {**given.get(name, {}), **chosen}
+    try:
+        return Settings(**given)
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+        raise fail(f"invalid settings: {problems}") from None

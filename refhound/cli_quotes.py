@@ -14,10 +14,9 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from refhound.cli_extract import apply_llm_options
-from refhound.cli_output import EXIT_OK, EXIT_PROBLEMS, err, fail, write_output
+from refhound.cli_extract import llm_options
+from refhound.cli_output import EXIT_OK, EXIT_PROBLEMS, err, fail, settings_from_options, write_output
 from refhound.errors import RefhoundError
-from refhound.settings import Settings
 
 quotes_app = typer.Typer(
     help="Check quoted passages against the full text of the sources they cite.", no_args_is_help=True
@@ -90,18 +89,18 @@ def check(
 
     if fmt not in FORMATS:
         raise fail(f"unknown format {fmt!r}; choose one of: {', '.join(FORMATS)}")
-    settings = Settings()
-    if offline:
-        settings.check.offline = True
-    if no_link_check:
-        settings.quotes.link_check = False
-    if entailment:
-        settings.quotes.entailment = True
-    if min_words is not None:
-        settings.quotes.min_words = min_words
-    if store is not None:
-        settings.quotes.store_dir = store
-    apply_llm_options(settings, llm_url, llm_model, None)
+    settings = settings_from_options(
+        {
+            "check": {"offline": offline or None},
+            "quotes": {
+                "link_check": False if no_link_check else None,
+                "entailment": entailment or None,
+                "min_words": min_words,
+                "store_dir": store,
+            },
+        },
+        llm_options(llm_url, llm_model, None),
+    )
     overrides = _sources(source)
     as_triples = triples or document.suffix.lower() in TRIPLES_SUFFIXES
     if settings.quotes.entailment and not as_triples:

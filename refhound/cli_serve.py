@@ -12,10 +12,9 @@ from typing import Annotated
 
 import typer
 
-from refhound.cli_bench import settings_from_options
-from refhound.cli_extract import LLMModelOption, LLMUrlOption, apply_llm_options
+from refhound.cli_extract import LLMModelOption, LLMUrlOption, llm_options
 from refhound.cli_index import open_index_or_fail
-from refhound.cli_output import err, fail
+from refhound.cli_output import err, fail, settings_from_options
 from refhound.errors import RefhoundError
 from refhound.server.config import MB, ServerLimits, is_loopback
 
@@ -68,8 +67,10 @@ def serve(
         raise fail(
             f"binding {host} exposes the server beyond this machine: give --token (or set {TOKEN_ENV})"
         )
-    settings = settings_from_options({"check": {"offline": offline or None}})
-    apply_llm_options(settings, llm_url, llm_model, None)
+    settings = settings_from_options(
+        {"check": {"offline": offline or None}, "extract": {"max_pages": max_pages}},
+        llm_options(llm_url, llm_model, None),
+    )
     limits = ServerLimits(
         max_upload_bytes=int(max_upload_mb * MB),
         max_pdf_pages=max_pages,
@@ -78,7 +79,6 @@ def serve(
         job_timeout_s=job_timeout,
         keep_finished_s=keep,
     )
-    settings.extract.max_pages = max_pages
     store = open_index_or_fail(index, settings)
     try:
         runtime = CheckRuntime(settings, store)

@@ -15,10 +15,9 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from refhound.cli_bench import settings_from_options
-from refhound.cli_extract import LLMModelOption, LLMModeOption, LLMUrlOption, apply_llm_options
+from refhound.cli_extract import LLMModelOption, LLMModeOption, LLMUrlOption, llm_options
 from refhound.cli_index import open_index_or_fail
-from refhound.cli_output import EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, err, fail
+from refhound.cli_output import EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, err, fail, settings_from_options
 from refhound.models import UnverifiedPolicy
 
 
@@ -71,9 +70,9 @@ def triage(
     from refhound.triage.run import TriageOptions, default_workers, run_triage
 
     settings = settings_from_options(
-        {"check": {"offline": offline or None, "unverified_as": unverified_as}, "sop": {"name": sop}}
+        {"check": {"offline": offline or None, "unverified_as": unverified_as}, "sop": {"name": sop}},
+        llm_options(llm_url, llm_model, llm),
     )
-    apply_llm_options(settings, llm_url, llm_model, llm)
     if out.exists() and not out.is_dir():
         raise fail(f"--out {out} is a file, not a folder")
     with open_index_or_fail(index, settings) as store:

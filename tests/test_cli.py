@@ -356,3 +356,16 @@ def test_a_bad_setting_is_a_usage_error_naming_it(tmp_path: Path, small_index: P
         app, ["check", str(bib), "--index", str(small_index)], env={"REFHOUND_CHECK__FLAG": "some"}
     )
     assert result.exit_code == 2 and "check.flag" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("option", "setting"),
+    [(["--concurrency", "1000"], "sop.concurrency"), (["--llm", "sometimes"], "extract.llm")],
+)
+def test_options_are_validated_with_the_settings(
+    tmp_path: Path, small_index: Path, option: list[str], setting: str
+) -> None:
+    good = tmp_path / "good.bib"
+    good.write_text(GOOD_AND_BAD_BIB, encoding="utf-8")
+    code, out, err = check(good, "--index", small_index, *option)
+    assert code == 2 and setting in err and out == ""
