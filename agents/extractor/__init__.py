@@ -3,9 +3,10 @@
     extract_pdf(path, settings) -> Extraction     references with parsed fields, confidence, page, links
     read_pdf_references(path, settings)           the same as `Reference`s and `InputProblem`s for `check`
 
-Stages: `pdf` (open safely, OCR pages without text) → `layout` (lines in reading order, no running
-headers) → `section` (where the list is) → `segment` (one entry per reference) → `links` (the PDF's link
-annotations) → the deterministic reference-string parser, and `llm_backend` for what it is unsure of.
+Stages: the page text of `refhound.pdf` (opened safely, OCR for pages without text, lines in reading
+order, no running headers) → `section` (where the list is) → `segment` (one entry per reference) → `links`
+(the PDF's link annotations) → the deterministic reference-string parser, and `llm_backend` for what it is
+unsure of.
 """
 
 from __future__ import annotations

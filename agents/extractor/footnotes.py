@@ -11,8 +11,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from refhound.agents.extractor.layout import Line, body_font_size
 from refhound.agents.extractor.segment import Entry
+
+from refhound.pdf.layout import Line, body_font_size
 
 _FOOTNOTE_NUMBER = re.compile(r"^(\d{1,3})\s+(?=\S)")
 _SMALLER_BY = 0.8  # points

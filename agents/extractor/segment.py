@@ -27,7 +27,8 @@ from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
 from refhound.agents.extractor.entry_shape import has_early_year, opening_shape
-from refhound.agents.extractor.layout import Line
+
+from refhound.pdf.layout import Line
 
 LIST_MARKERS: dict[str, re.Pattern[str]] = {
     "bracket": re.compile(r"^\[(\d{1,4})\]\s*"),

@@ -4,7 +4,7 @@ without its markup, scripts and styles, anything else as text — and a clear re
 Whether bytes are HTML and in which encoding they are is the web agent's reading (`refhound.web.decode`:
 the Content-Type, a byte-order mark, a `<meta charset>`, UTF-8, else Windows-1252, as browsers do).
 
-PDF text is what the extractor reads (`refhound.agents.extractor.pdf`: reading order across columns, running
+PDF text is what the extractor reads (`refhound.pdf`: reading order across columns, running
 headers and footers removed, OCR for pages without a text layer), lines joined by line breaks and pages by a
 blank line; the matcher's normalization joins words hyphenated across lines.
 """
@@ -109,7 +109,7 @@ def html_to_text(data: bytes, content_type: str | None = None) -> str:
 
 def pdf_to_text(path: Path, settings: ExtractSettings) -> tuple[str, list[str]]:
     """A PDF's text through the extractor's text layer, and its warnings (damaged pages, OCR)."""
-    from refhound.agents.extractor.pdf import open_pdf, read_pages
+    from refhound.pdf.document import open_pdf, read_pages
 
     document = open_pdf(path, settings.max_bytes)
     try:

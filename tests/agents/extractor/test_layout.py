@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from refhound.agents.extractor.layout import clean_text
-from refhound.agents.extractor.pdf import open_pdf, read_pages
 from refhound.agents.extractor.segment import join_lines
 
+from refhound.pdf.document import open_pdf, read_pages
+from refhound.pdf.layout import clean_text
 from refhound.settings import ExtractSettings
 from tests.agents.extractor.pdfmaker import LINE, Text, body, write_pdf
 

@@ -115,7 +115,7 @@ def test_with_ocr_off_the_warning_says_so_and_nothing_is_found(scan: Path) -> No
 def test_without_tesseract_the_warning_names_the_debian_package(
     scan: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("refhound.agents.extractor.pdf.tesseract_available", lambda: False)
+    monkeypatch.setattr("refhound.pdf.document.tesseract_available", lambda: False)
     extraction = extract_pdf(scan)
     assert extraction.references == []
     assert extraction.warnings == [
@@ -164,7 +164,7 @@ def test_wrapped_references_of_a_scan_are_found(tmp_path: Path) -> None:
 def test_the_nougat_backend_is_detected_and_its_absence_said(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("refhound.agents.extractor.pdf.nougat_available", lambda: False)
+    monkeypatch.setattr("refhound.pdf.document.nougat_available", lambda: False)
     path = scanned(manuscript(tmp_path / "typeset.pdf", PRINTED), tmp_path / "scan.pdf", pages=[1])
     extraction = extract_pdf(path, Settings(extract={"ocr_backend": "nougat"}))
     assert extraction.warnings[0] == (

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pymupdf
-from refhound.agents.extractor.layout import Line, raw_lines, reading_order, strip_running_text
 
 from refhound.errors import InputError
 from refhound.inputs.files import check_pdf_file
+from refhound.pdf.layout import Line, raw_lines, reading_order, strip_running_text
 from refhound.settings import ExtractSettings
 
 _OCR_LARGER = 1.3  # OCR'd text this much larger than the page's usual size is a heading or title
