@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from refhound.agents.context import Candidate
-
 from refhound.models import ParsedFields, Record
 from refhound.normalize.names import name_key
 from refhound.normalize.titles import title_similarity

@@ -16,9 +16,8 @@ from refhound.models import Record, Reference, Stage
 from refhound.settings import Settings
 
 if TYPE_CHECKING:
-    from refhound.memory.store import VerifiedMemory
-
     from refhound.llm import LLMClient
+    from refhound.memory.store import VerifiedMemory
     from refhound.sources.runtime import SourcesRuntime
     from refhound.web.runtime import WebRuntime
 

@@ -10,7 +10,6 @@ work anywhere, as evidence of fabrication. An authority that gives no answer pro
 from __future__ import annotations
 
 from refhound.agents.context import AgentContext, Candidate, Findings
-
 from refhound.models import Reference, Stage
 from refhound.normalize.titles import title_similarity
 from refhound.sources.probes import CitedIdentifiers, Outcome, Probe

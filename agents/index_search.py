@@ -10,7 +10,6 @@ from __future__ import annotations
 from refhound.agents.alignment import PrintedString
 from refhound.agents.candidates import best_first
 from refhound.agents.context import AgentContext, Candidate, Findings
-
 from refhound.index.store import IndexedRecord, IndexStore
 from refhound.models import ParsedFields, Record, Reference
 from refhound.normalize.identifiers import arxiv_id_from_doi, normalize_arxiv_id, normalize_doi

@@ -42,7 +42,6 @@ from refhound.agents.field_rules import (
     check_year,
 )
 from refhound.agents.severity import grade, overall
-
 from refhound.models import Evidence, FieldCheck, FieldStatus, ParsedFields, Record, Severity, Stage, Verdict
 from refhound.normalize.venues import parse_venue
 from refhound.settings import JudgeSettings

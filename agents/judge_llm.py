@@ -36,8 +36,8 @@ from dataclasses import replace
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
-from refhound.agents.judge import Judgement, verdict_of
 
+from refhound.agents.judge import Judgement, verdict_of
 from refhound.errors import LLMError
 from refhound.llm import LLMClient
 from refhound.models import Evidence, FieldCheck, FieldStatus, ParsedFields, Severity, Verdict

@@ -15,7 +15,6 @@ from datetime import date
 from typing import TYPE_CHECKING
 
 from refhound.agents.context import AgentContext, Candidate, Findings
-
 from refhound.errors import MemoryUnavailable
 from refhound.models import Record, Reference, ReferenceResult, Stage, Verdict
 from refhound.normalize.titles import title_similarity

@@ -16,7 +16,6 @@ from dataclasses import dataclass, replace
 
 from refhound.agents.alignment import find_printed_record
 from refhound.agents.context import Candidate
-
 from refhound.models import ParsedFields, Reference
 from refhound.normalize.titles import title_similarity
 from refhound.refstring import parse_reference_string_around

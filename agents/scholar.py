@@ -13,7 +13,6 @@ from dataclasses import replace
 from refhound.agents.candidates import records_as_candidates
 from refhound.agents.context import AgentContext, Candidate, Findings
 from refhound.agents.index_search import search_index
-
 from refhound.models import Reference, Stage
 from refhound.sources.aggregate import Lookup
 from refhound.sources.runtime import unavailable_reason

@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rapidfuzz.distance import OSA, Indel
-from refhound.agents.field_rules import AuthorComparison, name_variant
 
+from refhound.agents.field_rules import AuthorComparison, name_variant
 from refhound.models import FieldCheck, FieldStatus, ParsedFields, Record, Severity
 from refhound.normalize.names import parse_name
 from refhound.normalize.text import fold

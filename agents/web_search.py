@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 
 from refhound.agents.candidates import records_as_candidates
 from refhound.agents.context import AgentContext, Candidate, Findings
-
 from refhound.models import ParsedFields, Reference, Stage
 from refhound.normalize.names import is_et_al, parse_name
 from refhound.normalize.titles import clean_title

@@ -24,7 +24,6 @@ from refhound.benchmark.perturb_fields import AUTHOR_ERRORS, METADATA_ERRORS, fi
 from refhound.benchmark.perturb_title import TITLE_ERRORS, Perturbed, TitleVocabulary, title_error
 from refhound.benchmark.sample import Cited, IndexSampler, SourceRecord
 from refhound.benchmark.styles import STYLES, cited_venue, render, shown_authors
-
 from refhound.index.store import IndexStore
 
 FAMILIES: dict[str, tuple[str, ...]] = {

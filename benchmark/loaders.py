@@ -22,7 +22,6 @@ from refhound.benchmark.items import (
     Problem,
     parse_label,
 )
-
 from refhound.bibtex import parse_bibtex
 from refhound.errors import InputError
 from refhound.inputs.files import check_input_file

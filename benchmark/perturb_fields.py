@@ -18,7 +18,6 @@ from collections.abc import Callable
 
 from refhound.benchmark.perturb_title import Perturbed
 from refhound.benchmark.sample import Cited, IndexSampler, Pools
-
 from refhound.normalize.identifiers import normalize_doi
 from refhound.normalize.names import NameMatch, names_match, parse_name
 from refhound.normalize.venues import VenueKind, parse_venue

@@ -15,7 +15,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from refhound.benchmark.sample import Cited, IndexSampler, Pools
-
 from refhound.normalize.titles import title_key
 
 _WORD = re.compile(r"^([^\w]*)([A-Za-z][A-Za-z-]*[A-Za-z])([^\w]*)$")

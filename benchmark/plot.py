@@ -11,6 +11,7 @@ from pathlib import Path
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+
 from refhound.benchmark.items import VALID_TYPE
 from refhound.benchmark.results import BenchResult
 

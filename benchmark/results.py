@@ -15,7 +15,6 @@ from typing import Any
 from refhound.benchmark.items import BenchItem, Benchmark, InputMode
 from refhound.benchmark.metrics import Scores, TypeCount, decided, per_type, predicted_hallucinated, score
 from refhound.benchmark.runner import BenchRun
-
 from refhound.models import FlagPolicy, ReferenceResult, UnverifiedPolicy, Verdict
 
 BENCH_SCHEMA = "refhound.bench/1"

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 
 from refhound.benchmark.export import bibtex_entry
 from refhound.benchmark.items import BenchInputError, BenchItem, Benchmark, InputMode, Problem
-
 from refhound.bibtex import decode_field, split_bibtex_names
 from refhound.inputs.bib import map_fields
 from refhound.models import ParsedFields, Reference, ReferenceResult

@@ -14,7 +14,6 @@ import re
 from collections.abc import Callable
 
 from refhound.benchmark.sample import Cited
-
 from refhound.normalize.names import PersonName, parse_name
 from refhound.normalize.venues import parse_venue
 

@@ -36,9 +36,9 @@ from chromadb.api.models.Collection import Collection
 from chromadb.config import Settings as ChromaSettings
 from chromadb.errors import ChromaError
 from pydantic import ValidationError
-from refhound.memory.embedding import MiniLMEmbeddingFunction, default_embedding
 
 from refhound.errors import MemoryUnavailable
+from refhound.memory.embedding import MiniLMEmbeddingFunction, default_embedding
 from refhound.models import ParsedFields, Record
 from refhound.normalize.names import is_et_al, parse_name
 from refhound.normalize.text import fold, latex_to_unicode

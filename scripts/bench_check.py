@@ -18,11 +18,10 @@ import sqlite3
 import time
 from pathlib import Path
 
-from refhound.sop.runner import check_references
-
 from refhound.index.store import IndexStore
 from refhound.inputs import read_input
 from refhound.settings import Settings
+from refhound.sop.runner import check_references
 
 
 def sample_bib(db: Path, n: int, seed: int, out: Path) -> int:

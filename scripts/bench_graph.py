@@ -33,16 +33,16 @@ from typing import Annotated, Any, TypedDict
 
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Send
+
 from refhound.agents.index_search import find_candidates
 from refhound.agents.judge import judge
-from refhound.sop.nodes import judge_step, stage_step
-from refhound.sop.runner import CHUNK_SIZE, SopRunner, new_run_id
-from refhound.sop.state import new_branch
-
 from refhound.index.store import IndexStore
 from refhound.inputs import read_input
 from refhound.models import Reference, Stage, Verdict
 from refhound.settings import Settings
+from refhound.sop.nodes import judge_step, stage_step
+from refhound.sop.runner import CHUNK_SIZE, SopRunner, new_run_id
+from refhound.sop.state import new_branch
 
 sys.path.insert(0, str(Path(__file__).parent))
 from bench_check import sample_bib

@@ -30,10 +30,9 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
+from refhound.index.store import IndexStore
 from refhound.memory.embedding import default_embedding
 from refhound.memory.store import VerifiedMemory, cited_key, record_key
-
-from refhound.index.store import IndexStore
 from refhound.models import ParsedFields, Record
 from refhound.normalize.names import parse_name
 from refhound.normalize.titles import title_key

@@ -23,13 +23,12 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from refhound.sop.runner import RunOutcome, SopRunner
-
 from refhound.index.ingest.base import Dump
 from refhound.index.store import IndexStore
 from refhound.models import Record, Reference
 from refhound.refstring import parse_reference_string
 from refhound.settings import Settings
+from refhound.sop.runner import RunOutcome, SopRunner
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.sources.crossref_server import CrossrefServer

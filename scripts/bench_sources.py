@@ -38,12 +38,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from refhound.sop.runner import check_references
-
 from refhound.index.ingest.base import Dump
 from refhound.index.store import IndexStore
 from refhound.models import ParsedFields, Record, Reference, ReferenceResult, Verdict
 from refhound.settings import CrossrefSettings, Settings, SourcesSettings
+from refhound.sop.runner import check_references
 from refhound.sources.runtime import SourcesRuntime
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))

@@ -22,7 +22,6 @@ from pathlib import Path
 
 from refhound.benchmark.export import bibtex_text
 from refhound.benchmark.loaders import load_hallmark
-
 from refhound.index.ingest import INGESTERS
 from refhound.index.store import IndexStore
 

@@ -38,10 +38,10 @@ from unittest import mock
 
 from lxml import etree
 from rapidfuzz import fuzz
+
 from refhound.agents.extractor import section
 from refhound.agents.extractor.extract import extract_pdf
 from refhound.agents.extractor.result import Extraction
-
 from refhound.normalize.text import fold
 
 _NON_ALNUM = re.compile(r"[\W_]+")

@@ -8,13 +8,13 @@ from functools import partial
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
+
 from refhound.agents.context import AgentContext
+from refhound.models import Stage
 from refhound.sop.nodes import judge_node, stage_node
 from refhound.sop.routes import BatchSizes, fan_out
 from refhound.sop.stages import StagePlan
 from refhound.sop.state import RunState
-
-from refhound.models import Stage
 
 Graph = CompiledStateGraph[RunState, None, RunState, RunState]
 

@@ -15,13 +15,13 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar, cast
 
 from langgraph.types import Command, Send
+
 from refhound.agents.context import Agent, AgentContext, Findings
 from refhound.agents.judge import Judgement, judge_gathered
 from refhound.agents.reread import reread_by_record
+from refhound.models import FieldStatus, ReferenceResult, Stage, StageRun, Verdict, is_hallucinated
 from refhound.sop.routes import BatchSizes, Decided, after_stage
 from refhound.sop.state import Branch, merge
-
-from refhound.models import FieldStatus, ReferenceResult, Stage, StageRun, Verdict, is_hallucinated
 
 logger = logging.getLogger(__name__)
 NodeOutput = Command[Any] | dict[str, Any]

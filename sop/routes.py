@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from langgraph.types import Send
-from refhound.agents.judge import Judgement
-from refhound.sop.state import Branch, RunState, new_branch
 
+from refhound.agents.judge import Judgement
 from refhound.models import Stage, Verdict
+from refhound.sop.state import Branch, RunState, new_branch
 
 
 def fan_out(state: RunState, first_stage: str, batches: BatchSizes) -> list[Send]:

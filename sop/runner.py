@@ -18,17 +18,17 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from langchain_core.runnables import RunnableConfig
+
 from refhound.agents.context import Agent, AgentContext
+from refhound.index.store import IndexStore
+from refhound.llm import client_from_settings
+from refhound.models import InputProblem, Reference, ReferenceResult
+from refhound.settings import Settings
 from refhound.sop.definition import Sop, load_sop
 from refhound.sop.graph import Graph, build_graph
 from refhound.sop.runs import Manifest, RunStore, open_runs
 from refhound.sop.stages import plan_stages
 from refhound.sop.state import RunState
-
-from refhound.index.store import IndexStore
-from refhound.llm import client_from_settings
-from refhound.models import InputProblem, Reference, ReferenceResult
-from refhound.settings import Settings
 
 T = TypeVar("T")
 
@@ -58,7 +58,6 @@ def new_run_id() -> str:
 def build_context(settings: Settings, store: IndexStore) -> AgentContext:
     """Everything the agents share in one run; `AgentContext.close()` releases it."""
     from refhound.agents.memory import memory_opener
-
     from refhound.sources.runtime import SourcesRuntime
     from refhound.web.runtime import WebRuntime
 

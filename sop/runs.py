@@ -17,8 +17,8 @@ from pathlib import Path
 import aiosqlite
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
-from refhound.agents.context import Candidate
 
+from refhound.agents.context import Candidate
 from refhound.errors import RunNotFound
 from refhound.models import (
     Evidence,

@@ -10,9 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from refhound.agents.context import Agent, AgentContext
-from refhound.sop.definition import Sop
-
 from refhound.models import Stage
+from refhound.sop.definition import Sop
 
 
 @dataclass(frozen=True)

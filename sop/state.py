@@ -13,7 +13,6 @@ from collections.abc import Callable
 from typing import Annotated, Any, TypedDict, cast, get_type_hints
 
 from refhound.agents.context import Candidate
-
 from refhound.models import Reference, ReferenceResult, StageRun
 
 

@@ -10,12 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from refhound.sop.runner import RunOutcome, SopRunner
 from typer.testing import CliRunner
 
 from refhound.cli import app
 from refhound.models import ParsedFields, ReferenceResult, Severity, Verdict
 from refhound.settings import Settings
+from refhound.sop.runner import RunOutcome, SopRunner
 from tests.conftest import ROOT
 
 runner = CliRunner()

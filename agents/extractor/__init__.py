@@ -15,7 +15,6 @@ from pathlib import Path
 
 from refhound.agents.extractor.extract import extract_pdf
 from refhound.agents.extractor.result import EXTRACT_SCHEMA, ExtractedReference, Extraction
-
 from refhound.errors import InputError
 from refhound.inputs.files import is_pdf  # re-exported: PDFs are told apart without the PDF library
 from refhound.models import InputProblem, Reference

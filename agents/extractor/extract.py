@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pymupdf
+
 from refhound.agents.extractor.footnotes import footnote_entries
 from refhound.agents.extractor.links import fill_from_links, links_of_entries, page_links
 from refhound.agents.extractor.llm_backend import LLMReferenceParser
@@ -15,7 +16,6 @@ from refhound.agents.extractor.repeated_authors import carry_over, with_stand_in
 from refhound.agents.extractor.result import ExtractedReference, Extraction
 from refhound.agents.extractor.section import Section, find_reference_section
 from refhound.agents.extractor.segment import Entry, join_lines, split_entries
-
 from refhound.errors import LLMError, LLMUnavailable
 from refhound.llm import client_from_settings
 from refhound.pdf.document import open_pdf, read_pages

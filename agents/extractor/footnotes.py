@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from refhound.agents.extractor.segment import Entry
-
 from refhound.pdf.layout import Line, body_font_size
 
 _FOOTNOTE_NUMBER = re.compile(r"^(\d{1,3})\s+(?=\S)")

@@ -10,8 +10,8 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 import pymupdf
-from refhound.agents.extractor.segment import Entry
 
+from refhound.agents.extractor.segment import Entry
 from refhound.models import ParsedFields
 from refhound.normalize.identifiers import find_arxiv_id, normalize_doi
 

@@ -6,7 +6,6 @@ import re
 
 from refhound.agents.extractor.bib_type import bib_type
 from refhound.agents.extractor.result import ExtractedReference, Extraction
-
 from refhound.normalize.names import parse_name
 from refhound.normalize.text import fold
 

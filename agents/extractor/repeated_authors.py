@@ -9,7 +9,6 @@ parsing, the stand-in is replaced by the previous entry's authors, and co-author
 from __future__ import annotations
 
 from refhound.agents.extractor.entry_shape import REPEATED_AUTHORS
-
 from refhound.models import ParsedFields
 
 STAND_IN = "Anonymous, A."  # surname and initial: read as one name before "(2003)", ", 2003", "and K. Brown"

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 
 from refhound.agents.extractor.entry_shape import has_early_year, opening_shape, opens_given_names_first
 from refhound.agents.extractor.segment import LIST_MARKERS, MID_PHRASE, entry_opening
-
 from refhound.inputs.base import year_of
 from refhound.pdf.layout import Line, body_font_size
 

@@ -27,7 +27,6 @@ from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
 from refhound.agents.extractor.entry_shape import has_early_year, opening_shape
-
 from refhound.pdf.layout import Line
 
 LIST_MARKERS: dict[str, re.Pattern[str]] = {

@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from refhound.agents.context import AgentContext, Candidate
 from refhound.agents.identifiers import probe_identifiers
 from refhound.agents.judge import judge
-
 from refhound.errors import Unreachable
 from refhound.models import FieldStatus, ParsedFields, Record, Reference, Verdict
 from refhound.settings import JudgeSettings, Settings

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+
 from refhound.agents.index_search import Candidate, find_candidates
 from refhound.agents.judge import judge
-
 from refhound.index.store import IndexStore
 from refhound.models import FieldStatus, ParsedFields, Record, Verdict
 from refhound.normalize.titles import title_similarity

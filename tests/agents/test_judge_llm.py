@@ -10,6 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
+
 from refhound.agents.index_search import Candidate
 from refhound.agents.judge import Judgement, judge
 from refhound.agents.judge_llm import (
@@ -18,7 +19,6 @@ from refhound.agents.judge_llm import (
     JudgeReply,
     adjudicate,
 )
-
 from refhound.breaker import CircuitBreaker
 from refhound.llm import LLMClient, unbounded_strings
 from refhound.models import Evidence, FieldCheck, FieldStatus, ParsedFields, Record, Verdict

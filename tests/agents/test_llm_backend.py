@@ -6,13 +6,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+
 from refhound.agents.extractor.llm_backend import (
     SCHEMA_NAME,
     LLMReferenceParser,
     ReferenceFields,
     fields_from_reply,
 )
-
 from refhound.errors import LLMInvalidReply, LLMUnavailable
 from refhound.llm import LLMClient, unbounded_strings
 from refhound.models import ParsedFields

@@ -8,13 +8,13 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+
 from refhound.agents.context import AgentContext
 from refhound.agents.judge import judge
 from refhound.agents.memory import MemoryOpener, memory_opener, recall_from_memory, remember_verified
-from refhound.memory.store import VerifiedMemory
-
 from refhound.errors import MemoryUnavailable
 from refhound.index.store import IndexStore
+from refhound.memory.store import VerifiedMemory
 from refhound.models import ParsedFields, Reference, ReferenceResult, Verdict
 from refhound.settings import MemorySettings, Settings
 from tests.conftest import RECORDS

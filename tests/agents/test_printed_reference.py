@@ -7,8 +7,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from refhound.agents.alignment import find_printed_record
 
+from refhound.agents.alignment import find_printed_record
 from refhound.index.store import IndexStore
 from refhound.models import ParsedFields, Record, Reference, Verdict
 from tests.conftest import RECORDS, build_index, check_offline

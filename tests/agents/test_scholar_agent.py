@@ -7,10 +7,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from refhound.agents.context import AgentContext, Findings
 from refhound.agents.judge import Judgement, judge
 from refhound.agents.scholar import search_scholarly_sources
-
 from refhound.index.store import IndexStore
 from refhound.models import FieldStatus, ParsedFields, Reference, Verdict
 from refhound.settings import Settings

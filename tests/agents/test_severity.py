@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+
 from refhound.agents.index_search import Candidate
 from refhound.agents.judge import Judgement, judge
-
 from refhound.models import FieldStatus, FlagPolicy, ParsedFields, Record, Severity, Verdict, is_hallucinated
 from refhound.normalize.titles import title_similarity
 from refhound.settings import JudgeSettings

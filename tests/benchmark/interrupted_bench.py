@@ -14,7 +14,6 @@ from pathlib import Path
 
 from refhound.benchmark import runner as runner_module
 from refhound.benchmark.runner import Verifier
-
 from refhound.models import ParsedFields, Reference, ReferenceResult, Verdict
 
 

@@ -8,6 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+
 from refhound.benchmark import generate as generate_module
 from refhound.benchmark.generate import FAMILIES, GenerateOptions, apportion, generate_file, parse_mix, plan
 from refhound.benchmark.loaders import load_hallmark
@@ -16,7 +17,6 @@ from refhound.benchmark.perturb_title import Perturbed, TitleVocabulary, paraphr
 from refhound.benchmark.runner import parsed_from_fields
 from refhound.benchmark.sample import Cited, IndexSampler, Pools
 from refhound.benchmark.styles import STYLES, cited_venue, render, sentence_case, shown_authors
-
 from refhound.index.store import IndexStore
 from refhound.normalize.names import NameMatch, names_match
 from refhound.normalize.titles import title_key

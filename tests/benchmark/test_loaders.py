@@ -6,11 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
+
 from refhound.benchmark.export import bibtex_text
 from refhound.benchmark.items import BenchInputError, InputMode, parse_label
 from refhound.benchmark.loaders import load_benchmark, load_bib, load_citeaudit, load_hallmark
 from refhound.benchmark.runner import check_input, parsed_from_fields, to_reference
-
 from refhound.errors import InputError
 
 CITEAUDIT = {

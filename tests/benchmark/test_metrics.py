@@ -9,12 +9,12 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+
 from refhound.benchmark.items import BenchItem, Benchmark, InputMode, part_of
 from refhound.benchmark.metrics import Scores, per_type, predicted_hallucinated, score
 from refhound.benchmark.plot import write_plot
 from refhound.benchmark.results import BENCH_SCHEMA, BenchResult, Timing, markdown
 from refhound.benchmark.runner import run_bench
-
 from refhound.models import (
     FlagPolicy,
     ParsedFields,

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+
 from refhound.benchmark.items import InputMode
 from refhound.benchmark.loaders import load_citeaudit, load_hallmark
 from refhound.benchmark.runner import check_input, parsed_from_fields
-
 from tests.conftest import shared_path
 
 pytestmark = pytest.mark.shared

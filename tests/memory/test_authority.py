@@ -10,11 +10,11 @@ from pathlib import Path
 
 import chromadb
 import pytest
-from refhound.memory.maintenance import clear, forget, memory_stats
-from refhound.memory.store import COLLECTION, VerifiedMemory, record_key
 from typer.testing import CliRunner
 
 from refhound.cli import app
+from refhound.memory.maintenance import clear, forget, memory_stats
+from refhound.memory.store import COLLECTION, VerifiedMemory, record_key
 from refhound.models import ParsedFields
 from tests.conftest import RECORDS
 

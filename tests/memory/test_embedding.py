@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from chromadb.utils.embedding_functions import config_to_embedding_function, known_embedding_functions
+
 from refhound.memory.embedding import (
     DIMENSIONS,
     MiniLMEmbeddingFunction,

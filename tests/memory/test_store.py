@@ -13,10 +13,10 @@ from pathlib import Path
 import chromadb
 import pytest
 from chromadb.config import Settings as ChromaSettings
-from refhound.memory.embedding import MiniLMEmbeddingFunction
-from refhound.memory.store import COLLECTION, VerifiedMemory, cited_key, record_key
 
 from refhound.errors import MemoryUnavailable
+from refhound.memory.embedding import MiniLMEmbeddingFunction
+from refhound.memory.store import COLLECTION, VerifiedMemory, cited_key, record_key
 from refhound.models import ParsedFields, Record
 from tests.conftest import RECORDS
 

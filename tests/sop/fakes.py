@@ -8,7 +8,6 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from refhound.agents.context import AgentContext, Candidate, Findings
-
 from refhound.models import ParsedFields, Record, Reference
 from refhound.normalize.titles import title_similarity
 

@@ -12,11 +12,10 @@ import json
 import sys
 from pathlib import Path
 
-from refhound.sop.definition import Sop
-from refhound.sop.runner import SopRunner
-
 from refhound.index.store import IndexStore
 from refhound.settings import Settings
+from refhound.sop.definition import Sop
+from refhound.sop.runner import SopRunner
 from tests.sop.fakes import FakeAgent, reference
 
 N = 40

@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from refhound.sop.definition import Sop
-from refhound.sop.runner import SopRunner
 
 from refhound.index.store import IndexStore
 from refhound.models import ReferenceResult, Verdict
 from refhound.settings import Settings
+from refhound.sop.definition import Sop
+from refhound.sop.runner import SopRunner
 from tests.sop.fakes import FakeAgent, agents, reference
 
 SOP = Sop(name="test", stages=("index", "memory", "scholar", "judge"))

@@ -11,11 +11,11 @@ import time
 from pathlib import Path
 
 import pytest
-from refhound.sop.runner import SopRunner
 
 from refhound.errors import RunNotFound
 from refhound.index.store import IndexStore
 from refhound.settings import Settings
+from refhound.sop.runner import SopRunner
 from tests.conftest import ROOT
 from tests.sop.interrupted_run import N
 

@@ -11,12 +11,12 @@ from typing import Any, TypeVar
 
 import httpx
 import pytest
-from refhound.sop.runner import check_references
 
 from refhound.errors import Unreachable
 from refhound.index.store import IndexStore
 from refhound.models import ParsedFields, Record, Reference, Verdict
 from refhound.settings import Settings
+from refhound.sop.runner import check_references
 from refhound.sources.cache import HttpCache, cache_key
 from refhound.sources.crossref import Crossref
 from refhound.sources.http import HttpPool, OfflineTransport, Policy, make_client

@@ -18,12 +18,12 @@ from pathlib import Path
 
 import httpx
 import pytest
-from refhound.sop.runner import check_references
 
 from refhound.errors import Unreachable
 from refhound.index.store import IndexStore
 from refhound.models import ParsedFields, Record, Reference, ReferenceResult, Verdict
 from refhound.settings import Settings
+from refhound.sop.runner import check_references
 from refhound.sources.base import fetch_json
 from refhound.sources.http import HttpPool, Policy, make_client
 from tests.conftest import build_index

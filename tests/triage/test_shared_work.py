@@ -101,7 +101,6 @@ def test_two_workers_together_keep_the_configured_rate(small_index: Path, tmp_pa
 
 def test_findings_with_an_unreachable_service_are_not_kept(tmp_path: Path) -> None:
     from refhound.agents.context import Findings
-
     from refhound.models import Reference
     from refhound.triage.reuse import LookupStore, ReuseCounter, reusing
 

@@ -9,16 +9,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from refhound.agents.context import AgentContext, Findings
-from refhound.agents.web_search import search_the_web, web_query
-from refhound.sop.definition import load_sop
-from refhound.sop.stages import plan_stages
 from typer.testing import CliRunner
 
+from refhound.agents.context import AgentContext, Findings
+from refhound.agents.web_search import search_the_web, web_query
 from refhound.cli import app
 from refhound.index.store import IndexStore
 from refhound.models import ParsedFields, Reference
 from refhound.settings import Settings
+from refhound.sop.definition import load_sop
+from refhound.sop.stages import plan_stages
 from refhound.web.runtime import WebRuntime
 from tests.web import pages
 from tests.web.conftest import web_settings

@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pymupdf
 import pytest
-from refhound.agents.extractor import extract_pdf, read_pdf_references
 from typer.testing import CliRunner, Result
 
+from refhound.agents.extractor import extract_pdf, read_pdf_references
 from refhound.cli import app
 from refhound.errors import InputError
 from refhound.settings import Settings

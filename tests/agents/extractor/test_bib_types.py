@@ -6,10 +6,10 @@ from pathlib import Path
 
 import bibtexparser
 import pytest
+
 from refhound.agents.extractor import extract_pdf
 from refhound.agents.extractor.bib_type import bib_type, publisher_of
 from refhound.agents.extractor.render import to_bibtex
-
 from refhound.refstring import parse_reference_string
 from tests.agents.extractor.pdfmaker import LINE, Text, body, write_pdf
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from refhound.agents.extractor.segment import join_lines
 
+from refhound.agents.extractor.segment import join_lines
 from refhound.pdf.document import open_pdf, read_pages
 from refhound.pdf.layout import clean_text
 from refhound.settings import ExtractSettings

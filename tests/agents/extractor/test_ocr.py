@@ -14,9 +14,9 @@ from pathlib import Path
 import pymupdf
 import pytest
 from rapidfuzz import fuzz
-from refhound.agents.extractor import Extraction, extract_pdf
 from typer.testing import CliRunner
 
+from refhound.agents.extractor import Extraction, extract_pdf
 from refhound.cli import app
 from refhound.settings import Settings
 from tests.agents.extractor.pdfmaker import Text, body, column, write_pdf

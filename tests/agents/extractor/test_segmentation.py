@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from refhound.agents.extractor import extract_pdf
 
+from refhound.agents.extractor import extract_pdf
 from tests.agents.extractor.pdfmaker import LINE, Text, body, column, write_pdf
 
 AUTHOR_YEAR = [

@@ -7,8 +7,8 @@ docs/benchmarks.md; these tests pin what the ground truth states exactly.
 from __future__ import annotations
 
 import pytest
-from refhound.agents.extractor import extract_pdf
 
+from refhound.agents.extractor import extract_pdf
 from tests.conftest import shared_path
 
 pytestmark = pytest.mark.shared

@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from refhound.agents.extractor import extract_pdf
 from refhound.agents.extractor.entry_shape import opening_shape
-
 from tests.agents.extractor.pdfmaker import LINE, Text, body, column, write_pdf
 
 # Surnames in capitals, then the given name; fields separated by commas; no final full stop on some.
