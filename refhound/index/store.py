@@ -119,6 +119,8 @@ class IngestResult:
     records: int
     problems: list[str]
     seconds: float
+    added: int = 0  # records of the source the index did not hold before
+    withdrawn: int = 0  # records taken out (absent from a newer full dump of the source)
 
 
 def _row_values(record: Record, proof: Proof) -> tuple[object, ...]:
@@ -218,23 +220,43 @@ class IndexStore:
         self.close()
 
     # -- writing ---------------------------------------------------------------------------------
-    def ingest(self, dump: Dump, progress: Callable[[int], None] | None = None) -> IngestResult:
+    def ingest(
+        self,
+        dump: Dump,
+        progress: Callable[[int], None] | None = None,
+        *,
+        withdraw_absent: bool = False,
+    ) -> IngestResult:
         """Stream a dump into the index in batches; coverage for its source is recomputed after.
+
+        `withdraw_absent`: the dump is a newer full dump of its source (an update re-reading dblp or the
+        ACL Anthology), so the source's records it no longer holds are taken out and listed in
+        `withdrawn`. Only after the whole dump was read: a dump that breaks off withdraws nothing.
 
         If the dump breaks off (an `IngestError` from a truncated file), the batches already written stay
         (re-running the build replaces them) but the dump is not registered and its coverage is not
         updated, so a half-read dump never makes the index claim completeness.
         """
         started = time.perf_counter()
+        before = self._source_count(dump.source)
         count = 0
         records: Iterator[Record] = dump.records
+        if withdraw_absent:
+            self._db.execute("CREATE TEMP TABLE IF NOT EXISTS seen (source_id TEXT PRIMARY KEY)")
+            self._db.execute("DELETE FROM seen")
         while batch := list(islice(records, _BATCH)):
             with self._db:
                 self._db.executemany(_UPSERT, [_row_values(r, dump.proof_of(r)) for r in batch])
+                if withdraw_absent:
+                    self._db.executemany(
+                        "INSERT OR IGNORE INTO seen VALUES (?)", [(r.source_id,) for r in batch]
+                    )
             count += len(batch)
             if progress:
                 progress(count)
+        withdrawn = self._withdraw_unseen(dump) if withdraw_absent else 0
         seconds = time.perf_counter() - started
+        added = self._source_count(dump.source) - before + withdrawn
         with self._db:
             self._db.execute("DELETE FROM coverage WHERE source = ?", (dump.source,))
             self._db.executemany(
@@ -261,7 +283,84 @@ class IndexStore:
             )
         self._doc_freq.cache_clear()
         self._count = None
-        return IngestResult(dump.source, dump.version, count, list(dump.problems), seconds)
+        return IngestResult(dump.source, dump.version, count, list(dump.problems), seconds, added, withdrawn)
+
+    def _source_count(self, source: str) -> int:
+        return int(self._db.execute("SELECT count(*) FROM records WHERE source = ?", (source,)).fetchone()[0])
+
+    def _withdraw_unseen(self, dump: Dump) -> int:
+        """Move the source's records this full dump did not hold into `withdrawn`."""
+        reason = f"absent from {dump.source} {dump.version}"
+        since = datetime.now(UTC).isoformat(timespec="seconds")
+        unseen = "source = ? AND source_id NOT IN (SELECT source_id FROM temp.seen)"
+        with self._db:
+            self._db.execute(
+                "INSERT OR REPLACE INTO withdrawn SELECT source, source_id, title, ?, ? FROM records "
+                f"WHERE {unseen}",
+                (reason, since, dump.source),
+            )
+            gone = self._db.execute(f"DELETE FROM records WHERE {unseen}", (dump.source,)).rowcount
+            self._db.execute("DELETE FROM temp.seen")
+        return int(gone)
+
+    def withdraw(self, source: str, ids: Iterable[str], reason: str) -> int:
+        """Take these records of `source` out (deleted upstream), listing them in `withdrawn`."""
+        since = datetime.now(UTC).isoformat(timespec="seconds")
+        gone = 0
+        with self._db:
+            for source_id in ids:
+                self._db.execute(
+                    "INSERT OR REPLACE INTO withdrawn SELECT source, source_id, title, ?, ? FROM records "
+                    "WHERE source = ? AND source_id = ?",
+                    (reason, since, source, source_id),
+                )
+                gone += self._db.execute(
+                    "DELETE FROM records WHERE source = ? AND source_id = ?", (source, source_id)
+                ).rowcount
+        self._count = None
+        return gone
+
+    def recompute_coverage(self, dump: Dump) -> None:
+        """Coverage of `dump.source` from the records it now holds (after `withdraw`)."""
+        with self._db:
+            self._db.execute("DELETE FROM coverage WHERE source = ?", (dump.source,))
+            self._db.executemany(
+                "INSERT INTO coverage (source, venue_key, year, records, complete, reason) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                list(self._coverage_rows(dump)),
+            )
+
+    # -- origins: where each dump came from, for `refhound index update` -------------------------------
+    def set_origin(self, source: str, origin: str, kind: str, version: str, state: dict[str, Any]) -> None:
+        with self._db:
+            self._db.execute(
+                "INSERT OR REPLACE INTO origins VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    source,
+                    origin,
+                    kind,
+                    version,
+                    datetime.now(UTC).isoformat(timespec="seconds"),
+                    json.dumps(state, sort_keys=True),
+                ),
+            )
+
+    def origins(self) -> list[dict[str, Any]]:
+        """Each recorded origin: source, origin, kind, version, updated_at, state (a dict)."""
+        try:
+            rows = self._db.execute(
+                "SELECT source, origin, kind, version, updated_at, state FROM origins ORDER BY source, origin"
+            ).fetchall()
+        except sqlite3.OperationalError:  # an index built before origins were recorded
+            return []
+        fields = ("source", "origin", "kind", "version", "updated_at", "state")
+        return [dict(zip(fields, row[:5], strict=False)) | {"state": json.loads(row[5])} for row in rows]
+
+    def withdrawn_count(self) -> int:
+        try:
+            return int(self._db.execute("SELECT count(*) FROM withdrawn").fetchone()[0])
+        except sqlite3.OperationalError:
+            return 0
 
     def _coverage_rows(self, dump: Dump) -> Iterator[tuple[str, str, int, int, int, str]]:
         """One row per venue and year the dump's source holds: its records and whether they are complete."""
@@ -302,32 +401,55 @@ class IndexStore:
     def search_title(self, key: str, limit: int) -> list[IndexedRecord]:
         """Full-text candidates for a title key, best BM25 first; tolerant of typos and missing words.
 
-        The query ORs the title's most specific tokens (common ones only when too few rare ones are
-        left); a token the index has never seen (often a typo) is replaced by a prefix query on its
-        first letters, so one misspelled word neither empties the result nor dominates it.
+        The query ORs the title's most specific tokens (those in at most `_COMMON_TOKEN_SHARE` of the
+        records). A token the index has never seen (often a typo) stands for a prefix query on its first
+        letters, used only when fewer than two specific tokens are left. A common token ("learning" …) is
+        never ORed: its posting list is a large share of the index and ranking it all costs hundreds of
+        milliseconds at a million records. With one specific token the query is that token AND any of the
+        common ones (ranked by all of them); with none, the two least common ANDed.
         """
-        terms: list[tuple[int, str]] = []
+        exact: list[tuple[int, str]] = []
+        prefixes: list[tuple[int, str]] = []
         for token in dict.fromkeys(key.split()):
             if token in _STOPWORDS or len(token) < 2:
                 continue
             freq = self._doc_freq(token)
             if freq:
-                terms.append((freq, _fts_phrase(token)))
-            elif len(token) >= 5 and token.isalpha():
-                terms.append((10**9, _fts_phrase(token[:4]) + "*"))
-        if not terms:
+                exact.append((freq, _fts_phrase(token)))
+            elif len(token) >= 5 and token.isalpha() and (prefixed := self._prefix_freq(token[:4])):
+                prefixes.append((prefixed, _fts_phrase(token[:4]) + "*"))
+        if not exact and not prefixes:
             return []
-        terms.sort()
+        exact.sort()
+        prefixes.sort()
         common = max(1000, int(self._record_count() * _COMMON_TOKEN_SHARE))
-        chosen = [term for freq, term in terms if freq <= common][:_MAX_QUERY_TOKENS]
-        if len(chosen) < _MIN_QUERY_TOKENS:
-            chosen = [term for _, term in terms[:_MIN_QUERY_TOKENS]]
-        query = " OR ".join(chosen)
+        specific = [term for freq, term in exact if freq <= common][:_MAX_QUERY_TOKENS]
+        if len(specific) < _MIN_QUERY_TOKENS:
+            specific += [term for freq, term in prefixes if freq <= common][
+                : _MIN_QUERY_TOKENS - len(specific)
+            ]
+        usual = [term for freq, term in sorted(exact + prefixes) if freq > common][:3]
+        if len(specific) >= _MIN_QUERY_TOKENS:
+            query = " OR ".join(specific)
+        elif specific and usual:
+            query = f"{specific[0]} AND ({' OR '.join(usual)})"
+        elif specific:
+            query = specific[0]
+        else:
+            query = " AND ".join(usual[:2])
         return self._rows(
             f"SELECT r.id, {', '.join('r.' + c.strip() for c in _COLUMNS.split(','))} FROM records_fts f "
             "JOIN records r ON r.id = f.rowid WHERE records_fts MATCH ? ORDER BY f.rank LIMIT ?",
             (f"title_key : ({query})", limit),
         )
+
+    def _prefix_freq(self, prefix: str) -> int:
+        """Records holding a title token that starts with `prefix` (an upper bound: tokens summed)."""
+        following = prefix[:-1] + chr(ord(prefix[-1]) + 1)
+        row = self._db.execute(
+            "SELECT coalesce(sum(docs), 0) FROM title_terms WHERE term >= ? AND term < ?", (prefix, following)
+        ).fetchone()
+        return int(row[0])
 
     def _record_count(self) -> int:
         if self._count is None:
@@ -365,6 +487,12 @@ class IndexStore:
             "path": str(self.path),
             "records": total,
             "dumps": dumps,
+            # Where each source came from, its version or date, and when it was last brought up to date.
+            "origins": [
+                {k: v for k, v in o.items() if k != "state"} | {"harvested_to": o["state"].get("from")}
+                for o in self.origins()
+            ],
+            "withdrawn": self.withdrawn_count(),
             # Years may have gaps (a list below its published count): `years` names the complete ones.
             "complete_coverage": [
                 {"venue": v, "from": min(ys), "to": max(ys), "records": sum(ys.values()), "years": sorted(ys)}

@@ -123,9 +123,18 @@ class OpenAlex:
         return params
 
 
+# The page OpenAlex's own server (Flask/Werkzeug) sends for an unknown work id, as recorded from the real
+# API for a DOI it does not hold: HTML, not its JSON error object.
+_WERKZEUG_NOT_FOUND = b"<title>404 Not Found</title>"
+_WERKZEUG_TEXT = b"The requested URL was not found on the server."
+
+
 def _no_such_work(fetched: Fetched) -> bool:
-    """OpenAlex's 404 for an id it does not hold: its JSON error object (`{"error": …, "message": …}`)."""
-    return json_error(fetched) is not None
+    """OpenAlex's 404 for an id it does not hold: its JSON error object (`{"error": …, "message": …}`), or
+    its web server's own "404 Not Found" page (what it really answers for an unknown DOI). Any other 404
+    (a proxy's page, a wrong base URL) says nothing about the work."""
+    body = fetched.body
+    return json_error(fetched) is not None or (_WERKZEUG_NOT_FOUND in body and _WERKZEUG_TEXT in body)
 
 
 def _work(answer: dict[str, Any]) -> dict[str, Any]:

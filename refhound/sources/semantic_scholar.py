@@ -1,4 +1,8 @@
-"""Semantic Scholar's graph API: `GET /paper/search?query=…`, `GET /paper/DOI:{doi}`, `GET /paper/arXiv:{id}`.
+"""Semantic Scholar's graph API: `GET /paper/search/match?query=…`, `GET /paper/search?query=…`,
+`GET /paper/DOI:{doi}`, `GET /paper/arXiv:{id}`.
+
+A title match answers `{"data": [paper + "matchScore"]}` (one paper, its closest title), `{"data": []}`, or
+the 404 `{"error": "Title match not found"}` (recorded from the real service): both are "no such title".
 
 A search answers `{"total": N, "offset": 0, "next": 5, "data": [paper, …]}` (no `data` when nothing
 matched); a paper is `{"paperId", "externalIds": {"DOI", "ArXiv", "DBLP", "CorpusId", …}, "title", "year",
@@ -21,9 +25,10 @@ from refhound.index.ingest.common import doi_of
 from refhound.models import ParsedFields, Record
 from refhound.normalize.identifiers import normalize_arxiv_id, normalize_doi
 from refhound.normalize.text import collapse_whitespace
+from refhound.normalize.titles import title_similarity
 from refhound.settings import SemanticScholarSettings, Settings
 from refhound.sources.arxiv import cited_arxiv_id
-from refhound.sources.base import fetch_json, identified_then_searched, json_error, map_items
+from refhound.sources.base import fetch_json, identified_then_searched, json_error, map_items, merge_new
 from refhound.sources.http import Fetched, HttpPool, Missing, Policy, ServiceHttp
 
 NAME = "semantic_scholar"
@@ -73,7 +78,8 @@ class SemanticScholar:
         )
 
     async def lookup(self, cited: ParsedFields) -> list[Record]:
-        """The papers of the cited identifiers; then, unless one has the cited title, a title search."""
+        """The papers of the cited identifiers; then, unless one has the cited title, the title's match,
+        and a relevance search only when the match is not plausibly the cited work."""
         doi = normalize_doi(cited.doi) if cited.doi else None
         arxiv_id = cited_arxiv_id(cited)
         title = cited.title or ""
@@ -81,8 +87,29 @@ class SemanticScholar:
         if arxiv_id:
             identified.append(lambda: self.by_arxiv_id(arxiv_id))
         return await identified_then_searched(
-            cited, identified, lambda: self.search(title), self.min_title_similarity
+            cited, identified, lambda: self.find_title(title), self.min_title_similarity
         )
+
+    async def find_title(self, title: str) -> list[Record]:
+        """The title match when it is close to `title` (one request, the usual case for a real title);
+        else that match and what a relevance search finds (a title with typos or words missing)."""
+        matched = await self.match(title)
+        if matched is not None and title_similarity(title, matched.title) >= self.min_title_similarity:
+            return [matched]
+        return merge_new([matched] if matched else [], await self.search(title))
+
+    async def match(self, title: str) -> Record | None:
+        """The paper whose title is closest to `title` (`/paper/search/match`); None when Semantic Scholar
+        has no title near it (its 404 "Title match not found", or an empty `data`)."""
+        # Unlike the search, the match reads punctuation: real answers match "PaperQA: Retrieval-Augmented …".
+        query = collapse_whitespace(title)
+        if not query:
+            return None
+        url = f"{self.base_url}/paper/search/match"
+        papers = await self._fetch(url, {"query": query, "fields": FIELDS}, _papers, missing=_no_such_paper)
+        version = self._today().isoformat()
+        records = map_items(papers or [], lambda paper: paper_record(paper, version))
+        return records[0] if records else None
 
     async def by_doi(self, doi: str) -> Record | None:
         """The paper of a DOI (any written form); None when Semantic Scholar has none, or it is no DOI."""
@@ -140,7 +167,8 @@ class SemanticScholar:
 
 
 def _no_such_paper(fetched: Fetched) -> bool:
-    """Semantic Scholar's 404 for an id it does not hold: `{"error": "Paper with id … not found"}`."""
+    """Semantic Scholar's 404 for an id it does not hold, `{"error": "Paper with id … not found"}`, or for
+    a title it cannot match, `{"error": "Title match not found"}`."""
     return "not found" in (json_error(fetched) or "").lower()
 
 

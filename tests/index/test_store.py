@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from refhound.errors import IndexCorrupt, IndexMissing
 from refhound.index.ingest.base import Dump
 from refhound.index.store import IndexStore
+from refhound.models import Record
 from refhound.normalize.titles import title_key
 from tests.conftest import RECORDS, build_index
 
@@ -33,7 +35,7 @@ def test_records_keep_their_provenance(store: IndexStore) -> None:
     )
     assert row.venue_key == "cvpr"
     dumps = store.stats()["dumps"]
-    assert {d["source"] for d in dumps} == {"dblp", "arxiv"}  # type: ignore[union-attr]
+    assert {d["source"] for d in dumps} == {"dblp", "arxiv"}  # type: ignore[attr-defined]
 
 
 def test_lookups_by_identifier_and_title(store: IndexStore) -> None:
@@ -55,7 +57,7 @@ def test_coverage_comes_only_from_complete_sources(store: IndexStore) -> None:
 
 
 def test_bad_records_do_not_stop_a_dump(tmp_path: Path) -> None:
-    def records():  # type: ignore[no-untyped-def]
+    def records() -> Iterator[Record]:
         yield RECORDS[0]
         yield RECORDS[1]
 

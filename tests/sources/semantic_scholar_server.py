@@ -2,6 +2,8 @@
 
 - ``GET /paper/search?query=Q&limit=N&fields=…`` → ``{"total", "offset", "next", "data": [paper…]}`` with the
   papers sharing a word with Q, best first; as the real API, a hyphenated query word matches nothing;
+- ``GET /paper/search/match?query=Q&fields=…`` → ``{"data": [paper + matchScore]}`` for the closest title,
+  or the real 404 ``{"error": "Title match not found"}`` when no title is close;
 - ``GET /paper/DOI:{doi}``, ``/paper/arXiv:{id}``, ``/paper/{paperId}`` → the paper, or the 404
   ``{"error": "Paper with id … not found"}``;
 - ``fields`` picks the fields (``paperId`` always comes); an unknown field is the real 400 body;
@@ -12,6 +14,8 @@
 from __future__ import annotations
 
 from typing import Any
+
+from rapidfuzz import fuzz
 
 from refhound.models import Record
 from tests.sources.fake_service import FakeService, Reply, Request, json_reply, rank_by_title
@@ -78,6 +82,13 @@ class SemanticScholarServer(FakeService):
         fields = [f for f in request.params.get("fields", "title").split(",") if f]
         if unknown := [f for f in fields if f not in KNOWN_FIELDS]:
             return json_reply({"error": f"Unrecognized or unsupported fields: [{', '.join(unknown)}]"}, 400)
+        if request.path == "/paper/search/match":
+            # The real endpoint: the one paper of the closest title, or its 404 when none is close.
+            query = request.params.get("query", "")
+            best = rank_by_title(query, self.papers, lambda p: str(p["title"]))[:1]
+            if not best or fuzz.ratio(query.lower(), str(best[0]["title"]).lower()) < 80:
+                return json_reply({"error": "Title match not found"}, 404)
+            return json_reply({"data": [_selected(best[0], fields) | {"matchScore": 100.0}]})
         if request.path == "/paper/search":
             query = request.params.get("query", "")
             if not query:

@@ -40,9 +40,15 @@ def lookup(server: SemanticScholarServer, cited: ParsedFields, **section: object
     return call(settings, SemanticScholar.from_settings, lambda s: s.lookup(cited))
 
 
+def search(server: SemanticScholarServer, title: str) -> list[Record]:
+    """The relevance search alone (a lookup asks the title match first)."""
+    settings = settings_for("semantic_scholar", server.url)
+    return call(settings, SemanticScholar.from_settings, lambda s: s.search(title))
+
+
 def test_a_real_search_answer_maps_to_records(server: SemanticScholarServer) -> None:
     server.fail(page(FIXTURE, "application/json"))
-    transformer, preprint = lookup(server, ParsedFields(title="Attention is all you need"))
+    transformer, preprint = search(server, "Attention is all you need")
     assert transformer == Record(
         source="semantic_scholar",
         source_id="204e3073870fae3d05bcbc2f6a8e263d9b72e776",
@@ -80,7 +86,9 @@ def test_a_real_search_answer_maps_to_records(server: SemanticScholarServer) -> 
 def test_hyphens_are_split_because_the_api_matches_nothing_with_them(server: SemanticScholarServer) -> None:
     records = lookup(server, ParsedFields(title="BERT: Pre-training of deep bidirectional transformers"))
     assert records[0].title == BERT.title
-    assert server.requests[-1].params["query"] == "BERT Pre training of deep bidirectional transformers"
+    match, searched = server.requests  # the match (no close title) reads punctuation; the search does not
+    assert match.params["query"] == "BERT: Pre-training of deep bidirectional transformers"
+    assert searched.params["query"] == "BERT Pre training of deep bidirectional transformers"
 
 
 def test_a_cited_doi_is_asked_first_and_ends_the_lookup_when_it_is_the_work(
@@ -104,7 +112,7 @@ def test_unknown_identifiers_fall_back_to_the_title(server: SemanticScholarServe
     cited = ParsedFields(title="Deep learning", doi="10.9999/none", arxiv_id="2101.99999")
     records = lookup(server, cited)
     assert records[0].title == "Deep Learning"
-    assert server.paths == ["/paper/DOI:10.9999/none", "/paper/arXiv:2101.99999", "/paper/search"]
+    assert server.paths == ["/paper/DOI:10.9999/none", "/paper/arXiv:2101.99999", "/paper/search/match"]
 
 
 def test_unknown_identifiers_are_definite_nones(server: SemanticScholarServer) -> None:
@@ -130,6 +138,8 @@ def test_a_404_that_is_not_semantic_scholars_is_unreachable_never_a_none(
 def test_nothing_found_is_an_empty_answer(server: SemanticScholarServer) -> None:
     assert lookup(server, ParsedFields(title="Quantum gravitational basket weaving")) == []
     server.fail(page(b'{"total": 0, "offset": 0}', "application/json"))  # no data list at all
+    assert search(server, "Quantum gravitational basket weaving") == []
+    server.fail(page(b'{"data": []}', "application/json"))  # the title match's real empty answer
     assert lookup(server, ParsedFields(title="Quantum gravitational basket weaving")) == []
 
 
@@ -181,7 +191,7 @@ def test_an_unusable_search_answer_is_unreachable(
 ) -> None:
     server.fail(fault)  # type: ignore[arg-type]
     with pytest.raises(Unreachable, match=message):
-        lookup(server, ParsedFields(title="Deep Learning"))
+        search(server, "Deep Learning")
     assert server.count == 1
 
 
@@ -199,7 +209,7 @@ def test_odd_papers_are_skipped(server: SemanticScholarServer) -> None:
         b' "externalIds": null, "publicationVenue": null, "venue": "", "publicationTypes": null}]}'
     )
     server.fail(page(body, "application/json"))
-    (record,) = lookup(server, ParsedFields(title="Kept"))
+    (record,) = search(server, "Kept")
     assert (record.source_id, record.year, record.authors, record.venue, record.entry_type) == (
         "b",
         None,

@@ -8,6 +8,7 @@ from typing import Any
 
 from refhound.index.ingest.base import Dump
 from refhound.index.ingest.common import (
+    doi_of,
     dump_version,
     iter_json_lines,
     person_name,
@@ -59,7 +60,7 @@ def _records(path: Path, version: str, problems: list[str]) -> Iterator[Record]:
             authors=_authors(work.get("authors_parsed")),
             venue="arXiv",
             year=year_of(first.get("created")),
-            doi=work.get("doi") or None,
+            doi=doi_of(str(work.get("doi") or "")),  # the first of several (erratum DOIs follow)
             arxiv_id=arxiv_id,
             url=f"https://arxiv.org/abs/{arxiv_id}",
             entry_type="preprint",
