@@ -29,8 +29,8 @@ from typing import Any, TypeVar
 import httpx
 from pydantic import BaseModel, ValidationError
 
-from refhound.breaker import CircuitBreaker
 from refhound.errors import LLMError, LLMInvalidReply, LLMRejected, LLMRequestsBlocked, LLMUnavailable
+from refhound.net.breaker import CircuitBreaker
 from refhound.settings import LLMSettings
 
 M = TypeVar("M", bound=BaseModel)

@@ -335,7 +335,7 @@ def test_flag_sets_what_exit_code_1_means(
     def judged_run(runner: SopRunner, run_id: str, settings: Settings, batch: Any = None) -> RunOutcome:
         return RunOutcome(run_id, runner.sop, batch.inputs, [], [_judged(severity)])
 
-    monkeypatch.setattr("refhound.cli._run", judged_run)
+    monkeypatch.setattr("refhound.cli.commands._run", judged_run)
     if env is not None:
         monkeypatch.setenv("REFHOUND_CHECK__FLAG", env)
     bib = tmp_path / "one.bib"

@@ -11,7 +11,6 @@ import httpx
 import pytest
 from pydantic import BaseModel, ConfigDict, Field
 
-from refhound.breaker import CircuitBreaker
 from refhound.errors import (
     LLMError,
     LLMInvalidReply,
@@ -29,6 +28,7 @@ from refhound.llm import (
     strip_fences,
     unbounded_strings,
 )
+from refhound.net.breaker import CircuitBreaker
 from refhound.settings import LLMSettings
 from tests.llm_server import FakeLLMServer, completion, error, raw_body
 

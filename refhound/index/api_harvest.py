@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING, Any
 import httpx
 
 from refhound.errors import IngestError
+from refhound.formats.crossref import work_records as crossref_records
+from refhound.formats.openalex import work_record
 from refhound.index.ingest.base import Dump
-from refhound.index.ingest.crossref import _records as crossref_records
 from refhound.models import Record
 from refhound.settings import Settings
-from refhound.sources.openalex import work_record
 
 if TYPE_CHECKING:
     from refhound.index.store import IndexStore

@@ -20,9 +20,9 @@ import httpx
 from lxml import etree
 
 from refhound.errors import IngestError
+from refhound.formats.fields import doi_of, person_name
 from refhound.index.download import Patience
 from refhound.index.ingest.base import Dump
-from refhound.index.ingest.common import doi_of, person_name
 from refhound.models import Record
 from refhound.normalize.text import latex_to_unicode
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import httpx
 
+from refhound.net.http import HttpPool, make_client
 from refhound.quotes.citations import display_label, parse_destination, reference_key, scan_citations
 from refhound.quotes.document import Document
 from refhound.quotes.extract import extract_quotes
@@ -36,7 +37,6 @@ from refhound.quotes.models import (
 from refhound.quotes.pairing import Pairing, group_markers, pair_quotes
 from refhound.quotes.report import CitationState, QuoteReport
 from refhound.settings import Settings
-from refhound.sources.http import HttpPool, make_client
 
 _RANK = {"verified": 2, "near_match": 1, "not_found": 0}
 _TAG = re.compile(r"<[A-Za-z/][^>\n]*>")  # HTML tags (and autolinks)

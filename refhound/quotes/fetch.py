@@ -1,6 +1,6 @@
 """Getting a cited source's text: local files, URLs, DOIs and arXiv ids, each read once per run.
 
-Downloads go through the shared polite GET (`refhound.sources.http`: one `httpx.AsyncClient`, a rate
+Downloads go through the shared polite GET (`refhound.net.http`: one `httpx.AsyncClient`, a rate
 limit and a concurrency cap per host, retries for transport errors, 408, 429 and 5xx, a body cap), so a
 report citing one site fifty times does not hammer it. Each host has its own circuit breaker: three sites
 that are down say nothing about a fourth. An arXiv id (or an arxiv.org/abs URL) is read from
@@ -24,12 +24,12 @@ from urllib.parse import urlsplit
 
 from refhound.errors import InputError, Unreachable
 from refhound.inputs.files import check_input_file
+from refhound.net.http import Fetched, HttpPool, Policy, ServiceHttp
 from refhound.normalize.identifiers import arxiv_id_from_doi, normalize_arxiv_id
 from refhound.quotes.errors import SourceUnreadable
 from refhound.quotes.models import SourceText, Target, Unresolved
 from refhound.quotes.textof import content_to_text, html_pdf_link, looks_like_html, looks_like_pdf
 from refhound.settings import Settings
-from refhound.sources.http import Fetched, HttpPool, Policy, ServiceHttp
 
 OFFLINE = "offline: the source is on the network and check.offline is set"
 _ARXIV_PAGE = re.compile(r"^https?://(?:www\.|export\.)?arxiv\.org/(?:abs|html)/(.+?)/?$", re.IGNORECASE)

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import httpx
 
+from refhound.net.http import MAX_REDIRECTS, HttpPool, Policy
 from refhound.quotes.fetch import now_iso
 from refhound.quotes.models import LinkStatus, Target
-from refhound.sources.http import MAX_REDIRECTS, HttpPool, Policy
 
 
 def check_file_link(target: Target, url: str) -> LinkStatus:

@@ -1,7 +1,7 @@
 """A source's bytes → the text quotes are looked for in: PDF through the extractor's text layer, HTML
 without its markup, scripts and styles, anything else as text — and a clear reason when there is none.
 
-Whether bytes are HTML and in which encoding they are is the web agent's reading (`refhound.web.decode`:
+Whether bytes are HTML and in which encoding they are is the web agent's reading (`refhound.net.decode`:
 the Content-Type, a byte-order mark, a `<meta charset>`, UTF-8, else Windows-1252, as browsers do).
 
 PDF text is what the extractor reads (`refhound.pdf`: reading order across columns, running
@@ -20,10 +20,10 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from refhound.errors import InputError
+from refhound.net.decode import decode_html, html_type
+from refhound.net.decode import looks_like_html as starts_like_html
 from refhound.quotes.errors import SourceUnreadable
 from refhound.settings import ExtractSettings
-from refhound.web.decode import decode_html, html_type
-from refhound.web.decode import looks_like_html as starts_like_html
 
 _BLOCKS = frozenset((
     "address", "article", "aside", "blockquote", "body", "caption", "dd", "details", "dialog", "div", "dl",

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from refhound.errors import InputError
-from refhound.loop_thread import LoopThread, cancel_other_tasks
+from refhound.net.http import HttpPool, make_client
+from refhound.net.loop_thread import LoopThread, cancel_other_tasks
 from refhound.quotes.check import check_document
 from refhound.quotes.document import read_document
 from refhound.quotes.fetch import Resolved, SourceFetcher
@@ -25,7 +26,6 @@ from refhound.quotes.render import render_json
 from refhound.server.jobs import JobFailed
 from refhound.server.uploads import SavedUpload, UploadDir
 from refhound.settings import Settings
-from refhound.sources.http import HttpPool, make_client
 
 NOT_UPLOADED = "a local file the server does not read: upload it as a source"
 _LABEL = re.compile(r"^[\w^.:-]{1,100}$")

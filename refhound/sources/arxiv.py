@@ -25,13 +25,13 @@ from typing import Any
 from lxml import etree
 
 from refhound.errors import Unreachable
-from refhound.index.ingest.common import doi_of, year_of
+from refhound.formats.fields import doi_of, year_of
 from refhound.models import ParsedFields, Record
+from refhound.net.http import HttpPool, Policy, ServiceHttp
 from refhound.normalize.identifiers import arxiv_id_from_doi, normalize_arxiv_id, normalize_doi
 from refhound.normalize.text import collapse_whitespace, latex_to_unicode
 from refhound.settings import ArxivSettings, Settings
 from refhound.sources.base import identified_then_searched, map_items
-from refhound.sources.http import HttpPool, Policy, ServiceHttp
 
 NAME = "arxiv"
 ATOM = "{http://www.w3.org/2005/Atom}"

@@ -14,13 +14,14 @@ from typing import Any
 from urllib.parse import quote
 
 from refhound.errors import Unreachable
-from refhound.index.ingest.crossref import _records as _work_records
+from refhound.formats.crossref import work_records
 from refhound.models import ParsedFields, Record
+from refhound.net.http import Fetched, HttpPool, Policy, ServiceHttp
+from refhound.net.json_api import fetch_json
 from refhound.normalize.identifiers import normalize_doi
 from refhound.normalize.names import is_et_al, parse_name
 from refhound.settings import CrossrefSettings, Settings
-from refhound.sources.base import fetch_json, identified_then_searched
-from refhound.sources.http import Fetched, HttpPool, Policy, ServiceHttp
+from refhound.sources.base import identified_then_searched
 
 NAME = "crossref"
 # The fields the mapping reads; asking only for them keeps answers small (a work's reference list is not).
@@ -114,7 +115,7 @@ class Crossref:
     def _records(self, works: list[Any]) -> list[Record]:
         problems: list[str] = []
         numbered = ((f"item {i}", work) for i, work in enumerate(works, start=1))
-        return list(_work_records(numbered, self._today().isoformat(), problems))
+        return list(work_records(numbered, self._today().isoformat(), problems))
 
 
 def bibliographic_query(cited: ParsedFields) -> str:

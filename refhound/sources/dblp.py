@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from refhound.errors import Unreachable
-from refhound.index.ingest.common import (
+from refhound.formats.fields import (
     arxiv_of_doi,
     arxiv_of_url,
     doi_of,
@@ -29,10 +29,11 @@ from refhound.index.ingest.common import (
     year_of,
 )
 from refhound.models import ParsedFields, Record
+from refhound.net.http import HttpPool, Policy, ServiceHttp
+from refhound.net.json_api import fetch_json
 from refhound.normalize.text import collapse_whitespace
 from refhound.settings import DblpSettings, Settings
-from refhound.sources.base import fetch_json, map_items
-from refhound.sources.http import HttpPool, Policy, ServiceHttp
+from refhound.sources.base import map_items
 
 NAME = "dblp"
 # dblp's publication types (the `type` of a hit) → refhound's entry types.

@@ -24,14 +24,15 @@ from typing import Any
 from urllib.parse import quote
 
 from refhound.errors import Unreachable
-from refhound.index.ingest.common import person_name
-from refhound.index.ingest.crossref import _first
+from refhound.formats.crossref import first_text
+from refhound.formats.fields import person_name
 from refhound.models import ParsedFields, Record
+from refhound.net.http import Fetched, HttpPool, Policy, ServiceHttp
+from refhound.net.json_api import fetch_json
 from refhound.normalize.identifiers import arxiv_id_from_doi, normalize_doi
 from refhound.normalize.text import collapse_whitespace
 from refhound.settings import DoiSettings, Settings
-from refhound.sources.base import fetch_json, map_items
-from refhound.sources.http import Fetched, HttpPool, Policy, ServiceHttp
+from refhound.sources.base import map_items
 
 NAME = "doi"
 CSL_JSON = "application/vnd.citationstyles.csl+json"
@@ -154,7 +155,7 @@ def _string(value: Any) -> str:
     """A CSL string; agencies also send one-element lists. Inline markup removed, as for Crossref works."""
     if isinstance(value, str):
         value = [value]
-    return _first(value)
+    return first_text(value)
 
 
 def _author(author: Any) -> str:

@@ -1,10 +1,10 @@
 """OpenAlex's API: works by DOI (`GET /works/doi:{doi}`) and by title (`GET /works?search=`).
 
 A search answers `{"meta": {"count": …}, "results": [work, …]}`; a single work is the bare work object.
-Works are mapped with the helpers of the index's OpenAlex ingester, so a record reads the same whether it
-came from the API or a snapshot; its `source_version` is the date it was fetched. An unknown DOI is
-OpenAlex's 404 (a JSON error body): a definite answer, `None`. `mailto` puts requests in the polite pool,
-`api_key` (optional) in the key's own quota.
+Works are mapped by `refhound.formats.openalex`, as the index's snapshot ingester maps them, so a record
+reads the same whether it came from the API or a snapshot; its `source_version` is the date it was
+fetched. An unknown DOI is OpenAlex's 404 (a JSON error body): a definite answer, `None`. `mailto` puts
+requests in the polite pool, `api_key` (optional) in the key's own quota.
 """
 
 from __future__ import annotations
@@ -15,14 +15,13 @@ from typing import Any
 from urllib.parse import quote
 
 from refhound.errors import Unreachable
-from refhound.index.ingest.common import doi_of
-from refhound.index.ingest.openalex import _OPENALEX, _arxiv_id, _author, _dig, _entry_type
+from refhound.formats.openalex import OPENALEX, work_record
 from refhound.models import ParsedFields, Record
+from refhound.net.http import Fetched, HttpPool, Policy, ServiceHttp
+from refhound.net.json_api import fetch_json, json_error
 from refhound.normalize.identifiers import normalize_doi
-from refhound.normalize.text import collapse_whitespace
 from refhound.settings import OpenAlexSettings, Settings
-from refhound.sources.base import fetch_json, identified_then_searched, json_error, map_items
-from refhound.sources.http import Fetched, HttpPool, Policy, ServiceHttp
+from refhound.sources.base import identified_then_searched, map_items
 
 NAME = "openalex"
 # The root fields the mapping reads; without `select` a work carries its abstract, concepts and more.
@@ -138,7 +137,7 @@ def _no_such_work(fetched: Fetched) -> bool:
 
 
 def _work(answer: dict[str, Any]) -> dict[str, Any]:
-    if not str(answer.get("id") or "").startswith(_OPENALEX):
+    if not str(answer.get("id") or "").startswith(OPENALEX):
         raise Unreachable(NAME, f"unexpected answer: not an OpenAlex work (keys {sorted(answer)[:6]})")
     return answer
 
@@ -148,33 +147,3 @@ def _results(answer: dict[str, Any]) -> list[Any]:
     if not isinstance(results, list):
         raise Unreachable(NAME, "unexpected answer: a work list without results")
     return results
-
-
-def work_record(work: Any, version: str) -> Record | None:
-    """An OpenAlex work as a record, as the snapshot ingester maps it; None without an id or a title."""
-    if not isinstance(work, dict):
-        return None
-    work_id = work.get("id")
-    title = collapse_whitespace(str(work.get("title") or work.get("display_name") or ""))
-    if not isinstance(work_id, str) or not work_id.startswith(_OPENALEX) or not title:
-        return None
-    doi = doi_of(work.get("doi") if isinstance(work.get("doi"), str) else None)
-    source = _dig(work, "primary_location", "source")
-    year = work.get("publication_year")
-    return Record(
-        source=NAME,
-        source_id=work_id.removeprefix(_OPENALEX),
-        source_version=version,
-        title=title,
-        authors=[name for authorship in _list(work.get("authorships")) if (name := _author(authorship))],
-        venue=str(_dig(source, "display_name") or "") or None,
-        year=year if isinstance(year, int) and not isinstance(year, bool) else None,
-        doi=doi,
-        arxiv_id=_arxiv_id({**work, "locations": _list(work.get("locations"))}, doi),
-        url=work_id,
-        entry_type=_entry_type(work, source),
-    )
-
-
-def _list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []

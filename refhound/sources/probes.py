@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 from refhound.errors import Unreachable
 from refhound.models import ParsedFields, Record
+from refhound.net.fetch import PageFetcher
 from refhound.normalize.identifiers import (
     arxiv_id_from_doi,
     find_arxiv_id,
@@ -25,7 +26,6 @@ from refhound.normalize.identifiers import (
     normalize_arxiv_id,
     normalize_doi,
 )
-from refhound.web.fetch import PageFetcher
 from refhound.web.metadata import records_from_html
 
 

@@ -16,21 +16,21 @@ from collections.abc import Callable
 
 import httpx
 
-from refhound.loop_thread import LoopRuntime, cancel_other_tasks
 from refhound.models import ParsedFields
+from refhound.net.cache import HttpCache
+from refhound.net.fetch import PageFetcher
+from refhound.net.http import HttpPool, OfflineTransport, make_client
+from refhound.net.loop_thread import LoopRuntime, cancel_other_tasks
 from refhound.settings import Settings
 from refhound.sources.aggregate import Aggregator, Lookup
 from refhound.sources.arxiv import Arxiv
 from refhound.sources.base import Source
-from refhound.sources.cache import HttpCache
 from refhound.sources.crossref import Crossref
 from refhound.sources.dblp import Dblp
 from refhound.sources.doi import DoiOrg
-from refhound.sources.http import HttpPool, OfflineTransport, make_client
 from refhound.sources.openalex import OpenAlex
 from refhound.sources.probes import CitedPages, Probe, Prober
 from refhound.sources.semantic_scholar import SemanticScholar
-from refhound.web.fetch import PageFetcher
 
 logger = logging.getLogger(__name__)
 

@@ -21,15 +21,16 @@ from typing import Any, TypeVar
 from urllib.parse import quote
 
 from refhound.errors import Unreachable
-from refhound.index.ingest.common import doi_of
+from refhound.formats.fields import doi_of
 from refhound.models import ParsedFields, Record
+from refhound.net.http import Fetched, HttpPool, Missing, Policy, ServiceHttp
+from refhound.net.json_api import fetch_json, json_error
 from refhound.normalize.identifiers import normalize_arxiv_id, normalize_doi
 from refhound.normalize.text import collapse_whitespace
 from refhound.normalize.titles import title_similarity
 from refhound.settings import SemanticScholarSettings, Settings
 from refhound.sources.arxiv import cited_arxiv_id
-from refhound.sources.base import fetch_json, identified_then_searched, json_error, map_items, merge_new
-from refhound.sources.http import Fetched, HttpPool, Missing, Policy, ServiceHttp
+from refhound.sources.base import identified_then_searched, map_items, merge_new
 
 NAME = "semantic_scholar"
 API_KEY_SETTING = "sources.semantic_scholar.api_key"

@@ -9,7 +9,7 @@ service host at that service's configured `rate_per_s`. Two limiters implement i
   transaction ("next free slot of this host"), so processes on one machine queue up in order;
 - `refhound.triage.ray_backend.RayRateActor`: one Ray actor per service host, for a cluster.
 
-The schedule is the same as `refhound.sources.http.RateLimiter`'s: a caller claims the next free slot, at
+The schedule is the same as `refhound.net.http.RateLimiter`'s: a caller claims the next free slot, at
 least 1/rate after the previous one, then sleeps until it.
 """
 
@@ -23,8 +23,8 @@ from typing import Protocol
 
 import httpx
 
+from refhound.net.http import host_of
 from refhound.settings import Settings
-from refhound.sources.http import host_of
 
 _SERVICES = ("crossref", "openalex", "dblp", "arxiv", "semantic_scholar", "doi")
 

@@ -1,8 +1,7 @@
 """The web: search providers, a polite crawler (httpx first, Chromium when a page needs JavaScript), and
-candidate records from the metadata scholarly pages carry.
+candidate records from the metadata scholarly pages carry. Pages are fetched by `refhound.net.fetch`.
 
 - `providers`: `SearchProvider` and its SearXNG, Brave, Google Programmable Search and SerpApi clients;
-- `fetch`: `PageFetcher`, one page as text (robots.txt, per-host limits, body cap, redirects, charsets);
 - `metadata`: `records_from_html(url, html)`, from `citation_*`, Dublin Core, JSON-LD and site markup;
 - `crawl`: `Crawler`, search results → records within a page budget; `browser`: the lazy Chromium;
 - `runtime`: `WebRuntime`, the synchronous face the SOP's web stage uses.
@@ -10,8 +9,7 @@ candidate records from the metadata scholarly pages carry.
 
 from __future__ import annotations
 
-from refhound.web.fetch import Page, PageFetcher
 from refhound.web.metadata import records_from_html
 from refhound.web.providers import SearchHit, SearchProvider
 
-__all__ = ["Page", "PageFetcher", "SearchHit", "SearchProvider", "records_from_html"]
+__all__ = ["SearchHit", "SearchProvider", "records_from_html"]

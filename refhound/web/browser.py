@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 
-from refhound.sources.http import host_of
-from refhound.web.hops import HostGates
+from refhound.net.hops import HostGates
+from refhound.net.http import host_of
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser as PlaywrightBrowser

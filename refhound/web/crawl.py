@@ -16,8 +16,8 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from refhound.models import Record
+from refhound.net.fetch import Page, PageFetcher
 from refhound.web.browser import Browser, BrowserProblem
-from refhound.web.fetch import Page, PageFetcher
 from refhound.web.metadata import needs_javascript, records_from_html
 
 # Links to a paper's PDF whose HTML landing page carries the metadata.

@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from refhound.errors import Unreachable
+from refhound.net.http import HttpPool, Policy, ServiceHttp
+from refhound.net.json_api import fetch_json, key_refused
 from refhound.settings import WebSettings
-from refhound.sources.base import fetch_json, key_refused
-from refhound.sources.http import HttpPool, Policy, ServiceHttp
 
 _TAG = re.compile(r"<[^>]+>")
 

@@ -16,13 +16,13 @@ from urllib.parse import urlsplit
 import httpx
 
 from refhound.errors import Unreachable
-from refhound.loop_thread import LoopRuntime, cancel_other_tasks
 from refhound.models import Record
+from refhound.net.fetch import PageFetcher
+from refhound.net.http import HttpPool, make_client
+from refhound.net.loop_thread import LoopRuntime, cancel_other_tasks
 from refhound.settings import Settings
-from refhound.sources.http import HttpPool, make_client
 from refhound.web.browser import Browser
 from refhound.web.crawl import CrawlBudget, CrawledPage, Crawler
-from refhound.web.fetch import PageFetcher
 from refhound.web.providers import SearchHit, SearchProvider, configuration_problem, provider_from_settings
 
 logger = logging.getLogger(__name__)

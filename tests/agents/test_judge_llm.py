@@ -19,9 +19,9 @@ from refhound.agents.judge_llm import (
     JudgeReply,
     adjudicate,
 )
-from refhound.breaker import CircuitBreaker
 from refhound.llm import LLMClient, unbounded_strings
 from refhound.models import Evidence, FieldCheck, FieldStatus, ParsedFields, Record, Verdict
+from refhound.net.breaker import CircuitBreaker
 from refhound.normalize.titles import title_similarity
 from refhound.settings import JudgeSettings, LLMSettings
 from tests.llm_server import FakeLLMServer, completion, error

@@ -9,19 +9,21 @@ import pytest
 
 from refhound.bibtex import BibEntry
 from refhound.errors import IngestError
-from refhound.index.ingest import INGESTERS
-from refhound.index.ingest.common import (
+from refhound.formats.fields import (
     arxiv_of_doi,
     arxiv_of_url,
-    bib_author_names,
-    bib_record,
-    display_name,
     doi_of,
-    dump_version,
-    require_file,
     strip_dblp_suffix,
     strip_final_period,
     year_of,
+)
+from refhound.index.ingest import INGESTERS
+from refhound.index.ingest.common import (
+    bib_author_names,
+    bib_record,
+    display_name,
+    dump_version,
+    require_file,
 )
 
 

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import httpx
 
+from refhound.net.http import HttpPool, make_client
 from refhound.quotes.fetch import OFFLINE, SourceFetcher, quotes_policy
 from refhound.quotes.links import check_file_link, check_link
 from refhound.quotes.models import LinkStatus, SourceText, Target, Unresolved
 from refhound.quotes.textof import html_pdf_link, html_to_text
 from refhound.settings import Settings
-from refhound.sources.http import HttpPool, make_client
 from tests.quotes.conftest import SOURCE_TEXT, make_pdf, pdf_bytes
 from tests.web.servers import Route, SiteServer, redirect
 

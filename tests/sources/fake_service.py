@@ -25,9 +25,9 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from rapidfuzz import fuzz
 
+from refhound.net.cache import HttpCache
+from refhound.net.http import HttpPool, make_client
 from refhound.settings import Settings
-from refhound.sources.cache import HttpCache
-from refhound.sources.http import HttpPool, make_client
 from tests.loopback import LoopbackServer, QuietHandler
 
 T = TypeVar("T")

@@ -15,11 +15,11 @@ import pytest
 from refhound.errors import Unreachable
 from refhound.index.store import IndexStore
 from refhound.models import ParsedFields, Record, Reference, Verdict
+from refhound.net.cache import HttpCache, cache_key
+from refhound.net.http import HttpPool, OfflineTransport, Policy, make_client
 from refhound.settings import Settings
 from refhound.sop.runner import check_references
-from refhound.sources.cache import HttpCache, cache_key
 from refhound.sources.crossref import Crossref
-from refhound.sources.http import HttpPool, OfflineTransport, Policy, make_client
 from refhound.sources.runtime import SourcesRuntime, cache_only, unavailable_reason
 from tests.conftest import build_index
 from tests.sources.crossref_server import CrossrefServer
@@ -341,10 +341,10 @@ def test_a_corrupt_cache_is_reported_once_and_the_lookups_still_work(
     cache_path.parent.mkdir(parents=True)
     garbage = b"this is not a database, just bytes " * 200
     cache_path.write_bytes(garbage)
-    with caplog.at_level(logging.WARNING, logger="refhound.sources.cache"):
+    with caplog.at_level(logging.WARNING, logger="refhound.net.cache"):
         found = lookups(settings_for(server.url, cache_path))
     assert found[0][0][0].title == RESNET.title and found[2] == ((), ())
-    warnings = [r.getMessage() for r in caplog.records if r.name == "refhound.sources.cache"]
+    warnings = [r.getMessage() for r in caplog.records if r.name == "refhound.net.cache"]
     assert len(warnings) == 1 and "cannot be used" in warnings[0] and str(cache_path) in warnings[0]
     assert cache_path.read_bytes() == garbage  # left as it was
 
@@ -354,10 +354,10 @@ def test_a_corrupt_cache_offline_gives_unreachable(
 ) -> None:
     cache_path.parent.mkdir(parents=True)
     cache_path.write_bytes(b"\x00garbage" * 100)
-    with caplog.at_level(logging.WARNING, logger="refhound.sources.cache"):
+    with caplog.at_level(logging.WARNING, logger="refhound.net.cache"):
         found = lookups(settings_for(server.url, cache_path, offline=True))
     assert all(f == ((), ("crossref",)) for f in found)
-    assert len([r for r in caplog.records if r.name == "refhound.sources.cache"]) == 1
+    assert len([r for r in caplog.records if r.name == "refhound.net.cache"]) == 1
     assert server.count == 0
 
 
@@ -367,7 +367,7 @@ def test_another_sqlite_file_is_left_alone(
     cache_path.parent.mkdir(parents=True)
     with sqlite3.connect(cache_path) as db:
         db.execute("CREATE TABLE records (id TEXT)")
-    with caplog.at_level(logging.WARNING, logger="refhound.sources.cache"):
+    with caplog.at_level(logging.WARNING, logger="refhound.net.cache"):
         assert lookups(settings_for(server.url, cache_path))[0][0][0].title == RESNET.title
     assert "not a refhound HTTP cache" in caplog.text
     with sqlite3.connect(cache_path) as db:

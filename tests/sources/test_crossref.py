@@ -17,10 +17,10 @@ import pytest
 
 from refhound.errors import Unreachable
 from refhound.models import ParsedFields, Record
+from refhound.net.http import HttpPool, make_client, retry_after
 from refhound.settings import Settings
 from refhound.sources import runtime as runtime_module
 from refhound.sources.crossref import Crossref, bibliographic_query
-from refhound.sources.http import HttpPool, make_client, retry_after
 from refhound.sources.runtime import SourcesRuntime, unavailable_reason
 from tests.sources.crossref_server import CrossrefServer, only_crossref, work_json
 from tests.sources.fake_service import page, rate_limited, unavailable

@@ -22,10 +22,10 @@ import pytest
 from refhound.errors import Unreachable
 from refhound.index.store import IndexStore
 from refhound.models import ParsedFields, Record, Reference, ReferenceResult, Verdict
+from refhound.net.http import HttpPool, Policy, make_client
+from refhound.net.json_api import fetch_json
 from refhound.settings import Settings
 from refhound.sop.runner import check_references
-from refhound.sources.base import fetch_json
-from refhound.sources.http import HttpPool, Policy, make_client
 from tests.conftest import build_index
 from tests.sources.crossref_server import CrossrefServer
 from tests.sources.fake_service import Scenario, fault_scenarios

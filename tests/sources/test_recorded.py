@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from refhound.models import Record
+from refhound.net.http import Fetched, HttpPool
 from refhound.settings import Settings
 from refhound.sources.crossref import Crossref, _no_such_work
-from refhound.sources.http import Fetched, HttpPool
 from refhound.sources.openalex import OpenAlex
 from refhound.sources.semantic_scholar import SemanticScholar
 from tests.sources.fake_service import call, settings_for

@@ -15,8 +15,8 @@ from typing import Any, get_args
 
 import pytest
 
-from refhound.loop_thread import LoopThread
 from refhound.models import ParsedFields, Record
+from refhound.net.loop_thread import LoopThread
 from refhound.settings import Settings, SourceName
 from refhound.sources.runtime import BUILDERS, SourcesRuntime
 from tests.sources.arxiv_server import ArxivServer, Preprint
@@ -210,7 +210,7 @@ def test_the_loops_own_thread_may_not_wait_for_it() -> None:
     [
         "refhound.web",
         "refhound.web.providers",
-        "refhound.web.hops",
+        "refhound.net.hops",
         "refhound.sources",
         "refhound.sources.runtime",
     ],

@@ -10,9 +10,9 @@ from typing import Any, TypeVar
 import httpx
 import pytest
 
+from refhound.net.fetch import PageFetcher
+from refhound.net.http import make_client
 from refhound.settings import Settings
-from refhound.sources.http import make_client
-from refhound.web.fetch import PageFetcher
 from tests.web.servers import SearchServer, SiteServer
 
 T = TypeVar("T")

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from refhound.net.fetch import PageFetcher
+from refhound.net.http import make_client
 from refhound.settings import Settings
-from refhound.sources.http import make_client
 from refhound.web.browser import Browser
 from refhound.web.crawl import CrawledPage, Crawler
-from refhound.web.fetch import PageFetcher
 from refhound.web.runtime import WebRuntime
 from tests.web import pages
 from tests.web.conftest import web_settings

@@ -8,10 +8,10 @@ import time
 
 import pytest
 
+from refhound.net.fetch import Page, PageFetcher, robots_agent
+from refhound.net.http import user_agent
 from refhound.settings import Settings
-from refhound.sources.http import user_agent
 from refhound.web.crawl import CrawlBudget, CrawledPage, Crawler
-from refhound.web.fetch import Page, PageFetcher, robots_agent
 from tests.web import pages
 from tests.web.conftest import run_with_fetcher, web_settings
 from tests.web.servers import Route, SiteServer, html, redirect

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from refhound.models import Record
+from refhound.net.decode import decode_html, looks_like_html
 from refhound.web.crawl import page_address
-from refhound.web.decode import decode_html, looks_like_html
 from refhound.web.metadata import needs_javascript, records_from_html
 from tests.web import pages
 

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from refhound.errors import Unreachable
+from refhound.net.http import HttpPool, make_client
 from refhound.settings import Settings
-from refhound.sources.http import HttpPool, make_client
 from refhound.web.providers import SearchHit, SearchProvider, configuration_problem, provider_from_settings
 from refhound.web.runtime import unavailable_reason
 from tests.web.conftest import KEYS, web_settings

@@ -11,8 +11,9 @@ from typing import IO
 from lxml import etree
 
 from refhound.errors import IngestError
+from refhound.formats.fields import person_name, year_of
 from refhound.index.ingest.base import Dump
-from refhound.index.ingest.common import dump_version, person_name, text_of, year_of
+from refhound.index.ingest.common import dump_version, text_of
 from refhound.models import Record
 
 SOURCE = "acl-anthology"

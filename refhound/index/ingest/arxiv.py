@@ -6,15 +6,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from refhound.formats.fields import doi_of, person_name, year_of
 from refhound.index.ingest.base import Dump
-from refhound.index.ingest.common import (
-    doi_of,
-    dump_version,
-    iter_json_lines,
-    person_name,
-    require_json_lines,
-    year_of,
-)
+from refhound.index.ingest.common import dump_version, iter_json_lines, require_json_lines
 from refhound.models import Record
 from refhound.normalize.text import latex_to_unicode
 

@@ -15,19 +15,20 @@ from lxml import etree
 
 from refhound.bibtex import BibEntry, split_bibtex_names
 from refhound.errors import IngestError
+from refhound.formats.fields import (
+    ARXIV_ID,
+    arxiv_of_doi,
+    arxiv_of_url,
+    doi_of,
+    strip_dblp_suffix,
+    year_of,
+)
 from refhound.models import Record
 from refhound.normalize.text import collapse_whitespace
 
 _DATE_IN_NAME = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
-_DBLP_SUFFIX = re.compile(r"\s+\d{4}$")
-_YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|2[01]\d\d)(?!\d)")
-_DOI = re.compile(r"10\.\d{4,9}/\S+")
-_DOI_RESOLVER = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
-_ARXIV_ID = r"(?:\d{4}\.\d{4,5}|[a-z][a-z.\-]*(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?"
-_ARXIV_URL = re.compile(rf"arxiv\.org/(?:abs|pdf)/({_ARXIV_ID})", re.IGNORECASE)
-_ARXIV_TEXT = re.compile(rf"(?:arxiv[:\s]*|abs/)({_ARXIV_ID})", re.IGNORECASE)
-_ARXIV_BARE = re.compile(rf"^{_ARXIV_ID}$")
-_ARXIV_DOI = re.compile(rf"^10\.48550/arxiv\.({_ARXIV_ID})$", re.IGNORECASE)
+_ARXIV_TEXT = re.compile(rf"(?:arxiv[:\s]*|abs/)({ARXIV_ID})", re.IGNORECASE)
+_ARXIV_BARE = re.compile(rf"^{ARXIV_ID}$")
 # A placeholder for commas inside braces, which are part of a name ("{Barnes and Noble, Inc.}").
 _PROTECTED_COMMA = "\x00"
 
@@ -145,16 +146,6 @@ def iter_xml_records(
             del parent[0]
 
 
-def strip_final_period(title: str) -> str:
-    """dblp and MEDLINE end every title with a period of their own; an ellipsis is kept."""
-    return title[:-1].rstrip() if title.endswith(".") and not title.endswith("..") else title
-
-
-def strip_dblp_suffix(name: str) -> str:
-    """dblp tells homonyms apart with a number ("Chenglong Li 0002"); it is not part of the name."""
-    return _DBLP_SUFFIX.sub("", name)
-
-
 def display_name(name: str) -> str:
     """BibTeX's "Last, First" or "Last, Jr, First" → "First Last" / "First Last Jr"; other forms kept."""
     parts = [strip_dblp_suffix(p.strip()) for p in name.split(",")]
@@ -179,37 +170,6 @@ def bib_author_names(value: str) -> list[str]:
         value = "".join(protected)
     names, _truncated = split_bibtex_names(value)
     return [display_name(n) for n in names]
-
-
-def person_name(given: str | None, family: str | None, suffix: str | None = None) -> str:
-    """Join name parts from structured sources (XML, JSON) into a display name."""
-    return collapse_whitespace(" ".join(p for p in (given, family, suffix) if p))
-
-
-def year_of(text: str | None) -> int | None:
-    """The first plausible four-digit year in a date or year string."""
-    match = _YEAR.search(text or "")
-    return int(match.group(1)) if match else None
-
-
-def doi_of(text: str | None) -> str | None:
-    """A DOI from a DOI field or a doi.org link, resolver prefix removed; None when it holds no DOI."""
-    if not text:
-        return None
-    match = _DOI.search(_DOI_RESOLVER.sub("", text.strip()))
-    return match.group(0) if match else None
-
-
-def arxiv_of_url(url: str | None) -> str | None:
-    """The arXiv id in an arxiv.org abs/pdf link."""
-    match = _ARXIV_URL.search(url or "")
-    return match.group(1) if match else None
-
-
-def arxiv_of_doi(doi: str | None) -> str | None:
-    """arXiv's own DOIs (10.48550/arXiv.1810.04805) name the arXiv id."""
-    match = _ARXIV_DOI.match(doi or "")
-    return match.group(1) if match else None
 
 
 def _bib_arxiv_id(fields: dict[str, str]) -> str | None:

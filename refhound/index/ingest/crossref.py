@@ -3,44 +3,21 @@
 
 from __future__ import annotations
 
-import html
 import json
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from refhound.errors import IngestError
+from refhound.formats.crossref import SOURCE, work_records
 from refhound.index.ingest.base import Dump
 from refhound.index.ingest.common import (
     dump_version,
     iter_json_lines,
     open_binary,
-    person_name,
     read_head,
     require_file,
 )
-from refhound.models import Record
-from refhound.normalize.text import collapse_whitespace
-
-SOURCE = "crossref"
-_TYPES = {
-    "journal-article": "article",
-    "proceedings-article": "inproceedings",
-    "posted-content": "preprint",
-    "book": "book",
-    "monograph": "book",
-    "edited-book": "book",
-    "reference-book": "book",
-    "book-chapter": "incollection",
-    "book-section": "incollection",
-    "book-part": "incollection",
-    "reference-entry": "incollection",
-    "dissertation": "phdthesis",
-    "proceedings": "proceedings",
-}
-_DATE_FIELDS = ("issued", "published", "published-print", "published-online", "posted", "approved", "created")
-_MARKUP = re.compile(r"<[^>]+>")
 
 
 def read_crossref(path: Path, version: str | None = None) -> Dump:
@@ -65,7 +42,7 @@ def read_crossref(path: Path, version: str | None = None) -> Dump:
         source=SOURCE,
         version=version,
         complete=False,
-        records=_records(works, version, problems),
+        records=work_records(works, version, problems),
         location=str(path),
         problems=problems,
     )
@@ -103,64 +80,3 @@ def _unwrap(value: Any) -> list[Any]:
     if isinstance(value, dict) and isinstance(value.get("items"), list):
         return list(value["items"])
     return [value]
-
-
-def _records(works: Iterator[tuple[str, Any]], version: str, problems: list[str]) -> Iterator[Record]:
-    for where, work in works:
-        doi = work.get("DOI") if isinstance(work, dict) else None
-        if not isinstance(doi, str) or not doi:
-            problems.append(f"{where}: not a Crossref work (no DOI)")
-            continue
-        title = _first(work.get("title"))
-        if not title:
-            continue
-        kind = str(work.get("type") or "")
-        yield Record(
-            source=SOURCE,
-            source_id=doi,
-            source_version=version,
-            title=title,
-            authors=[name for a in work.get("author") or [] if isinstance(a, dict) and (name := _author(a))],
-            venue=_venue(work, kind),
-            year=_year(work),
-            doi=doi,
-            url=work.get("URL") or None,
-            entry_type=_TYPES.get(kind, "misc"),
-        )
-
-
-def _first(values: Any) -> str:
-    """The first entry of a Crossref string list, with its inline JATS/HTML markup removed."""
-    if isinstance(values, list) and values and isinstance(values[0], str):
-        return collapse_whitespace(html.unescape(_MARKUP.sub("", values[0])))
-    return ""
-
-
-def _author(author: dict[str, Any]) -> str:
-    return person_name(author.get("given"), author.get("family")) or collapse_whitespace(
-        author.get("name") or ""
-    )
-
-
-def _venue(work: dict[str, Any], kind: str) -> str | None:
-    """The container title; for proceedings without one the event, for preprints the server."""
-    venue = _first(work.get("container-title"))
-    if not venue and kind in ("proceedings-article", "proceedings"):
-        event = work.get("event")
-        venue = (event.get("name") if isinstance(event, dict) else None) or work.get("publisher") or ""
-    if not venue and kind == "posted-content":
-        institutions = work.get("institution")
-        if isinstance(institutions, list) and institutions and isinstance(institutions[0], dict):
-            venue = institutions[0].get("name") or ""
-    return venue or None
-
-
-def _year(work: dict[str, Any]) -> int | None:
-    for name in _DATE_FIELDS:
-        date = work.get(name)
-        parts = date.get("date-parts") if isinstance(date, dict) else None
-        if isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
-            year = parts[0][0]
-            if isinstance(year, int):
-                return year
-    return None

@@ -10,21 +10,23 @@ from typing import Any
 from lxml import etree
 
 from refhound.errors import IngestError
-from refhound.index.completeness import Proof
-from refhound.index.ingest.base import Dump
-from refhound.index.ingest.common import (
+from refhound.formats.fields import (
     arxiv_of_doi,
     arxiv_of_url,
     doi_of,
+    strip_dblp_suffix,
+    strip_final_period,
+    year_of,
+)
+from refhound.index.completeness import Proof
+from refhound.index.ingest.base import Dump
+from refhound.index.ingest.common import (
     dump_version,
     iter_xml_records,
     open_binary,
     read_head,
     require_file,
-    strip_dblp_suffix,
-    strip_final_period,
     text_of,
-    year_of,
 )
 from refhound.models import Record
 

@@ -9,18 +9,15 @@ from pathlib import Path
 from lxml import etree
 
 from refhound.errors import IngestError
+from refhound.formats.fields import doi_of, person_name, strip_final_period, year_of
 from refhound.index.ingest.base import Dump
 from refhound.index.ingest.common import (
-    doi_of,
     dump_version,
     iter_xml_records,
     open_binary,
-    person_name,
     read_head,
     require_file,
-    strip_final_period,
     text_of,
-    year_of,
 )
 from refhound.models import Record
 

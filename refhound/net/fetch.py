@@ -14,11 +14,11 @@ from urllib.parse import urljoin, urlsplit
 
 import httpx
 
+from refhound.net.decode import decode_html, html_type, looks_like_html, mime_type
+from refhound.net.hops import REDIRECTS, Answer, HostGates, NoAnswer, get_once
+from refhound.net.http import host_of
+from refhound.net.robots import MAX_ROBOTS_BYTES, RobotsRules
 from refhound.settings import WebSettings
-from refhound.sources.http import host_of
-from refhound.web.decode import decode_html, html_type, looks_like_html, mime_type
-from refhound.web.hops import REDIRECTS, Answer, HostGates, NoAnswer, get_once
-from refhound.web.robots import MAX_ROBOTS_BYTES, RobotsRules
 
 
 @dataclass(frozen=True)

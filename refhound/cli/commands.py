@@ -14,11 +14,11 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from refhound.cli_bench import bench_app
-from refhound.cli_extract import LLMModelOption, LLMModeOption, LLMUrlOption, extract, llm_options
-from refhound.cli_index import index_app, open_index_or_fail
-from refhound.cli_memory import memory_app
-from refhound.cli_output import (
+from refhound.cli.bench import bench_app
+from refhound.cli.extract import LLMModelOption, LLMModeOption, LLMUrlOption, extract, llm_options
+from refhound.cli.index import index_app, open_index_or_fail
+from refhound.cli.memory import memory_app
+from refhound.cli.output import (
     EXIT_INTERRUPTED,
     EXIT_OK,
     EXIT_PROBLEMS,
@@ -30,9 +30,9 @@ from refhound.cli_output import (
     settings_from_options,
     write_output,
 )
-from refhound.cli_quotes import quotes_app
-from refhound.cli_serve import serve
-from refhound.cli_triage import triage
+from refhound.cli.quotes import quotes_app
+from refhound.cli.serve import serve
+from refhound.cli.triage import triage
 from refhound.errors import InputError, RefhoundError
 from refhound.index.store import IndexStore
 from refhound.models import FlagPolicy, InputProblem, Reference, Report, UnverifiedPolicy, is_hallucinated

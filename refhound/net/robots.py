@@ -17,7 +17,7 @@ from urllib.parse import urljoin, urlsplit
 
 from protego import Protego
 
-from refhound.web.hops import REDIRECTS, Answer, NoAnswer
+from refhound.net.hops import REDIRECTS, Answer, NoAnswer
 
 logger = logging.getLogger(__name__)
 

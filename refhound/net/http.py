@@ -34,10 +34,10 @@ from tenacity import (
     stop_after_attempt,
 )
 
-from refhound.breaker import CircuitBreaker
 from refhound.errors import Unreachable
+from refhound.net.breaker import CircuitBreaker
+from refhound.net.cache import HttpCache, cache_key
 from refhound.settings import SourceSettings, SourcesSettings
-from refhound.sources.cache import HttpCache, cache_key
 
 T = TypeVar("T")
 _RETRY_STATUS = frozenset({408, 429, 500, 502, 503, 504})

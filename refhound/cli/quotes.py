@@ -14,8 +14,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from refhound.cli_extract import llm_options
-from refhound.cli_output import EXIT_OK, EXIT_PROBLEMS, err, fail, settings_from_options, write_output
+from refhound.cli.extract import llm_options
+from refhound.cli.output import EXIT_OK, EXIT_PROBLEMS, err, fail, settings_from_options, write_output
 from refhound.errors import RefhoundError
 
 quotes_app = typer.Typer(

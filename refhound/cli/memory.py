@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from refhound.cli_output import fail
+from refhound.cli.output import fail
 from refhound.errors import MemoryUnavailable
 from refhound.settings import Settings
 

@@ -15,9 +15,9 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from refhound.cli_extract import LLMModelOption, LLMModeOption, LLMUrlOption, llm_options
-from refhound.cli_index import open_index_or_fail
-from refhound.cli_output import EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, err, fail, settings_from_options
+from refhound.cli.extract import LLMModelOption, LLMModeOption, LLMUrlOption, llm_options
+from refhound.cli.index import open_index_or_fail
+from refhound.cli.output import EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, err, fail, settings_from_options
 from refhound.models import UnverifiedPolicy
 
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import httpx
 
-from refhound.sources.http import RateLimiter, host_of
-from refhound.web.decode import html_type
+from refhound.net.decode import html_type
+from refhound.net.http import RateLimiter, host_of
 
 _ACCEPT = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5"
 REDIRECTS = frozenset({301, 302, 303, 307, 308})

@@ -18,7 +18,7 @@ from rich.progress import BarColumn, DownloadColumn, TextColumn, TimeRemainingCo
 from rich.progress import Progress as RichProgress
 from rich.table import Table
 
-from refhound.cli_output import err, fail, print_error
+from refhound.cli.output import err, fail, print_error
 from refhound.errors import RefhoundError
 from refhound.index.build import Hooks, Job, build_index
 from refhound.index.completeness import published_counts

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 import typer
 
-from refhound.cli_output import (
+from refhound.cli.output import (
     EXIT_OK,
     EXIT_USAGE,
     err,

@@ -25,8 +25,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from typer.core import TyperGroup
 
 from refhound.benchmark.items import Benchmark, InputMode, part_of
-from refhound.cli_index import open_index_or_fail
-from refhound.cli_output import EXIT_INTERRUPTED, EXIT_OK, err, fail, settings_from_options, write_output
+from refhound.cli.index import open_index_or_fail
+from refhound.cli.output import EXIT_INTERRUPTED, EXIT_OK, err, fail, settings_from_options, write_output
 from refhound.errors import InputError, RefhoundError
 from refhound.models import FlagPolicy, UnverifiedPolicy
 from refhound.settings import Settings
