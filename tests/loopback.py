@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from types import TracebackType
+from typing import Any, Self
 
 
 class LoopbackServer(ThreadingHTTPServer):
@@ -38,3 +39,20 @@ class QuietHandler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: Any) -> None:
         pass
+
+
+class Served:
+    """A fake service on its `LoopbackServer`: `close` (or leaving a `with` block) stops the server."""
+
+    _server: LoopbackServer
+
+    def close(self) -> None:
+        self._server.stop()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.close()

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import json
 import threading
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from tests.loopback import LoopbackServer, QuietHandler
+from tests.loopback import LoopbackServer, QuietHandler, Served
 from tests.sources.recorded import Recording
 
 
@@ -69,7 +68,7 @@ class _Handler(QuietHandler):
         self.wfile.write(body)
 
 
-class WorksServer:
+class WorksServer(Served):
     def __init__(self, service: str, works: list[dict[str, Any]], page_size: int = 3) -> None:
         self.service = service
         self.works = works
@@ -108,14 +107,3 @@ class WorksServer:
                 "results": page,
             }
         return 200, json.dumps(body).encode()
-
-    def close(self) -> None:
-        self._server.stop()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, exc: BaseException | None, trace: TracebackType | None
-    ) -> None:
-        self.close()

@@ -12,10 +12,8 @@ import hashlib
 import threading
 from collections import deque
 from dataclasses import dataclass
-from types import TracebackType
-from typing import Self
 
-from tests.loopback import LoopbackServer, QuietHandler
+from tests.loopback import LoopbackServer, QuietHandler, Served
 
 
 @dataclass(frozen=True)
@@ -88,7 +86,7 @@ class _Handler(QuietHandler):
         self.wfile.write(body)
 
 
-class DumpServer:
+class DumpServer(Served):
     """Serves `files` at `url`; `fail(path, *faults)` queues faults for that path's next requests."""
 
     def __init__(self, files: dict[str, bytes], *, ranges: bool = True) -> None:
@@ -113,14 +111,3 @@ class DumpServer:
             queued = self.faults.get(path)
             fault = queued.popleft() if queued else None
             return fault, self.files.get(path)
-
-    def close(self) -> None:
-        self._server.stop()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, exc: BaseException | None, trace: TracebackType | None
-    ) -> None:
-        self.close()

@@ -15,12 +15,11 @@ import threading
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from pathlib import Path
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 from xml.sax.saxutils import escape
 
-from tests.loopback import LoopbackServer, QuietHandler
+from tests.loopback import LoopbackServer, QuietHandler, Served
 
 _HEAD = (
     '<?xml version="1.0" encoding="UTF-8"?>\n<OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/" '
@@ -82,7 +81,7 @@ class _Handler(QuietHandler):
         self.wfile.write(body)
 
 
-class OaiServer:
+class OaiServer(Served):
     def __init__(self, works: list[dict[str, Any]], page_size: int = 25, now: str = "2022-04-01") -> None:
         self.works = sorted(works, key=lambda w: (w["update_date"], w["id"]))
         self.page_size = page_size
@@ -130,17 +129,6 @@ class OaiServer:
             f'<resumptionToken cursor="{offset}" completeListSize="{len(chosen)}">{token}</resumptionToken>'
         )
         return 200, (body + "</ListRecords></OAI-PMH>").encode(), {}
-
-    def close(self) -> None:
-        self._server.stop()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, exc: BaseException | None, trace: TracebackType | None
-    ) -> None:
-        self.close()
 
 
 def utc_today() -> str:

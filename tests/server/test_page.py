@@ -8,19 +8,12 @@ from pathlib import Path
 import pymupdf
 import pytest
 
+from refhound.web.browser import CHROMIUM_ARGS
 from tests.server.conftest import FABRICATED, VERIFIED, Server, make_server
 from tests.server.live import LiveServer
 
 CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+ARGS = list(CHROMIUM_ARGS)  # the web stage's own flags
 WRONG_YEAR = "Sarthak Jain and Byron C. Wallace. Attention is not Explanation. In NAACL-HLT, 2020."
 WRONG_AUTHOR = (
     "Kaiming He, Xiangyu Zhang, Wei Liu, and Jian Sun. Deep residual learning for image recognition. "

@@ -19,8 +19,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import Any, TypeVar
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from rapidfuzz import fuzz
@@ -28,7 +27,7 @@ from rapidfuzz import fuzz
 from refhound.net.cache import HttpCache
 from refhound.net.http import HttpPool, make_client
 from refhound.settings import Settings
-from tests.loopback import LoopbackServer, QuietHandler
+from tests.loopback import LoopbackServer, QuietHandler, Served
 
 T = TypeVar("T")
 C = TypeVar("C")
@@ -203,7 +202,7 @@ class _Handler(QuietHandler):
             return Reply(500, f"fake {service.name} failed: {error!r}".encode())
 
 
-class FakeService:
+class FakeService(Served):
     """A loopback server on a free port until `close`; `url` is its root. Subclasses implement `answer`."""
 
     name = "service"
@@ -250,17 +249,6 @@ class FakeService:
     def count(self) -> int:
         with self.lock:
             return len(self._requests)
-
-    def close(self) -> None:
-        self._server.stop()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, exc: BaseException | None, trace: TracebackType | None
-    ) -> None:
-        self.close()
 
 
 def fast_section(url: str, **overrides: Any) -> dict[str, Any]:

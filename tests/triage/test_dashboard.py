@@ -16,18 +16,11 @@ from refhound.settings import Settings
 from refhound.triage.dashboard import render_dashboard
 from refhound.triage.pool import ProcessBackend
 from refhound.triage.run import TriageOptions, run_triage
+from refhound.web.browser import CHROMIUM_ARGS
 from tests.triage.test_run import CLEAN_BIB, SUSPICIOUS_BIB
 
 CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+ARGS = list(CHROMIUM_ARGS)  # the web stage's own flags
 MANY_AUTHORS = [f"Author{i} Surname{i}" for i in range(12)]
 
 
