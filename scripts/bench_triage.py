@@ -117,11 +117,10 @@ def run_ray(folder: Path, out: Path, index: Path) -> dict[str, Any]:
 
 def polite_rates(index: Path, scratch: Path, rate: float, papers: int, per_paper: int) -> dict[str, Any]:
     """Two workers against a loopback Crossref at `rate` requests/s: the rate the server observed."""
-    from refhound.settings import Settings
     from refhound.triage.pool import ProcessBackend
     from refhound.triage.run import run_triage
-    from tests.sources.crossref_server import CrossrefServer, only_crossref
-    from tests.sources.fake_service import MAILTO, fast_section
+    from tests.sources.crossref_server import CrossrefServer
+    from tests.triage.test_shared_work import online_through
 
     folder = scratch / "rates-in"
     folder.mkdir()
@@ -134,15 +133,7 @@ def polite_rates(index: Path, scratch: Path, rate: float, papers: int, per_paper
             )
         )
     with CrossrefServer() as server:
-        settings = Settings(
-            sources={
-                **only_crossref(fast_section(server.url, rate_per_s=rate, concurrency=4)),
-                "mailto": MAILTO,
-                "cache": {"enabled": False},
-            },
-            check={"offline": False},
-        )
-        settings.memory.enabled = False
+        settings = online_through(server.url, rate)
         out = scratch / "rates-out"
         options = _options(out, index, 2, offline=False, settings=settings)
         run_triage([folder], options, ProcessBackend(out, 2))

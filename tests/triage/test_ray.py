@@ -102,9 +102,8 @@ def test_the_cluster_as_a_whole_keeps_the_configured_rate(
     two_nodes: Any, small_index: Path, tmp_path: Path
 ) -> None:
     from refhound.triage.ray_backend import RayBackend
-    from tests.sources.crossref_server import CrossrefServer, only_crossref
-    from tests.sources.fake_service import MAILTO, fast_section
-    from tests.triage.test_shared_work import _paper
+    from tests.sources.crossref_server import CrossrefServer
+    from tests.triage.test_shared_work import _paper, online_through
 
     rate = 4.0
     folder = tmp_path / "subs"
@@ -112,15 +111,7 @@ def test_the_cluster_as_a_whole_keeps_the_configured_rate(
     for index in range(4):
         (folder / f"p{index}.bib").write_text(_paper(index, 6))
     with CrossrefServer() as server:
-        settings = Settings(
-            sources={
-                **only_crossref(fast_section(server.url, rate_per_s=rate, concurrency=4)),
-                "mailto": MAILTO,
-                "cache": {"enabled": False},
-            },
-            check={"offline": False},
-        )
-        settings.memory.enabled = False
+        settings = online_through(server.url, rate)
         with IndexStore.open(small_index) as store:
             stats = store.stats()
         out = tmp_path / "out"

@@ -61,6 +61,21 @@ def test_a_work_cited_by_two_papers_is_looked_up_once_but_judged_per_paper(
     assert any("reused" in stage["note"] for stage in he["stages"])
 
 
+def online_through(crossref_url: str, rate: float) -> Settings:
+    """Settings of an online run whose only source is a loopback Crossref at `rate` requests/s (no cache,
+    no memory: every look-up reaches the server)."""
+    settings = Settings(
+        sources={
+            **only_crossref(fast_section(crossref_url, rate_per_s=rate, concurrency=4)),
+            "mailto": MAILTO,
+            "cache": {"enabled": False},
+        },
+        check={"offline": False},
+    )
+    settings.memory.enabled = False
+    return settings
+
+
 def _paper(index: int, references: int) -> str:
     return "\n".join(
         f"@article{{p{index}r{i}, title={{Invented Study {index}-{i} on Wholly Unindexed Matters}}, "
@@ -76,15 +91,7 @@ def test_two_workers_together_keep_the_configured_rate(small_index: Path, tmp_pa
     for index in range(4):
         (folder / f"p{index}.bib").write_text(_paper(index, 6))
     with CrossrefServer() as server:
-        settings = Settings(
-            sources={
-                **only_crossref(fast_section(server.url, rate_per_s=rate, concurrency=4)),
-                "mailto": MAILTO,
-                "cache": {"enabled": False},
-            },
-            check={"offline": False},
-        )
-        settings.memory.enabled = False
+        settings = online_through(server.url, rate)
         out = tmp_path / "out"
         result = run_triage([folder], _options(out, settings, small_index, 2), ProcessBackend(out, 2))
         arrivals = sorted(request.at for request in server.requests if request.path == "/works")
