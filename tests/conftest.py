@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,6 +17,12 @@ from tests.llm_server import FakeLLMServer
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
+
+
+def ctrl_c_reaches_the_child() -> None:
+    """A subprocess's `preexec_fn` for the Ctrl-C tests: a shell runs a background job with SIGINT
+    ignored, and a child that starts so never sees Ctrl-C; this restores the default."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def shared_path(*parts: str) -> Path:

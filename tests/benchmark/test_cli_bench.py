@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from refhound.cli import app
 from refhound.settings import Settings
-from tests.conftest import ROOT
+from tests.conftest import ROOT, ctrl_c_reaches_the_child
 
 runner = CliRunner()
 
@@ -276,7 +276,7 @@ def test_ctrl_c_keeps_the_finished_items_and_exits_130(small_index: Path, tmp_pa
         [sys.executable, "-m", "tests.benchmark.interrupted_bench", str(marker),
          "bench", "hallmark", str(items), "--index", str(small_index), "--json", str(out)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env={**os.environ, "PYTHONPATH": str(ROOT)}, preexec_fn=ctrl_c_reaches_the_child,
     )  # fmt: skip
     # A fresh checkout on a busy machine takes a while to start (bytecode, the index, the runner): Ctrl-C
     # must come during the slow batch, not during start-up, which would leave the run going on.

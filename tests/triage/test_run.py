@@ -26,7 +26,7 @@ from refhound.settings import Settings
 from refhound.triage.pool import PaperPool, ProcessBackend, WorkerFailed
 from refhound.triage.run import TriageOptions, run_triage
 from refhound.triage.worker import Job, Outcome, WorkerSetup
-from tests.conftest import shared_path
+from tests.conftest import ctrl_c_reaches_the_child, shared_path
 
 CLEAN_BIB = """
 @inproceedings{vaswani, title={Attention is All you Need},
@@ -261,7 +261,9 @@ def test_ctrl_c_keeps_the_finished_papers(small_index: Path, tmp_path: Path) -> 
     command = [str(Path(sys.executable).parent / "refhound"), "triage", str(folder), "--out", str(out)]
     command += ["--offline", "--workers", "1", "--index", str(small_index)]
     env = {**os.environ, "REFHOUND_MEMORY__ENABLED": "false"}
-    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=ctrl_c_reaches_the_child
+    )
     done = out / ".triage" / "done"
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and (not done.is_dir() or len(list(done.iterdir())) < 3):
