@@ -265,6 +265,27 @@ def _covers_nothing(venue_key: str, year: int) -> list[tuple[str, int]]:
     return []
 
 
+_IDENTIFIERS = ("doi", "arxiv_id")  # the fields only a resolver can confirm
+_ANSWER_OFFLINE = frozenset(stage for stage in Stage if not stage.waits_on_a_service)
+
+
+def what_was_not_asked(judgement: Judgement, unanswered: Collection[str], offline: bool) -> str:
+    """What the reason adds on missing evidence, as it happened: a stage or service that did not answer;
+    offline, an online service the HTTP cache had no answer of, and identifier resolvers not asked."""
+    notes = []
+    if judgement.verdict is not Verdict.VERIFIED and unanswered:
+        local = [name for name in unanswered if name in _ANSWER_OFFLINE or not offline]
+        cached = [name for name in unanswered if name not in local]
+        if local:
+            notes.append(f"no answer from {', '.join(local)}")
+        if cached:
+            notes.append(f"offline: no cached answer from {', '.join(cached)}")
+    unchecked = any(f.field in _IDENTIFIERS and f.status is S.UNCHECKED for f in judgement.fields)
+    if offline and judgement.evidence and unchecked:
+        notes.append("offline: the identifier resolvers were not asked")
+    return f" ({'; '.join(notes)})" if notes else ""
+
+
 def verdict_of(checks: Sequence[FieldCheck]) -> tuple[Verdict, Severity | None]:
     """The one mapping from the field checks against the cited work's record to a verdict (rules and LLM
     alike): a wrong field is a metadata error, as severe as its worst field; an identifier only its

@@ -17,9 +17,9 @@ from typing import Any, TypeVar, cast
 from langgraph.types import Command, Send
 
 from refhound.agents.context import Agent, AgentContext, Findings
-from refhound.agents.judge import Judgement, judge_gathered
+from refhound.agents.judge import Judgement, judge_gathered, what_was_not_asked
 from refhound.agents.reread import reread_by_record
-from refhound.models import FieldStatus, ReferenceResult, Stage, StageRun, Verdict, is_hallucinated
+from refhound.models import ReferenceResult, Stage, StageRun, Verdict, is_hallucinated
 from refhound.sop.routes import BatchSizes, Decided, after_stage
 from refhound.sop.state import Branch, merge
 
@@ -167,7 +167,9 @@ async def _in_a_thread(
 def finish(branch: Branch, judgement: Judgement, decided_by: str, context: AgentContext) -> ReferenceResult:
     """The verdict on the branch's reference; a verified record from a slow source is remembered."""
     reference = branch["reference"]
-    reason = judgement.reason + _what_was_not_asked(branch, judgement, context.settings.check.offline)
+    reason = judgement.reason + what_was_not_asked(
+        judgement, branch["unreachable"], context.settings.check.offline
+    )
     result = ReferenceResult(
         id=reference.id,
         raw=reference.raw,
@@ -188,33 +190,6 @@ def finish(branch: Branch, judgement: Judgement, decided_by: str, context: Agent
     if judgement.verdict is Verdict.VERIFIED and judgement.evidence:
         _remember(result, branch, context)
     return result
-
-
-_IDENTIFIERS = ("doi", "arxiv_id")  # the fields only a resolver can confirm
-_LOCAL = frozenset(stage for stage in Stage if not stage.waits_on_a_service)  # answer offline too
-
-
-def _what_was_not_asked(branch: Branch, judgement: Judgement, offline: bool) -> str:
-    """Why evidence is missing, as it happened: a stage or service that did not answer; offline, an online
-    service the HTTP cache had no answer of, and identifier resolvers that were not asked."""
-    notes = []
-    if judgement.verdict is not Verdict.VERIFIED and branch["unreachable"]:
-        local = [name for name in branch["unreachable"] if name in _LOCAL or not offline]
-        cached = [name for name in branch["unreachable"] if name not in local]
-        if local:
-            notes.append(f"no answer from {', '.join(local)}")
-        if cached:
-            notes.append(f"offline: no cached answer from {', '.join(cached)}")
-    if (
-        offline
-        and judgement.evidence
-        and any(
-            check.field in _IDENTIFIERS and check.status is FieldStatus.UNCHECKED
-            for check in judgement.fields
-        )
-    ):
-        notes.append("offline: the identifier resolvers were not asked")
-    return f" ({'; '.join(notes)})" if notes else ""
 
 
 def _remember(result: ReferenceResult, branch: Branch, context: AgentContext) -> None:
