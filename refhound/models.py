@@ -200,6 +200,16 @@ class Summary(_Model):
     minor: int = Field(default=0, description="Metadata errors that are slips, reported with a correction.")
 
 
+def problem_rank(result: ReferenceResult) -> int:
+    """Worst first: fabricated 0, a major error 1, a minor error 2, anything else 3 (reports and triage
+    list problems in this order)."""
+    if result.verdict is Verdict.FABRICATED:
+        return 0
+    if result.verdict is Verdict.METADATA_ERROR:
+        return 2 if result.severity is Severity.MINOR else 1
+    return 3
+
+
 class Report(_Model):
     """What `refhound check` produces; serialised as the `refhound.report/1` JSON contract."""
 

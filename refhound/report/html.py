@@ -15,7 +15,16 @@ from html import escape
 from typing import Any
 
 from refhound import __version__
-from refhound.models import Evidence, FieldCheck, FieldStatus, ReferenceResult, Report, Severity, Verdict
+from refhound.models import (
+    Evidence,
+    FieldCheck,
+    FieldStatus,
+    ReferenceResult,
+    Report,
+    Severity,
+    Verdict,
+    problem_rank,
+)
 from refhound.report._common import (
     check_lines,
     count_text,
@@ -228,14 +237,6 @@ def _header(*names: str) -> str:
     return "<thead><tr>" + "".join(f"<th>{name}</th>" for name in names) + "</tr></thead>"
 
 
-def _severity_rank(result: ReferenceResult) -> int:
-    if result.verdict is Verdict.FABRICATED:
-        return 0
-    if result.verdict is Verdict.METADATA_ERROR:
-        return 2 if result.severity is Severity.MINOR else 1
-    return 3
-
-
 def header_lines(header: ReportHeader) -> str:
     """The run's facts as one line of escaped HTML."""
     parts = [f"made {header.date}", f"refhound {header.version}"]
@@ -259,7 +260,7 @@ def render_html(report: Report, header: ReportHeader | None = None) -> str:
         f'<tr><td class="{verdict.value}">{verdict.value}</td><td>{count_text(summary, verdict)}</td></tr>'
         for verdict in Verdict
     )
-    problems = sorted((r for r in report.references if r.verdict is not Verdict.VERIFIED), key=_severity_rank)
+    problems = sorted((r for r in report.references if r.verdict is not Verdict.VERIFIED), key=problem_rank)
     verified = [r for r in report.references if r.verdict is Verdict.VERIFIED]
     parts = [
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">',

@@ -14,7 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from refhound.models import FieldStatus, ReferenceResult, Report, Severity, Verdict
+from refhound.models import FieldStatus, ReferenceResult, Report, Verdict, problem_rank
 from refhound.report._common import display_title
 
 TRIAGE_SCHEMA = "refhound.triage/1"
@@ -52,15 +52,6 @@ class PaperRow(BaseModel):
         return self.verdicts.unverified / self.references if self.references else 0.0
 
 
-def _rank(result: ReferenceResult) -> int:
-    """Worst first: fabricated, major error, minor error, unverified."""
-    if result.verdict is Verdict.FABRICATED:
-        return 0
-    if result.verdict is Verdict.METADATA_ERROR:
-        return 2 if result.severity is Severity.MINOR else 1
-    return 3
-
-
 def _short(text: str) -> str:
     return text if len(text) <= _TITLE_CHARS else text[: _TITLE_CHARS - 1] + "…"
 
@@ -86,7 +77,7 @@ def checked_row(paper: str, report: Report, report_path: str, html_path: str) ->
     summary = report.summary
     worst = sorted(
         (r for r in report.references if r.hallucinated or r.verdict is Verdict.METADATA_ERROR),
-        key=_rank,
+        key=problem_rank,
     )
     return PaperRow(
         paper=paper,
