@@ -35,6 +35,12 @@ index_app = typer.Typer(help="Build and inspect the embedded bibliographic index
 
 
 _URL_HELP = " A path or an http(s) URL (downloaded with resume; see README)."
+# How dumps given as URLs are fetched: the same options for `build` and `update`.
+DownloadsOption = Annotated[
+    Path | None, typer.Option("--downloads", help="Where dumps given as URLs are downloaded (and resumed).")
+]
+RetriesOption = Annotated[int, typer.Option("--retries", min=0, help="Retries of a failed request.")]
+BackoffOption = Annotated[float, typer.Option("--backoff", min=0.0, help="First retry's wait, doubling.")]
 
 
 @index_app.command()
@@ -58,12 +64,9 @@ def build(
     pubmed: Annotated[list[str], typer.Option("--pubmed", help="PubMed / MEDLINE XML." + _URL_HELP)] = [],  # noqa: B006
     bib: Annotated[list[Path], typer.Option("--bib", help="A BibTeX file of trusted records.")] = [],  # noqa: B006
     version: Annotated[str | None, typer.Option("--version", help="Dump date or version to record.")] = None,
-    downloads: Annotated[
-        Path | None,
-        typer.Option("--downloads", help="Where dumps given as URLs are downloaded (and resumed)."),
-    ] = None,
-    retries: Annotated[int, typer.Option("--retries", min=0, help="Retries of a failed request.")] = 5,
-    backoff: Annotated[float, typer.Option("--backoff", min=0.0, help="First retry's wait, doubling.")] = 2.0,
+    downloads: DownloadsOption = None,
+    retries: RetriesOption = 5,
+    backoff: BackoffOption = 2.0,
 ) -> None:
     """Build or extend an index. Re-running with the same dumps changes nothing. The index is built in a
     copy and swapped in only when every dump is in: on any failure the existing index is left intact."""
@@ -158,12 +161,9 @@ def update(
     since: Annotated[
         str | None, typer.Option("--since", help="First harvest date (YYYY-MM-DD) of the harvests added.")
     ] = None,
-    downloads: Annotated[
-        Path | None,
-        typer.Option("--downloads", help="Where dumps given as URLs are downloaded (and resumed)."),
-    ] = None,
-    retries: Annotated[int, typer.Option("--retries", min=0, help="Retries of a failed request.")] = 5,
-    backoff: Annotated[float, typer.Option("--backoff", min=0.0, help="First retry's wait, doubling.")] = 2.0,
+    downloads: DownloadsOption = None,
+    retries: RetriesOption = 5,
+    backoff: BackoffOption = 2.0,
 ) -> None:
     """Bring an index up to date from the sources recorded in it: full dumps re-read (withdrawn records
     taken out), arXiv harvested over OAI-PMH from the last harvest, Crossref/OpenAlex venues paged by
