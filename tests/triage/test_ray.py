@@ -103,13 +103,10 @@ def test_the_cluster_as_a_whole_keeps_the_configured_rate(
 ) -> None:
     from refhound.triage.ray_backend import RayBackend
     from tests.sources.crossref_server import CrossrefServer
-    from tests.triage.test_shared_work import _paper, online_through
+    from tests.triage.test_shared_work import four_papers, online_through
 
     rate = 4.0
-    folder = tmp_path / "subs"
-    folder.mkdir()
-    for index in range(4):
-        (folder / f"p{index}.bib").write_text(_paper(index, 6))
+    folder = four_papers(tmp_path)
     with CrossrefServer() as server:
         settings = online_through(server.url, rate)
         with IndexStore.open(small_index) as store:

@@ -76,6 +76,15 @@ def online_through(crossref_url: str, rate: float) -> Settings:
     return settings
 
 
+def four_papers(tmp_path: Path) -> Path:
+    """A folder of four .bib papers of six invented references each (none in the index: all go online)."""
+    folder = tmp_path / "subs"
+    folder.mkdir()
+    for index in range(4):
+        (folder / f"p{index}.bib").write_text(_paper(index, 6))
+    return folder
+
+
 def _paper(index: int, references: int) -> str:
     return "\n".join(
         f"@article{{p{index}r{i}, title={{Invented Study {index}-{i} on Wholly Unindexed Matters}}, "
@@ -86,10 +95,7 @@ def _paper(index: int, references: int) -> str:
 
 def test_two_workers_together_keep_the_configured_rate(small_index: Path, tmp_path: Path) -> None:
     rate = 4.0
-    folder = tmp_path / "subs"
-    folder.mkdir()
-    for index in range(4):
-        (folder / f"p{index}.bib").write_text(_paper(index, 6))
+    folder = four_papers(tmp_path)
     with CrossrefServer() as server:
         settings = online_through(server.url, rate)
         out = tmp_path / "out"
