@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from rapidfuzz.distance import Indel
+from rapidfuzz.distance import OSA, Indel
 
 from refhound.models import FieldCheck, FieldStatus, ParsedFields, Record, Severity
 from refhound.normalize.identifiers import (
@@ -65,6 +65,9 @@ class AuthorComparison:
     cited: int
     unmatched: tuple[str, ...] = ()  # cited names no record author can be
     unused: tuple[str, ...] = ()  # record names no cited author took
+    # Every record author cited first, in order, and the names the record lacks only after them: the
+    # citation lists a later version's authors, or the record is short of authors.
+    extends_record: bool = False
 
     @property
     def overlap(self) -> float:
@@ -124,7 +127,10 @@ def check_authors(cited: ParsedFields, record: Record) -> AuthorComparison:
     check = FieldCheck(
         field="authors", status=status, cited=cited_text, found=found_text, note="; ".join(notes)
     )
-    return AuthorComparison(check, len(pairs), len(cited.authors), tuple(unmatched), tuple(dropped))
+    extends = bool(unmatched) and not dropped and [i for i, _, _ in pairs] == [j for _, j, _ in pairs]
+    return AuthorComparison(
+        check, len(pairs), len(cited.authors), tuple(unmatched), tuple(dropped), extends_record=extends
+    )
 
 
 def _is_preprint(info: VenueInfo | None, record: Record | None = None) -> bool:
@@ -185,7 +191,30 @@ def check_venue(
         return result(S.BENIGN, f"venue names differ in form (similarity {similarity:.2f})")
     if {ours.kind, theirs.kind} == {VenueKind.WORKSHOP, VenueKind.CONFERENCE}:
         return result(S.MISMATCH, "workshop vs main conference", Severity.MAJOR)
+    unlike = similarity < settings.venue_borderline_similarity
+    if unlike and ours.kind is theirs.kind is VenueKind.CONFERENCE and (ours.key or theirs.key):
+        # A paper appears at one conference. One name is a series the table knows, the other is named as
+        # a conference and is neither one of that series' names nor like it (a name like it is left to
+        # the borderline judge), nor its acronym with a typo ("23rd ICMP"): another event.
+        known = (ours.key or theirs.key or "").upper()
+        known_name, unknown = (cited.venue, record.venue) if ours.key else (record.venue, cited.venue)
+        if typo := _acronym_typo({known, *_ACRONYM.findall(known_name)}, unknown):
+            return result(S.MISMATCH, f"{typo} written with a typo", Severity.MINOR)
+        return result(
+            S.MISMATCH,
+            f"another conference (similarity {similarity:.2f}), not one of {known}'s names",
+            Severity.MAJOR,
+        )
     return result(S.MISMATCH, f"different venue (similarity {similarity:.2f})")
+
+
+_ACRONYM = re.compile(r"\b[A-Z]{3,}\b")
+
+
+def _acronym_typo(acronyms: set[str], venue: str) -> str | None:
+    """The acronym `venue` writes with one letter wrong, missing, added or swapped ("ICMP"), if any."""
+    written = _ACRONYM.findall(venue)
+    return next((a for a in sorted(acronyms) for word in written if OSA.distance(word, a) <= 1), None)
 
 
 def check_year(cited: ParsedFields, record: Record, this_year: int, settings: JudgeSettings) -> FieldCheck:

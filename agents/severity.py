@@ -1,8 +1,8 @@
 """How wrong a wrong field is: `major` (signals a hallucination) or `minor` (a human slip).
 
 A reviewer acts on a flag, so a slip a careful author makes (a name typo or variant, a nickname, an
-earlier version's author list, a preprint's year, the journal version of a conference paper) must not read
-as invention. Major is what invention looks like: an author who is no variant of any record author, a
+earlier or later version's author list, a preprint's year, the journal version of a conference paper) must
+not read as invention. Major is what invention looks like: an author who is no variant of any record author, a
 dropped first author, another work's title or identifier, another event's venue, a year no version of the
 work has.
 
@@ -94,6 +94,9 @@ _NICKNAMES = frozenset(
         ("alex", "alexander"),
     )
 )
+# A cited list that repeats the record's whole list in order before adding names reads as a later version's
+# (or the record is short of authors) only when the record has this many authors to agree on.
+_MIN_EXTENDED_AUTHORS = 2
 # A cited title that is the record's without its subtitle (or the reverse) keeps this many words at least.
 _MIN_SHORT_TITLE_WORDS = 3
 
@@ -163,6 +166,11 @@ def _title(cited: str, found: str, similarity: float, settings: JudgeSettings) -
 def _authors(
     authors: AuthorComparison, record: Record, truncated: bool, settings: JudgeSettings
 ) -> tuple[Severity, str]:
+    if authors.extends_record and len(record.authors) >= _MIN_EXTENDED_AUTHORS:
+        return MINOR, (
+            f"the record's {len(record.authors)} authors, in order, with {len(authors.unmatched)} more after "
+            "them: a later version's list, or a record short of authors"
+        )
     unused = list(authors.unused)
     for name in authors.unmatched:
         other = next((o for o in unused if _variant(name, o, settings)), None)

@@ -80,6 +80,11 @@ def field(judgement: Judgement, name: str):  # type: ignore[no-untyped-def]
         ),
         # A DOI cut short at a line break.
         (FEDAVG, {"doi": "10.5555/aistats"}, "doi"),
+        # A later version's author list, or a record short of authors: the record's whole list, in order,
+        # then names it lacks.
+        (LDA, {"authors": [*LDA.authors, "Petra Quillfeather"]}, "authors"),
+        # The series' acronym with a typo.
+        (LDA, {"venue": "In Proceedings, 14th NIPZ"}, "venue"),
     ],
 )
 def test_a_human_slip_is_a_minor_error_with_its_correction(
@@ -105,6 +110,15 @@ def test_a_human_slip_is_a_minor_error_with_its_correction(
         (LDA, {"authors": ["Andrew Y. Ng", "Michael I. Jordan"]}, "authors"),
         # Another event's venue.
         (FEDAVG, {"venue": "International Conference on Machine Learning"}, "venue"),
+        # A conference the venue table does not know, for a work of a series it knows.
+        (LDA, {"venue": "Symposium on Probabilistic Topic Models"}, "venue"),
+        (LDA, {"venue": "International Conference on Quantum Machine Learning"}, "venue"),
+        # Names the record lacks among its authors, not only after them.
+        (
+            LDA,
+            {"authors": ["David M. Blei", "Petra Quillfeather", "Andrew Y. Ng", "Michael I. Jordan"]},
+            "authors",
+        ),
         # A year no version of the work has.
         (FEDAVG, {"year": 2012}, "year"),
         # A DOI that is not the work's.
@@ -117,6 +131,19 @@ def test_a_sign_of_invention_is_a_major_error(record: Record, changes: dict[str,
     assert j.severity is Severity.MAJOR
     assert field(j, wrong).severity is Severity.MAJOR
     assert is_hallucinated(j.verdict, j.severity) is True
+
+
+def test_a_single_author_record_extended_by_another_name_is_a_major_error() -> None:
+    # One name in common is too little to read the rest as a later version's authors.
+    solo = LDA.model_copy(update={"authors": ["David M. Blei"]})
+    j = judged(solo, authors=["David M. Blei", "Petra Quillfeather"])
+    assert j.severity is Severity.MAJOR
+
+
+def test_an_unrecognised_journal_for_a_known_conference_stays_minor() -> None:
+    # A journal version may exist under a name the table does not know: not proof of invention.
+    j = judged(LDA, venue="Journal of Probabilistic Topic Models")
+    assert j.verdict is Verdict.METADATA_ERROR and j.severity is Severity.MINOR, j.fields
 
 
 def test_one_major_field_makes_the_whole_error_major() -> None:
