@@ -29,6 +29,8 @@ _ARXIV_VENUE = re.compile(r"\barxiv\b|^corr$", re.IGNORECASE)
 _NUMBERING = re.compile(
     r"^\s*(?:\[\s*\d{1,4}[a-z]?\s*\]|\(\s*\d{1,4}\s*\)|(\d{1,4})(?:\s*[.)]\s|\s+(?=\D)))\s*"
 )
+# A BibTeX alpha-style label: "[Vas+17]", "[HZRS16]", "[Knu84a]".
+_ALPHA_LABEL = re.compile(r"^\s*\[[A-Z][A-Za-z+]{0,7}\d{2}(?:\d{2})?[a-z]?\]\s*")
 _BROKEN_WORD = re.compile(rf"(?<![^\W\d_])([^\W\d_]*[{LOWER}])- ([{LOWER}][^\W\d_]*)")  # "Mur- phy"
 _BROKEN_COMPOUND = re.compile(rf"(?<=[{LOWER}])- (?=[{UPPER}][{LOWER}])")
 # Typographic ligatures that PDF text extraction leaves in ("Grifﬁth"): the name grammar wants letters.
@@ -78,11 +80,18 @@ def mend_broken_word(left: str, right: str) -> str:
 
 
 def strip_numbering(text: str) -> str:
-    """Drop a leading list label ("[12]", "12.", "(3)", "54 "), but not a leading year."""
-    match = _NUMBERING.match(text)
-    if not match or (match.group(1) and re.fullmatch(YEAR, match.group(1))):
-        return text
-    return text[match.end() :]
+    """Drop leading list labels ("[12]", "12.", "(3)", "54 ", "[HZRS16]"), but not a leading year. A list
+    pasted with its own numbers in front of the source's ("[915] [64] …") loses both."""
+    for _ in range(2):
+        match = _NUMBERING.match(text) or _ALPHA_LABEL.match(text)
+        if not match or (match.re is _NUMBERING and _is_year(match.group(1))):
+            return text
+        text = text[match.end() :]
+    return text
+
+
+def _is_year(number: str | None) -> bool:
+    return number is not None and re.fullmatch(YEAR, number) is not None
 
 
 def _unspace_capitals(text: str) -> str:

@@ -339,7 +339,21 @@ def test_journal_without_title() -> None:
 
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [("[12] Title", "Title"), ("12. Title", "Title"), ("(3) Title", "Title"), ("2019. Title", "2019. Title")],
+    [
+        ("[12] Title", "Title"),
+        ("12. Title", "Title"),
+        ("(3) Title", "Title"),
+        ("2019. Title", "2019. Title"),
+        # BibTeX alpha-style labels.
+        ("[HZRS16] Kaiming He", "Kaiming He"),
+        ("[Vas+17] Ashish Vaswani", "Ashish Vaswani"),
+        ("[Knu84a] Donald Knuth", "Donald Knuth"),
+        # A list's own numbers in front of the source's.
+        ("[915] [64] Choon Hui Teo", "Choon Hui Teo"),
+        ("12. 2019. Title", "2019. Title"),
+        # A bracketed word is not a label.
+        ("[BERT] Devlin", "[BERT] Devlin"),
+    ],
 )
 def test_strip_numbering(text: str, expected: str) -> None:
     assert strip_numbering(text) == expected
