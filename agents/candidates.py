@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from refhound.agents.alignment import PrintedString
 from refhound.agents.context import Candidate
 from refhound.models import ParsedFields, Record
 from refhound.normalize.names import name_key
@@ -23,9 +24,15 @@ def records_as_candidates(
     settings: JudgeSettings,
     stage: str,
     note: Callable[[Record], str] = lambda record: "",
+    raw: str | None = None,
 ) -> list[Candidate]:
-    """At most `settings.candidates` candidates, each record once, best first."""
+    """At most `settings.candidates` candidates, each record once, best first.
+
+    With the printed string `raw`, a record far from the parsed title is a candidate too when the string
+    prints its title and authors (`agents/alignment.py`): the parse is then in doubt, not the work.
+    """
     seen: set[tuple[str, str, str]] = set()
+    string = PrintedString(raw) if raw else None
     candidates = []
     for record in records:
         key = (record.source, record.source_id.casefold(), record.title.casefold())
@@ -34,8 +41,12 @@ def records_as_candidates(
         seen.add(key)
         similarity = title_similarity(cited.title, record.title) if cited.title else 0.0
         via = same_identifier(cited, record) or "title"
-        if via != "title" or similarity >= settings.title_candidate_similarity:
-            candidates.append(Candidate(record, similarity, via, stage=stage, note=note(record)))
+        if via == "title" and similarity < settings.title_candidate_similarity:
+            printed = string.find(record) if string is not None else None
+            if printed is None or not printed.confirms():
+                continue
+            via = "raw"
+        candidates.append(Candidate(record, similarity, via, stage=stage, note=note(record)))
     return best_first(cited, candidates, settings.candidates)
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from refhound.errors import Unreachable
 from refhound.models import ParsedFields, Record
-from refhound.sources.base import Source, is_plausible
+from refhound.sources.base import CitationSource, Source, is_plausible
 
 
 @dataclass(frozen=True)
@@ -23,6 +23,7 @@ class Answer:
     source: str
     records: tuple[Record, ...] = ()
     problem: str | None = None
+    by_citation: bool = False  # asked with the whole printed string, not the parsed fields
 
 
 @dataclass(frozen=True)
@@ -38,12 +39,12 @@ class Lookup:
     @property
     def unreachable(self) -> tuple[str, ...]:
         """The services that gave no answer."""
-        return tuple(a.source for a in self.answers if a.problem is not None)
+        return tuple(dict.fromkeys(a.source for a in self.answers if a.problem is not None))
 
     @property
     def consulted(self) -> tuple[str, ...]:
         """The services that answered (with records or a definite "none")."""
-        return tuple(a.source for a in self.answers if a.problem is None)
+        return tuple(dict.fromkeys(a.source for a in self.answers if a.problem is None))
 
 
 class Aggregator:
@@ -59,14 +60,30 @@ class Aggregator:
         """The services, in tier order."""
         return tuple(s.name for tier in self.tiers for s in tier)
 
-    async def lookup(self, cited: ParsedFields) -> Lookup:
-        """Every answer of the tiers asked, up to and with the first that has the cited work."""
+    async def lookup(self, cited: ParsedFields, citation: str | None = None) -> Lookup:
+        """Every answer of the tiers asked, up to and with the first that has the cited work.
+
+        With the printed `citation` string, when no tier has a record plausibly the cited work by the
+        parsed fields (or they hold nothing to look up), the services that match whole citations are
+        asked with the string as well: a misread title must not hide the work, and the judge confirms
+        what they find by the record's title and authors printed in the string.
+        """
         answers: list[Answer] = []
-        for tier in self.tiers:
-            found = await asyncio.gather(*(_ask(source, cited) for source in tier))
-            answers.extend(found)
-            if any(is_plausible(cited, r, self.min_title_similarity) for a in found for r in a.records):
-                break
+        if cited.title or cited.doi or cited.arxiv_id:
+            for tier in self.tiers:
+                found = await asyncio.gather(*(_ask(source, cited) for source in tier))
+                answers.extend(found)
+                if any(is_plausible(cited, r, self.min_title_similarity) for a in found for r in a.records):
+                    return Lookup(tuple(answers))
+        if citation:
+            failed = {a.source for a in answers if a.problem is not None}  # not asked twice to time out
+            matchers = [
+                s
+                for tier in self.tiers
+                for s in tier
+                if isinstance(s, CitationSource) and s.name not in failed
+            ]
+            answers.extend(await asyncio.gather(*(_ask_citation(source, citation) for source in matchers)))
         return Lookup(tuple(answers))
 
 
@@ -76,3 +93,11 @@ async def _ask(source: Source, cited: ParsedFields) -> Answer:
     except Unreachable as error:
         return Answer(source.name, problem=error.problem)
     return Answer(source.name, tuple(records))
+
+
+async def _ask_citation(source: CitationSource, citation: str) -> Answer:
+    try:
+        records = await source.by_citation(citation)
+    except Unreachable as error:
+        return Answer(source.name, problem=error.problem, by_citation=True)
+    return Answer(source.name, tuple(records), by_citation=True)

@@ -38,6 +38,15 @@ class DoiSource(Source, Protocol):
         ...
 
 
+@runtime_checkable
+class CitationSource(Source, Protocol):
+    """A service that also matches a whole printed citation string (Crossref's `query.bibliographic`)."""
+
+    async def by_citation(self, citation: str) -> list[Record]:
+        """Its best matches for the string, best first; [] when there is none. Raises Unreachable."""
+        ...
+
+
 def same_identifier(cited: ParsedFields, record: Record) -> str | None:
     """ "doi" or "arxiv_id" when the record carries the identifier the citation gives, else None."""
     if cited.doi and record.doi:

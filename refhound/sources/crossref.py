@@ -100,6 +100,10 @@ class Crossref:
         records = self._records([work])
         return records[0] if records else None
 
+    async def by_citation(self, citation: str) -> list[Record]:
+        """The works Crossref's citation matching finds for a whole printed reference string."""
+        return await self.search(citation)
+
     async def search(self, query: str, rows: int | None = None) -> list[Record]:
         """Crossref's best matches for a citation string, best first (its relevance order)."""
         params = {"query.bibliographic": query, "rows": str(rows or self.rows), "select": _SELECT}

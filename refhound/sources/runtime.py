@@ -107,9 +107,10 @@ class SourcesRuntime(LoopRuntime):
         """The services asked, in tier order."""
         return self._aggregator.names
 
-    def lookup(self, cited: ParsedFields) -> Lookup:
-        """Ask the sources tier by tier (blocking; safe from any thread but the runtime's own)."""
-        found = self._loop.run(self._aggregator.lookup(cited))
+    def lookup(self, cited: ParsedFields, citation: str | None = None) -> Lookup:
+        """Ask the sources tier by tier, then by the printed `citation` when that is needed
+        (`Aggregator.lookup`; blocking; safe from any thread but the runtime's own)."""
+        found = self._loop.run(self._aggregator.lookup(cited, citation))
         for answer in found.answers:
             if answer.problem is not None:
                 self._warn_once(answer.source, _warning(answer.source, answer.problem))

@@ -98,3 +98,43 @@ def test_the_printed_title_is_the_strings_own_text_even_after_latex_accents() ->
         printed.title
         == "Introduction to the CoNLL-2003 shared task: Language-independent named entity recognition"
     )
+
+
+def test_online_a_misread_string_is_matched_whole_and_read_again(tmp_path: Path) -> None:
+    """Crossref is asked with the whole string when the parsed title finds nothing like it, and the
+    record it returns is confirmed by its title and authors printed in the string."""
+    from refhound.settings import Settings
+    from refhound.sop.runner import check_references
+    from tests.sources.crossref_server import CrossrefServer, only_crossref
+
+    conll = CONLL.model_copy(update={"doi": "10.3115/1119176.1119195"})
+    misread = ParsedFields(title="Erik F. Tjong Kim Sang and Fien De Meulder. Introduction", year=2003)
+    section = {"base_url": "", "rate_per_s": 1000.0, "retries": 0, "timeout_s": 5.0}
+    with CrossrefServer([conll, *RECORDS[:3]]) as server:
+        settings = Settings(
+            sources=only_crossref({**section, "base_url": server.url}, cache={"enabled": False}),
+            check={"offline": False},
+        )
+        settings.memory.enabled = False
+        settings.sop.runs_path = tmp_path / "runs.sqlite"
+        with IndexStore.open(build_index(tmp_path / "empty.sqlite", [])) as empty:
+            result = check_references(
+                [Reference(id="1", raw=CONLL_PRINTED, parsed=misread)], empty, settings
+            )[0]
+        asked = [r.params.get("query.bibliographic") for r in server.requests]
+    assert CONLL_PRINTED in asked
+    assert result.verdict is Verdict.VERIFIED, result.reason
+    assert result.parsed.authors == CONLL.authors
+    scholar = next(s for s in result.stages if s.stage == "scholar")
+    assert "crossref by the whole string" in (scholar.note or "") and "re-read" in (scholar.note or "")
+
+
+def test_a_record_found_by_the_string_is_a_candidate_only_when_the_string_prints_its_authors() -> None:
+    from refhound.agents.candidates import records_as_candidates
+    from refhound.settings import JudgeSettings
+
+    misread = ParsedFields(title="Erik F. Tjong Kim Sang and Fien De Meulder. Introduction", year=2003)
+    found = records_as_candidates(misread, [CONLL], JudgeSettings(), "scholar", raw=CONLL_PRINTED)
+    assert [(c.record.source_id, c.via) for c in found] == [("W03-0419", "raw")]
+    borrowed = CONLL_PRINTED.replace("Erik F. Tjong Kim Sang and Fien De Meulder", "Jane Roe and John Doe")
+    assert records_as_candidates(misread, [CONLL], JudgeSettings(), "scholar", raw=borrowed) == []

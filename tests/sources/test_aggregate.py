@@ -82,3 +82,52 @@ def test_without_a_title_the_cited_doi_is_what_counts() -> None:
     second = Scripted("openalex", [])
     run([[first], [second]], ParsedFields(doi="https://doi.org/10.1109/cvpr.2016.90"))
     assert second.asked == 0
+
+
+class Matcher(Scripted):
+    """A source that also matches whole citation strings, and logs the strings it was given."""
+
+    def __init__(self, name: str, records: list[Record] | None, by_string: list[Record] | None) -> None:
+        super().__init__(name, records)
+        self.by_string = by_string
+        self.strings: list[str] = []
+
+    async def by_citation(self, citation: str) -> list[Record]:
+        self.strings.append(citation)
+        if self.by_string is None:
+            raise Unreachable(self.name, "HTTP 503 (after 3 attempts)")
+        return list(self.by_string)
+
+
+PRINTED = f"K. He, X. Zhang, S. Ren, and J. Sun. {TITLE}. In CVPR, 2016."
+
+
+def test_the_printed_string_is_matched_whole_when_the_parsed_fields_find_nothing_like_them() -> None:
+    matcher = Matcher("crossref", [record("crossref", "Deep Learning")], [record("crossref", TITLE)])
+    other = Scripted("openalex", [])
+    misread = ParsedFields(title=f"K. He, X. Zhang, S. Ren, and J. Sun. {TITLE}")
+    found = asyncio.run(Aggregator([[matcher], [other]], 0.8).lookup(misread, PRINTED))
+    assert matcher.strings == [PRINTED] and other.asked == 1
+    assert [(a.source, a.by_citation) for a in found.answers] == [
+        ("crossref", False),
+        ("openalex", False),
+        ("crossref", True),
+    ]
+    assert found.consulted == ("crossref", "openalex")
+    assert [r.title for r in found.records][-1] == TITLE
+
+
+def test_the_string_is_not_sent_when_the_parsed_title_finds_the_work_or_the_service_failed() -> None:
+    found_it = Matcher("crossref", [record("crossref", TITLE)], [])
+    asyncio.run(Aggregator([[found_it]], 0.8).lookup(ParsedFields(title=TITLE), PRINTED))
+    assert found_it.strings == []
+    down = Matcher("crossref", None, [])
+    found = asyncio.run(Aggregator([[down]], 0.8).lookup(ParsedFields(title="Something else"), PRINTED))
+    assert down.strings == [] and found.unreachable == ("crossref",)
+
+
+def test_a_string_with_nothing_parsed_is_still_matched_and_its_failure_is_no_answer() -> None:
+    matcher = Matcher("crossref", [], None)
+    found = asyncio.run(Aggregator([[matcher]], 0.8).lookup(ParsedFields(), PRINTED))
+    assert matcher.asked == 0 and matcher.strings == [PRINTED]
+    assert found.unreachable == ("crossref",) and found.answers[0].by_citation
