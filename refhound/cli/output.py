@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -46,13 +47,15 @@ _BY_SUFFIX = {
 }
 
 
-def format_for(fmt: str | None, output: Path | None, default: str) -> str:
+def format_for(
+    fmt: str | None, output: Path | None, default: str, by_suffix: Mapping[str, str] = _BY_SUFFIX
+) -> str:
     """The report format: the one asked for; else the one the output file's extension names
-    (`-o report.html`); else `default`."""
+    (`-o report.html`, through the command's own `by_suffix` table); else `default`."""
     if fmt is not None:
         return fmt
-    if output is not None and (by_suffix := _BY_SUFFIX.get(output.suffix.lower())):
-        return by_suffix
+    if output is not None and (named := by_suffix.get(output.suffix.lower())):
+        return named
     return default
 
 

@@ -15,13 +15,30 @@ import typer
 from rich.console import Console
 
 from refhound.cli.extract import llm_options
-from refhound.cli.output import EXIT_OK, EXIT_PROBLEMS, err, fail, settings_from_options, write_output
+from refhound.cli.output import (
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    err,
+    fail,
+    format_for,
+    settings_from_options,
+    write_output,
+)
 from refhound.errors import RefhoundError
 
 quotes_app = typer.Typer(
     help="Check quoted passages against the full text of the sources they cite.", no_args_is_help=True
 )
 FORMATS = ("table", "json", "jsonl", "markdown", "html")
+# What `-o FILE` without `--format` writes, by the file's extension (else the table).
+_BY_SUFFIX = {
+    ".json": "json",
+    ".jsonl": "jsonl",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".html": "html",
+    ".htm": "html",
+}
 LLMUrlOption = Annotated[
     str | None, typer.Option("--llm-url", help="OpenAI-compatible endpoint for --entailment, e.g. vLLM's.")
 ]
@@ -46,7 +63,14 @@ def check(
             help="A Markdown report, memo or draft (.md, .txt, .pdf, .html), or triples (.json/.jsonl)."
         ),
     ],
-    fmt: Annotated[str, typer.Option("--format", "-f", help=f"One of: {', '.join(FORMATS)}.")] = "table",
+    fmt: Annotated[
+        str | None,
+        typer.Option(
+            "--format",
+            "-f",
+            help=f"One of: {', '.join(FORMATS)}. Default: the one -o's extension names, else table.",
+        ),
+    ] = None,
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="Write the report to this file.")
     ] = None,
@@ -87,6 +111,7 @@ def check(
     from refhound.quotes.render import print_table, render_json, render_jsonl
     from refhound.quotes.triples import check_entailment
 
+    fmt = format_for(fmt, output, "table", _BY_SUFFIX)
     if fmt not in FORMATS:
         raise fail(f"unknown format {fmt!r}; choose one of: {', '.join(FORMATS)}")
     settings = settings_from_options(

@@ -55,6 +55,16 @@ def test_output_file_and_audit_log(memo: Path, tmp_path: Path) -> None:
     assert types[0] == "run" and "quote" in types and types[-1] == "summary"
 
 
+def test_the_report_format_follows_the_output_file_extension(memo: Path, tmp_path: Path) -> None:
+    starts = {"out.html": "<!DOCTYPE html>", "out.json": "{", "out.jsonl": '{"type"', "out.md": "The court"}
+    for name, start in starts.items():
+        code, _, _ = quotes(memo, "-o", tmp_path / name)
+        assert code == 0 and (tmp_path / name).read_text(encoding="utf-8").startswith(start), name
+    assert "## Quote check" in (tmp_path / "out.md").read_text(encoding="utf-8")  # the memo, annotated
+    code, _, _ = quotes(memo, "-f", "markdown", "-o", tmp_path / "forced.html")
+    assert "## Quote check" in (tmp_path / "forced.html").read_text(encoding="utf-8")
+
+
 @pytest.mark.parametrize("fmt", ["markdown", "jsonl", "table"])
 def test_other_formats(memo: Path, fmt: str) -> None:
     code, out, _ = quotes(memo, "--format", fmt)
