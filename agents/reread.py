@@ -39,7 +39,11 @@ def reread_by_record(
     typo_at_most = settings.title_borderline_similarity
     if reference.structured or any(c.title_similarity >= typo_at_most for c in candidates):
         return None
-    led_to = [c for c in candidates if c.via in _LED_BY] + [c for c in candidates if c.via == "raw"]
+    # Records an identifier leads to first; then those found by the string or by a title the parser read
+    # with more than a typo's difference (authors swallowed into it): the string must print their title
+    # and authors (`_read_around`).
+    by_identifier = [c for c in candidates if c.via in _LED_BY]
+    led_to = by_identifier + [c for c in candidates if c.via in ("raw", "title")]
     for candidate in led_to:
         fields = _read_around(reference, candidate)
         if fields is None:

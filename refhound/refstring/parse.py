@@ -517,10 +517,14 @@ _MONTHS = (
 )
 _VENUE_STOP = re.compile(
     # a volume, year or page number; not the year inside a proceedings' name ("of the 2019 Conference",
-    # "ACL 2017, Student Research Workshop", "Coling 2008: Proceedings of the …")
-    r"[\s,.;:]+\(?(?=\d+(?!\w))(?!(?:1[89]|20)\d\d(?:\s+|[,:]\s+(?=(?:Proceedings|Student|Workshop)\b))[A-Z])"
+    # "ACL 2017, Student Research Workshop", "Coling 2008: Proceedings of the …", "LREC-COLING 2024 11th
+    # Workshop"), nor a joint conference's volume that holds another event's proceedings ("(*SEM), Volume
+    # 2: Proceedings of the Seventh International Workshop on Semantic Evaluation")
+    r"[\s,.;:]+\(?(?=\d+(?!\w))(?!(?:1[89]|20)\d\d(?:(?:\s+|[,:]\s+(?=(?:Proceedings|Student|Workshop)\b))[A-Z]"
+    r"|\s+\d{1,3}(?:st|nd|rd|th)\s)|\d+\s*:\s*Proceedings\b)"
     r"|\s*\((?=\d|pp?\.)"
-    r"|(?:^|[\s,.;:(]+)(?=(?:pp?|pages?|vols?|volume|no|nos|nr|num|issue|art|chap|chapter)\b\.?\s*[A-Z]?\d)"
+    r"|(?:^|[\s,.;:(]+)(?!volume\s*\d+\s*:\s*Proceedings\b)"
+    r"(?=(?:pp?|pages?|vols?|volume|no|nos|nr|num|issue|art|chap|chapter)\b\.?\s*[A-Z]?\d)"
     r"|[\s,.;:(]+(?=n[°o]\s*\d)"
     r"|[\s,.;:(]+(?=(?:doi|https?|arxiv:|abs/|isbn|issn|available|retrieved|accessed|\[online\]))"
     r"|,\s+(?=(?:in press|to appear|forthcoming|edited by|special issue)\b|eds?\.\s)"
@@ -528,7 +532,8 @@ _VENUE_STOP = re.compile(
     rf"|,\s+(?=(?:{_MONTHS})\b\.?)"
     rf"|\s+\(?(?=(?:{_MONTHS})\b\.?(?:\s*\d|,|\)|\())"  # "The New York Times (July 2, 1969)", "… July(11)"
     r"|,\s+(?:vol\.\s*)?(?=(?-i:[IVXLC]{2,})\b)"  # "Journal of Finance, Vol. XV", "…Review, XLII"
-    r"|[.,]\s+(?=[A-Z][\w .]{0,30}:\s)",  # "…. New York: Springer": a publisher's address
+    # "…. New York: Springer": a publisher's address
+    r"|[.,]\s+(?!Volume\s*\d+\s*:\s*Proceedings\b)(?=[A-Z][\w .]{0,30}:\s)",
     re.IGNORECASE,
 )
 _VENUE_LEAD = re.compile(rf"^[\s.,;:/]*(?:\(?{YEAR}[a-z]?\)?[\s.,;:]+)?(in:?\s+)?", re.IGNORECASE)

@@ -83,3 +83,20 @@ def test_a_title_with_words_added_is_not_re_read_into_the_real_one(store: IndexS
     )
     assert result.verdict is not Verdict.VERIFIED
     assert "re-read" not in result.stages[0].note
+
+
+def test_a_name_swallowed_into_a_near_title_is_read_again_around_the_printed_title(
+    store: IndexStore, tmp_path: Path
+) -> None:
+    # No identifier leads anywhere; the parsed title is the real one with the last author's name in front
+    # of it, near enough to find the record by title, far enough to read as a wrong title.
+    printed = (
+        "Hätty, A., Schlechtweg, D., Dorna, M., Schulte im Walde, S.: Predicting Degrees of Technicality in "
+        "Automatic Terminology Extraction. In: Proceedings of the 58th Annual Meeting of the Association "
+        "for Computational Linguistics (2020)"
+    )
+    parsed = parse_reference_string(printed)
+    assert parsed.title is not None and parsed.title.startswith("Schulte im Walde")  # the misreading
+    result = check_offline(Reference(id="1", raw=printed, parsed=parsed), store, tmp_path)
+    assert result.verdict is Verdict.VERIFIED, result.reason
+    assert "re-read" in result.stages[0].note

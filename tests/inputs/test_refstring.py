@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from refhound.normalize.venues import parse_venue
 from refhound.refstring import (
     parse_author_list,
     parse_reference_string,
@@ -256,6 +257,19 @@ PDF_CASES: dict[str, dict[str, Any]] = {
         "venue": "Proceedings of ACL 2017, Student Research Workshop",
         "year": 2017,
     },
+    # Nor an ordinal after it ("LREC-COLING 2024 11th Workshop"); a joint conference's volume that holds
+    # another event's proceedings is that event, while "Volume 1: Long Papers" is cut.
+    "Uchida, T., Miyazaki, T., Kaneko, H.: HamNoSys-based Motion Editing Method for Sign Language. In: "
+    "Proceedings of the LREC-COLING 2024 11th Workshop on the Representation and Processing of Sign "
+    "Languages: Evaluation of Sign Language Resources, pp. 1-5 (2024)": {
+        "venue": "Proceedings of the LREC-COLING 2024 11th Workshop on the Representation and Processing of "
+        "Sign Languages: Evaluation of Sign Language Resources",
+        "year": 2024,
+    },
+    "Ashish Vaswani and Noam Shazeer. 2020. A title. In Proceedings of the 58th Annual Meeting of the "
+    "Association for Computational Linguistics, Volume 1: Long Papers, pages 1-10.": {
+        "venue": "Proceedings of the 58th Annual Meeting of the Association for Computational Linguistics",
+    },
     # An organization as author.
     "Centers for Disease Control and Prevention (CDC) (2003) Decline in annual incidence of varicella-"
     "selected states, 1990–2001. MMWR Morb Mortal Wkly Rep 52:884–885": {
@@ -329,6 +343,17 @@ def test_volume_pages_and_url() -> None:
     assert parsed.doi == "10.1056/nejmoa1234567"
     lncs = parse_reference_string(next(raw for raw in CASES if raw.startswith("Devlin, J., Chang, M.W.")))
     assert (lncs.volume, lncs.pages) == (None, "4171–4186")
+
+
+def test_a_joint_conferences_volume_holding_a_workshop_is_the_workshop() -> None:
+    parsed = parse_reference_string(
+        "Lan Tan and Francis Bond. 2013. XLING: Matching query sentences to a parallel corpus using topic "
+        "models for WSD. In Second Joint Conference on Lexical and Computational Semantics (*SEM), Volume 2: "
+        "Proceedings of the Seventh International Workshop on Semantic Evaluation (SemEval 2013), pages "
+        "167–170, Atlanta, Georgia, USA."
+    )
+    assert parsed.venue and "Volume 2: Proceedings of the Seventh International Workshop" in parsed.venue
+    assert parse_venue(parsed.venue).key == "ws:starsem" and parsed.pages == "167–170"
 
 
 def test_journal_without_title() -> None:
