@@ -2,7 +2,9 @@
 
 Each evidence stage runs its agent, lets the judge's rules look at every candidate gathered so far,
 and either ends the branch (decisive evidence) or sends it on. The judge node decides from everything
-gathered, asking the LLM only when the rules call the case borderline.
+gathered, asking the LLM only when the rules call the case borderline. A node takes a batch of branches
+on through the local stages after its own in the same graph step; only a stage that waits on a service
+gets its branches in `Send`s of their own.
 """
 
 from __future__ import annotations
@@ -11,16 +13,16 @@ import asyncio
 import logging
 import time
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar, cast
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from langgraph.types import Command, Send
 
 from refhound.agents.context import Agent, AgentContext, Findings
 from refhound.agents.judge import Judgement, judge_gathered, what_was_not_asked
 from refhound.agents.reread import reread_by_record
-from refhound.models import ReferenceResult, Stage, StageRun, Verdict, is_hallucinated
-from refhound.sop.routes import BatchSizes, Decided, after_stage
+from refhound.models import Reference, ReferenceResult, Stage, StageRun, Verdict, is_hallucinated
+from refhound.sop.routes import BatchSizes, Decided, after_stage, new_branches
 from refhound.sop.state import Branch, merge
 
 logger = logging.getLogger(__name__)
@@ -87,31 +89,48 @@ def stage_step(stage: str, agent: Agent, order: list[str], context: AgentContext
 
 def stage_node(
     stage: str,
-    agent: Agent,
-    order: list[str],
-    context: AgentContext,
+    work: Step,
+    local: Mapping[str, Step],
     slots: asyncio.Semaphore,
     batches: BatchSizes,
+    references: Sequence[Reference],
 ) -> Node:
-    work = stage_step(stage, agent, order, context)
+    """The node of `stage`: its step on a batch of branches, each branch then taken on at once through the
+    local stages that follow (`local`: the steps of the stages that wait on no service), so that one graph
+    step carries a batch as far as it goes without a network wait; a branch bound for a stage that waits
+    on a service is sent on, one reference per step. `references` are the run's (see `new_branches`)."""
+    through_local_stages = _chained(work, local)
 
     async def run(packet: dict[str, Any]) -> NodeOutput:
-        branches = _branches(packet)
-        outcomes = await _in_a_thread(work, branches, slots)
+        branches = new_branches(packet, references)
+        outcomes = await _in_a_thread(through_local_stages, branches, slots)
         decided = {
             b["position"]: o for b, o in zip(branches, outcomes, strict=True) if not isinstance(o, Send)
         }
+        if len(decided) == len(outcomes):
+            return {"results": decided}
         onward: dict[str, list[Branch]] = defaultdict(list)
         for outcome in outcomes:
             if isinstance(outcome, Send):
                 onward[outcome.node].append(outcome.arg)
-        if not onward:
-            return {"results": decided}
         sends = [send for node, batch in onward.items() for send in batches.sends(node, batch)]
         return Command(update={"results": decided}, goto=sends)
 
     run.__name__ = f"stage_{stage}"
     return run
+
+
+def _chained(work: Step, local: Mapping[str, Step]) -> Step:
+    """`work`, then the steps of the local stages the branch goes on to, one after another, in this
+    thread: what the plain loop over the SOP's steps does, without a graph step per stage."""
+
+    def through(branch: Branch) -> ReferenceResult | Send:
+        outcome = work(branch)
+        while isinstance(outcome, Send) and (step := local.get(outcome.node)) is not None:
+            outcome = step(outcome.arg)
+        return outcome
+
+    return through
 
 
 def judge_step(context: AgentContext) -> Callable[[Branch], ReferenceResult]:
@@ -135,19 +154,18 @@ def judge_step(context: AgentContext) -> Callable[[Branch], ReferenceResult]:
     return work
 
 
-def judge_node(context: AgentContext, slots: asyncio.Semaphore) -> Node:
-    work = judge_step(context)
+def judge_node(
+    work: Callable[[Branch], ReferenceResult], slots: asyncio.Semaphore, references: Sequence[Reference]
+) -> Node:
+    """The judge's node; branches reach it only when the judge waits on a service (asks an LLM) or the
+    stage before it does: a local judge is run by the node of the stage before it (`stage_node`)."""
 
     async def run(packet: dict[str, Any]) -> NodeOutput:
-        branches = _branches(packet)
+        branches = new_branches(packet, references)
         results = await _in_a_thread(work, branches, slots)
         return {"results": {b["position"]: r for b, r in zip(branches, results, strict=True)}}
 
     return run
-
-
-def _branches(packet: dict[str, Any]) -> list[Branch]:
-    return cast(list[Branch], packet["branches"])
 
 
 T = TypeVar("T")

@@ -2,25 +2,34 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, cast
 
 from langgraph.types import Send
 
 from refhound.agents.judge import Judgement
-from refhound.models import Stage, Verdict
+from refhound.models import Reference, Stage, Verdict
 from refhound.sop.state import Branch, RunState, new_branch
 
 
 def fan_out(state: RunState, first_stage: str, batches: BatchSizes) -> list[Send]:
-    """The references not yet checked, in batches; a resumed run skips the ones it already holds."""
+    """The chunk's references not yet checked, in batches; a resumed run skips the ones it already holds.
+
+    A first batch names its references by position in the run (`new_branches` makes their branches from
+    the run's references), so that neither the state nor the checkpointed `Send`s carry them."""
     done, offset = state.get("results", {}), state.get("offset", 0)
-    pending = [
-        new_branch(position, reference)
-        for position, reference in enumerate(state.get("references", []), start=offset)
-        if position not in done
-    ]
+    pending = [position for position in range(offset, offset + state.get("count", 0)) if position not in done]
     # The first chunk's batches start small and double, so that the first verdicts come at once.
     return batches.sends(first_stage, pending, ramp=offset == 0)
+
+
+def new_branches(packet: dict[str, Any], references: Sequence[Reference]) -> list[Branch]:
+    """The branches a `Send` carries: made from positions in the run for a first batch (`fan_out`),
+    else as sent (a branch on its way, with what it gathered)."""
+    if "positions" in packet:
+        return [new_branch(position, references[position]) for position in packet["positions"]]
+    return cast(list[Branch], packet["branches"])
 
 
 @dataclass(frozen=True)
@@ -37,8 +46,9 @@ class BatchSizes:
     concurrency: int
     networked: frozenset[str]
 
-    def sends(self, stage: str, branches: list[Branch], ramp: bool = False) -> list[Send]:
-        """`branches` cut into batches for `stage`; with `ramp`, batch sizes go 1, 2, 4, … up to the size."""
+    def sends(self, stage: str, branches: list[Branch] | list[int], ramp: bool = False) -> list[Send]:
+        """`branches` (or references' positions) cut into batches for `stage`; with `ramp`, batch sizes
+        go 1, 2, 4, … up to the size."""
         if stage in self.networked:
             size = 1
         else:
@@ -50,9 +60,9 @@ class BatchSizes:
         return sends
 
 
-def _send(stage: str, branches: list[Branch]) -> Send:
+def _send(stage: str, batch: list[Branch] | list[int]) -> Send:
     # The packet is typed loosely so LangGraph adds no channels for a branch's keys.
-    return Send(stage, {"branches": branches})
+    return Send(stage, {"positions" if batch and isinstance(batch[0], int) else "branches": batch})
 
 
 def is_decisive(judgement: Judgement) -> bool:

@@ -23,10 +23,14 @@ def merge_results(
 
 
 class RunState(TypedDict, total=False):
-    """One chunk of a run: its references and the verdicts so far, keyed by position in the run."""
+    """One chunk of a run: which references it holds and the verdicts so far, keyed by position in the run.
 
-    references: list[Reference]
+    The references themselves are not in the state: they are in the run's manifest (`refhound.sop.runs`),
+    and the graph reads them from there (`build_graph`); in the state, each checkpoint would write them
+    again. (A checkpoint of an earlier version still holds them; they are not read.)"""
+
     offset: int  # the run position of the chunk's first reference
+    count: int  # how many references the chunk holds
     results: Annotated[dict[int, ReferenceResult], merge_results]
 
 
