@@ -18,6 +18,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
+import httpx
 from langchain_core.runnables import RunnableConfig
 
 from refhound.agents.context import Agent, AgentContext
@@ -58,8 +59,11 @@ def new_run_id() -> str:
     return f"{datetime.now(UTC):%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"
 
 
-def build_context(settings: Settings, store: IndexStore) -> AgentContext:
-    """Everything the agents share in one run; `AgentContext.close()` releases it."""
+def build_context(
+    settings: Settings, store: IndexStore, sources_transport: httpx.AsyncBaseTransport | None = None
+) -> AgentContext:
+    """Everything the agents share in one run; `AgentContext.close()` releases it. `sources_transport`
+    carries the scholarly sources' requests (triage: through the run-wide rate limiter)."""
     from refhound.agents.memory import memory_opener
     from refhound.sources.runtime import SourcesRuntime
     from refhound.web.runtime import WebRuntime
@@ -70,7 +74,7 @@ def build_context(settings: Settings, store: IndexStore) -> AgentContext:
         this_year=date.today().year,
         open_memory=memory_opener(settings.memory),
         llm=client_from_settings(settings.llm),
-        sources=SourcesRuntime.from_settings(settings),
+        sources=SourcesRuntime.from_settings(settings, sources_transport),
         web=WebRuntime.from_settings(settings),
     )
 

@@ -13,13 +13,11 @@ import os
 import resource
 import tempfile
 from dataclasses import dataclass
-from datetime import date
 from pathlib import Path
 
 from refhound.agents.context import AgentContext
 from refhound.errors import InputError, RefhoundError
 from refhound.index.store import IndexStore
-from refhound.llm import client_from_settings
 from refhound.models import InputProblem, Reference, Report
 from refhound.report.html import ReportHeader, render_html
 from refhound.settings import Settings
@@ -65,23 +63,12 @@ class Outcome:
 
 
 def _context(setup: WorkerSetup, store: IndexStore) -> AgentContext:
-    """The agents' context, as `refhound.sop.runner.build_context` builds it, but with the sources'
-    client going through the run-wide rate limiter."""
-    from refhound.agents.memory import memory_opener
-    from refhound.sources.runtime import SourcesRuntime
-    from refhound.web.runtime import WebRuntime
+    """The agents' context, with the sources' client going through the run-wide rate limiter."""
+    from refhound.sop.runner import build_context
 
-    settings = setup.settings
-    transport = polite_transport(settings, setup.slots) if setup.slots is not None else None
-    return AgentContext(
-        settings=settings,
-        store=store,
-        this_year=date.today().year,
-        open_memory=memory_opener(settings.memory),
-        llm=client_from_settings(settings.llm),
-        sources=SourcesRuntime.from_settings(settings, transport),
-        web=WebRuntime.from_settings(settings),
-    )
+    slots = setup.slots
+    transport = polite_transport(setup.settings, slots) if slots is not None else None
+    return build_context(setup.settings, store, transport)
 
 
 class PaperChecker:
