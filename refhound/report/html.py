@@ -111,7 +111,7 @@ def _author_key(name: str) -> str:
     return " ".join(re.sub(r"[^\w\s]", " ", name.casefold()).split())
 
 
-def _find(raw: str, value: str) -> tuple[int, int] | None:
+def printed_span(raw: str, value: str) -> tuple[int, int] | None:
     """Where `value` is printed in `raw` (case and spacing aside)."""
     words = [re.escape(word) for word in value.split()]
     if not words:
@@ -126,12 +126,14 @@ def _spans(result: ReferenceResult) -> list[tuple[int, int, FieldCheck]]:
     for check in result.fields:
         if check.status is not FieldStatus.MISMATCH or not check.cited:
             continue
-        found = _find(result.raw, check.cited)
+        found = printed_span(result.raw, check.cited)
         places = [found] if found else []
         if not found and check.field == "authors":  # the names that differ, one by one
             record = {_author_key(n) for n in _names(check.found or "")}
             places = [
-                p for n in _names(check.cited) if _author_key(n) not in record and (p := _find(result.raw, n))
+                p
+                for n in _names(check.cited)
+                if _author_key(n) not in record and (p := printed_span(result.raw, n))
             ]
         for start, end in places:
             if all(end <= s or start >= e for s, e, _ in spans):

@@ -12,6 +12,7 @@ from typing import TypedDict
 
 from refhound.models import FieldStatus, ReferenceResult
 from refhound.normalize.names import NameMatch, names_match
+from refhound.report.html import printed_span
 
 
 class Mark(TypedDict):
@@ -27,7 +28,7 @@ def printed_marks(result: ReferenceResult) -> list[Mark]:
     for check in result.fields:
         if check.status is not FieldStatus.MISMATCH or not check.cited:
             continue
-        whole = _find(result.raw, check.cited)
+        whole = printed_span(result.raw, check.cited)
         places = [whole] if whole else []
         if whole is None and check.field == "authors":
             record = _names(check.found or "")
@@ -35,7 +36,7 @@ def printed_marks(result: ReferenceResult) -> list[Mark]:
                 place
                 for name in _names(check.cited)
                 if all(names_match(name, other) is NameMatch.NONE for other in record)
-                and (place := _find(result.raw, name))
+                and (place := printed_span(result.raw, name))
             ]
         severity = check.severity.value if check.severity else None
         for start, end in places:
@@ -48,11 +49,3 @@ def _names(value: str) -> list[str]:
     """The names of an author list: "; "-separated as the checks write it, else as printed."""
     separator = r";" if ";" in value else r",| and "
     return [part.strip() for part in re.split(separator, value) if part.strip()]
-
-
-def _find(raw: str, value: str) -> tuple[int, int] | None:
-    words = [re.escape(word) for word in value.split()]
-    if not words:
-        return None
-    match = re.search(r"\s+".join(words), raw, re.IGNORECASE)
-    return (match.start(), match.end()) if match else None
