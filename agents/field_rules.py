@@ -68,6 +68,8 @@ class AuthorComparison:
     # Every record author cited first, in order, and the names the record lacks only after them: the
     # citation lists a later version's authors, or the record is short of authors.
     extends_record: bool = False
+    # The record's last authors, in order, and only them: the string may begin inside the author list.
+    tail_of_record: bool = False
 
     @property
     def overlap(self) -> float:
@@ -128,8 +130,16 @@ def check_authors(cited: ParsedFields, record: Record) -> AuthorComparison:
         field="authors", status=status, cited=cited_text, found=found_text, note="; ".join(notes)
     )
     extends = bool(unmatched) and not dropped and [i for i, _, _ in pairs] == [j for _, j, _ in pairs]
+    skipped = len(record.authors) - len(cited.authors)
+    tail = not unmatched and skipped > 0 and [j for _, j, _ in pairs] == [skipped + i for i, _, _ in pairs]
     return AuthorComparison(
-        check, len(pairs), len(cited.authors), tuple(unmatched), tuple(dropped), extends_record=extends
+        check,
+        len(pairs),
+        len(cited.authors),
+        tuple(unmatched),
+        tuple(dropped),
+        extends_record=extends,
+        tail_of_record=tail,
     )
 
 

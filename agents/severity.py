@@ -143,7 +143,7 @@ def _grade_one(
         case "title":
             return _title(cited.title or "", record.title, title_similarity, settings)
         case "authors":
-            return _authors(authors, record, cited.authors_truncated, settings)
+            return _authors(authors, cited, record, settings)
         case "venue":
             return _venue(cited, record)
         case "year":
@@ -164,8 +164,13 @@ def _title(cited: str, found: str, similarity: float, settings: JudgeSettings) -
 
 
 def _authors(
-    authors: AuthorComparison, record: Record, truncated: bool, settings: JudgeSettings
+    authors: AuthorComparison, cited: ParsedFields, record: Record, settings: JudgeSettings
 ) -> tuple[Severity, str]:
+    if authors.tail_of_record and _cut_inside_a_name(cited.authors):
+        return MINOR, (
+            f"only the record's last {len(cited.authors)} of {len(record.authors)} authors, the first a bare "
+            "family name: the string seems to begin inside its author list"
+        )
     if authors.extends_record and len(record.authors) >= _MIN_EXTENDED_AUTHORS:
         return MINOR, (
             f"the record's {len(record.authors)} authors, in order, with {len(authors.unmatched)} more after "
@@ -180,11 +185,20 @@ def _authors(
     first = record.authors[0] if record.authors else None
     if first is not None and first in unused:
         return MAJOR, f"the first author, {first}, is left out"
-    if authors.unmatched and unused and not truncated:
+    if authors.unmatched and unused and not cited.authors_truncated:
         return MINOR, "names written another way, and authors left out as in an earlier version's list"
     if authors.unmatched:
         return MINOR, "names written another way (a typo, a variant or a short form)"
     return MINOR, "authors left out, as in an earlier version's list"
+
+
+def _cut_inside_a_name(names: Sequence[str]) -> bool:
+    """Whether a list reads as cut between a given name and a family name: the first name is a bare
+    family name, the others are not. "Pyysalo. Aurora-M: …" for a paper with 41 authors is a string cut at a
+    page or column break, or split from its head by the extractor; no citation style prints one bare family
+    name before full ones, and no invented list does."""
+    given = [bool(parse_name(name).given) for name in names]
+    return bool(given) and not given[0] and all(given[1:])
 
 
 def _variant(cited: str, found: str, settings: JudgeSettings) -> bool:

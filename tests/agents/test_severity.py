@@ -85,6 +85,9 @@ def field(judgement: Judgement, name: str):  # type: ignore[no-untyped-def]
         (LDA, {"authors": [*LDA.authors, "Petra Quillfeather"]}, "authors"),
         # The series' acronym with a typo.
         (LDA, {"venue": "In Proceedings, 14th NIPZ"}, "venue"),
+        # A string cut at its start, inside the author list: the record's last authors, the first of them
+        # a bare family name.
+        (FEDAVG, {"authors": ["Hampson", "Blaise Agüera y Arcas"]}, "authors"),
     ],
 )
 def test_a_human_slip_is_a_minor_error_with_its_correction(
@@ -106,8 +109,9 @@ def test_a_human_slip_is_a_minor_error_with_its_correction(
         (LDA, {"authors": ["David M. Blei", "Andrew Y. Ng", "Petra Quillfeather"]}, "authors"),
         # Another given name with the right family name: another person.
         (LDA, {"authors": ["Daniel M. Blei", "Andrew Y. Ng", "Michael I. Jordan"]}, "authors"),
-        # The first author dropped.
+        # The first author dropped, even when the others are the record's last authors in order.
         (LDA, {"authors": ["Andrew Y. Ng", "Michael I. Jordan"]}, "authors"),
+        (LDA, {"authors": ["Ng", "Jordan"]}, "authors"),
         # Another event's venue.
         (FEDAVG, {"venue": "International Conference on Machine Learning"}, "venue"),
         # A conference the venue table does not know, for a work of a series it knows.
