@@ -179,7 +179,8 @@ class SopSettings(_Section):
         description="References that go through a local stage (index, memory, rules judge) in one graph "
         "step, at most: a step per batch costs far less than one per reference. A stage that waits on a "
         "service takes one reference per step. A killed run checks again what was in flight: up to "
-        "concurrency x batch references of the local stages, which take milliseconds.",
+        "concurrency x batch references of the local stages, which take milliseconds. (A run of local "
+        "stages only without checkpoints checks a whole run a batch, on the graph's own thread.)",
     )
     runs_path: Path = Field(
         default_factory=default_runs_path,

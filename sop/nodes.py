@@ -91,7 +91,7 @@ def stage_node(
     stage: str,
     work: Step,
     local: Mapping[str, Step],
-    slots: asyncio.Semaphore,
+    slots: asyncio.Semaphore | None,
     batches: BatchSizes,
     references: Sequence[Reference],
 ) -> Node:
@@ -103,7 +103,7 @@ def stage_node(
 
     async def run(packet: dict[str, Any]) -> NodeOutput:
         branches = new_branches(packet, references)
-        outcomes = await _in_a_thread(through_local_stages, branches, slots)
+        outcomes = await _run_batch(through_local_stages, branches, slots)
         decided = {
             b["position"]: o for b, o in zip(branches, outcomes, strict=True) if not isinstance(o, Send)
         }
@@ -155,14 +155,16 @@ def judge_step(context: AgentContext) -> Callable[[Branch], ReferenceResult]:
 
 
 def judge_node(
-    work: Callable[[Branch], ReferenceResult], slots: asyncio.Semaphore, references: Sequence[Reference]
+    work: Callable[[Branch], ReferenceResult],
+    slots: asyncio.Semaphore | None,
+    references: Sequence[Reference],
 ) -> Node:
     """The judge's node; branches reach it only when the judge waits on a service (asks an LLM) or the
     stage before it does: a local judge is run by the node of the stage before it (`stage_node`)."""
 
     async def run(packet: dict[str, Any]) -> NodeOutput:
         branches = new_branches(packet, references)
-        results = await _in_a_thread(work, branches, slots)
+        results = await _run_batch(work, branches, slots)
         return {"results": {b["position"]: r for b, r in zip(branches, results, strict=True)}}
 
     return run
@@ -171,13 +173,14 @@ def judge_node(
 T = TypeVar("T")
 
 
-async def _in_a_thread(
-    work: Callable[[Branch], T], branches: list[Branch], slots: asyncio.Semaphore
+async def _run_batch(
+    work: Callable[[Branch], T], branches: list[Branch], slots: asyncio.Semaphore | None
 ) -> list[T]:
-    """Agents are plain blocking functions: a batch runs in a worker thread, one reference after another,
-    at most `slots` batches at a time. Even the local agents, which gain nothing from the threads'
-    parallelism (docs/benchmarks.md): run on the graph's loop, they would hold back the checkpoint writes
-    of the batches they follow."""
+    """Agents are plain blocking functions: a batch runs one reference after another, in a worker thread,
+    at most `slots` batches at a time; without `slots`, on the graph's own event loop (see `build_graph`
+    for when)."""
+    if slots is None:
+        return [work(branch) for branch in branches]
     async with slots:
         return await asyncio.to_thread(lambda: [work(branch) for branch in branches])
 

@@ -27,7 +27,7 @@ from refhound.llm import client_from_settings
 from refhound.models import InputProblem, Reference, ReferenceResult
 from refhound.settings import Settings
 from refhound.sop.definition import Sop, load_sop
-from refhound.sop.graph import Graph, build_graph, networked_stages
+from refhound.sop.graph import Graph, build_graph, networked_stages, on_the_loop
 from refhound.sop.runs import Manifest, RunStore, open_runs
 from refhound.sop.stages import plan_stages
 from refhound.sop.state import RunState
@@ -128,15 +128,17 @@ class SopRunner:
         progress: OnDecided | None = None,
     ) -> RunOutcome:
         """Check `references`; with a `run_id` the run is checkpointed and can be resumed."""
+        checkpointed = run_id is not None
+        one_chunk = on_the_loop(self.plan, self.context, checkpointed=checkpointed)
         manifest = Manifest(
             run_id=run_id or "",
             sop=self.sop.source,
-            chunk_size=CHUNK_SIZE,
+            chunk_size=max(1, len(references)) if one_chunk else CHUNK_SIZE,
             inputs=inputs or [],
             problems=problems or [],
             references=references,
         )
-        return _run_async(self._run(manifest, progress, checkpoint=run_id is not None, resume=False))
+        return _run_async(self._run(manifest, progress, checkpoint=checkpointed, resume=False))
 
     def resume(self, run_id: str, progress: OnDecided | None = None) -> RunOutcome:
         """Finish an interrupted run; references it had finished are not checked again."""
@@ -144,12 +146,6 @@ class SopRunner:
         return _run_async(self._run(manifest, progress, checkpoint=True, resume=True))
 
     async def _run(
-        self, manifest: Manifest, progress: OnDecided | None, *, checkpoint: bool, resume: bool
-    ) -> RunOutcome:
-        with _long_lived_objects_frozen():
-            return await self._run_frozen(manifest, progress, checkpoint=checkpoint, resume=resume)
-
-    async def _run_frozen(
         self, manifest: Manifest, progress: OnDecided | None, *, checkpoint: bool, resume: bool
     ) -> RunOutcome:
         if not checkpoint:
@@ -181,9 +177,7 @@ class SopRunner:
         checkpointer = runs.checkpointer if runs else None
         graph = build_graph(self.plan, self.context, slots, checkpointer, manifest.references)
         results: dict[int, ReferenceResult] = {}
-        with _garbage_collection_paused(
-            local_only=not networked_stages(self.plan, self.context)
-        ) as chunk_done:
+        with garbage_collection_for_run(not networked_stages(self.plan, self.context)) as chunk_done:
             for thread_id, offset, references in manifest.chunks():
                 await self._check_chunk(graph, runs, thread_id, offset, references, results, progress)
                 chunk_done()
@@ -228,48 +222,39 @@ _gc_paused = False  # by a run of local stages only, which re-enables it when it
 
 
 @contextmanager
-def _garbage_collection_paused(local_only: bool) -> Iterator[Callable[[], None]]:
-    """With only local stages, the automatic garbage collection is paused for the run and what a chunk
-    leaves alive is frozen when it is done; yields what to call when a chunk is done.
+def garbage_collection_for_run(local_only: bool) -> Iterator[Callable[[], None]]:
+    """How a run keeps Python's garbage collection from walking what it holds; yields what to call when
+    a chunk is done.
 
-    The results a run returns stay alive to its end, some 30 tracked objects a reference, with the
-    index's caches filling beside them: the automatic collections, set off every 700 allocations, walked
-    them again and again (young, middle-aged, then in full collections), 0.02 ms a reference, an eighth
-    of an exact-key check; and a collection at each chunk's end still walked them once (0.008 ms).
-    Frozen, they are not walked until the run is over (`_long_lived_objects_frozen` unfreezes
-    everything then). The price: a reference cycle a chunk leaves behind is freed after the run, not
-    after its chunk; the local stages leave next to none (0 to 15 objects per 1,000 references in the
-    benchmarks, a failed SQLite write's traceback). A run with a stage that waits on a service keeps the
-    automatic collection: its chunks may take minutes, its network code leaves cycles, and a reference's
-    wait dwarfs the collections. Only a run that finds the collection on pauses it, and it alone turns it
-    on again when it ends: runs that overlap (the web server's) never keep it off longer than one run."""
+    Every run freezes what the process held before it (the index's caches, the imported libraries): the
+    graph keeps its references' state alive across steps, which sets off full collections, and each one
+    walked all of it (a third of the graph's time on quick references).
+
+    A run of local stages only also pauses the automatic collection, and what a chunk leaves alive is
+    frozen when it is done. The results a run returns stay alive to its end, some 30 tracked objects a
+    reference: the automatic collections, set off every 700 allocations, walked them again and again
+    (0.02 ms a reference, an eighth of an exact-key check), and a collection at each chunk's end still
+    walked them once (0.008 ms). The price: a reference cycle a chunk leaves behind is freed after the
+    run, not after its chunk; the local stages leave next to none (0 to 15 objects per 1,000 references
+    in the benchmarks, a failed SQLite write's traceback). A run with a stage that waits on a service keeps
+    the automatic collection: its chunks may take minutes, its network code leaves cycles, and a
+    reference's wait dwarfs the collections. Only a run that finds the collection on pauses it, and it
+    alone turns it on again when it ends: runs that overlap (the web server's) never keep it off longer
+    than one run. Everything is unfrozen after the run, so nothing stays uncollectable."""
     global _gc_paused
+    gc.freeze()
     with _gc_lock:
         owner = local_only and not _gc_paused and gc.isenabled()
         if owner:
             gc.disable()
             _gc_paused = True
-    if not owner:
-        yield lambda: None
-        return
     try:
-        yield gc.freeze
+        yield gc.freeze if owner else lambda: None
     finally:
-        with _gc_lock:
-            gc.enable()
-            _gc_paused = False
-
-
-@contextmanager
-def _long_lived_objects_frozen() -> Iterator[None]:
-    """The graph keeps its references' state alive across steps, which sets off full garbage collections;
-    each one walked every object the process held before the run (the index's caches, the imported
-    libraries) and cost a third of the graph's time on quick references. Frozen, they are not walked;
-    they are unfrozen after the run, so nothing stays uncollectable."""
-    gc.freeze()
-    try:
-        yield
-    finally:
+        if owner:
+            with _gc_lock:
+                gc.enable()
+                _gc_paused = False
         gc.unfreeze()
 
 

@@ -98,6 +98,44 @@ def test_chained_stages_give_the_same_verdicts_and_timings(settings: Settings, s
     assert [s.stage for s in outcome.results[2].stages] == ["index", "memory", "judge"]
 
 
+class _ThreadWatcher(FakeAgent):
+    """Records the thread of each call."""
+
+    def __init__(self, stage: str, **kwargs: object) -> None:
+        super().__init__(stage, **kwargs)  # type: ignore[arg-type]
+        self.threads: list[threading.Thread] = []
+
+    def __call__(self, ref: Reference, context: AgentContext) -> Findings:
+        self.threads.append(threading.current_thread())
+        return super().__call__(ref, context)
+
+
+def test_a_run_of_local_stages_without_checkpoints_checks_on_the_graphs_own_thread(
+    settings: Settings, store: IndexStore
+) -> None:
+    index = _ThreadWatcher("index", knows={"ref0", "ref3"})
+    references = [reference(i) for i in range(450)]  # more than a checkpointed run's chunk
+    SopRunner(settings, store, sop=LOCAL, agents=agents(index, FakeAgent("memory"))).run(references)
+    assert set(index.threads) == {threading.main_thread()}
+
+
+def test_a_checkpointed_run_checks_its_batches_in_worker_threads_with_the_same_verdicts(
+    settings: Settings, store: IndexStore
+) -> None:
+    # The writes of finished batches go on, on the graph's loop, while the next batch is checked.
+    references = [reference(i) for i in range(450)]
+    knows = {f"ref{i}" for i in range(0, 450, 7)}
+    plain = SopRunner(settings, store, sop=LOCAL, agents=agents(FakeAgent("index", knows=knows))).run(
+        references
+    )
+    index = _ThreadWatcher("index", knows=knows)
+    checkpointed = SopRunner(settings, store, sop=LOCAL, agents=agents(index)).run(references, run_id="r1")
+    assert threading.main_thread() not in index.threads
+    assert [(r.stage, r.verdict) for r in checkpointed.results] == [
+        (r.stage, r.verdict) for r in plain.results
+    ]
+
+
 class _GcWatcher(FakeAgent):
     """Records whether the automatic garbage collection was on during each call."""
 
@@ -150,10 +188,10 @@ def test_runs_at_the_same_time_leave_the_collection_on(settings: Settings, store
 
 def test_the_collection_is_off_no_longer_than_the_run_that_paused_it() -> None:
     # Overlapping runs (the web server's) must not keep it off for as long as one of them goes on.
-    from refhound.sop.runner import _garbage_collection_paused
+    from refhound.sop.runner import garbage_collection_for_run
 
-    first = _garbage_collection_paused(local_only=True)
-    second = _garbage_collection_paused(local_only=True)
+    first = garbage_collection_for_run(local_only=True)
+    second = garbage_collection_for_run(local_only=True)
     first.__enter__()
     assert not gc.isenabled()
     second.__enter__()
