@@ -8,7 +8,6 @@ author list is shown once, in the cited string; a wrong author list names only t
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from html import escape
@@ -37,6 +36,7 @@ from refhound.report._common import (
     safe_url,
     verdict_text,
 )
+from refhound.report.marks import author_names, names_not_in, wrong_field_spans
 
 _STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2rem; color: #222; }
@@ -101,51 +101,11 @@ def _evidence(evidence: Evidence) -> str:
     return f"{label} {escape(evidence_tail(evidence))}".rstrip()
 
 
-def _names(value: str) -> list[str]:
-    return [part.strip() for part in re.split(r",|;| and ", value) if part.strip()]
-
-
-def _author_key(name: str) -> str:
-    """A name as written, folded: "Anant K. Agarwal" and "Aman Agarwal" differ (the family name alone
-    would not tell them apart), "K. He" and "k he" do not."""
-    return " ".join(re.sub(r"[^\w\s]", " ", name.casefold()).split())
-
-
-def printed_span(raw: str, value: str) -> tuple[int, int] | None:
-    """Where `value` is printed in `raw` (case and spacing aside)."""
-    words = [re.escape(word) for word in value.split()]
-    if not words:
-        return None
-    match = re.search(r"\s+".join(words), raw, re.IGNORECASE)
-    return (match.start(), match.end()) if match else None
-
-
-def _spans(result: ReferenceResult) -> list[tuple[int, int, FieldCheck]]:
-    """The printed places of the wrong fields' cited values, without overlaps."""
-    spans: list[tuple[int, int, FieldCheck]] = []
-    for check in result.fields:
-        if check.status is not FieldStatus.MISMATCH or not check.cited:
-            continue
-        found = printed_span(result.raw, check.cited)
-        places = [found] if found else []
-        if not found and check.field == "authors":  # the names that differ, one by one
-            record = {_author_key(n) for n in _names(check.found or "")}
-            places = [
-                p
-                for n in _names(check.cited)
-                if _author_key(n) not in record and (p := printed_span(result.raw, n))
-            ]
-        for start, end in places:
-            if all(end <= s or start >= e for s, e, _ in spans):
-                spans.append((start, end, check))
-    return sorted(spans, key=lambda span: span[0])
-
-
 def marked_citation(result: ReferenceResult) -> str:
     """The cited string, escaped, with each wrong field's printed value in a `<mark>` whose title is the
     correct value."""
     raw, out, at = result.raw, [], 0
-    for start, end, check in _spans(result):
+    for start, end, check in wrong_field_spans(result):
         css = "minor" if check.severity is Severity.MINOR else "wrong"
         if check.field == "authors":
             correct = "author not in the record's list"
@@ -160,11 +120,10 @@ def marked_citation(result: ReferenceResult) -> str:
 
 def _short_authors(value: str | None, other: str | None) -> str:
     """An author list for a correction: whole when short; else the names the other list lacks."""
-    names = _names(value or "")
+    names = author_names(value or "")
     if len(names) <= _LONG_AUTHORS:
         return value or "—"
-    others = {_author_key(n) for n in _names(other or "")}
-    differing = [n for n in names if _author_key(n) not in others]
+    differing = names_not_in(value or "", other or "")
     return f"{len(names)} names" + (f", differing: {', '.join(differing)}" if differing else "")
 
 
