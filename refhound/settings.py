@@ -180,7 +180,8 @@ class SopSettings(_Section):
         "step, at most: a step per batch costs far less than one per reference. A stage that waits on a "
         "service takes one reference per step. A killed run checks again what was in flight: up to "
         "concurrency x batch references of the local stages, which take milliseconds. (A run of local "
-        "stages only without checkpoints checks a whole run a batch, on the graph's own thread.)",
+        "stages only, without checkpoints or streamed verdicts, is not cut in batches of this size: it is "
+        "checked on the graph's own event loop.)",
     )
     runs_path: Path = Field(
         default_factory=default_runs_path,

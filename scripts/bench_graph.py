@@ -64,8 +64,8 @@ def direct(references: list[Reference], store: IndexStore, settings: Settings) -
 
 def sop_steps_in_a_loop(references: list[Reference], runner: SopRunner) -> list[ReferenceResult]:
     """The graph's node steps, called one after another for one reference at a time: no LangGraph,
-    no event loop, no threads. Like a run, it returns every result, under a run's garbage collection
-    (`garbage_collection_for_run`, a chunk at a time)."""
+    no event loop, no threads. Like a run without checkpoints, it returns every result, under a run's
+    garbage collection (`garbage_collection_for_run`), in one chunk."""
     plan, context = runner.plan, runner.context
     steps = {stage: stage_step(stage, agent, plan.order, context) for stage, agent in plan.agents.items()}
     steps[Stage.JUDGE] = judge_step(context)
@@ -78,8 +78,7 @@ def sop_steps_in_a_loop(references: list[Reference], runner: SopRunner) -> list[
             while isinstance(done, Send):
                 done = steps[done.node](done.arg)
             results.append(done)
-            if position % CHUNK_SIZE == CHUNK_SIZE - 1:
-                chunk_done()
+        chunk_done()
     return results
 
 

@@ -23,23 +23,22 @@ Graph = CompiledStateGraph[RunState, None, RunState, RunState]
 def build_graph(
     plan: StagePlan,
     context: AgentContext,
-    slots: asyncio.Semaphore,
+    slots: asyncio.Semaphore | None,
     checkpointer: BaseCheckpointSaver[str] | None = None,
     references: Sequence[Reference] = (),
 ) -> Graph:
-    """`slots` bounds how many agents run at once (LangGraph's own `max_concurrency` would also hold
-    back the checkpoint writes of finished references behind the queued ones); `references` are the
-    run's, which a chunk's state (`RunState`) points into by position.
-
-    A run `on_the_loop` checks a whole chunk a batch on the graph's own event loop; any other run sends
-    batches of `sop.batch` references to worker threads, `slots` at a time."""
+    """`slots` bounds how many batches run at once in worker threads, `sop.batch` references each
+    (LangGraph's own `max_concurrency` would also hold back the checkpoint writes of finished references
+    behind the queued ones); without `slots`, batches are checked on the graph's own event loop, as large
+    as the chunk once the first ones have doubled up to it (for a run `on_the_loop`). `references` are the
+    run's, which a chunk's state (`RunState`) points into by position."""
     order = plan.order
     sop = context.settings.sop
     networked = networked_stages(plan, context)
-    if on_the_loop(plan, context, checkpointed=checkpointer is not None):
-        batches, node_slots = BatchSizes(max(1, len(references)), 1, networked), None
+    if slots is None:
+        batches = BatchSizes(max(1, len(references)), 1, networked)
     else:
-        batches, node_slots = BatchSizes(sop.batch, sop.concurrency, networked), slots
+        batches = BatchSizes(sop.batch, sop.concurrency, networked)
     steps: dict[str, Step] = {
         stage: stage_step(stage, agent, order, context) for stage, agent in plan.agents.items()
     }
@@ -50,10 +49,10 @@ def build_graph(
     for position, stage in enumerate(order):
         # A stage may send a branch to any later stage's node (the next one) or to the judge.
         later = (*order[position + 1 :], Stage.JUDGE)
-        node = stage_node(stage, steps[stage], local, node_slots, batches, references)
+        node = stage_node(stage, steps[stage], local, slots, batches, references)
         # A node takes a plain dict, not a TypedDict: LangGraph would add a channel for each key of one.
         builder.add_node(stage, node, destinations=later)  # type: ignore[call-overload]
-    builder.add_node(Stage.JUDGE, judge_node(judge, node_slots, references))  # type: ignore[call-overload]
+    builder.add_node(Stage.JUDGE, judge_node(judge, slots, references))  # type: ignore[call-overload]
     first = order[0] if order else Stage.JUDGE
     builder.add_conditional_edges(START, partial(fan_out, first_stage=first, batches=batches), [first])
     for stage in order:
@@ -62,15 +61,16 @@ def build_graph(
     return builder.compile(checkpointer=checkpointer)
 
 
-def on_the_loop(plan: StagePlan, context: AgentContext, *, checkpointed: bool) -> bool:
-    """Whether a run checks its references on the graph's own event loop, in one chunk and one batch
-    (after the first few): a run of local stages only and without checkpoints. Nothing else on its loop
-    waits (no service, no checkpoint write); worker threads would only hand the GIL back and forth with
-    the loop (0.02 ms a reference on exact-key look-ups, a tenth of the work); and with nothing to resume,
-    smaller chunks and batches would bound nothing but add graph steps. With checkpoints, batches stay
-    small and in worker threads, so that the writes of finished batches go on while the next one is
-    checked: they bound what a killed run checks again."""
-    return not checkpointed and not networked_stages(plan, context)
+def on_the_loop(plan: StagePlan, context: AgentContext, *, checkpointed: bool, streamed: bool) -> bool:
+    """Whether a run checks its references on the graph's own event loop, in one chunk: a run of local
+    stages only, without checkpoints, whose verdicts are not streamed as they come. Nothing else on its
+    loop waits; worker threads would only hand the GIL back and forth with the loop (0.02 ms a reference
+    on exact-key look-ups, a tenth of the work); and with nothing to resume, smaller chunks and batches
+    would bound nothing but add graph steps. Otherwise batches stay small and in worker threads, so that
+    the loop goes on while the next one is checked: it writes the checkpoints of finished batches (they
+    bound what a killed run checks again), and it hands their verdicts to the progress callback (the web
+    server's page shows them as they come, and stops a job at its time limit from there)."""
+    return not checkpointed and not streamed and not networked_stages(plan, context)
 
 
 def networked_stages(plan: StagePlan, context: AgentContext) -> frozenset[str]:

@@ -128,17 +128,15 @@ class SopRunner:
         progress: OnDecided | None = None,
     ) -> RunOutcome:
         """Check `references`; with a `run_id` the run is checkpointed and can be resumed."""
-        checkpointed = run_id is not None
-        one_chunk = on_the_loop(self.plan, self.context, checkpointed=checkpointed)
         manifest = Manifest(
             run_id=run_id or "",
             sop=self.sop.source,
-            chunk_size=max(1, len(references)) if one_chunk else CHUNK_SIZE,
+            chunk_size=CHUNK_SIZE,
             inputs=inputs or [],
             problems=problems or [],
             references=references,
         )
-        return _run_async(self._run(manifest, progress, checkpoint=checkpointed, resume=False))
+        return _run_async(self._run(manifest, progress, checkpoint=run_id is not None, resume=False))
 
     def resume(self, run_id: str, progress: OnDecided | None = None) -> RunOutcome:
         """Finish an interrupted run; references it had finished are not checked again."""
@@ -172,13 +170,18 @@ class SopRunner:
     async def _check(
         self, manifest: Manifest, runs: RunStore | None, progress: OnDecided | None
     ) -> dict[int, ReferenceResult]:
-        """Check chunk after chunk; a chunk a checkpoint shows finished is read back, not checked."""
-        slots = asyncio.Semaphore(self.settings.sop.concurrency)
+        """Check chunk after chunk; a chunk a checkpoint shows finished is read back, not checked. A run
+        `on_the_loop` is one chunk, checked on this loop."""
+        inline = on_the_loop(
+            self.plan, self.context, checkpointed=runs is not None, streamed=progress is not None
+        )
+        slots = None if inline else asyncio.Semaphore(self.settings.sop.concurrency)
         checkpointer = runs.checkpointer if runs else None
         graph = build_graph(self.plan, self.context, slots, checkpointer, manifest.references)
+        chunks = [(manifest.run_id, 0, manifest.references)] if inline else manifest.chunks()
         results: dict[int, ReferenceResult] = {}
         with garbage_collection_for_run(not networked_stages(self.plan, self.context)) as chunk_done:
-            for thread_id, offset, references in manifest.chunks():
+            for thread_id, offset, references in chunks:
                 await self._check_chunk(graph, runs, thread_id, offset, references, results, progress)
                 chunk_done()
         return results

@@ -1,7 +1,8 @@
 """An asyncio event loop in its own thread, for blocking callers, and the runtime built around one.
 
-SOP agents are plain functions run in worker threads; the online runtimes (scholarly sources, web) keep
-their client, rate-limit gates and caches on one loop, and agents submit coroutines to it and wait.
+SOP agents are plain blocking functions (run in worker threads, or on the graph's loop in a run of local
+stages only); the online runtimes (scholarly sources, web) keep their client, rate-limit gates and caches
+on one loop, and agents submit coroutines to it and wait.
 `LoopRuntime` is what those runtimes share: the loop, `close()` (also as a context manager) and
 warnings logged once per run and service, however many references run into its problems.
 """

@@ -102,7 +102,7 @@ def _load(text: str) -> Findings:
 class LookupStore:
     """The run's findings per (stage, work), in a SQLite file several processes share (WAL, busy timeout).
 
-    One connection per thread: the SOP runs agents in a thread pool."""
+    One connection per thread: the SOP may run agents in a thread pool."""
 
     def __init__(self, path: Path) -> None:
         self.path = path

@@ -122,7 +122,11 @@ def test_a_stage_that_waits_on_a_service_reports_each_reference_as_it_is_decided
     assert looked_up_at_first_report[0] < 8
 
 
-def test_the_first_verdicts_come_before_a_whole_batch_is_done(settings: Settings, store: IndexStore) -> None:
+@pytest.mark.parametrize("sop", [SOP, Sop(name="local", stages=("index", "memory", "judge"))])
+def test_the_first_verdicts_come_before_a_whole_batch_is_done(
+    settings: Settings, store: IndexStore, sop: Sop
+) -> None:
+    # Also for a run of local stages only: streamed verdicts keep it off the graph's loop (`on_the_loop`).
     settings.sop.concurrency, settings.sop.batch = 1, 32
     index = FakeAgent("index", knows={f"ref{i}" for i in range(64)}, delay_s=0.002)
     looked_up_at_first_report: list[int] = []
@@ -131,9 +135,8 @@ def test_the_first_verdicts_come_before_a_whole_batch_is_done(settings: Settings
         if not looked_up_at_first_report:
             looked_up_at_first_report.append(len(index.calls))
 
-    runner = SopRunner(
-        settings, store, sop=SOP, agents=agents(index, FakeAgent("memory"), FakeAgent("scholar"))
-    )
+    fakes = [index, FakeAgent("memory"), FakeAgent("scholar")][: len(sop.stages) - 1]
+    runner = SopRunner(settings, store, sop=sop, agents=agents(*fakes))
     outcome = runner.run([reference(i) for i in range(64)], progress=progress)
     assert len(outcome.results) == 64
     assert looked_up_at_first_report[0] < 32  # batches of 1, 2, 4, … at the start, not 32 at once

@@ -119,6 +119,18 @@ def test_a_run_of_local_stages_without_checkpoints_checks_on_the_graphs_own_thre
     assert set(index.threads) == {threading.main_thread()}
 
 
+def test_a_run_whose_verdicts_are_streamed_checks_in_worker_threads(
+    settings: Settings, store: IndexStore
+) -> None:
+    index = _ThreadWatcher("index", knows={"ref0", "ref3"})
+    streamed: list[int] = []
+    SopRunner(settings, store, sop=LOCAL, agents=agents(index, FakeAgent("memory"))).run(
+        [reference(i) for i in range(40)], progress=lambda position, _: streamed.append(position)
+    )
+    assert threading.main_thread() not in index.threads
+    assert sorted(streamed) == list(range(40))
+
+
 def test_a_checkpointed_run_checks_its_batches_in_worker_threads_with_the_same_verdicts(
     settings: Settings, store: IndexStore
 ) -> None:
