@@ -13,6 +13,10 @@ import re
 from refhound.models import FieldCheck, FieldStatus, ReferenceResult
 from refhound.normalize.names import NameMatch, names_match
 
+# Name pairs the rules may compare for one list: beyond it (a collaboration of thousands of authors against
+# another), names are paired by spelling only, so that a report never spends seconds on one reference.
+_MAX_RULE_PAIRINGS = 20_000
+
 
 def printed_span(raw: str, value: str) -> tuple[int, int] | None:
     """Where `value` is printed in `raw` (case and spacing aside)."""
@@ -30,13 +34,36 @@ def author_names(value: str) -> list[str]:
 
 
 def names_not_in(value: str, other: str) -> list[str]:
-    """The names of the author list `value` that can be no name of the list `other`."""
-    others = author_names(other)
-    return [
-        name
-        for name in author_names(value)
-        if all(names_match(name, known) is NameMatch.NONE for known in others)
-    ]
+    """The names of the author list `value` that no name of the list `other` can be, each name of `other`
+    taken once: the same name written alike first, then by the judge's name rules (an initial, a
+    nickname). Lists too long to pair by the rules (collaborations of thousands) are paired by spelling
+    only."""
+    names, others = author_names(value), author_names(other)
+    spelt: dict[str, list[str]] = {}
+    for name in others:
+        spelt.setdefault(_folded(name), []).append(name)
+    unpaired = []
+    for name in names:
+        if same := spelt.get(_folded(name)):
+            same.pop()
+        else:
+            unpaired.append(name)
+    left = [name for same in spelt.values() for name in same]
+    if len(unpaired) * len(left) > _MAX_RULE_PAIRINGS:
+        return unpaired
+    differing = []
+    for name in unpaired:
+        partner = next((o for o in left if names_match(name, o) is not NameMatch.NONE), None)
+        if partner is None:
+            differing.append(name)
+        else:
+            left.remove(partner)
+    return differing
+
+
+def _folded(name: str) -> str:
+    """A name as written, folded: "K. He" and "k he" are alike, "Anant K. Agarwal" and "Aman Agarwal" not."""
+    return " ".join(re.sub(r"[^\w\s]", " ", name.casefold()).split())
 
 
 def wrong_field_spans(result: ReferenceResult) -> list[tuple[int, int, FieldCheck]]:
