@@ -196,7 +196,9 @@ def _cut_inside_a_name(names: Sequence[str]) -> bool:
     """Whether a list reads as cut between a given name and a family name: the first name is a bare
     family name, the others are not. "Pyysalo. Aurora-M: …" for a paper with 41 authors is a string cut at a
     page or column break, or split from its head by the extractor; no citation style prints one bare family
-    name before full ones, and no invented list does."""
+    name before full ones, and no invented list does. A lone bare family name counts too, as the cut leaves
+    it when it falls inside the last name ("Pyysalo."): a citation that names only a work's last author,
+    by family name alone, is then a minor error with its correction, not a sign of invention."""
     given = [bool(parse_name(name).given) for name in names]
     return bool(given) and not given[0] and all(given[1:])
 
