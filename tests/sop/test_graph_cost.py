@@ -98,22 +98,24 @@ def test_chained_stages_give_the_same_verdicts_and_timings(settings: Settings, s
     assert [s.stage for s in outcome.results[2].stages] == ["index", "memory", "judge"]
 
 
-class _ThreadWatcher(FakeAgent):
-    """Records the thread of each call."""
+class _Watcher(FakeAgent):
+    """Records, for each call, its thread and whether the automatic garbage collection was on."""
 
     def __init__(self, stage: str, **kwargs: object) -> None:
         super().__init__(stage, **kwargs)  # type: ignore[arg-type]
         self.threads: list[threading.Thread] = []
+        self.gc_enabled: list[bool] = []
 
     def __call__(self, ref: Reference, context: AgentContext) -> Findings:
         self.threads.append(threading.current_thread())
+        self.gc_enabled.append(gc.isenabled())
         return super().__call__(ref, context)
 
 
 def test_a_run_of_local_stages_without_checkpoints_checks_on_the_graphs_own_thread(
     settings: Settings, store: IndexStore
 ) -> None:
-    index = _ThreadWatcher("index", knows={"ref0", "ref3"})
+    index = _Watcher("index", knows={"ref0", "ref3"})
     references = [reference(i) for i in range(450)]  # more than a checkpointed run's chunk
     SopRunner(settings, store, sop=LOCAL, agents=agents(index, FakeAgent("memory"))).run(references)
     assert set(index.threads) == {threading.main_thread()}
@@ -122,7 +124,7 @@ def test_a_run_of_local_stages_without_checkpoints_checks_on_the_graphs_own_thre
 def test_a_run_whose_verdicts_are_streamed_checks_in_worker_threads(
     settings: Settings, store: IndexStore
 ) -> None:
-    index = _ThreadWatcher("index", knows={"ref0", "ref3"})
+    index = _Watcher("index", knows={"ref0", "ref3"})
     streamed: list[int] = []
     SopRunner(settings, store, sop=LOCAL, agents=agents(index, FakeAgent("memory"))).run(
         [reference(i) for i in range(40)], progress=lambda position, _: streamed.append(position)
@@ -140,7 +142,7 @@ def test_a_checkpointed_run_checks_its_batches_in_worker_threads_with_the_same_v
     plain = SopRunner(settings, store, sop=LOCAL, agents=agents(FakeAgent("index", knows=knows))).run(
         references
     )
-    index = _ThreadWatcher("index", knows=knows)
+    index = _Watcher("index", knows=knows)
     checkpointed = SopRunner(settings, store, sop=LOCAL, agents=agents(index)).run(references, run_id="r1")
     assert threading.main_thread() not in index.threads
     assert [(r.stage, r.verdict) for r in checkpointed.results] == [
@@ -148,23 +150,11 @@ def test_a_checkpointed_run_checks_its_batches_in_worker_threads_with_the_same_v
     ]
 
 
-class _GcWatcher(FakeAgent):
-    """Records whether the automatic garbage collection was on during each call."""
-
-    def __init__(self, stage: str, **kwargs: object) -> None:
-        super().__init__(stage, **kwargs)  # type: ignore[arg-type]
-        self.gc_enabled: list[bool] = []
-
-    def __call__(self, ref: Reference, context: AgentContext) -> Findings:
-        self.gc_enabled.append(gc.isenabled())
-        return super().__call__(ref, context)
-
-
 def test_a_run_of_local_stages_pauses_the_automatic_collection_and_restores_it(
     settings: Settings, store: IndexStore
 ) -> None:
     assert gc.isenabled()
-    index = _GcWatcher("index", knows={"ref0"})
+    index = _Watcher("index", knows={"ref0"})
     SopRunner(settings, store, sop=LOCAL, agents=agents(index, FakeAgent("memory"))).run(
         [reference(i) for i in range(5)]
     )
@@ -176,7 +166,7 @@ def test_a_run_of_local_stages_pauses_the_automatic_collection_and_restores_it(
 def test_a_run_with_a_stage_that_waits_on_a_service_keeps_the_automatic_collection(
     settings: Settings, store: IndexStore
 ) -> None:
-    index = _GcWatcher("index")
+    index = _Watcher("index")
     SopRunner(
         settings, store, sop=WITH_A_SERVICE, agents=agents(index, FakeAgent("memory"), FakeAgent("scholar"))
     ).run([reference(i) for i in range(3)])
