@@ -14,7 +14,8 @@ _DBLP_NUMBER = re.compile(r"\s+\d{4}$")
 _TRAILING_ET_AL = re.compile(r"\s+et\.?\s*al\.?$", re.IGNORECASE)  # "David Jones et al" as one author
 _SUFFIX = re.compile(r"^(?:jr|sr|jnr|snr|ii|iii|iv)\.?$", re.IGNORECASE)
 _INITIALS_DOTTED = re.compile(r"^(?:\w\.[-‐]?)+$")  # "J.", "J.A.", "J.-C."
-_INITIALS_BARE = re.compile(r"^[A-Z]{1,3}$")  # Vancouver style: "Smith JA"
+# Vancouver style: "Smith JA", "Müller Ö"; at most this many capitals.
+_MAX_BARE_INITIALS = 3
 _PART = re.compile(r"[^\W_]+\.?")
 # Family-name particles. Capitalised, only those that are rarely a name on their own count ("Le", "Da" and
 # "Do" are common Vietnamese and Chinese names).
@@ -51,12 +52,16 @@ def is_et_al(text: str) -> bool:
 
 
 def _is_initials(token: str) -> bool:
-    return bool(_INITIALS_DOTTED.match(token) or _INITIALS_BARE.match(token))
+    return bool(_INITIALS_DOTTED.match(token)) or _is_bare_initials(token)
+
+
+def _is_bare_initials(token: str) -> bool:
+    return len(token) <= _MAX_BARE_INITIALS and token.isalpha() and token.isupper()
 
 
 def _spell_initials(token: str) -> str:
     """Bare initials get periods ("JA" -> "J. A."); other tokens are kept as written."""
-    return " ".join(f"{letter}." for letter in token) if _INITIALS_BARE.match(token) else token
+    return " ".join(f"{letter}." for letter in token) if _is_bare_initials(token) else token
 
 
 def _split_tokens(tokens: list[str]) -> PersonName:
@@ -93,6 +98,8 @@ def parse_name(text: str) -> PersonName:
         return PersonName(given, parts[0])
     tokens = " ".join(parts).split()
     tokens = [t for t in tokens if not _SUFFIX.match(t)] or tokens
+    # A token without a letter is no part of a name: the ACL Anthology writes a mononym "Mausam .".
+    tokens = [t for t in tokens if any(c.isalpha() for c in t)] or tokens
     return _split_tokens(tokens) if tokens else PersonName("", "")
 
 
@@ -193,6 +200,24 @@ def names_match(cited: str, found: str) -> NameMatch:
     """
     if is_et_al(cited) or is_et_al(found):
         return NameMatch.NONE
+    match = _match(cited, found)
+    if match is NameMatch.NONE and (_in_capitals(cited) or _in_capitals(found)):
+        # In capitals (small caps read from a PDF, a style that prints names so), a short family name
+        # reads as Vancouver initials: "TE-LIN WU" as Te-Lin with initials W. U. Read as written in mixed
+        # case too.
+        match = _match(_mixed_case(cited), _mixed_case(found))
+    return match
+
+
+def _in_capitals(text: str) -> bool:
+    return any(c.isalpha() for c in text) and not any(c.islower() for c in text)
+
+
+def _mixed_case(text: str) -> str:
+    return text.title() if _in_capitals(text) else text
+
+
+def _match(cited: str, found: str) -> NameMatch:
     a, b = _form(cited), _form(found)
     if not a.family or not b.family:
         return NameMatch.NONE

@@ -30,6 +30,7 @@ from refhound.normalize.names import NameMatch, PersonName, is_et_al, name_key, 
         ("Francesco d&apos;Amore", "Francesco", "d'Amore"),
         ("Smith JA", "J. A.", "Smith"),  # Vancouver / PubMed order
         ("Smith J.A.", "J.A.", "Smith"),
+        ("Lapedriza À", "À.", "Lapedriza"),  # initials need not be ASCII
         ("van der Waals JD", "J. D.", "van der Waals"),
         ("F.M. Last", "F.M.", "Last"),
         ("J.-C. Gagnon", "J.-C.", "Gagnon"),
@@ -42,6 +43,7 @@ from refhound.normalize.names import NameMatch, PersonName, is_et_al, name_key, 
         ("Le Song", "Le", "Song"),  # "Le" is a given name here, not a particle
         ("Plato", "", "Plato"),
         ("David Jones et al", "David", "Jones"),
+        ("Mausam .", "", "Mausam"),  # the ACL Anthology's mononym
     ],
 )
 def test_parse_name(text: str, given: str, family: str) -> None:
@@ -85,6 +87,11 @@ def test_name_key(text: str, key: str) -> None:
         ("J. Smith", "J Smith", NameMatch.EXACT),
         (r"J{\"u}rgen Schmidhuber", "Jürgen Schmidhuber", NameMatch.EXACT),
         ("ULRICH AÏVODJI", "Ulrich Aïvodji", NameMatch.EXACT),
+        ("Mausam .", "Mausam", NameMatch.EXACT),
+        # In capitals, a short family name is not Vancouver initials; Vancouver initials in capitals still are.
+        ("TE-LIN WU", "Te-Lin Wu", NameMatch.EXACT),
+        ("JOHN S. Y. LEE", "John S. Y. Lee", NameMatch.EXACT),
+        ("SMITH JA", "John A. Smith", NameMatch.COMPATIBLE),
         # The same person, written more or less fully.
         ("J. Smith", "John Smith", NameMatch.COMPATIBLE),
         ("L. van der Maaten", "Laurens van der Maaten", NameMatch.COMPATIBLE),
@@ -112,6 +119,7 @@ def test_name_key(text: str, key: str) -> None:
         ("Kaiming He", "Kaiming Li", NameMatch.NONE),
         ("Yann LeCun", "Yoshua Bengio", NameMatch.NONE),
         ("Li Chenglong", "Li Wei", NameMatch.NONE),
+        ("TE-LIN WU", "Te-Lin Xu", NameMatch.NONE),
         ("Trung Quoc Luong", "Luong Wei", NameMatch.NONE),
         ("Wi Hamilton", "William Hamilton", NameMatch.NONE),  # too short to be a short form
         ("Willa Hamilton", "William Hamilton", NameMatch.NONE),
