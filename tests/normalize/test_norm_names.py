@@ -88,7 +88,7 @@ def test_name_key(text: str, key: str) -> None:
         (r"J{\"u}rgen Schmidhuber", "Jürgen Schmidhuber", NameMatch.EXACT),
         ("ULRICH AÏVODJI", "Ulrich Aïvodji", NameMatch.EXACT),
         ("Mausam .", "Mausam", NameMatch.EXACT),
-        # In capitals, a short family name is not Vancouver initials; Vancouver initials in capitals still are.
+        # In capitals a short family name is not Vancouver initials; Vancouver initials in capitals are.
         ("TE-LIN WU", "Te-Lin Wu", NameMatch.EXACT),
         ("JOHN S. Y. LEE", "John S. Y. Lee", NameMatch.EXACT),
         ("SMITH JA", "John A. Smith", NameMatch.COMPATIBLE),
