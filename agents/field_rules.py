@@ -26,7 +26,14 @@ from refhound.normalize.identifiers import (
 from refhound.normalize.names import NameMatch, names_match, parse_name
 from refhound.normalize.text import collapse_whitespace, fold, latex_to_unicode
 from refhound.normalize.titles import title_key, title_similarity
-from refhound.normalize.venues import VenueInfo, VenueKind, parse_venue, series_named, venue_similarity
+from refhound.normalize.venues import (
+    VenueInfo,
+    VenueKind,
+    parse_venue,
+    published_in_series,
+    series_named,
+    venue_similarity,
+)
 from refhound.settings import JudgeSettings
 
 S = FieldStatus
@@ -171,6 +178,10 @@ def check_venue(
         # A satellite event cited with its host, "ACL workshop (SemEval)", for SemEval's proceedings; but
         # "CVPR Workshop on …" is not CVPR's main proceedings.
         return result(S.BENIGN, f"the cited venue names {theirs.key.upper()} among others")
+    if ours.key is None and theirs.key is not None and theirs.key in published_in_series(cited.venue):
+        return result(S.BENIGN, f"the proceedings series that publishes {theirs.key.upper()}")
+    if theirs.key is None and ours.key is not None and ours.key in published_in_series(record.venue):
+        return result(S.BENIGN, f"the proceedings series that publishes {ours.key.upper()}")
     if _is_preprint(ours) and _is_preprint(theirs, record):
         return result(S.MATCH)
     if _is_preprint(ours):

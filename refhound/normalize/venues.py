@@ -204,6 +204,32 @@ def series_named(text: str) -> frozenset[str]:
     return frozenset(_ROWS[int(m.lastgroup[1:])].key for m in matches if m.lastgroup is not None)
 
 
+# Proceedings series that publish the papers of several conferences, each with the conference series (keys
+# of venues.tsv) it publishes: a citation naming only the series names no event, and is right for any of
+# them ("Proceedings of Machine Learning Research" for an ICML paper).
+_PROCEEDINGS_SERIES = (
+    (
+        re.compile(
+            r"\bproceedings of machine learning research\b|\bpmlr\b"
+            r"|\bjmlr (?:w ?& ?cp|wcp|workshop and conference proceedings)\b"
+        ),
+        frozenset({"icml", "aistats", "colt", "uai", "corl"}),
+    ),
+    (
+        re.compile(r"\blecture notes in (?:computer science|artificial intelligence)\b|\blncs\b|\blnai\b"),
+        frozenset({"eccv", "ws:eccv", "miccai"}),
+    ),
+)
+
+
+@lru_cache(maxsize=1 << 12)
+def published_in_series(text: str) -> frozenset[str]:
+    """The conference series whose papers the proceedings series that `text` names publishes, if it
+    names one (PMLR, JMLR W&CP, LNCS, LNAI)."""
+    folded = fold(latex_to_unicode(text)).lower()
+    return frozenset(key for pattern, keys in _PROCEEDINGS_SERIES if pattern.search(folded) for key in keys)
+
+
 def _similarity_form(text: str) -> str:
     return " ".join(t for t in _normalize(_display(text)).split() if t not in _SIMILARITY_STOPWORDS)
 

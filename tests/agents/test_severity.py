@@ -190,3 +190,19 @@ def test_a_possible_arxiv_id_on_a_matching_work_is_verified_and_left_unchecked()
 def test_an_arxiv_id_posted_after_a_venue_paper_is_possible() -> None:
     j = judged(FEDAVG, arxiv_id="1802.01234")  # a conference paper may reach arXiv after it appeared
     assert j.verdict is Verdict.VERIFIED
+
+
+@pytest.mark.parametrize(
+    "venue", ["Proceedings of Machine Learning Research", "PMLR, volume 54", "JMLR W&CP"]
+)
+def test_the_proceedings_series_of_the_conference_is_its_venue(venue: str) -> None:
+    # PMLR publishes AISTATS: naming the series alone names no other event.
+    j = judged(FEDAVG, venue=venue)
+    assert field(j, "venue").status is FieldStatus.BENIGN, j.fields
+    assert j.verdict is Verdict.VERIFIED
+
+
+def test_a_proceedings_series_that_does_not_publish_the_conference_is_another_venue() -> None:
+    j = judged(LDA, venue="Proceedings of Machine Learning Research")  # NeurIPS is not in PMLR
+    assert field(j, "venue").status is FieldStatus.MISMATCH
+    assert field(j, "venue").severity is Severity.MAJOR

