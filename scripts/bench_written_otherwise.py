@@ -72,10 +72,17 @@ TITLE_REWRITES: dict[str, Callable[[str], str | None]] = {
 }
 
 
+_AMERICAN_ENDINGS = re.compile(r"(?<=\w\w)(iz|yz)(?=(?:e|es|ed|ing|ation|ations)\b)")
+_AMERICAN_WORDS = {"behavior": "behaviour", "color": "colour", "modeling": "modelling", "labeled": "labelled"}
+
+
 def _british(title: str) -> str:
-    for american, british in (("ization", "isation"), ("ize", "ise"), ("yze", "yse"), ("eling", "elling")):
-        title = title.replace(american, british)
-    return title.replace("behavior", "behaviour").replace("color", "colour").replace("Dialog ", "Dialogue ")
+    """The title in British spelling: "-ise", "-yse", "-our", "-lling"."""
+    title = _AMERICAN_ENDINGS.sub(lambda m: m.group(1).replace("z", "s"), title)
+    for american, british in _AMERICAN_WORDS.items():
+        title = re.sub(rf"\b{american}\b", british, title)
+        title = re.sub(rf"\b{american.capitalize()}\b", british.capitalize(), title)
+    return title
 
 
 # Per conference series (keys of refhound/normalize/data/venues.tsv), the names citations give it for a

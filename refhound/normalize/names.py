@@ -15,7 +15,9 @@ _TRAILING_ET_AL = re.compile(r"\s+et\.?\s*al\.?$", re.IGNORECASE)  # "David Jone
 _SUFFIX = re.compile(r"^(?:jr|sr|jnr|snr|ii|iii|iv)\.?$", re.IGNORECASE)
 _INITIALS_DOTTED = re.compile(r"^(?:\w\.[-‐]?)+$")  # "J.", "J.A.", "J.-C."
 # Vancouver style: "Smith JA", "Müller Ö"; at most this many capitals.
-_MAX_BARE_INITIALS = 3
+_MAX_BARE_INITIALS = 4
+# A word of two or more capitals, no lower-case letter: "LEE", "DUPONT", "JA".
+_CAPITALS = re.compile(r"\b[^\W\d_a-z]{2,}\b")
 _PART = re.compile(r"[^\W_]+\.?")
 # Family-name particles. Capitalised, only those that are rarely a name on their own count ("Le", "Da" and
 # "Do" are common Vietnamese and Chinese names).
@@ -201,20 +203,15 @@ def names_match(cited: str, found: str) -> NameMatch:
     if is_et_al(cited) or is_et_al(found):
         return NameMatch.NONE
     match = _match(cited, found)
-    if match is NameMatch.NONE and (_in_capitals(cited) or _in_capitals(found)):
-        # In capitals (small caps read from a PDF, a style that prints names so), a short family name
-        # reads as Vancouver initials: "TE-LIN WU" as Te-Lin with initials W. U. Read as written in mixed
-        # case too.
+    if match is NameMatch.NONE and (_CAPITALS.search(cited) or _CAPITALS.search(found)):
+        # A word in capitals may be a family name (small caps read from a PDF, "Paul LEE", "TE-LIN WU") as
+        # well as Vancouver initials ("Smith JA"): read it as written in mixed case too.
         match = _match(_mixed_case(cited), _mixed_case(found))
     return match
 
 
-def _in_capitals(text: str) -> bool:
-    return any(c.isalpha() for c in text) and not any(c.islower() for c in text)
-
-
 def _mixed_case(text: str) -> str:
-    return text.title() if _in_capitals(text) else text
+    return _CAPITALS.sub(lambda word: word.group().capitalize(), text)
 
 
 def _match(cited: str, found: str) -> NameMatch:

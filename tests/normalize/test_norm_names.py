@@ -92,6 +92,9 @@ def test_name_key(text: str, key: str) -> None:
         ("TE-LIN WU", "Te-Lin Wu", NameMatch.EXACT),
         ("JOHN S. Y. LEE", "John S. Y. Lee", NameMatch.EXACT),
         ("SMITH JA", "John A. Smith", NameMatch.COMPATIBLE),
+        ("Jean DUPONT", "Jean Dupont", NameMatch.EXACT),  # the family name in capitals
+        ("Paul LEE", "Paul Lee", NameMatch.COMPATIBLE),
+        ("Karim AHMR", "A H M Rezaul Karim", NameMatch.COMPATIBLE),  # four Vancouver initials
         # The same person, written more or less fully.
         ("J. Smith", "John Smith", NameMatch.COMPATIBLE),
         ("L. van der Maaten", "Laurens van der Maaten", NameMatch.COMPATIBLE),
@@ -120,6 +123,7 @@ def test_name_key(text: str, key: str) -> None:
         ("Yann LeCun", "Yoshua Bengio", NameMatch.NONE),
         ("Li Chenglong", "Li Wei", NameMatch.NONE),
         ("TE-LIN WU", "Te-Lin Xu", NameMatch.NONE),
+        ("Paul LEE", "Paul Li", NameMatch.NONE),
         ("Trung Quoc Luong", "Luong Wei", NameMatch.NONE),
         ("Wi Hamilton", "William Hamilton", NameMatch.NONE),  # too short to be a short form
         ("Willa Hamilton", "William Hamilton", NameMatch.NONE),
