@@ -16,8 +16,7 @@ _SUFFIX = re.compile(r"^(?:jr|sr|jnr|snr|ii|iii|iv)\.?$", re.IGNORECASE)
 _INITIALS_DOTTED = re.compile(r"^(?:\w\.[-‐]?)+$")  # "J.", "J.A.", "J.-C."
 # Vancouver style: "Smith JA", "Müller Ö"; at most this many capitals.
 _MAX_BARE_INITIALS = 4
-# A word of two or more capitals, no lower-case letter: "LEE", "DUPONT", "JA".
-_CAPITALS = re.compile(r"\b[^\W\d_a-z]{2,}\b")
+_WORD = re.compile(r"\w{2,}")
 _PART = re.compile(r"[^\W_]+\.?")
 # Family-name particles. Capitalised, only those that are rarely a name on their own count ("Le", "Da" and
 # "Do" are common Vietnamese and Chinese names).
@@ -203,15 +202,19 @@ def names_match(cited: str, found: str) -> NameMatch:
     if is_et_al(cited) or is_et_al(found):
         return NameMatch.NONE
     match = _match(cited, found)
-    if match is NameMatch.NONE and (_CAPITALS.search(cited) or _CAPITALS.search(found)):
+    if match is NameMatch.NONE:
         # A word in capitals may be a family name (small caps read from a PDF, "Paul LEE", "TE-LIN WU") as
         # well as Vancouver initials ("Smith JA"): read it as written in mixed case too.
-        match = _match(_mixed_case(cited), _mixed_case(found))
+        mixed_cited, mixed_found = _mixed_case(cited), _mixed_case(found)
+        if (mixed_cited, mixed_found) != (cited, found):
+            match = _match(mixed_cited, mixed_found)
     return match
 
 
+@lru_cache(maxsize=1 << 16)
 def _mixed_case(text: str) -> str:
-    return _CAPITALS.sub(lambda word: word.group().capitalize(), text)
+    """Every word of two or more capitals ("LEE", "DUPONT", "JA") written with one."""
+    return _WORD.sub(lambda word: word.group().capitalize() if word.group().isupper() else word.group(), text)
 
 
 def _match(cited: str, found: str) -> NameMatch:
