@@ -103,7 +103,7 @@ def test_the_cluster_as_a_whole_keeps_the_configured_rate(
 ) -> None:
     from refhound.triage.ray_backend import RayBackend
     from tests.sources.crossref_server import CrossrefServer
-    from tests.triage.test_shared_work import four_papers, online_through
+    from tests.triage.test_shared_work import four_papers, observed_rate, online_through
 
     rate = 4.0
     folder = four_papers(tmp_path)
@@ -116,5 +116,5 @@ def test_the_cluster_as_a_whole_keeps_the_configured_rate(
         result = run_triage([folder], options, RayBackend(two_nodes.address, out))
         arrivals = sorted(request.at for request in server.requests if request.path == "/works")
     assert result.summary["checked"] == 4 and len(arrivals) >= 20
-    observed = (len(arrivals) - 1) / (arrivals[-1] - arrivals[0])
+    observed = observed_rate(arrivals)
     assert rate * 0.8 <= observed <= rate * 1.05, observed
