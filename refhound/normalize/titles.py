@@ -22,17 +22,17 @@ _AMPERSAND = re.compile(r"\\?&")
 # British spellings folded to American ones, for deciding that two titles are one: "optimisation",
 # "analyse", "behaviour", "modelling", "dialogue", "centre". Applied to both titles alike, so a title
 # may only be merged with one differing from it in these spellings alone. ("-wise" is no British spelling.)
-_BRITISH = tuple(
-    (re.compile(pattern, re.IGNORECASE), american)
-    for pattern, american in (
-        (r"(?<=\w\w)(?<!w)is(?=(?:e|es|ed|ing|ation|ations|er|ers)\b)", "iz"),
-        (r"(?<=\w\w)ys(?=(?:e|es|ed|ing|er|ers)\b)", "yz"),
-        (r"(?<=\w\w\w)our(?=(?:s|ed|ing|ite|ites|able)?\b)", "or"),
-        (r"(?<=\w\w)ll(?=(?:ing|ed|er|ers)\b)", "l"),
-        (r"(?<=\w\w)ogue(?=s?\b)", "og"),
-        (r"(?<=\w\w)tre(?=s?\b)", "ter"),
-    )
+_BRITISH_ENDINGS = (
+    (r"(?<=\w\w)(?<!w)is(?=(?:e|es|ed|ing|ation|ations|er|ers)\b)", "iz"),
+    (r"(?<=\w\w)ys(?=(?:e|es|ed|ing|er|ers)\b)", "yz"),
+    (r"(?<=\w\w\w)our(?=(?:s|ed|ing|ite|ites|able)?\b)", "or"),
+    (r"(?<=\w\w)ll(?=(?:ing|ed|er|ers)\b)", "l"),
+    (r"(?<=\w\w)ogue(?=s?\b)", "og"),
+    (r"(?<=\w\w)tre(?=s?\b)", "ter"),
 )
+# One pass over a title for all of them (each alternative a group, its American spelling by group number).
+_BRITISH = re.compile("|".join(f"({pattern})" for pattern, _ in _BRITISH_ENDINGS), re.IGNORECASE)
+_AMERICAN = tuple(american for _, american in _BRITISH_ENDINGS)
 
 
 def clean_title(text: str) -> str:
@@ -65,9 +65,7 @@ def _compact(text: str, american: bool) -> str:
     "chunk wise")."""
     text = _AMPERSAND.sub(" and ", text)
     if american:
-        text = _WORD_HYPHEN.sub(" ", text)
-        for pattern, spelling in _BRITISH:
-            text = pattern.sub(spelling, text)
+        text = _BRITISH.sub(lambda ending: _AMERICAN[ending.lastindex - 1], _WORD_HYPHEN.sub(" ", text))
     return title_key(text).replace(" ", "")
 
 
