@@ -65,8 +65,12 @@ def _compact(text: str, american: bool) -> str:
     "chunk wise")."""
     text = _AMPERSAND.sub(" and ", text)
     if american:
-        text = _BRITISH.sub(lambda ending: _AMERICAN[ending.lastindex - 1], _WORD_HYPHEN.sub(" ", text))
+        text = _BRITISH.sub(_american, _WORD_HYPHEN.sub(" ", text))
     return title_key(text).replace(" ", "")
+
+
+def _american(ending: re.Match[str]) -> str:
+    return _AMERICAN[(ending.lastindex or 1) - 1]  # every alternative is a group: lastindex is set
 
 
 def same_title(a: str, b: str) -> bool:
