@@ -62,22 +62,30 @@ def direct(references: list[Reference], store: IndexStore, settings: Settings) -
     return verdicts
 
 
-def sop_steps_in_a_loop(references: list[Reference], runner: SopRunner) -> list[ReferenceResult]:
-    """The graph's node steps, called one after another for one reference at a time: no LangGraph,
-    no event loop, no threads. Like a run without checkpoints, it returns every result, under a run's
-    garbage collection (`garbage_collection_for_run`), in one chunk."""
+def sop_steps(runner: SopRunner) -> Callable[[int, Reference], ReferenceResult]:
+    """The graph's node steps for one reference, called one after another: no LangGraph, no event loop,
+    no threads."""
     plan, context = runner.plan, runner.context
     steps = {stage: stage_step(stage, agent, plan.order, context) for stage, agent in plan.agents.items()}
     steps[Stage.JUDGE] = judge_step(context)
     first = plan.order[0] if plan.order else Stage.JUDGE
-    local_only = not networked_stages(plan, context)
-    results = []
+
+    def check(position: int, reference: Reference) -> ReferenceResult:
+        done = steps[first](new_branch(position, reference))
+        while isinstance(done, Send):
+            done = steps[done.node](done.arg)
+        return done
+
+    return check
+
+
+def sop_steps_in_a_loop(references: list[Reference], runner: SopRunner) -> list[ReferenceResult]:
+    """`sop_steps` for one reference after another. Like a run without checkpoints, it returns every
+    result, under a run's garbage collection (`garbage_collection_for_run`), in one chunk."""
+    check = sop_steps(runner)
+    local_only = not networked_stages(runner.plan, runner.context)
     with garbage_collection_for_run(local_only) as chunk_done:
-        for position, reference in enumerate(references):
-            done = steps[first](new_branch(position, reference))
-            while isinstance(done, Send):
-                done = steps[done.node](done.arg)
-            results.append(done)
+        results = [check(position, reference) for position, reference in enumerate(references)]
         chunk_done()
     return results
 
@@ -85,17 +93,8 @@ def sop_steps_in_a_loop(references: list[Reference], runner: SopRunner) -> list[
 def verdicts_only_in_a_loop(references: list[Reference], runner: SopRunner) -> list[Verdict]:
     """The same loop keeping only each verdict, as this benchmark's loop did before: each result is
     freed at once, and nothing is left for the garbage collection to walk."""
-    plan, context = runner.plan, runner.context
-    steps = {stage: stage_step(stage, agent, plan.order, context) for stage, agent in plan.agents.items()}
-    steps[Stage.JUDGE] = judge_step(context)
-    first = plan.order[0] if plan.order else Stage.JUDGE
-    verdicts = []
-    for position, reference in enumerate(references):
-        done = steps[first](new_branch(position, reference))
-        while isinstance(done, Send):
-            done = steps[done.node](done.arg)
-        verdicts.append(done.verdict)
-    return verdicts
+    check = sop_steps(runner)
+    return [check(position, reference).verdict for position, reference in enumerate(references)]
 
 
 def through_graph(
