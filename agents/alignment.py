@@ -84,6 +84,28 @@ class PrintedString:
         )
 
 
+def printed_words(raw: str, text: str) -> str | None:
+    """The span of `raw` that prints `text` word for word (case, accents and punctuation aside), if any."""
+    words = _folded_words(latex_to_unicode(text))[0]
+    if not words:
+        return None
+    raw = latex_to_unicode(raw)
+    folded, spans = _folded_words(raw)
+    at = f" {folded} ".find(f" {words} ")
+    if at < 0:
+        return None
+    start, end = _word_span(folded, spans, at, at + len(words))
+    # Marks around the words that the text has too ("*SEM", "(SemEval 2012)") are part of what it prints.
+    text = text.strip()
+    lead = len(text) - len(re.sub(r"^[\W_]+", "", text))
+    trail = len(text) - len(re.sub(r"[\W_]+$", "", text))
+    if lead and raw[max(start - lead, 0) : start] == text[:lead]:
+        start -= lead
+    if trail and raw[end : end + trail] == text[len(text) - trail :]:
+        end += trail
+    return raw[start:end]
+
+
 def find_printed_record(raw: str, record: Record) -> PrintedRecord | None:
     """`PrintedString(raw).find(record)`, for one record."""
     return PrintedString(raw).find(record)

@@ -5,8 +5,10 @@ the title, the real title pushed into the venue, a title cut at an inner questio
 real title. When a record leads there — the cited DOI or arXiv id is its identifier, or the string prints
 its title and authors (`agents/alignment.py`) — while the parsed title is another, the string is read
 again around the title it prints: the record reads the string better than the parser did, and judging the
-misread fields would call a correct citation's DOI "another work's", or the work fabricated. Fields from
-structured entries (BibTeX, CSL JSON) are never re-read.
+misread fields would call a correct citation's DOI "another work's", or the work fabricated. The same holds
+for a venue the parser cut short at a year or number inside its name ("*SEM 2012: The First Joint
+Conference …" read as "*SEM"): where the string prints the record's whole venue, that is the cited venue.
+Fields from structured entries (BibTeX, CSL JSON) are never re-read.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from refhound.agents.alignment import find_printed_record
+from refhound.agents.alignment import find_printed_record, printed_words
 from refhound.agents.context import Candidate
 from refhound.models import ParsedFields, Reference
 from refhound.normalize.titles import title_similarity
@@ -35,10 +37,13 @@ def reread_by_record(
     reference: Reference, candidates: Sequence[Candidate], settings: JudgeSettings
 ) -> Reread | None:
     """The reference re-read, with `candidates` scored against it; None when the parse stands."""
-    # Fields from a structured entry stand; so does a parsed title that is a record's, but for a typo.
+    # Fields from a structured entry stand; so does a parsed title that is a record's, but for a typo,
+    # and only its venue may be read again.
     typo_at_most = settings.title_borderline_similarity
-    if reference.structured or any(c.title_similarity >= typo_at_most for c in candidates):
+    if reference.structured:
         return None
+    if any(c.title_similarity >= typo_at_most for c in candidates):
+        return _venue_printed_in_full(reference, candidates, typo_at_most)
     # Records an identifier leads to first; then those found by the string or by a title the parser read
     # with more than a typo's difference (authors swallowed into it): the string must print their title
     # and authors (`_read_around`).
@@ -82,3 +87,28 @@ def _read_around(reference: Reference, candidate: Candidate) -> ParsedFields | N
             "url": fields.url or kept.url,
         }
     )
+
+
+def _venue_printed_in_full(
+    reference: Reference, candidates: Sequence[Candidate], typo_at_most: float
+) -> Reread | None:
+    """The reference with the venue of a record whose title it cites, where the string prints that venue
+    whole and the parser read only a part of it; None when no record's venue reads the string better."""
+    cited = reference.parsed.venue
+    if not cited:
+        return None
+    for candidate in (c for c in candidates if c.title_similarity >= typo_at_most):
+        venue = candidate.record.venue
+        # Cheap first, as this runs for most references: the parse is a part of the record's venue.
+        if not venue or len(venue) <= len(cited) or cited.casefold() not in venue.casefold():
+            continue
+        printed = printed_words(reference.raw, venue)
+        if printed is not None:
+            return Reread(
+                reference.model_copy(
+                    update={"parsed": reference.parsed.model_copy(update={"venue": printed})}
+                ),
+                list(candidates),
+                f'venue re-read as the string prints it in full; the parser read "{cited}"',
+            )
+    return None

@@ -50,8 +50,9 @@ _NOT_NAMES = {
     "What", "When", "Where", "Using", "Introduction", "Proceedings", "Journal", "Review", "Report",
     "Handbook", "Studies", "Study", "Analysis", "Theory", "Trans", "IEEE", "ACM",
 }  # fmt: skip
+# A whole word: "Edge-Labeling …" after the names is a title, not "Ed." and "ge-Labeling …".
 _EDITORS_MARK = re.compile(
-    r"^,?\s*\(?(?:eds?|editors?|Eds?|Editors?|EDS?|Hrsg|Hg|éds?|dir|ред|сост)\.?\)?[.,:]?\s*"
+    r"^,?\s*\(?(?:eds?|editors?|Eds?|Editors?|EDS?|Hrsg|Hg|éds?|dir|ред|сост)(?!\w)\.?\)?[.,:]?\s*"
 )
 # "/" separates names in German styles: "Bick, Wolfgang/Mann, Reinhard/Müller, Paul J.".
 _PUNCT_SHAPES = {

@@ -680,6 +680,32 @@ def _volume_and_pages(text: str) -> tuple[str | None, str | None]:
     return volume, pages
 
 
+# A date the reference was read on, not published in: "accessed 5 May 2021", "[cited 2012 Oct 2]".
+_LATER_DATE = re.compile(
+    r"\b(?:accessed|retrieved|visited|viewed|cited|citado|consulted|consulté|abgerufen|zugegriffen|epub)\b.*",
+    re.IGNORECASE,
+)
+# The name a year ends: "NODALIDA 1987", "*SEM 2012", "ACL 2017" (a month's name dates, it names nothing).
+_NAME_BEFORE_YEAR = re.compile(rf"(?:^|[\s(/])\*?([{UPPER}][\w*&'-]*)\s+$")
+_MONTH_NAME = re.compile(rf"(?:{_MONTHS})\.?", re.IGNORECASE)
+
+
+def _year_after_title(text: str) -> tuple[int, YearFound] | None:
+    """The publication year in what follows the title. A proceedings' name may hold a year of its own,
+    even another one ("Proceedings of NODALIDA 1987 (1988)", "In ACL 2017, 2019"), and every style prints
+    the date after the container's name: a year that ends a name is passed over when a later one follows."""
+    text = _LATER_DATE.sub("", text)
+    while True:
+        years = list(_YEAR_CANDIDATE.finditer(text))
+        if len(years) < 2:
+            break
+        name = _NAME_BEFORE_YEAR.search(text, 0, years[0].start())
+        if name is None or _MONTH_NAME.fullmatch(name.group(1)):
+            break
+        text = text[years[0].end() :]
+    return _year_in(text)
+
+
 # --- the whole -----------------------------------------------------------------------------------------
 
 
@@ -817,7 +843,7 @@ def parse_reference_string_detailed(raw: str) -> DetailedParse:
     leading_year, rest = _take_leading_year(authors.rest)
     journal_first = _journal_without_title(rest)
     title = _Title(None, rest, "none") if journal_first else _take_title(rest)
-    found_year = _year_in(title.rest) or _year_in(rest) or _year_in(ids.text)
+    found_year = _year_after_title(title.rest) or _year_in(rest) or _year_in(ids.text)
     year: int | None = leading_year
     year_found: YearFound = "after_authors" if leading_year else "none"
     if year is None and found_year:
@@ -877,7 +903,7 @@ def parse_reference_string_around(raw: str, title: str) -> ParsedFields | None:
         before = before[: year_match.start()]
     authors = split_name_list(before)
     after = re.sub(r"^[\s”\"»“’'.,:;?!]+", "", after)
-    found_year = _year_in(after)
+    found_year = _year_after_title(after)
     year = int(year_match.group(1)) if year_match else found_year[0] if found_year else None
     venue = _arxiv_if_unnamed(_take_venue(after), ids, raw)
     return _fields(ids, ids.text[span[0] : span[1]], authors, venue, year)

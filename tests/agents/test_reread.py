@@ -33,9 +33,28 @@ PRINTED = (
 )
 
 
+# A workshop paper whose proceedings' name holds a year, then more of the name: the parser stops the venue
+# at that year ("*SEM"), which alone names the main conference.
+TAKELAB = Record(
+    source="acl-anthology",
+    source_id="S12-1060",
+    source_version="test",
+    title="TakeLab: Systems for Measuring Semantic Text Similarity",
+    authors=["Frane Šarić", "Goran Glavaš", "Mladen Karan", "Jan Šnajder", "Bojana Dalbelo Bašić"],
+    venue=(
+        "*SEM 2012: The First Joint Conference on Lexical and Computational Semantics – Volume 1: "
+        "Proceedings of the main conference and the shared task, and Volume 2: Proceedings of the Sixth "
+        "International Workshop on Semantic Evaluation (SemEval 2012)"
+    ),
+    year=2012,
+    entry_type="inproceedings",
+)
+
+
 @pytest.fixture()
 def store(tmp_path: Path) -> Iterator[IndexStore]:
-    with IndexStore.open(build_index(tmp_path / "index.sqlite", [TECHNICALITY, *RECORDS[:2]])) as opened:
+    records = [TECHNICALITY, TAKELAB, *RECORDS[:2]]
+    with IndexStore.open(build_index(tmp_path / "index.sqlite", records)) as opened:
         yield opened
 
 
@@ -100,3 +119,29 @@ def test_a_name_swallowed_into_a_near_title_is_read_again_around_the_printed_tit
     result = check_offline(Reference(id="1", raw=printed, parsed=parsed), store, tmp_path)
     assert result.verdict is Verdict.VERIFIED, result.reason
     assert "re-read" in result.stages[0].note
+
+
+def test_a_venue_cut_short_at_a_year_in_its_name_is_read_as_printed(
+    store: IndexStore, tmp_path: Path
+) -> None:
+    printed = (
+        'F. Šarić, G. Glavaš, M. Karan, J. Šnajder, and B. D. Bašić, "TakeLab: Systems for Measuring '
+        f'Semantic Text Similarity," in {TAKELAB.venue}, 2012.'
+    )
+    parsed = parse_reference_string(printed)
+    assert parsed.venue == "*SEM"  # the misreading
+    result = check_offline(Reference(id="1", raw=printed, parsed=parsed), store, tmp_path)
+    assert result.verdict is Verdict.VERIFIED, result.reason
+    assert result.parsed.venue == TAKELAB.venue
+    assert 'venue re-read as the string prints it in full; the parser read "*SEM"' in result.stages[0].note
+
+
+def test_a_venue_the_string_does_not_print_whole_is_not_re_read(store: IndexStore, tmp_path: Path) -> None:
+    printed = (
+        'F. Šarić, G. Glavaš, M. Karan, J. Šnajder, and B. D. Bašić, "TakeLab: Systems for Measuring '
+        'Semantic Text Similarity," in *SEM 2012: Proceedings of the Main Conference, 2012.'
+    )
+    result = check_offline(
+        Reference(id="1", raw=printed, parsed=parse_reference_string(printed)), store, tmp_path
+    )
+    assert "re-read" not in result.stages[0].note

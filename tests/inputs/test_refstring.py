@@ -745,3 +745,48 @@ def test_a_question_mark_inside_a_title(raw: str, title: str, venue: str) -> Non
 def test_a_word_hyphenated_at_a_line_break(raw: str, title: str) -> None:
     """A PDF's line break leaves "retrieval- augmented": a compound keeps its hyphen, syllables are glued."""
     assert parse_reference_string(raw).title == title
+
+
+@pytest.mark.parametrize(
+    ("raw", "year"),
+    [
+        (  # Springer: the event's year in its name, the proceedings' year at the end
+            "Thrane, T.: Symbolic Representation and Natural Language. In: Proceedings of the 6th Nordic "
+            "Conference of Computational Linguistics (NODALIDA 1987) (1988).",
+            1988,
+        ),
+        (  # IEEE: the same, after a comma
+            'A. Östling, "A Swedish Core Vocabulary for Machine Translation," in Proceedings of the '
+            "8th Nordic Conference of Computational Linguistics (NODALIDA 1991), 1992.",
+            1992,
+        ),
+        ('J. Doe, "Parsing with graphs," in ACL 2017, 2019.', 2019),  # a wrong year is still read as cited
+        (  # a reading date is no publication date
+            "Rosa TEC, Ramos LR. Fatores determinantes da capacidade funcional entre idosos. Rev Saúde "
+            "Pública [online]. 2003 [citado 17 de novembro 2012]; 37(1):40-8.",
+            2003,
+        ),
+        # a month names no event
+        ("Jane Doe. Graphs. In Proceedings of COLING, December 2012, pages 1-9.", 2012),
+        ("J. Doe. Graphs. Nature 2019;567:1-9. Epub 2018 Dec 1.", 2019),
+    ],
+)
+def test_a_year_in_the_venues_name_is_not_the_publication_year(raw: str, year: int) -> None:
+    assert parse_reference_string(raw).year == year
+
+
+@pytest.mark.parametrize(
+    ("raw", "title"),
+    [
+        (
+            "Kim, J., Yoo, C.D.: Edge-Labeling Graph Neural Network for Few-Shot Learning. In: CVPR (2019).",
+            "Edge-Labeling Graph Neural Network for Few-Shot Learning",
+        ),
+        (
+            "do Carmo, F.: Edit distances do not describe editing. In: MEMENTO (2019).",
+            "Edit distances do not describe editing",
+        ),
+    ],
+)
+def test_a_title_beginning_with_ed_is_not_an_editors_mark(raw: str, title: str) -> None:
+    assert parse_reference_string(raw).title == title
