@@ -2,10 +2,13 @@
 
 Identifiers are looked up exactly; titles first by exact normalized key, then (only when that finds
 nothing) by FTS5 full-text search, re-ranked with rapidfuzz title similarity; a printed reference's raw
-string too, for the records whose title and authors it prints.
+string too (whole, then the spans that may be its title when the parse bounded its title elsewhere), for
+the records whose title and authors it prints.
 """
 
 from __future__ import annotations
+
+import re
 
 from refhound.agents.alignment import PrintedString
 from refhound.agents.candidates import best_first
@@ -49,10 +52,15 @@ def find_candidates(
     string = PrintedString(raw) if raw else None
     printed = {rowid for rowid, (row, _) in found.items() if string and _printed_in(string, row.record)}
     if string and not printed:
-        for row in store.search_title(title_key(string.text), settings.candidates):
-            if row.rowid not in found and _printed_in(string, row.record):
-                found[row.rowid] = (row, "raw")
-                printed.add(row.rowid)
+        # The whole string first; its rarest words may be a venue's or a name's, so then the spans of it
+        # that may be its title, until a record printed in it is found.
+        for text in [string.text, *title_like_spans(string.text, cited.title)]:
+            for row in store.search_title(title_key(text), settings.candidates):
+                if row.rowid not in found and _printed_in(string, row.record):
+                    found[row.rowid] = (row, "raw")
+                    printed.add(row.rowid)
+            if printed:
+                break
 
     candidates = []
     for rowid, (row, via) in found.items():
@@ -62,6 +70,23 @@ def find_candidates(
         if via != "title" or similarity >= settings.title_candidate_similarity:
             candidates.append(Candidate(row.record, similarity, via))
     return best_first(cited, candidates, settings.candidates)
+
+
+# A printed reference's spans that may be its title: each quoted span, and the text between sentence ends,
+# quotes, the colon after a name's initials ("Ding, X.: Title") and an "In:" that opens a container.
+_SPAN_END = re.compile(r"(?<=[.?!])\s+|(?<=\b[A-Z]\.):\s+|[“”\"«»„]|\s+(?=In:?\s)")
+_SPAN_WORDS = 3
+_SPANS_SEARCHED = 3
+
+
+def title_like_spans(text: str, parsed_title: str | None) -> list[str]:
+    """The longest spans of `text` of three words or more that may be its title; none when the parsed
+    title is one of them (the parse bounded it where the string does, and it was searched already)."""
+    spans = {span.strip(" ,.;:") for span in _SPAN_END.split(text)}
+    if parsed_title in spans:
+        return []
+    title_like = [span for span in spans if len(span.split()) >= _SPAN_WORDS]
+    return sorted(title_like, key=len, reverse=True)[:_SPANS_SEARCHED]
 
 
 def _printed_in(string: PrintedString, record: Record) -> bool:

@@ -5,12 +5,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import cast
 
 import pytest
 
 from refhound.agents.alignment import find_printed_record
-from refhound.index.store import IndexStore
+from refhound.agents.index_search import find_candidates, title_like_spans
+from refhound.index.store import IndexedRecord, IndexStore
 from refhound.models import ParsedFields, Record, Reference, Verdict
+from refhound.normalize.titles import title_key
+from refhound.refstring import parse_reference_string
+from refhound.settings import JudgeSettings
 from tests.conftest import RECORDS, build_index, check_offline
 
 CONLL = Record(
@@ -138,3 +143,58 @@ def test_a_record_found_by_the_string_is_a_candidate_only_when_the_string_prints
     assert [(c.record.source_id, c.via) for c in found] == [("W03-0419", "raw")]
     borrowed = CONLL_PRINTED.replace("Erik F. Tjong Kim Sang and Fien De Meulder", "Jane Roe and John Doe")
     assert records_as_candidates(misread, [CONLL], JudgeSettings(), "scholar", raw=borrowed) == []
+
+
+# The parser takes the second author's name for the title; the string's rarest words are its venue's and
+# its authors', so a search on the whole string misses the record. The quoted title finds it.
+WU = Record(
+    source="acl-anthology",
+    source_id="C98-2226",
+    source_version="test",
+    title="Structural Disambiguation Based on Reliable Estimation of Strength of Association",
+    authors=["Haodong Wu", "Eduardo de Paiva Alves", "Teiji Furugori"],
+    venue="COLING 1998 Volume 2: The 17th International Conference on Computational Linguistics",
+    year=1998,
+)
+WU_PRINTED = (
+    'H. Wu, E. de Paiva Alves, and T. Furugori, "Structural Disambiguation Based on Reliable Estimation of '
+    'Strength of Association," in COLING 1998 Volume 2: The 17th International Conference on '
+    "Computational Linguistics, 1998."
+)
+
+
+class _TitleOnlyStore:
+    """An index whose full-text search finds a record only from its own title's words."""
+
+    def __init__(self, record: Record) -> None:
+        self.row = IndexedRecord(1, record, title_key(record.title), None, None)
+        self.searched: list[str] = []
+
+    def by_doi(self, doi: str) -> list[IndexedRecord]:
+        return []
+
+    def by_arxiv_id(self, arxiv_id: str) -> list[IndexedRecord]:
+        return []
+
+    def by_title_key(self, key: str) -> list[IndexedRecord]:
+        return [self.row] if key == self.row.title_key else []
+
+    def search_title(self, key: str, limit: int) -> list[IndexedRecord]:
+        self.searched.append(key)
+        return [self.row] if key == self.row.title_key else []
+
+
+def test_the_spans_that_may_be_a_title_are_searched_when_the_whole_string_finds_nothing() -> None:
+    misread = parse_reference_string(WU_PRINTED)
+    assert misread.title != WU.title  # the misreading
+    store = _TitleOnlyStore(WU)
+    found = find_candidates(misread, cast(IndexStore, store), JudgeSettings(), raw=WU_PRINTED)
+    assert [(c.record.source_id, c.via) for c in found] == [("C98-2226", "raw")]
+    # the whole string first, then the spans, until one finds a record the string prints
+    assert store.searched.index(title_key(WU_PRINTED)) < store.searched.index(title_key(WU.title))
+    assert store.searched[-1] == title_key(WU.title)
+
+
+def test_a_title_the_parse_bounded_as_the_string_does_is_not_searched_again() -> None:
+    assert title_like_spans(WU_PRINTED, WU.title) == []
+    assert WU.title in title_like_spans(WU_PRINTED, "E. de Paiva Alves, and T. Furugori")
