@@ -23,7 +23,7 @@ from pathlib import Path
 from refhound.benchmark.perturb_fields import AUTHOR_ERRORS, METADATA_ERRORS, field_error
 from refhound.benchmark.perturb_title import TITLE_ERRORS, Perturbed, TitleVocabulary, title_error
 from refhound.benchmark.sample import Cited, IndexSampler, SourceRecord
-from refhound.benchmark.styles import STYLES, cited_venue, render, shown_authors
+from refhound.benchmark.styles import ALL_STYLES, STYLES, cited_venue, render, shown_authors
 from refhound.index.store import IndexStore
 
 FAMILIES: dict[str, tuple[str, ...]] = {
@@ -60,6 +60,15 @@ def parse_mix(text: str) -> dict[str, float]:
         raise ValueError(f"--mix {text!r}: non-negative weights for {', '.join(FAMILIES)}")
     total = sum(weights.values())
     return {family: weights.get(family, 0.0) / total for family in FAMILIES}
+
+
+def parse_styles(text: str) -> tuple[str, ...]:
+    """ "acl,mla" → ("acl", "mla"), each a style `render` knows."""
+    styles = tuple(dict.fromkeys(part.strip() for part in text.split(",") if part.strip()))
+    unknown = [style for style in styles if style not in ALL_STYLES]
+    if not styles or unknown:
+        raise ValueError(f"--styles {text!r}: choose from {', '.join(ALL_STYLES)}")
+    return styles
 
 
 def apportion(total: int, shares: dict[str, float]) -> dict[str, int]:

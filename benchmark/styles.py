@@ -1,11 +1,12 @@
-"""Citation styles the generator renders items in: ACL, IEEE, APA and Springer (LNCS)-like.
+"""Citation styles the generator renders items in: ACL, IEEE, APA and Springer (LNCS)-like by default;
+Vancouver (NLM), Chicago author-date, MLA and Nature on request.
 
 Each style lays out the same `Cited` fields the way that style's bibliography does — name forms ("Jacob
-Devlin", "J. Devlin", "Devlin, J."), where the year goes, quoted or plain titles, "In"/"in"/"In:" before
-proceedings, DOIs as `doi:` or URLs — so that `--input raw` exercises the reference-string parser on the
-layouts a verifier meets in real manuscripts. Only IEEE shortens long author lists ("et al." after the first
-author when there are more than six); `shown_authors` tells the generator, so an author error is never
-hidden behind "et al.".
+Devlin", "J. Devlin", "Devlin, J.", "Devlin J", "Devlin, Jacob"), where the year goes, quoted or plain
+titles, "In"/"in"/"In:" before proceedings, DOIs as `doi:` or URLs — so that `--input raw` exercises the
+reference-string parser on the layouts a verifier meets in real manuscripts. IEEE, Vancouver, MLA and
+Nature shorten long author lists with "et al."; `shown_authors` tells the generator, so an author error is
+never hidden behind "et al.".
 """
 
 from __future__ import annotations
@@ -17,8 +18,15 @@ from refhound.benchmark.sample import Cited
 from refhound.normalize.names import PersonName, parse_name
 from refhound.normalize.venues import parse_venue
 
-STYLES = ("acl", "ieee", "apa", "springer")
-_IEEE_MAX_AUTHORS = 6
+STYLES = ("acl", "ieee", "apa", "springer")  # the default mix; the figures in docs/benchmarks.md use it
+ALL_STYLES = (*STYLES, "vancouver", "chicago", "mla", "nature")
+# Authors each style prints in full; past that, how many it prints before "et al.".
+_SHORTENED: dict[str, tuple[int, int]] = {
+    "ieee": (6, 1),
+    "vancouver": (6, 6),
+    "mla": (2, 1),
+    "nature": (5, 1),
+}
 # A capitalised plain word (no inner capitals, no digits): APA's sentence case lower-cases it.
 _PLAIN_CAPITALISED = re.compile(r"^[A-Z][a-z]+(?:-[a-z]+)*[,:;.?!]?$")
 # A nickname between the given and family names ("Joseph (Seffi) Naor", "Xiang 'Anthony' Chen"): styles
@@ -31,7 +39,8 @@ _VENUE_EDITION = re.compile(r",\s+[A-Z][\w&'/*-]*(?:\s[A-Z][\w&'/*-]*)?\s(?:19|2
 
 def shown_authors(style: str, n: int) -> int:
     """How many of `n` authors the style prints before "et al."."""
-    return 1 if style == "ieee" and n > _IEEE_MAX_AUTHORS else n
+    in_full, shown = _SHORTENED.get(style, (n, n))
+    return shown if n > in_full else n
 
 
 def cited_venue(venue: str) -> str:
@@ -70,6 +79,11 @@ def _name(name: str, form: str) -> str:
         return f"{person.family}, {_initials(person.given, spaced=True)}"
     if form == "family-first-compact":
         return f"{person.family}, {_initials(person.given, spaced=False)}"
+    if form == "vancouver":  # "Devlin J", "Chang MW", "Yih WT" (Wen-tau)
+        initials = _initials(person.given, spaced=False).replace(".", "").replace("-", "")
+        return f"{person.family} {initials.upper()}"
+    if form == "family-first-full":
+        return f"{person.family}, {person.given}"
     return name
 
 
@@ -145,11 +159,70 @@ def _springer(c: Cited) -> str:
     return " ".join([text, *_identifiers(c, "url")])
 
 
+def _et_al(style: str, names: list[str]) -> list[str]:
+    """The names the style prints, "et al." last when it shortens the list."""
+    shown = shown_authors(style, len(names))
+    return names if shown == len(names) else [*names[:shown], "et al."]
+
+
+def _vancouver(c: Cited) -> str:
+    names = _et_al("vancouver", [_name(a, "vancouver") for a in c.authors])
+    parts = [_end(", ".join(names)), _end(c.title)]
+    if c.venue:
+        parts.append(f"In: {c.venue}; {c.year}." if c.entry_type != "article" else f"{c.venue}. {c.year}.")
+    else:
+        parts.append(f"{c.year}.")
+    parts += [f"doi:{c.doi}"] if c.doi else []
+    parts += [f"arXiv:{c.arxiv_id}"] if c.arxiv_id else []
+    return " ".join(parts)
+
+
+def _chicago(c: Cited) -> str:
+    names = [_name(c.authors[0], "family-first-full"), *c.authors[1:]] if c.authors else []
+    authors = f"{names[0]}, and {names[1]}" if len(names) == 2 else _and_list(names, "and", oxford=True)
+    parts = [_end(authors), f"{c.year}.", f"“{_end(c.title.rstrip('.'))}”"]
+    if c.venue:
+        parts.append(_end(f"In {c.venue}" if c.entry_type != "article" else c.venue))
+    parts += _identifiers(c, "url")
+    return " ".join(parts)
+
+
+def _mla(c: Cited) -> str:
+    first = _name(c.authors[0], "family-first-full") if c.authors else ""
+    if len(c.authors) == 2:
+        authors = f"{first}, and {c.authors[1]}"
+    else:
+        authors = ", ".join(_et_al("mla", [first, *c.authors[1:]]))
+    text = f"{_end(authors)} “{_end(c.title.rstrip('.'))}”"
+    text += f" {c.venue}, {c.year}" if c.venue else f" {c.year}"
+    for identifier in _identifiers(c, "url"):
+        text += f", {identifier}"
+    return _end(text)
+
+
+def _nature(c: Cited) -> str:
+    names = _et_al("nature", [_name(a, "family-first") for a in c.authors])
+    if names[-1] == "et al." or len(names) < 2:
+        authors = " ".join(names)  # "Devlin, J. et al."
+    else:
+        authors = f"{', '.join(names[:-1])} & {names[-1]}"
+    text = f"{authors} {_end(c.title)}"
+    if c.venue:
+        text += f" in {c.venue} ({c.year})." if c.entry_type != "article" else f" {c.venue} ({c.year})."
+    else:
+        text += f" ({c.year})."
+    return " ".join([text, *_identifiers(c, "url")])
+
+
 _RENDERERS: dict[str, Callable[[Cited], str]] = {
     "acl": _acl,
     "ieee": _ieee,
     "apa": _apa,
     "springer": _springer,
+    "vancouver": _vancouver,
+    "chicago": _chicago,
+    "mla": _mla,
+    "nature": _nature,
 }
 
 

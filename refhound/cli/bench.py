@@ -268,13 +268,26 @@ def generate(
     compound: Annotated[
         float, typer.Option("--compound", min=0.0, max=1.0, help="Share of fakes with a second error.")
     ] = 0.1,
+    styles: Annotated[
+        str,
+        typer.Option(
+            "--styles",
+            help="Citation styles to render in, comma-separated: acl, ieee, apa, springer (the default), "
+            "vancouver, chicago, mla, nature.",
+        ),
+    ] = "acl,ieee,apa,springer",
 ) -> None:
     """Write N labelled items made from the index's real records, following the CiteAudit taxonomy."""
-    from refhound.benchmark.generate import GenerateOptions, generate_file, parse_mix
+    from refhound.benchmark.generate import GenerateOptions, generate_file, parse_mix, parse_styles
 
     try:
         options = GenerateOptions(
-            n=n, seed=seed, fakes=n // 2 if fakes is None else fakes, mix=parse_mix(mix), compound=compound
+            n=n,
+            seed=seed,
+            fakes=n // 2 if fakes is None else fakes,
+            mix=parse_mix(mix),
+            compound=compound,
+            styles=parse_styles(styles),
         )
     except ValueError as exc:
         raise fail(str(exc)) from exc

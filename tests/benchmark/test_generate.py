@@ -10,13 +10,21 @@ from pathlib import Path
 import pytest
 
 from refhound.benchmark import generate as generate_module
-from refhound.benchmark.generate import FAMILIES, GenerateOptions, apportion, generate_file, parse_mix, plan
+from refhound.benchmark.generate import (
+    FAMILIES,
+    GenerateOptions,
+    apportion,
+    generate_file,
+    parse_mix,
+    parse_styles,
+    plan,
+)
 from refhound.benchmark.loaders import load_hallmark
 from refhound.benchmark.perturb_fields import VENUE_NAMES, author_deletion, venue_swap, year_shift
 from refhound.benchmark.perturb_title import Perturbed, TitleVocabulary, paraphrase, topic_fabrication
 from refhound.benchmark.runner import parsed_from_fields
 from refhound.benchmark.sample import Cited, IndexSampler, Pools
-from refhound.benchmark.styles import STYLES, cited_venue, render, sentence_case, shown_authors
+from refhound.benchmark.styles import ALL_STYLES, STYLES, cited_venue, render, sentence_case, shown_authors
 from refhound.index.store import IndexStore
 from refhound.normalize.names import NameMatch, names_match
 from refhound.normalize.titles import title_key
@@ -156,6 +164,36 @@ def test_styles_render_the_same_fields() -> None:
         cited_venue(long_venue)
         == "Proceedings of the 36th International Conference on Machine Learning, ICML 2019"
     )
+
+
+def test_the_styles_on_request_render_the_same_fields() -> None:
+    c = Cited(
+        title="BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding",
+        authors=("Jacob Devlin", "Ming-Wei Chang", "Kenton Lee", "Kristina Toutanova"),
+        venue="Proceedings of NAACL-HLT",
+        year=2019,
+        doi="10.18653/v1/N19-1423",
+    )
+    assert render(c, "vancouver") == (
+        "Devlin J, Chang MW, Lee K, Toutanova K. BERT: Pre-training of Deep Bidirectional Transformers for "
+        "Language Understanding. In: Proceedings of NAACL-HLT; 2019. doi:10.18653/v1/N19-1423"
+    )
+    assert render(c, "chicago").startswith(
+        "Devlin, Jacob, Ming-Wei Chang, Kenton Lee, and Kristina Toutanova. 2019. “BERT: Pre-training"
+    )
+    assert render(c, "mla").startswith("Devlin, Jacob, et al. “BERT: Pre-training")
+    assert render(c, "mla").endswith("Proceedings of NAACL-HLT, 2019, https://doi.org/10.18653/v1/N19-1423.")
+    assert render(c, "nature").startswith(
+        "Devlin, J., Chang, M.-W., Lee, K. & Toutanova, K. BERT: Pre-training"
+    )
+    assert render(c.but(authors=("Wen-tau Yih",)), "vancouver").startswith("Yih WT. BERT")
+    for style in ALL_STYLES[len(STYLES) :]:
+        parsed = parse_reference_string(render(c, style))
+        assert (title_key(parsed.title or ""), parsed.year) == (title_key(c.title), 2019), style
+    assert [shown_authors(style, 7) for style in ("vancouver", "chicago", "mla", "nature")] == [6, 7, 1, 1]
+    assert parse_styles("mla, acl,mla") == ("mla", "acl")
+    with pytest.raises(ValueError, match="choose from"):
+        parse_styles("harvard")
 
 
 def test_field_errors_are_material() -> None:
