@@ -182,12 +182,18 @@ def _shouted_shape(word: str, shape: str, before: list[_Token], text: str, end: 
     return shape
 
 
+# A colon right after a word: what stands before it is a title's first words ("GRACE: …", "LoX : …").
+_COLON_FOLLOWS = re.compile(r"\s?:(?:\s|$)")
+
+
 def _word_shape(word: str, before: list[_Token], text: str, end: int) -> str:
     """`_shape`, but a word is a family name where only a name can end: a title word after a given name
     and before a separator ("Yuan An, and Sadid Hasan", "Xiangdong An and …") or before initials ("Wang,
     J., An, N., …"); a lower-case word after a capitalised particle and before a separator ("Hugo Van
     hamme."). A word in capitals is read by `_shouted_shape`, as its case tells nothing."""
     shape = _shape(word)
+    if shape in "VWP" and before and before[-1].shape in "IK" and _COLON_FOLLOWS.match(text, end):
+        return "x"  # "Duan, N. GRACE: Gradient …": a name ends with its initials, a title starts there
     if shape in "VWP" and len(word) > 1 and word.isupper():
         shape = _shouted_shape(word, shape, before, text, end)
     if shape != "x" or not before:
@@ -280,9 +286,31 @@ def split_name_list(text: str) -> AuthorBlock:
     truncated = _ET_AL.search(text) is not None
     pieces = [p for p in _LIST_SEPARATOR.split(_ET_AL.sub("", text).strip(" .,;:")) if p]
     names: list[str] = []
+    if _inverted_first_only(text, pieces):
+        pieces[:2] = [f"{pieces[0]}, {pieces[1]}"]
     while pieces:
         piece = pieces.pop(0)
         if pieces and _INITIALS_ONLY.fullmatch(pieces[0]) and not _INITIALS_ONLY.fullmatch(piece):
             piece = f"{piece}, {pieces.pop(0)}"  # "Fu, C.-L."
         names.append(piece)
     return AuthorBlock(names, truncated, "")
+
+
+_FIRST_SEPARATOR = re.compile(r"^[^,;&]*?(?:\s+and\s+|[,;&])")
+
+
+def _inverted_first_only(text: str, pieces: list[str]) -> bool:
+    """Chicago's and MLA's list: the first name inverted, the others in natural order ("Lin, Di, Dingguo
+    Shen, and Hui Huang"; "Groot, Tobias, and Matias Valdenegro-Toro"). The first two pieces are one name
+    when a comma parts them, the first is one word (a family name), the second is given names, not
+    initials, and every later piece is a whole name of two words or more."""
+    first = _FIRST_SEPARATOR.match(text)
+    return (
+        len(pieces) >= 2
+        and first is not None
+        and first.group(0).endswith(",")
+        and len(pieces[0].split()) == 1
+        and 1 <= len(pieces[1].split()) <= 3
+        and not _INITIALS_ONLY.fullmatch(pieces[1])
+        and all(len(piece.split()) >= 2 for piece in pieces[2:])
+    )

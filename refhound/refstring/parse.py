@@ -120,8 +120,13 @@ def _prepare(raw: str) -> str:
 _URL = re.compile(r"(?:https?://|www\.)[^\s<>\"]+", re.IGNORECASE)
 _DOI_TEXT = re.compile(r"(?:\bdoi\s*:?\s*)?\b10\.\d{4,9}/\S+", re.IGNORECASE)
 _ARXIV_TEXT = re.compile(r"\barxiv\s*:\s*\S+|\babs/\S+", re.IGNORECASE)
+# "Retrieved from …", "Accessed 5 May 2021", "Available at: …", "URL http…"; not a title's "Retrieved
+# Examples" or "Available Data".
 _ACCESS_NOTE = re.compile(
-    r"(?:\[online\]|\b(?:available|retrieved|accessed|url)\b)[^.]*?(?=$|\s*\.\s)", re.IGNORECASE
+    r"(?:\[online\]|\b(?:available|retrieved|accessed|url)\b"
+    r"(?=\s*(?::|(?:from|at|on|online|via)\b|\d|(?-i:[A-Z][a-z]{2,8})\.?\s+\d|https?:|www\.|$)))"
+    r"[^.]*?(?=$|\s*\.\s)",
+    re.IGNORECASE,
 )
 # What to cut out of the prose, each with the lower-case text it cannot match without (a cheap pre-check).
 _CUT_OUT = (

@@ -790,3 +790,51 @@ def test_a_year_in_the_venues_name_is_not_the_publication_year(raw: str, year: i
 )
 def test_a_title_beginning_with_ed_is_not_an_editors_mark(raw: str, title: str) -> None:
     assert parse_reference_string(raw).title == title
+
+
+@pytest.mark.parametrize(
+    ("raw", "authors", "title"),
+    [
+        (  # Nature: a title in capitals before its colon is no initials of the last name
+            "Luo, H., Ji, L. & Duan, N. GRACE: Gradient Harmonized and Cascaded Labeling. in Findings of "
+            "EMNLP (2020).",
+            ["Luo, H.", "Ji, L.", "Duan, N."],
+            "GRACE: Gradient Harmonized and Cascaded Labeling",
+        ),
+        (
+            "Audibert, L. LoX : outil polyvalent pour l’exploration de corpus annotés. in Actes de TALN "
+            "(2001).",
+            ["Audibert, L."],
+            "LoX : outil polyvalent pour l’exploration de corpus annotés",
+        ),
+        (  # a title word that starts an access note elsewhere
+            "Jiang Q, Wang M, Li L. Learning Kernel-Smoothed Machine Translation with Retrieved Examples. "
+            "In: Proceedings of EMNLP; 2021.",
+            ["Jiang Q", "Wang M", "Li L"],
+            "Learning Kernel-Smoothed Machine Translation with Retrieved Examples",
+        ),
+    ],
+)
+def test_a_title_start_is_not_read_into_the_names(raw: str, authors: list[str], title: str) -> None:
+    parsed = parse_reference_string(raw)
+    assert (parsed.authors, parsed.title) == (authors, title)
+
+
+def test_an_access_note_is_still_cut_out() -> None:
+    parsed = parse_reference_string("Smith J. 2019. A web page. Retrieved May 5, 2021, from https://x.org")
+    assert (parsed.title, parsed.year) == ("A web page", 2019)
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        # Chicago and MLA: the first name inverted, the others in natural order
+        ("Lin, Di, Dingguo Shen, and Hui Huang", ["Lin, Di", "Dingguo Shen", "Hui Huang"]),
+        ("Groot, Tobias, and Matias Valdenegro - Toro", ["Groot, Tobias", "Matias Valdenegro - Toro"]),
+        # not when later names are bare family names, or the second piece is initials
+        ("Smith, Jones, Brown", ["Smith", "Jones", "Brown"]),
+        ("Fu, C.-L., Dingguo Shen", ["Fu, C.-L.", "Dingguo Shen"]),
+    ],
+)
+def test_an_author_list_with_only_its_first_name_inverted(text: str, names: list[str]) -> None:
+    assert split_name_list(text).names == names
