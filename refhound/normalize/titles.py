@@ -50,11 +50,17 @@ def clean_title(text: str) -> str:
 @lru_cache(maxsize=1 << 16)
 def title_key(text: str) -> str:
     """Comparison key: folded tokens without punctuation or articles; equal keys mean the same title."""
+    return " ".join(token for token in _tokens(text) if token not in _ARTICLES)
+
+
+@lru_cache(maxsize=1 << 16)
+def _tokens(text: str) -> tuple[str, ...]:
+    """The title's folded words, articles too (shared by `title_key` and `_glued`)."""
     out = fold(latex_to_unicode(text))
     out = _LINE_BREAK_HYPHEN.sub(r"\1", out)
     out = _WORD_HYPHEN.sub("", out)
     out = _APOSTROPHE.sub("", out)
-    return " ".join(token for token in _NON_WORD.sub(" ", out).split() if token not in _ARTICLES)
+    return tuple(_NON_WORD.sub(" ", out).split())
 
 
 @lru_cache(maxsize=1 << 16)
@@ -76,7 +82,18 @@ def _american(ending: re.Match[str]) -> str:
 def same_title(a: str, b: str) -> bool:
     """Whether two titles are one, written another way (case, punctuation, accents, articles, markup,
     hyphens and spaces, "&", British or American spelling)."""
-    return _compact(a, False) == _compact(b, False) or _compact(a, True) == _compact(b, True)
+    return (
+        _compact(a, False) == _compact(b, False)
+        or _compact(a, True) == _compact(b, True)
+        or _glued(a) == _glued(b)
+    )
+
+
+@lru_cache(maxsize=1 << 16)
+def _glued(text: str) -> str:
+    """The title's words, articles too, with no space: a space lost at a line break may glue an article
+    to its neighbour ("Modelingthe Engagement …"), which the key, without articles, cannot undo."""
+    return "".join(_tokens(_AMPERSAND.sub(" and ", text)))
 
 
 def title_tokens(text: str) -> list[str]:

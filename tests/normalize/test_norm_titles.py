@@ -104,6 +104,9 @@ def test_different_titles_different_keys(a: str, b: str) -> None:
             "Analysing the Behaviour of Visual Question Answering Models",
         ),
         ("Modeling Dialog Systems", "Modelling Dialogue Systems"),
+        # A space lost at a line break, after an article or before one
+        ("Modelingthe Engagement-Disengagement Cycle", "Modeling the Engagement-Disengagement Cycle"),
+        ("Learning to Rank fora Search Engine", "Learning to Rank for a Search Engine"),
     ],
 )
 def test_one_title_written_another_way(a: str, b: str) -> None:
@@ -113,7 +116,11 @@ def test_one_title_written_another_way(a: str, b: str) -> None:
 
 @pytest.mark.parametrize(
     ("a", "b"),
-    [("Four Rooms", "For Rooms"), ("Your Hour", "Yor Hor"), ("Attention Is All You Need", "Attention")],
+    [
+        ("Four Rooms", "For Rooms"),
+        ("Your Hour", "Yor Hor"),
+        ("Attention Is All You Need", "Attention"),
+    ],
 )
 def test_spelling_folds_touch_only_their_endings(a: str, b: str) -> None:
     assert not same_title(a, b)
