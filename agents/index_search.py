@@ -86,7 +86,7 @@ def title_like_spans(text: str, parsed_title: str | None) -> list[str]:
     if parsed_title in spans:
         return []
     title_like = [span for span in spans if len(span.split()) >= _SPAN_WORDS]
-    return sorted(title_like, key=len, reverse=True)[:_SPANS_SEARCHED]
+    return sorted(title_like, key=lambda span: (-len(span), span))[:_SPANS_SEARCHED]
 
 
 def _printed_in(string: PrintedString, record: Record) -> bool:

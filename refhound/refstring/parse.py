@@ -688,11 +688,12 @@ def _volume_and_pages(text: str) -> tuple[str | None, str | None]:
 # A date the reference was read on, not published in: "accessed 5 May 2021", "[cited 2012 Oct 2]".
 _LATER_DATE = re.compile(
     r"\b(?:accessed|retrieved|visited|viewed|cited|citado|consulted|consulté|abgerufen|zugegriffen|epub)\b.*",
-    re.IGNORECASE,
+    re.IGNORECASE | re.DOTALL,
 )
 # The name a year ends: "NODALIDA 1987", "*SEM 2012", "ACL 2017" (a month's name dates, it names nothing).
 _NAME_BEFORE_YEAR = re.compile(rf"(?:^|[\s(/])\*?([{UPPER}][\w*&'-]*)\s+$")
 _MONTH_NAME = re.compile(rf"(?:{_MONTHS})\.?", re.IGNORECASE)
+_NAME_CHARS = 60  # how far before a year its name is looked for
 
 
 def _year_after_title(text: str) -> tuple[int, YearFound] | None:
@@ -700,15 +701,15 @@ def _year_after_title(text: str) -> tuple[int, YearFound] | None:
     even another one ("Proceedings of NODALIDA 1987 (1988)", "In ACL 2017, 2019"), and every style prints
     the date after the container's name: a year that ends a name is passed over when a later one follows."""
     text = _LATER_DATE.sub("", text)
-    while True:
-        years = list(_YEAR_CANDIDATE.finditer(text))
-        if len(years) < 2:
-            break
-        name = _NAME_BEFORE_YEAR.search(text, 0, years[0].start())
+    years = list(_YEAR_CANDIDATE.finditer(text))
+    start = 0  # where the text the year is read from starts: after the years passed over
+    for year in years[:-1]:
+        before = text[max(start, year.start() - _NAME_CHARS) : year.start()]
+        name = _NAME_BEFORE_YEAR.search(before)
         if name is None or _MONTH_NAME.fullmatch(name.group(1)):
             break
-        text = text[years[0].end() :]
-    return _year_in(text)
+        start = year.end()
+    return _year_in(text[start:])
 
 
 # --- the whole -----------------------------------------------------------------------------------------
