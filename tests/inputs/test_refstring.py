@@ -769,6 +769,7 @@ def test_a_word_hyphenated_at_a_line_break(raw: str, title: str) -> None:
         # a month names no event
         ("Jane Doe. Graphs. In Proceedings of COLING, December 2012, pages 1-9.", 2012),
         ("J. Doe. Graphs. Nature 2019;567:1-9. Epub 2018 Dec 1.", 2019),
+        pytest.param("J. Doe. A title of a paper. In " + "ACL 2019 " * 5000 + ", 2020.", 2020, id="huge"),
     ],
 )
 def test_a_year_in_the_venues_name_is_not_the_publication_year(raw: str, year: int) -> None:
