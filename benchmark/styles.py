@@ -128,9 +128,8 @@ def _acl(c: Cited) -> str:
 
 
 def _ieee(c: Cited) -> str:
-    names = [_name(a, "initials-first") for a in c.authors]
-    shown = shown_authors("ieee", len(names))
-    authors = f"{names[0]} et al." if shown < len(names) else _and_list(names, "and", oxford=True)
+    names = _et_al("ieee", [_name(a, "initials-first") for a in c.authors])
+    authors = " ".join(names) if names[-1:] == ["et al."] else _and_list(names, "and", oxford=True)
     text = f'{authors}, "{c.title.rstrip(".")},"'
     if c.venue:
         text += f" in {c.venue}," if c.entry_type != "article" else f" {c.venue},"
@@ -151,12 +150,20 @@ def _apa(c: Cited) -> str:
 
 def _springer(c: Cited) -> str:
     names = [_name(a, "family-first-compact") for a in c.authors]
-    text = f"{', '.join(names)}: {_end(c.title)}"
-    if c.venue:
-        text += f" In: {c.venue} ({c.year})." if c.entry_type != "article" else f" {c.venue} ({c.year})."
-    else:
-        text += f" ({c.year})."
+    text = f"{', '.join(names)}: {_end(c.title)}{_venue_and_year(c, 'In:')}"
     return " ".join([text, *_identifiers(c, "url")])
+
+
+def _venue_and_year(c: Cited, lead: str) -> str:
+    """ " In: Venue (2019)." after a title, `lead` for proceedings only; " (2019)." without a venue."""
+    if not c.venue:
+        return f" ({c.year})."
+    return f" {lead} {c.venue} ({c.year})." if c.entry_type != "article" else f" {c.venue} ({c.year})."
+
+
+def _first_inverted(c: Cited) -> list[str]:
+    """Chicago's and MLA's names: the first one inverted ("Devlin, Jacob"), the others as they are."""
+    return [_name(c.authors[0], "family-first-full"), *c.authors[1:]] if c.authors else []
 
 
 def _et_al(style: str, names: list[str]) -> list[str]:
@@ -178,7 +185,7 @@ def _vancouver(c: Cited) -> str:
 
 
 def _chicago(c: Cited) -> str:
-    names = [_name(c.authors[0], "family-first-full"), *c.authors[1:]] if c.authors else []
+    names = _first_inverted(c)
     authors = f"{names[0]}, and {names[1]}" if len(names) == 2 else _and_list(names, "and", oxford=True)
     parts = [_end(authors), f"{c.year}.", f"“{_end(c.title.rstrip('.'))}”"]
     if c.venue:
@@ -188,11 +195,8 @@ def _chicago(c: Cited) -> str:
 
 
 def _mla(c: Cited) -> str:
-    first = _name(c.authors[0], "family-first-full") if c.authors else ""
-    if len(c.authors) == 2:
-        authors = f"{first}, and {c.authors[1]}"
-    else:
-        authors = ", ".join(_et_al("mla", [first, *c.authors[1:]]))
+    names = _first_inverted(c)
+    authors = f"{names[0]}, and {names[1]}" if len(names) == 2 else ", ".join(_et_al("mla", names))
     text = f"{_end(authors)} “{_end(c.title.rstrip('.'))}”"
     text += f" {c.venue}, {c.year}" if c.venue else f" {c.year}"
     for identifier in _identifiers(c, "url"):
@@ -206,11 +210,7 @@ def _nature(c: Cited) -> str:
         authors = " ".join(names)  # "Devlin, J. et al."
     else:
         authors = f"{', '.join(names[:-1])} & {names[-1]}"
-    text = f"{authors} {_end(c.title)}"
-    if c.venue:
-        text += f" in {c.venue} ({c.year})." if c.entry_type != "article" else f" {c.venue} ({c.year})."
-    else:
-        text += f" ({c.year})."
+    text = f"{authors} {_end(c.title)}{_venue_and_year(c, 'in')}"
     return " ".join([text, *_identifiers(c, "url")])
 
 

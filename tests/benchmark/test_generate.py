@@ -120,14 +120,17 @@ def test_real_twin_is_equality_after_normalization(synthetic_index: Path) -> Non
         sampler.close()
 
 
+BERT = Cited(
+    title="BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding",
+    authors=("Jacob Devlin", "Ming-Wei Chang", "Kenton Lee", "Kristina Toutanova"),
+    venue="Proceedings of NAACL-HLT",
+    year=2019,
+    doi="10.18653/v1/N19-1423",
+)
+
+
 def test_styles_render_the_same_fields() -> None:
-    c = Cited(
-        title="BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding",
-        authors=("Jacob Devlin", "Ming-Wei Chang", "Kenton Lee", "Kristina Toutanova"),
-        venue="Proceedings of NAACL-HLT",
-        year=2019,
-        doi="10.18653/v1/N19-1423",
-    )
+    c = BERT
     assert render(c, "acl").startswith(
         "Jacob Devlin, Ming-Wei Chang, Kenton Lee, and Kristina Toutanova. 2019. BERT:"
     )
@@ -167,13 +170,7 @@ def test_styles_render_the_same_fields() -> None:
 
 
 def test_the_styles_on_request_render_the_same_fields() -> None:
-    c = Cited(
-        title="BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding",
-        authors=("Jacob Devlin", "Ming-Wei Chang", "Kenton Lee", "Kristina Toutanova"),
-        venue="Proceedings of NAACL-HLT",
-        year=2019,
-        doi="10.18653/v1/N19-1423",
-    )
+    c = BERT
     assert render(c, "vancouver") == (
         "Devlin J, Chang MW, Lee K, Toutanova K. BERT: Pre-training of Deep Bidirectional Transformers for "
         "Language Understanding. In: Proceedings of NAACL-HLT; 2019. doi:10.18653/v1/N19-1423"
