@@ -108,6 +108,16 @@ def normalize_arxiv_id(text: str) -> str | None:
     return parsed[0] if parsed else None
 
 
+def arxiv_year(text: str) -> int | None:
+    """The year a possible arXiv id was given ("1711.05101" -> 2017, "cs/9901001" -> 1999), or None."""
+    canonical = normalize_arxiv_id(text)
+    if canonical is None:
+        return None
+    archive, _, number = canonical.rpartition("/")
+    year = int(number[:2])
+    return (1900 if archive and year >= 91 else 2000) + year
+
+
 def impossible_arxiv_id(text: str, cited_year: int | None = None) -> str | None:
     """Why a cited arXiv id cannot exist, or None when it can: a month 13–99, a new-style id before April
     2007 or with the wrong number of digits for its year, or (given `cited_year`) an id posted after it."""

@@ -60,6 +60,11 @@ def field(judgement: Judgement, name: str):  # type: ignore[no-untyped-def]
         (LDA, {"venue": "Journal of Machine Learning Research", "year": 2003}, "year"),
         # A preprint's year, one before the published one.
         (FEDAVG, {"year": 2016}, "year"),
+        # A preprint cited with its own year, years before the published version; with an arXiv id of
+        # that year, however long before.
+        (FEDAVG, {"year": 2014, "venue": "arXiv preprint"}, "year"),
+        (FEDAVG, {"year": 2014, "venue": None, "arxiv_id": "1402.1234"}, "year"),
+        (FEDAVG, {"year": 2010, "venue": "CoRR", "arxiv_id": "1003.1234"}, "year"),
         # An earlier version's author list: the last author joined later.
         (FEDAVG, {"authors": FEDAVG.authors[:4]}, "authors"),
         # A typo in a family name; a short or other given name; an initial for a name the record spells out.
@@ -123,8 +128,10 @@ def test_a_human_slip_is_a_minor_error_with_its_correction(
             {"authors": ["David M. Blei", "Petra Quillfeather", "Andrew Y. Ng", "Michael I. Jordan"]},
             "authors",
         ),
-        # A year no version of the work has.
+        # A year no version of the work has: at the venue, or as a preprint long before it.
         (FEDAVG, {"year": 2012}, "year"),
+        (FEDAVG, {"year": 2015}, "year"),
+        (FEDAVG, {"year": 2010, "venue": "arXiv preprint"}, "year"),
         # A DOI that is not the work's.
         (FEDAVG, {"doi": "10.1109/cvpr.2016.90"}, "doi"),
     ],

@@ -7,6 +7,7 @@ import pytest
 from refhound.normalize.identifiers import (
     arxiv_id_from_doi,
     arxiv_version,
+    arxiv_year,
     find_arxiv_id,
     find_doi,
     normalize_arxiv_id,
@@ -100,6 +101,21 @@ def test_find_doi(text: str, doi: str | None) -> None:
 def test_normalize_arxiv_id(text: str, arxiv_id: str | None, version: int | None) -> None:
     assert normalize_arxiv_id(text) == arxiv_id
     assert arxiv_version(text) == version
+
+
+@pytest.mark.parametrize(
+    ("text", "year"),
+    [
+        ("1711.05101", 2017),
+        ("arXiv:2005.14165v3", 2020),
+        ("hep-th/9901001", 1999),
+        ("cs/0112017", 2001),
+        ("2013.12345", None),  # month 13: no such id
+        ("foo", None),
+    ],
+)
+def test_arxiv_year(text: str, year: int | None) -> None:
+    assert arxiv_year(text) == year
 
 
 @pytest.mark.parametrize(
