@@ -32,6 +32,7 @@ from refhound.normalize.venues import (
     parse_venue,
     published_in_series,
     series_named,
+    under_review,
     venue_similarity,
 )
 from refhound.settings import JudgeSettings
@@ -83,12 +84,20 @@ class AuthorComparison:
         return self.matched / self.cited if self.cited else 0.0
 
 
+# The name a double-blind venue gives a submission's authors.
+_ANONYMOUS = re.compile(r"anon(?:ymous)?\.?(?: authors?)?", re.IGNORECASE)
+
+
 def check_authors(cited: ParsedFields, record: Record) -> AuthorComparison:
     """Every cited author must be in the record (any order); none may be dropped unless 'et al.'."""
     found_text = "; ".join(record.authors) or None
     if not cited.authors:
         return AuthorComparison(FieldCheck(field="authors", status=S.MISSING, found=found_text), 0, 0)
     cited_text = "; ".join(cited.authors)
+    if _anonymous_submission(cited):
+        note = "an anonymous submission under review names no authors"
+        check = FieldCheck(field="authors", status=S.MISSING, cited=cited_text, found=found_text, note=note)
+        return AuthorComparison(check, 0, 0)
     if not record.authors:
         return AuthorComparison(
             FieldCheck(
@@ -150,6 +159,15 @@ def check_authors(cited: ParsedFields, record: Record) -> AuthorComparison:
     )
 
 
+def _anonymous_submission(cited: ParsedFields) -> bool:
+    """Whether the authors are the double-blind venue's name for them ("Anonymous") in a work cited as under
+    review: no invented author. For a work cited as published or as a preprint it stays a name no record
+    has."""
+    if not cited.venue or not under_review(cited.venue):
+        return False
+    return all(_ANONYMOUS.fullmatch(name.strip()) for name in cited.authors)
+
+
 def _is_preprint(info: VenueInfo | None, record: Record | None = None) -> bool:
     if info is not None and info.kind is VenueKind.PREPRINT:
         return True
@@ -206,6 +224,14 @@ def check_venue(
         # A journal article extending a conference or workshop paper is the same work's other version.
         if VenueKind.JOURNAL in kinds and kinds & {VenueKind.CONFERENCE, VenueKind.WORKSHOP}:
             return result(S.BENIGN, "conference vs journal version")
+        if _host(ours.key) == _host(theirs.key):
+            # Findings papers are accepted by the conference and published beside its main proceedings;
+            # citing one volume for the other is a slip about the same event, not another event.
+            return result(
+                S.MISMATCH,
+                f"{theirs.key.upper()}, not {ours.key.upper()}: the same conference's other volume",
+                Severity.MINOR,
+            )
         return result(S.MISMATCH, f"{ours.key.upper()} is not {theirs.key.upper()}", Severity.MAJOR)
     similarity = venue_similarity(cited.venue, record.venue)
     if similarity >= settings.venue_similarity:
@@ -230,6 +256,11 @@ def check_venue(
 
 
 _ACRONYM = re.compile(r"\b[A-Z]{3,}\b")
+
+
+def _host(key: str) -> str:
+    """The conference a venue key belongs to: a Findings volume's host ("findings-emnlp" -> "emnlp")."""
+    return key.removeprefix("findings-")
 
 
 def _acronym_typo(acronyms: set[str], venue: str) -> str | None:

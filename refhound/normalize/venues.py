@@ -154,6 +154,18 @@ def _normalize(name: str) -> str:
     return " ".join(tokens)
 
 
+# A work sent to a venue and not yet accepted: "Submitted to ICLR 2020", "ICLR 2020 (under review)", "In
+# submission" (the leading "in" is dropped by `_normalize`). Anonymous submissions are cited this way.
+_UNDER_REVIEW = re.compile(
+    r"^submi(?:tted|ssion)\b|\bsubmitted to\b|\bunder (?:review|submission)\b|\bin (?:submission|review)\b"
+)
+
+
+def under_review(venue: str) -> bool:
+    """Whether a venue string cites the work as submitted or under review, not as published."""
+    return bool(_UNDER_REVIEW.search(_normalize(_display(venue))))
+
+
 def _guess_kind(normalized: str, name: str) -> VenueKind:
     for kind, pattern in _KIND_WORDS:
         if pattern.search(normalized):
@@ -183,9 +195,12 @@ def _series_matches(normalized: str) -> Iterator[re.Match[str]]:
 
 @lru_cache(maxsize=1 << 16)
 def parse_venue(text: str) -> VenueInfo:
-    """Recognise the venue series a venue string names, with its kind; key None when unrecognised."""
+    """Recognise the venue series a venue string names, with its kind; key None when unrecognised. A work
+    cited as under review is a manuscript, whichever venue it was sent to."""
     name = _display(text)
     normalized = _normalize(name)
+    if _UNDER_REVIEW.search(normalized):
+        return VenueInfo(None, VenueKind.PREPRINT, name)
     match = next(_series_matches(normalized), None)  # the leftmost series wins
     if match is None or match.lastgroup is None:
         # A name made only of series noise ("Proceedings of Machine Learning Research") still has a kind.

@@ -33,6 +33,10 @@ FEDAVG = Record(
     entry_type="inproceedings",
 )
 
+FINDINGS = FEDAVG.model_copy(
+    update={"venue": "Findings of the Association for Computational Linguistics: EMNLP 2020", "year": 2020}
+)
+
 
 def judged(record: Record, **changes: object) -> Judgement:
     fields = {
@@ -88,6 +92,12 @@ def field(judgement: Judgement, name: str):  # type: ignore[no-untyped-def]
         # A later version's author list, or a record short of authors: the record's whole list, in order,
         # then names it lacks.
         (LDA, {"authors": [*LDA.authors, "Petra Quillfeather"]}, "authors"),
+        # A Findings paper cited at its host conference's main proceedings.
+        (
+            FINDINGS,
+            {"venue": "Proceedings of the 2020 Conference on Empirical Methods in NLP (EMNLP)"},
+            "venue",
+        ),
         # The series' acronym with a typo.
         (LDA, {"venue": "In Proceedings, 14th NIPZ"}, "venue"),
         # A string cut at its start, inside the author list: the record's last authors, the first of them
@@ -119,6 +129,7 @@ def test_a_human_slip_is_a_minor_error_with_its_correction(
         (LDA, {"authors": ["Ng", "Jordan"]}, "authors"),
         # Another event's venue.
         (FEDAVG, {"venue": "International Conference on Machine Learning"}, "venue"),
+        (FINDINGS, {"venue": "Proceedings of the 58th Annual Meeting of the ACL"}, "venue"),
         # A conference the venue table does not know, for a work of a series it knows.
         (LDA, {"venue": "Symposium on Probabilistic Topic Models"}, "venue"),
         (LDA, {"venue": "International Conference on Quantum Machine Learning"}, "venue"),
@@ -213,3 +224,20 @@ def test_a_proceedings_series_that_does_not_publish_the_conference_is_another_ve
     j = judged(LDA, venue="Proceedings of Machine Learning Research")  # NeurIPS is not in PMLR
     assert field(j, "venue").status is FieldStatus.MISMATCH
     assert field(j, "venue").severity is Severity.MAJOR
+
+
+def test_an_anonymous_submission_under_review_names_no_authors() -> None:
+    j = judged(
+        FEDAVG,
+        authors=["Anonymous"],
+        venue="Submitted to International Conference on Learning Representations",
+    )
+    assert j.verdict is Verdict.VERIFIED, j.reason
+    assert field(j, "authors").status is FieldStatus.MISSING
+
+
+def test_anonymous_authors_of_a_published_work_or_a_preprint_are_not_the_records() -> None:
+    j = judged(FEDAVG, authors=["Anonymous"])
+    assert j.verdict is Verdict.METADATA_ERROR and j.severity is Severity.MAJOR, j.reason
+    # As a preprint, a title alone with no author in common is not the record's work.
+    assert judged(FEDAVG, authors=["Anonymous"], venue="arXiv preprint").verdict is Verdict.UNVERIFIED

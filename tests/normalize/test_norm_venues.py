@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from refhound.normalize.venues import VenueInfo, VenueKind, parse_venue, venue_similarity
+from refhound.normalize.venues import VenueInfo, VenueKind, parse_venue, under_review, venue_similarity
 
 K = VenueKind
 MAIN_KEYS = {"acl", "naacl", "eacl", "aacl", "emnlp", "coling", "conll", "ijcnlp", "lrec", "tacl", "cl"}
@@ -427,3 +427,24 @@ def test_venue_similarity(a: str, b: str, low: float, high: float) -> None:
 def test_a_special_interest_groups_periodical_is_a_journal_not_its_conference(venue: str, key: str) -> None:
     info = parse_venue(venue)
     assert (info.key, info.kind) == (key, VenueKind.JOURNAL)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Submitted to International Conference on Learning Representations",
+        "In Submitted to The Eleventh International Conference on Learning Representations",
+        "Under review at ICLR 2018",
+        "ICLR 2020 (under review)",
+        "In submission",
+        "Manuscript in review",
+    ],
+)
+def test_a_work_under_review_is_a_manuscript_whatever_venue_it_was_sent_to(text: str) -> None:
+    assert under_review(text)
+    assert parse_venue(text) == VenueInfo(None, VenueKind.PREPRINT, parse_venue(text).name)
+
+
+@pytest.mark.parametrize("text", ["ICLR 2020", "Physical Review Letters", "Annual Review of Psychology"])
+def test_a_published_venue_is_not_under_review(text: str) -> None:
+    assert not under_review(text)
