@@ -332,6 +332,15 @@ def check_doi(cited: str | None, record: Record, owner: Record | None) -> FieldC
             found=found or record.arxiv_id,
             note="arXiv DOI of this work" if same else f"arXiv DOI of another preprint ({arxiv_of_doi})",
         )
+    if arxiv_of_doi is not None:
+        # arXiv's DOI names the preprint, a version the record (without an arXiv id) cannot be compared with.
+        return FieldCheck(
+            field="doi",
+            status=S.UNCHECKED,
+            cited=doi,
+            found=found,
+            note="arXiv's DOI of a preprint, and the record has no arXiv id: only arXiv can tell whose it is",
+        )
     if found is not None:
         return FieldCheck(
             field="doi", status=S.MISMATCH, cited=doi, found=found, note="the record has another DOI"

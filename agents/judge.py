@@ -43,6 +43,7 @@ from refhound.agents.field_rules import (
 )
 from refhound.agents.severity import grade, overall
 from refhound.models import Evidence, FieldCheck, FieldStatus, ParsedFields, Record, Severity, Stage, Verdict
+from refhound.normalize.identifiers import arxiv_id_from_doi
 from refhound.normalize.venues import parse_venue
 from refhound.settings import JudgeSettings
 
@@ -291,12 +292,19 @@ def verdict_of(checks: Sequence[FieldCheck]) -> tuple[Verdict, Severity | None]:
     alike): a wrong field is a metadata error, as severe as its worst field; an identifier only its
     resolver can confirm leaves the reference unverified — except a possible arXiv id on a work whose
     every other field agrees: offline nothing can check the id, and calling such a reference unverified
-    would hide that the work is right, so it is verified with the id `unchecked`."""
+    would hide that the work is right, so it is verified with the id `unchecked`. arXiv's DOI of a preprint
+    is such an id too."""
     if any(check.status is S.MISMATCH for check in checks):
         return Verdict.METADATA_ERROR, overall(list(checks))
-    if any(check.status is S.UNCHECKED and check.field != "arxiv_id" for check in checks):
+    if any(check.status is S.UNCHECKED and not _arxiv_id_in_any_form(check) for check in checks):
         return Verdict.UNVERIFIED, None
     return Verdict.VERIFIED, None
+
+
+def _arxiv_id_in_any_form(check: FieldCheck) -> bool:
+    if check.field == "arxiv_id":
+        return True
+    return check.field == "doi" and check.cited is not None and arxiv_id_from_doi(check.cited) is not None
 
 
 def _decide_on_record(cited: ParsedFields, best: _Evaluation, settings: JudgeSettings) -> Judgement:
@@ -327,8 +335,9 @@ def _decide_on_record(cited: ParsedFields, best: _Evaluation, settings: JudgeSet
             "only its resolver (doi.org, arXiv) can"
         )
     elif unchecked:
+        ids = " and ".join("arXiv DOI" if name == "doi" else "arXiv id" for name in unchecked)
         reason = (
-            f"every cited field agrees with {where}; the cited arXiv id could not be checked: only arXiv can"
+            f"every cited field agrees with {where}; the cited {ids} could not be checked: only arXiv can"
         )
     else:
         reason = f"every cited field agrees with {where}"

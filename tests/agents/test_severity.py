@@ -241,3 +241,15 @@ def test_anonymous_authors_of_a_published_work_or_a_preprint_are_not_the_records
     assert j.verdict is Verdict.METADATA_ERROR and j.severity is Severity.MAJOR, j.reason
     # As a preprint, a title alone with no author in common is not the record's work.
     assert judged(FEDAVG, authors=["Anonymous"], venue="arXiv preprint").verdict is Verdict.UNVERIFIED
+
+
+def test_arxivs_doi_of_the_preprint_is_checked_like_its_arxiv_id() -> None:
+    # The record is the published version with its own DOI and no arXiv id: only arXiv can tell whose
+    # preprint the DOI names, so the work is verified with the DOI unchecked, as a cited arXiv id is.
+    j = judged(FEDAVG, venue="arXiv preprint", year=2016, doi="10.48550/arXiv.1602.05629")
+    assert j.verdict is Verdict.VERIFIED, j.reason
+    assert field(j, "doi").status is FieldStatus.UNCHECKED and "arXiv DOI" in j.reason
+    # A record that has an arXiv id tells: another preprint's DOI is another work's identifier.
+    with_id = FEDAVG.model_copy(update={"arxiv_id": "1602.05629"})
+    j = judged(with_id, doi="10.48550/arXiv.1706.03762")
+    assert j.severity is Severity.MAJOR and field(j, "doi").severity is Severity.MAJOR
