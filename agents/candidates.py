@@ -1,8 +1,9 @@
 """Records from outside the index as the judge's candidates: those that may be the cited work, best first.
 
 Shared by the stages that gather records online (scholar, web): a record is a candidate when its title is
-close to the cited one, or when it carries the cited DOI / arXiv id whatever its title (the judge tells a
-DOI of another work from a typo). Every stage, the index's too, ranks its candidates with `best_first`.
+near the cited one (`near_title`), or when it carries the cited DOI / arXiv id whatever its title (the
+judge tells a DOI of another work from a typo). Every stage, the index's too, ranks its candidates with
+`best_first`.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from refhound.agents.alignment import PrintedString
 from refhound.agents.context import Candidate
 from refhound.models import ParsedFields, Record
 from refhound.normalize.names import name_key
-from refhound.normalize.titles import title_similarity
+from refhound.normalize.titles import main_title_of, title_similarity
 from refhound.settings import JudgeSettings
 from refhound.sources.base import same_identifier
 
@@ -41,13 +42,19 @@ def records_as_candidates(
         seen.add(key)
         similarity = title_similarity(cited.title, record.title) if cited.title else 0.0
         via = same_identifier(cited, record) or "title"
-        if via == "title" and similarity < settings.title_candidate_similarity:
+        if via == "title" and not near_title(cited.title, record.title, similarity, settings):
             printed = string.find(record) if string is not None else None
             if printed is None or not printed.confirms():
                 continue
             via = "raw"
         candidates.append(Candidate(record, similarity, via, stage=stage, note=note(record)))
     return best_first(cited, candidates, settings.candidates)
+
+
+def near_title(cited: str | None, found: str, similarity: float, settings: JudgeSettings) -> bool:
+    """Whether a record's title is near enough the cited one for the record to be the cited work: similar
+    (`similarity` is theirs), or one of them the other without its subtitle."""
+    return similarity >= settings.title_candidate_similarity or bool(cited and main_title_of(cited, found))
 
 
 def best_first(cited: ParsedFields, candidates: list[Candidate], limit: int) -> list[Candidate]:

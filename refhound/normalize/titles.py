@@ -96,6 +96,26 @@ def _glued(text: str) -> str:
     return "".join(_tokens(_AMPERSAND.sub(" and ", text)))
 
 
+# Where a subtitle starts: a colon, question or exclamation mark, a dash between spaces, or a full stop.
+_SUBTITLE = re.compile(r"\s*(?:[:?!]|\s[-–—]{1,2}\s|\.\s)\s*")
+# A main title this short ("Introduction", "Deep learning") is no evidence of one work.
+_MIN_MAIN_TITLE_WORDS = 3
+
+
+def main_title_of(a: str, b: str) -> bool:
+    """Whether one title is the other without its subtitle: "How contextual are contextualized word
+    representations?" for "… representations? Comparing the geometry of BERT, ELMo, and GPT-2 embeddings".
+    The main title must have at least three words."""
+    shorter, longer = sorted((a, b), key=len)
+    parts = _SUBTITLE.split(longer.strip(), maxsplit=1)
+    return (
+        len(parts) == 2
+        and bool(parts[1].strip())
+        and len(title_tokens(shorter)) >= _MIN_MAIN_TITLE_WORDS
+        and same_title(parts[0], shorter)
+    )
+
+
 def title_tokens(text: str) -> list[str]:
     return title_key(text).split()
 

@@ -198,3 +198,15 @@ def test_the_spans_that_may_be_a_title_are_searched_when_the_whole_string_finds_
 def test_a_title_the_parse_bounded_as_the_string_does_is_not_searched_again() -> None:
     assert title_like_spans(WU_PRINTED, WU.title) == []
     assert WU.title in title_like_spans(WU_PRINTED, "E. de Paiva Alves, and T. Furugori")
+
+
+def test_a_title_cited_without_its_subtitle_finds_its_record(store: IndexStore, tmp_path: Path) -> None:
+    printed = (
+        "Tjong Kim Sang, E. F., & De Meulder, F. (2003). Introduction to the CoNLL-2003 shared task. In "
+        "Proceedings of the Seventh Conference on Natural Language Learning at HLT-NAACL 2003."
+    )
+    reference = Reference(id="1", raw=printed, parsed=parse_reference_string(printed))
+    result = check_offline(reference, store, tmp_path)
+    assert result.verdict is Verdict.METADATA_ERROR and result.severity is not None, result.reason
+    assert result.severity.value == "minor"
+    assert [f.field for f in result.fields if f.status.value == "mismatch"] == ["title"]

@@ -253,3 +253,16 @@ def test_arxivs_doi_of_the_preprint_is_checked_like_its_arxiv_id() -> None:
     with_id = FEDAVG.model_copy(update={"arxiv_id": "1602.05629"})
     j = judged(with_id, doi="10.48550/arXiv.1706.03762")
     assert j.severity is Severity.MAJOR and field(j, "doi").severity is Severity.MAJOR
+
+
+def test_a_title_cited_without_its_subtitle_is_the_work_with_a_minor_error() -> None:
+    # The title's similarity is far below a near title's, but it is the record's main title, and the
+    # authors, year and venue agree.
+    record = LDA.model_copy(
+        update={"title": f"{LDA.title}: A Generative Model of Text Corpora and Its Inference"}
+    )
+    j = judged(record, title=LDA.title)
+    assert j.verdict is Verdict.METADATA_ERROR and j.severity is Severity.MINOR, j.reason
+    # With other authors it is not taken for the work.
+    other = judged(record, title=LDA.title, authors=["Petra Quillfeather"])
+    assert other.verdict is Verdict.UNVERIFIED, other.reason

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from refhound.normalize.titles import clean_title, same_title, title_key, title_similarity, title_tokens
+from refhound.normalize.titles import (
+    clean_title,
+    main_title_of,
+    same_title,
+    title_key,
+    title_similarity,
+    title_tokens,
+)
 
 
 @pytest.mark.parametrize(
@@ -140,3 +147,29 @@ def test_similarity_is_graded_and_symmetric() -> None:
     assert 0.8 < title_similarity(a, b) < 1.0
     assert title_similarity(a, b) == title_similarity(b, a)
     assert title_similarity(a, "Graph Neural Networks: A Review of Methods") < 0.5
+
+
+CONTEXTUAL = (
+    "How Contextual are Contextualized Word Representations? Comparing the Geometry of BERT, ELMo, and GPT-2 "
+    "Embeddings"
+)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        ("How contextual are contextualized word representations?", CONTEXTUAL, True),
+        (CONTEXTUAL, "How contextual are contextualized word representations", True),
+        ("BERT: Pre-training of deep bidirectional transformers", "BERT", False),  # one word is no title
+        ("Deep learning: a review", "Deep learning", False),  # nor are two
+        (
+            "Pre-training of deep bidirectional transformers",
+            "BERT: Pre-training of deep bidirectional transformers",
+            False,
+        ),
+        ("Attention is all you need", "Attention is all you need", False),  # no subtitle to leave out
+        ("Attention is all you need", "Attention is not all you need: pure attention loses rank", False),
+    ],
+)
+def test_main_title_of(a: str, b: str, expected: bool) -> None:
+    assert main_title_of(a, b) is expected
