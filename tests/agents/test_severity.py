@@ -92,6 +92,16 @@ def field(judgement: Judgement, name: str):  # type: ignore[no-untyped-def]
         # A later version's author list, or a record short of authors: the record's whole list, in order,
         # then names it lacks.
         (LDA, {"authors": [*LDA.authors, "Petra Quillfeather"]}, "authors"),
+        # A Student Research Workshop paper cited at its conference's main proceedings.
+        (
+            FEDAVG.model_copy(
+                update={
+                    "venue": "Proceedings of the 58th Annual Meeting of the ACL: Student Research Workshop"
+                }
+            ),
+            {"venue": "Proceedings of ACL 2020"},
+            "venue",
+        ),
         # A Findings paper cited at its host conference's main proceedings.
         (
             FINDINGS,
@@ -130,6 +140,14 @@ def test_a_human_slip_is_a_minor_error_with_its_correction(
         # Another event's venue.
         (FEDAVG, {"venue": "International Conference on Machine Learning"}, "venue"),
         (FINDINGS, {"venue": "Proceedings of the 58th Annual Meeting of the ACL"}, "venue"),
+        # Another workshop held with the conference is another event.
+        (
+            FEDAVG.model_copy(
+                update={"venue": "Proceedings of the Workshop on Figurative Language @ ACL 2020"}
+            ),
+            {"venue": "Proceedings of ACL 2020"},
+            "venue",
+        ),
         # A conference the venue table does not know, for a work of a series it knows.
         (LDA, {"venue": "Symposium on Probabilistic Topic Models"}, "venue"),
         (LDA, {"venue": "International Conference on Quantum Machine Learning"}, "venue"),
