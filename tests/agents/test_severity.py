@@ -38,6 +38,13 @@ FINDINGS = FEDAVG.model_copy(
 )
 
 
+def _named(record: Record, at: int, name: str) -> Record:
+    """The record with its author at position `at` named `name`."""
+    authors = list(record.authors)
+    authors[at] = name
+    return record.model_copy(update={"authors": authors})
+
+
 def judged(record: Record, **changes: object) -> Judgement:
     fields = {
         "title": record.title,
@@ -75,6 +82,28 @@ def field(judgement: Judgement, name: str):  # type: ignore[no-untyped-def]
         (LDA, {"authors": ["David M. Blie", "Andrew Y. Ng", "Michael I. Jordan"]}, "authors"),
         (LDA, {"authors": ["Dave Blei", "Andrew Y. Ng", "Michael I. Jordan"]}, "authors"),
         (LDA, {"authors": ["David M. Blei", "Y. Andrew Ng", "Michael I. Jordan"]}, "authors"),
+        # A person known by a middle name, or by the name the record gives in parentheses; a nickname that
+        # is no short form of the name; a name written family first and turned into initials.
+        (
+            _named(LDA, 0, "H. David Blei"),
+            {"authors": ["D. Blei", "Andrew Y. Ng", "Michael I. Jordan"]},
+            "authors",
+        ),
+        (
+            _named(LDA, 0, "Chee Wee (Ben) Blei"),
+            {"authors": ["Ben Blei", "Andrew Y. Ng", "Michael I. Jordan"]},
+            "authors",
+        ),
+        (
+            _named(LDA, 0, "Ruslan Blei"),
+            {"authors": ["Russ Blei", "Andrew Y. Ng", "Michael I. Jordan"]},
+            "authors",
+        ),
+        (
+            _named(LDA, 0, "Anh Tuan Luu"),
+            {"authors": ["Tuan, L. A.", "Andrew Y. Ng", "Michael I. Jordan"]},
+            "authors",
+        ),
         # A typo in the title.
         (
             FEDAVG,

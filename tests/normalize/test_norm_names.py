@@ -37,6 +37,9 @@ from refhound.normalize.names import NameMatch, PersonName, is_et_al, name_key, 
         ("Daniel M. Ziegler", "Daniel M.", "Ziegler"),
         ("Smith, Jr., John", "John", "Smith"),
         ("John Smith Jr.", "John", "Smith"),
+        ("Renato Ferreira Pinto Junior", "Renato Ferreira", "Pinto"),
+        ("Chang M-W", "M.-W.", "Chang"),  # Vancouver initials of a hyphenated given name
+        ("Yih W-t", "W.-T.", "Yih"),
         ("Martin Luther King, Jr.", "Martin Luther", "King"),
         ("Henry Ford III", "Henry", "Ford"),
         ("{OpenAI}", "", "OpenAI"),
@@ -128,6 +131,8 @@ def test_name_key(text: str, key: str) -> None:
         ("Wi Hamilton", "William Hamilton", NameMatch.NONE),  # too short to be a short form
         ("Willa Hamilton", "William Hamilton", NameMatch.NONE),
         ("et al.", "John Smith", NameMatch.NONE),
+        ("Chang M-W", "Ming-Wei Chang", NameMatch.COMPATIBLE),
+        ("Renato Ferreira Pinto Jr.", "Renato Ferreira Pinto Junior", NameMatch.EXACT),
         ("", "John Smith", NameMatch.NONE),
     ],
 )
