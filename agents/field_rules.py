@@ -196,6 +196,11 @@ def check_venue(
         # A satellite event cited with its host, "ACL workshop (SemEval)", for SemEval's proceedings; but
         # "CVPR Workshop on …" is not CVPR's main proceedings.
         return result(S.BENIGN, f"the cited venue names {theirs.key.upper()} among others")
+    if _partner_of_joint_conference(ours, theirs, record.venue):
+        return result(S.BENIGN, f"the record's joint conference includes {(ours.key or '').upper()}")
+    if theirs.key is not None and ours.key == f"ws:{theirs.key}" and "@" in cited.venue:
+        # "*SEM@NAACL-HLT": the series, held with a host conference.
+        return result(S.BENIGN, f"{theirs.key.upper()}, named with the conference it was held with")
     if ours.key is None and theirs.key is not None and theirs.key in published_in_series(cited.venue):
         return result(S.BENIGN, f"the proceedings series that publishes {theirs.key.upper()}")
     if theirs.key is None and ours.key is not None and ours.key in published_in_series(record.venue):
@@ -256,6 +261,17 @@ def check_venue(
 
 
 _ACRONYM = re.compile(r"\b[A-Z]{3,}\b")
+
+
+def _partner_of_joint_conference(ours: VenueInfo, theirs: VenueInfo, record_venue: str) -> bool:
+    """Whether the cited series is another partner of the record's joint conference ("ACL" for COLING-ACL
+    2006, "IJCNLP" for EMNLP-IJCNLP 2019). A Findings or workshop volume that names its host is no joint
+    conference: the host is another volume or another event."""
+    if ours.key is None or ours.kind is not VenueKind.CONFERENCE or theirs.key is None:
+        return False
+    if theirs.key.startswith(("ws:", "findings-")):
+        return False
+    return ours.key != theirs.key and ours.key in series_named(record_venue)
 
 
 _STUDENT_WORKSHOP = re.compile(r"\bstudent research workshop\b", re.IGNORECASE)

@@ -10,7 +10,8 @@ case, a hyphenated given name's Vancouver initials, the initial of the name a pe
 records of the conferences in `VENUE_FORMS`, the venue (the acronym with the year, the series' full name,
 its proceedings series); and the fields a citation of another version gives (the arXiv
 preprint one to three years before, or by arXiv's DOI; a Findings or Student Research Workshop paper at
-its host conference; an anonymous submission). Each citation, otherwise the record's own fields, is
+its host conference; a joint conference by another partner; a series named with its host; an anonymous
+submission). Each citation, otherwise the record's own fields, is
 judged against the record with the rules judge (`agents.judge.judge`). Every rewrite is the same work, so
 every major error is a false alarm: it prints, per rewrite, how many citations got a major and a minor
 error, and how many were not taken for the record's work (left unverified), with examples. The name,
@@ -37,7 +38,7 @@ from refhound.agents.judge import judge
 from refhound.models import ParsedFields, Record, Severity, Verdict
 from refhound.normalize.names import PersonName, parse_name
 from refhound.normalize.titles import title_similarity
-from refhound.normalize.venues import parse_venue
+from refhound.normalize.venues import parse_venue, series_named
 from refhound.settings import JudgeSettings
 
 
@@ -141,6 +142,15 @@ VENUE_FORMS: dict[str, Callable[[int], list[str]]] = {
 }
 
 
+def _other_partner(key: str | None, venue: str, year: int) -> dict[str, object] | None:
+    """A joint conference's record ("COLING-ACL 2006", "EMNLP-IJCNLP 2019") cited by a partner it names after
+    the one its key is."""
+    if key is None or key.startswith(("ws:", "findings-")):
+        return None
+    partners = sorted(series_named(venue) - {key})
+    return {"venue": f"Proceedings of {partners[0].upper()} {year}"} if partners else None
+
+
 def _preprint(lead: int) -> Callable[[str | None, str, int], dict[str, object]]:
     return lambda _, __, year: {"venue": "arXiv preprint", "year": year - lead}
 
@@ -160,6 +170,12 @@ VERSION_REWRITES: dict[str, Callable[[str | None, str, int], dict[str, object] |
     "a Student Research Workshop paper at its conference": lambda key, venue, year: (
         {"venue": f"Proceedings of {key.removeprefix('ws:').upper()} {year}"}
         if key and key.startswith("ws:") and "student research workshop" in venue.lower()
+        else None
+    ),
+    "a joint conference cited by another partner": lambda key, venue, year: _other_partner(key, venue, year),
+    "a series named with its host (X@ACL)": lambda key, _, year: (
+        {"venue": f"{key.upper()}@ACL {year}"}
+        if key in ("starsem", "wmt", "conll", "sigdial", "inlg")
         else None
     ),
     "the arXiv preprint, cited by arXiv's DOI": lambda _, __, year: (

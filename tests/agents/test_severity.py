@@ -313,3 +313,39 @@ def test_a_title_cited_without_its_subtitle_is_the_work_with_a_minor_error() -> 
     # With other authors it is not taken for the work.
     other = judged(record, title=LDA.title, authors=["Petra Quillfeather"])
     assert other.verdict is Verdict.UNVERIFIED, other.reason
+
+
+@pytest.mark.parametrize(
+    ("venue", "cited"),
+    [
+        # Another partner of a joint conference.
+        (
+            "Proceedings of the 21st International Conference on Computational Linguistics and 44th Annual "
+            "Meeting of the Association for Computational Linguistics",
+            "Proceedings of ACL 2006",
+        ),
+        (
+            "Proceedings of the 2019 Conference on Empirical Methods in Natural Language Processing and "
+            "the 9th International Joint Conference on Natural Language Processing (EMNLP-IJCNLP)",
+            "IJCNLP 2019",
+        ),
+        # A series named with the conference it was held with.
+        (
+            "Proceedings of the Seventh Joint Conference on Lexical and Computational Semantics",
+            "*SEM@NAACL-HLT",
+        ),
+    ],
+)
+def test_a_joint_conference_or_a_series_held_with_a_host_is_its_own_venue(venue: str, cited: str) -> None:
+    j = judged(FEDAVG.model_copy(update={"venue": venue}), venue=cited)
+    assert j.verdict is Verdict.VERIFIED, j.fields
+
+
+def test_a_workshop_paper_cited_at_its_host_conference_is_another_event() -> None:
+    record = FEDAVG.model_copy(
+        update={
+            "venue": "Proceedings of the 2019 ACL Workshop BlackboxNLP: Analyzing and Interpreting Neural "
+            "Networks"
+        }
+    )
+    assert judged(record, venue="Proceedings of ACL 2019").severity is Severity.MAJOR
