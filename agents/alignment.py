@@ -18,6 +18,7 @@ from rapidfuzz import fuzz
 from refhound.models import Record
 from refhound.normalize.names import parse_name
 from refhound.normalize.text import fold, latex_to_unicode
+from refhound.normalize.titles import bracketed_end
 
 # Share (0..100) of the record's title that must align with a span of the string.
 MIN_TITLE_ALIGNMENT = 90.0
@@ -63,7 +64,7 @@ class PrintedString:
     def find(self, record: Record) -> PrintedRecord | None:
         """The best alignment of `record`'s title in the string, with its authors counted; None for a
         title too short to align on its own, or one most of whose words the string does not print."""
-        title = _folded_words(latex_to_unicode(record.title))[0]
+        title = _folded_words(latex_to_unicode(_as_printed(record.title, self._words)))[0]
         words = title.split()
         if len(title) < MIN_TITLE_CHARS or len(self.folded) < len(title):
             return None
@@ -82,6 +83,18 @@ class PrintedString:
         return PrintedRecord(
             self.text[start:end], alignment.score, bool(named) and named[0], sum(named), len(counted)
         )
+
+
+def _as_printed(title: str, printed: frozenset[str]) -> str:
+    """The record's title without a bracketed note the string does not print ("… (Student Abstract)"):
+    aligned with it, the note would stretch the title over the words after it. A note printed in part (a
+    translation with a word changed) stays, so that the change is seen."""
+    parts = bracketed_end(title)
+    if parts is None:
+        return title
+    before, note = parts
+    words = _folded_words(note)[0].split()
+    return before if sum(word in printed for word in words) * 2 < len(words) else title
 
 
 def printed_words(raw: str, text: str) -> str | None:

@@ -22,7 +22,7 @@ from refhound.models import FieldCheck, FieldStatus, ParsedFields, Record, Sever
 from refhound.normalize.identifiers import arxiv_year
 from refhound.normalize.names import parse_name
 from refhound.normalize.text import fold
-from refhound.normalize.titles import title_key
+from refhound.normalize.titles import main_title_of, title_key
 from refhound.normalize.venues import VenueKind, parse_venue
 from refhound.settings import JudgeSettings
 
@@ -192,8 +192,9 @@ def _title(cited: str, found: str, similarity: float, settings: JudgeSettings) -
         return MINOR, "a typo in the title"
     ours, theirs = title_key(cited).split(), title_key(found).split()
     shorter, longer = sorted((ours, theirs), key=len)
-    if len(shorter) >= _MIN_SHORT_TITLE_WORDS and longer[: len(shorter)] == shorter:
-        return MINOR, "the title with or without its subtitle"
+    cut_short = len(shorter) >= _MIN_SHORT_TITLE_WORDS and longer[: len(shorter)] == shorter
+    if cut_short or main_title_of(cited, found):
+        return MINOR, "the title with or without its subtitle, a bracketed note or a translation"
     return MAJOR, ""
 
 

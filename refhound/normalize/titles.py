@@ -30,6 +30,13 @@ _BRITISH_ENDINGS = (
     (r"(?<=\w\w)ogue(?=s?\b)", "og"),
     (r"(?<=\w\w)tre(?=s?\b)", "ter"),
 )
+# Greek letters by name, as titles without math write them: "β-VAEs" and "beta-VAEs" are one title.
+_GREEK_NAMES = str.maketrans({
+    "α": "alpha", "β": "beta", "γ": "gamma", "δ": "delta", "ε": "epsilon", "ϵ": "epsilon", "ζ": "zeta",
+    "η": "eta", "θ": "theta", "ι": "iota", "κ": "kappa", "λ": "lambda", "μ": "mu", "ν": "nu", "ξ": "xi",
+    "ο": "omicron", "π": "pi", "ρ": "rho", "σ": "sigma", "ς": "sigma", "τ": "tau", "υ": "upsilon",
+    "φ": "phi", "ϕ": "phi", "χ": "chi", "ψ": "psi", "ω": "omega",
+})  # fmt: skip
 # One pass over a title for all of them (each alternative a group, its American spelling by group number).
 _BRITISH = re.compile("|".join(f"({pattern})" for pattern, _ in _BRITISH_ENDINGS), re.IGNORECASE)
 _AMERICAN = tuple(american for _, american in _BRITISH_ENDINGS)
@@ -65,11 +72,12 @@ def _tokens(text: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=1 << 16)
 def _compact(text: str, american: bool) -> str:
-    """The key with "&" read as "and" and no spaces: "few-shot", "few shot" and "fewshot" are one title.
+    """The key with "&" read as "and", Greek letters by name and no spaces: "few-shot", "few shot" and
+    "fewshot" are one title.
     With `american`, British spellings are read as American ones ("modelling" as "modeling"), word by
     word with hyphens read as spaces, so that a word is folded alike however it is joined ("chunk-wise",
     "chunk wise")."""
-    text = _AMPERSAND.sub(" and ", text)
+    text = _AMPERSAND.sub(" and ", latex_to_unicode(text).lower().translate(_GREEK_NAMES))
     if american:
         text = _BRITISH.sub(_american, _WORD_HYPHEN.sub(" ", text))
     return title_key(text).replace(" ", "")
@@ -81,7 +89,7 @@ def _american(ending: re.Match[str]) -> str:
 
 def same_title(a: str, b: str) -> bool:
     """Whether two titles are one, written another way (case, punctuation, accents, articles, markup,
-    hyphens and spaces, "&", British or American spelling)."""
+    hyphens and spaces, "&", Greek letters or their names, British or American spelling)."""
     return (
         _compact(a, False) == _compact(b, False)
         or _compact(a, True) == _compact(b, True)
@@ -102,18 +110,29 @@ _SUBTITLE = re.compile(r"\s*(?:[:?!]|\s[-–—]{1,2}\s|\.\s)\s*")
 _MIN_MAIN_TITLE_WORDS = 3
 
 
+# A note or a translation in brackets closing a title: "… (Student Abstract)", "中文标题(English Title)".
+_BRACKETED_END = re.compile(r"^(?P<before>.*[^\s(])\s*\((?P<inside>[^()]+)\)\W*$")
+
+
 def main_title_of(a: str, b: str) -> bool:
     """Whether one title is the other without its subtitle: "How contextual are contextualized word
-    representations?" for "… representations? Comparing the geometry of BERT, ELMo, and GPT-2 embeddings".
-    The main title must have at least three words."""
+    representations?" for "… representations? Comparing the geometry of BERT, ELMo, and GPT-2 embeddings";
+    or either part of a title closed by brackets: without a note ("(Student Abstract)"), or one language of
+    a bilingual title. The shorter title must have at least three words."""
     shorter, longer = sorted((a, b), key=len)
+    if len(title_tokens(shorter)) < _MIN_MAIN_TITLE_WORDS:
+        return False
     parts = _SUBTITLE.split(longer.strip(), maxsplit=1)
-    return (
-        len(parts) == 2
-        and bool(parts[1].strip())
-        and len(title_tokens(shorter)) >= _MIN_MAIN_TITLE_WORDS
-        and same_title(parts[0], shorter)
-    )
+    if len(parts) == 2 and parts[1].strip() and same_title(parts[0], shorter):
+        return True
+    parts = bracketed_end(longer)
+    return parts is not None and any(same_title(part, shorter) for part in parts)
+
+
+def bracketed_end(title: str) -> tuple[str, str] | None:
+    """A title closed by brackets, split: ("SATNet: …", "Student Abstract"); None for any other title."""
+    bracketed = _BRACKETED_END.match(title.strip())
+    return (bracketed.group("before"), bracketed.group("inside")) if bracketed else None
 
 
 def title_tokens(text: str) -> list[str]:

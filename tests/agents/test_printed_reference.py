@@ -210,3 +210,9 @@ def test_a_title_cited_without_its_subtitle_finds_its_record(store: IndexStore, 
     assert result.verdict is Verdict.METADATA_ERROR and result.severity is not None, result.reason
     assert result.severity.value == "minor"
     assert [f.field for f in result.fields if f.status.value == "mismatch"] == ["title"]
+
+
+def test_a_bracketed_note_the_string_does_not_print_does_not_stretch_the_title() -> None:
+    record = WU.model_copy(update={"title": f"{WU.title} (Student Abstract)"})
+    printed = find_printed_record(WU_PRINTED, record)
+    assert printed is not None and printed.title.rstrip(",") == WU.title

@@ -27,6 +27,7 @@ from refhound.normalize.text import collapse_whitespace, fold, latex_to_unicode,
         (r"{DeepFace}: Closing the Gap", "DeepFace: Closing the Gap"),
         (r"Sparse $\ell_1$-norm Recovery", "Sparse ℓ1-norm Recovery"),
         (r"Tight Bounds for $\alpha$-Divergences", "Tight Bounds for α-Divergences"),
+        (r"$\lambda$Opt: Learn to Regularize", "λOpt: Learn to Regularize"),  # a word right after the math
         ("pages 1--5", "pages 1–5"),
         ("Francesco d&apos;Amore", "Francesco d'Amore"),
         ("Multi-\ntask   learning", "Multi- task learning"),

@@ -169,7 +169,32 @@ CONTEXTUAL = (
         ),
         ("Attention is all you need", "Attention is all you need", False),  # no subtitle to leave out
         ("Attention is all you need", "Attention is not all you need: pure attention loses rank", False),
+        # A bracketed note left out, and one language of a bilingual title.
+        (
+            "SATNet: Symmetric adversarial transfer network",
+            "SATNet: Symmetric Adversarial Transfer Network (Student Abstract)",
+            True,
+        ),
+        (
+            "Formal classification of Chinese questions",
+            "中文问句的形式分类(Formal Classification of Chinese Questions)",
+            True,
+        ),
+        ("Deep learning", "Deep learning (invited talk)", False),
     ],
 )
 def test_main_title_of(a: str, b: str, expected: bool) -> None:
     assert main_title_of(a, b) is expected
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        (r"On Implicit Regularization in \(β\)-VAEs", "On implicit regularization in beta-VAEs"),
+        ("α-stable processes", "Alpha-stable processes"),
+        (r"$\lambda$Opt: Learn to Regularize", "LambdaOpt: learn to regularize"),
+    ],
+)
+def test_a_greek_letter_and_its_name_are_one_title(a: str, b: str) -> None:
+    assert same_title(a, b)
+    assert not same_title("Beta processes", "Gamma processes")
