@@ -125,8 +125,8 @@ def main_title_of(a: str, b: str) -> bool:
     parts = _SUBTITLE.split(longer.strip(), maxsplit=1)
     if len(parts) == 2 and parts[1].strip() and same_title(parts[0], shorter):
         return True
-    parts = bracketed_end(longer)
-    return parts is not None and any(same_title(part, shorter) for part in parts)
+    bracketed = bracketed_end(longer)
+    return bracketed is not None and any(same_title(part, shorter) for part in bracketed)
 
 
 def bracketed_end(title: str) -> tuple[str, str] | None:
