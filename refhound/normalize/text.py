@@ -180,6 +180,19 @@ def _math_text(math: re.Match[str]) -> str:
     return _SYMBOL_CMD.sub(lambda m: _SYMBOLS[m.group(1)], inner)
 
 
+_BRACED_LETTER = re.compile(r"\{([^\W\d_])\}")
+
+
+def decode_latex_letters(text: str) -> str:
+    r"""Only LaTeX's accented and special letters decoded ("{\L}ukasz", "{\"O}zlem", "Sch\"olkopf"), for
+    plain text that keeps a few: braces, tildes and dashes elsewhere (a URL's "~") are left as they are."""
+    if "\\" not in text:
+        return text
+    out = _ACCENT_CMD.sub(_accent, text)
+    out = _SYMBOL_CMD.sub(lambda m: _SYMBOLS[m.group(1)], out)
+    return _BRACED_LETTER.sub(r"\1", out)
+
+
 def unescape_latex_specials(text: str) -> str:
     """Identifiers and URLs from BibTeX (dblp's among them) escape LaTeX specials: "3-540-44581-1\\_23"."""
     return _ESCAPED_SPECIAL.sub(r"\1", text) if "\\" in text else text

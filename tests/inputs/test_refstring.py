@@ -839,3 +839,11 @@ def test_an_access_note_is_still_cut_out() -> None:
 )
 def test_an_author_list_with_only_its_first_name_inverted(text: str, names: list[str]) -> None:
     assert split_name_list(text).names == names
+
+
+def test_latex_letters_left_in_a_plain_string_do_not_cut_the_author_list() -> None:
+    parsed = parse_reference_string(
+        r"Aidan N. Gomez, {\L}ukasz Kaiser, and Illia Polosukhin. 2017. Attention is all you need. In NIPS."
+    )
+    assert parsed.authors == ["Aidan N. Gomez", "Łukasz Kaiser", "Illia Polosukhin"]
+    assert parsed.title == "Attention is all you need"

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from refhound.normalize.text import collapse_whitespace, fold, latex_to_unicode, strip_accents
+from refhound.normalize.text import (
+    collapse_whitespace,
+    decode_latex_letters,
+    fold,
+    latex_to_unicode,
+    strip_accents,
+)
 
 
 @pytest.mark.parametrize(
@@ -58,3 +64,16 @@ def test_strip_accents_keeps_case() -> None:
 
 def test_collapse_whitespace() -> None:
     assert collapse_whitespace("  a \n\t b  ") == "a b"
+
+
+@pytest.mark.parametrize(
+    ("text", "decoded"),
+    [
+        (r"Aidan N. Gomez, {\L}ukasz Kaiser", "Aidan N. Gomez, Łukasz Kaiser"),
+        (r"Rob van der Goot and {\"O}zlem {\c{C}}etino{\u{g}}lu", "Rob van der Goot and Özlem Çetinoğlu"),
+        (r"Bernhard Sch\"olkopf", "Bernhard Schölkopf"),
+        ("http://www.cs.toronto.edu/~hinton/ {BERT} 1--5", "http://www.cs.toronto.edu/~hinton/ {BERT} 1--5"),
+    ],
+)
+def test_decode_latex_letters_leaves_other_markup(text: str, decoded: str) -> None:
+    assert decode_latex_letters(text) == decoded
