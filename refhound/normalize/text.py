@@ -180,6 +180,42 @@ def _math_text(math: re.Match[str]) -> str:
     return _SYMBOL_CMD.sub(lambda m: _SYMBOLS[m.group(1)], inner)
 
 
+# Accents a PDF's text layer gives apart from their letters ("Sch ̈olkopf", "Vojtˇechov ́a", "G ̈ulc ̧ehre"):
+# a mark above is drawn before its letter, a mark below after it. A combining mark counts only after a
+# space (after a letter it is that letter's); a spacing mark (¨, ˇ, ¸) is never part of a word.
+_SPACING_MARKS = {
+    "¨": "\u0308",
+    "´": "\u0301",
+    "ˆ": "\u0302",
+    "˜": "\u0303",
+    "¯": "\u0304",
+    "˘": "\u0306",
+    "˙": "\u0307",
+    "˚": "\u030a",
+    "˝": "\u030b",
+    "ˇ": "\u030c",
+    "¸": "\u0327",
+    "˛": "\u0328",
+}
+_LETTER = r"[^\W\d_]"
+_MARK_ABOVE = re.compile(rf"(?: ([\u0300-\u0314])| ?([¨´ˆ˜¯˘˙˚˝ˇ])) ?({_LETTER})")
+_MARK_BELOW = re.compile(rf"({_LETTER})(?: ([\u0323\u0327\u0328])| ?([¸˛])) ?")
+_ANY_MARK = re.compile(r" [\u0300-\u0314\u0323\u0327\u0328]|[¨´ˆ˜¯˘˙˚˝ˇ¸˛]")
+
+
+def reattach_accents(text: str) -> str:
+    """Accents the text layer of a PDF set apart from their letters, put back: "Sch ̈olkopf" -> "Schölkopf",
+    "C ̧ aglar" -> "Çaglar". Text without such marks is returned as it is."""
+    if not _ANY_MARK.search(text):
+        return text
+
+    def joined(letter: str, mark: str) -> str:
+        return unicodedata.normalize("NFC", letter + _SPACING_MARKS.get(mark, mark))
+
+    out = _MARK_ABOVE.sub(lambda m: joined(m.group(3), m.group(1) or m.group(2)), text)
+    return _MARK_BELOW.sub(lambda m: joined(m.group(1), m.group(2) or m.group(3)), out)
+
+
 _BRACED_LETTER = re.compile(r"\{([^\W\d_])\}")
 
 

@@ -16,7 +16,7 @@ from typing import Literal
 
 from refhound.models import ParsedFields
 from refhound.normalize.identifiers import find_arxiv_id, find_doi
-from refhound.normalize.text import collapse_whitespace, decode_latex_letters
+from refhound.normalize.text import collapse_whitespace, decode_latex_letters, reattach_accents
 from refhound.normalize.titles import clean_title
 from refhound.refstring.authors import LOWER, UPPER, YEAR, AuthorBlock, split_name_list, take_authors
 
@@ -105,7 +105,7 @@ def _unspace_capitals(text: str) -> str:
 
 
 def _prepare(raw: str) -> str:
-    text = unicodedata.normalize("NFC", collapse_whitespace(decode_latex_letters(raw)))
+    text = unicodedata.normalize("NFC", collapse_whitespace(reattach_accents(decode_latex_letters(raw))))
     if _LIGATURE.search(text):
         text = text.translate(_LIGATURES)
     text = _BROKEN_WORD.sub(lambda m: mend_broken_word(m.group(1), m.group(2)), text)

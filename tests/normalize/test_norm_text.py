@@ -9,6 +9,7 @@ from refhound.normalize.text import (
     decode_latex_letters,
     fold,
     latex_to_unicode,
+    reattach_accents,
     strip_accents,
 )
 
@@ -77,3 +78,20 @@ def test_collapse_whitespace() -> None:
 )
 def test_decode_latex_letters_leaves_other_markup(text: str, decoded: str) -> None:
     assert decode_latex_letters(text) == decoded
+
+
+@pytest.mark.parametrize(
+    ("text", "joined"),
+    [
+        ("Bernhard Sch ̈olkopf", "Bernhard Schölkopf"),  # a combining mark after a space, before its letter
+        ("Tereza Vojtˇechov ́a, Ondˇrej Bojar", "Tereza Vojtěchová, Ondřej Bojar"),  # spacing marks
+        ("C ̧ aglar G ̈ulc ̧ehre", "Çaglar Gülçehre"),  # a mark below follows its letter
+        ("Özlem Çetino ̆glu", "Özlem Çetinoğlu"),
+        (
+            "Cafe\u0301 nai\u0308ve",
+            "Cafe\u0301 nai\u0308ve",
+        ),  # decomposed text keeps its marks where they are
+    ],
+)
+def test_reattach_accents(text: str, joined: str) -> None:
+    assert reattach_accents(text) == joined
