@@ -163,9 +163,8 @@ def _anonymous_submission(cited: ParsedFields) -> bool:
     """Whether the authors are the double-blind venue's name for them ("Anonymous") in a work cited as under
     review: no invented author. For a work cited as published or as a preprint it stays a name no record
     has."""
-    if not cited.venue or not under_review(cited.venue):
-        return False
-    return all(_ANONYMOUS.fullmatch(name.strip()) for name in cited.authors)
+    anonymous = all(_ANONYMOUS.fullmatch(name.strip()) for name in cited.authors)
+    return anonymous and bool(cited.venue) and under_review(cited.venue or "")
 
 
 def _is_preprint(info: VenueInfo | None, record: Record | None = None) -> bool:

@@ -131,6 +131,8 @@ def main_title_of(a: str, b: str) -> bool:
 
 def bracketed_end(title: str) -> tuple[str, str] | None:
     """A title closed by brackets, split: ("SATNet: …", "Student Abstract"); None for any other title."""
+    if ")" not in title:
+        return None  # most titles: no need to match
     bracketed = _BRACKETED_END.match(title.strip())
     return (bracketed.group("before"), bracketed.group("inside")) if bracketed else None
 
