@@ -78,6 +78,9 @@ class AuthorComparison:
     extends_record: bool = False
     # The record's last authors, in order, and only them: the string may begin inside the author list.
     tail_of_record: bool = False
+    # Every record author cited, in the record's order, the first first: the cited list may add names
+    # anywhere after it (a journal version's list).
+    keeps_record: bool = False
 
     @property
     def overlap(self) -> float:
@@ -148,6 +151,8 @@ def check_authors(cited: ParsedFields, record: Record) -> AuthorComparison:
     extends = bool(unmatched) and not dropped and [i for i, _, _ in pairs] == [j for _, j, _ in pairs]
     skipped = len(record.authors) - len(cited.authors)
     tail = not unmatched and skipped > 0 and [j for _, j, _ in pairs] == [skipped + i for i, _, _ in pairs]
+    order = [j for _, j, _ in sorted(pairs)]
+    keeps = not dropped and order == list(range(len(record.authors))) and pairs[0][:2] == (0, 0)
     return AuthorComparison(
         check,
         len(pairs),
@@ -156,6 +161,7 @@ def check_authors(cited: ParsedFields, record: Record) -> AuthorComparison:
         tuple(dropped),
         extends_record=extends,
         tail_of_record=tail,
+        keeps_record=keeps,
     )
 
 

@@ -177,7 +177,7 @@ def _grade_one(
         case "title":
             return _title(cited.title or "", record.title, title_similarity, settings)
         case "authors":
-            return _authors(authors, cited, record, settings)
+            return _authors(authors, cited, record, journal_version, settings)
         case "venue":
             return _venue(cited, record)
         case "year":
@@ -199,12 +199,22 @@ def _title(cited: str, found: str, similarity: float, settings: JudgeSettings) -
 
 
 def _authors(
-    authors: AuthorComparison, cited: ParsedFields, record: Record, settings: JudgeSettings
+    authors: AuthorComparison,
+    cited: ParsedFields,
+    record: Record,
+    journal_version: bool,
+    settings: JudgeSettings,
 ) -> tuple[Severity, str]:
     if authors.tail_of_record and _cut_inside_a_name(cited.authors):
         return MINOR, (
             f"only the record's last {len(cited.authors)} of {len(record.authors)} authors, the first a bare "
             "family name: the string seems to begin inside its author list"
+        )
+    later = cited.year is None or record.year is None or cited.year >= record.year
+    if journal_version and later and authors.keeps_record and len(record.authors) >= _MIN_EXTENDED_AUTHORS:
+        return MINOR, (
+            f"the record's {len(record.authors)} authors, in order, with {len(authors.unmatched)} more among "
+            "them: the journal version's list"
         )
     if authors.extends_record and len(record.authors) >= _MIN_EXTENDED_AUTHORS:
         return MINOR, (

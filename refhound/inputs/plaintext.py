@@ -29,6 +29,11 @@ _MARKDOWN_EMPHASIS = re.compile(r"(?<![\w*])(\*{1,2}|_{1,2})(?=\S)(.+?)(?<=\S)\1
 _THREE_LETTERS = re.compile(r"[^\W\d_].*?[^\W\d_].*?[^\W\d_]")
 _LAST_WORD = re.compile(r"([^\W_]+)-$")
 _FIRST_WORD = re.compile(r"[^\W\d_]+")
+# A line that opens with a family name's lower-case particles ("van der Goot, R.", "de Vries, A.") starts a
+# reference although it starts in lower case.
+_PARTICLE_NAME = re.compile(
+    r"^(?:(?:van|von|der|den|de|del|della|di|da|dos|du|la|le|ter|ten)\s+)+[A-Z][\w'’-]*[,\s]"
+)
 _LINES_PER_PARAGRAPH = 6  # more than this on average: blank lines are incidental, not separators
 
 
@@ -70,9 +75,9 @@ def _line_starts(lines: list[str]) -> set[int]:
         if not line.strip():
             continue
         hanging_indent = line[:1].isspace() and not previous[:1].isspace()
-        continues = bool(previous) and (
-            not _CAN_END.search(previous) or line.lstrip()[:1].islower() or hanging_indent
-        )
+        stripped = line.lstrip()
+        lower_case = stripped[:1].islower() and not _PARTICLE_NAME.match(stripped)
+        continues = bool(previous) and (not _CAN_END.search(previous) or lower_case or hanging_indent)
         if not continues:
             starts.add(index)
         previous = line

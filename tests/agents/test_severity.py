@@ -137,6 +137,16 @@ def field(judgement: Judgement, name: str):  # type: ignore[no-untyped-def]
             {"venue": "Proceedings of the 2020 Conference on Empirical Methods in NLP (EMNLP)"},
             "venue",
         ),
+        # The journal version of a conference paper, with authors who joined it.
+        (
+            LDA,
+            {
+                "venue": "Journal of Machine Learning Research",
+                "year": 2003,
+                "authors": ["David M. Blei", "Petra Quillfeather", "Andrew Y. Ng", "Michael I. Jordan"],
+            },
+            "authors",
+        ),
         # The series' acronym with a typo.
         (LDA, {"venue": "In Proceedings, 14th NIPZ"}, "venue"),
         # A string cut at its start, inside the author list: the record's last authors, the first of them

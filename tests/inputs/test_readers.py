@@ -416,6 +416,17 @@ def test_numbering_must_count_up(tmp_path: Path) -> None:
     assert [ref.parsed.year for ref in read.references] == [2019, 2016]
 
 
+def test_a_line_opening_with_a_name_particle_starts_a_reference(tmp_path: Path) -> None:
+    text = (
+        "Sutskever, I., Vinyals, O., & Le, Q. V. (2014). Sequence to sequence learning. In NIPS.\n"
+        "van der Goot, R., & Cetinoglu, O. (2021). Lexical normalization for code-switched data. In EACL.\n"
+        "de Vries, W., & Nissim, M. (2021). As good as new. In Findings of ACL.\n"
+        "Smith, J. (2019). A title that wraps\nonto a second line. In ACL.\n"
+    )
+    read = read_input(write(tmp_path, "refs.txt", text))
+    assert [ref.parsed.year for ref in read.references] == [2014, 2021, 2021, 2019]
+
+
 def test_paragraphs_and_lines(tmp_path: Path) -> None:
     paragraphs = (
         "Devlin, J., Chang, M.-W., Lee, K., & Toutanova, K. (2019).\n"
