@@ -78,8 +78,8 @@ class AuthorComparison:
     extends_record: bool = False
     # The record's last authors, in order, and only them: the string may begin inside the author list.
     tail_of_record: bool = False
-    # Every record author cited, in the record's order, the first first: the cited list may add names
-    # anywhere after it (a journal version's list).
+    # Every record author cited, in the record's order, the first first, with names the record lacks
+    # anywhere after the first (a journal version's list).
     keeps_record: bool = False
 
     @property

@@ -359,3 +359,9 @@ def test_a_workshop_paper_cited_at_its_host_conference_is_another_event() -> Non
         }
     )
     assert judged(record, venue="Proceedings of ACL 2019").severity is Severity.MAJOR
+
+
+def test_a_given_name_written_without_its_hyphen_is_the_same_name() -> None:
+    record = _named(LDA, 0, "Ming-Wei Blei")
+    j = judged(record, authors=["Mingwei Blei", "Andrew Y. Ng", "Michael I. Jordan"])
+    assert j.severity is not Severity.MAJOR, j.fields
