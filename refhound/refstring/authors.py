@@ -216,7 +216,9 @@ def _tokens(text: str, limit: int = 250) -> list[_Token]:
     out: list[_Token] = []
     for match in _TOKEN.finditer(text):
         word, start, end = match.group(0), match.start(), match.end()
-        if len(word) > 1 and word.endswith(".") and word != "..." and _shape(word) not in "IKej":
+        if out and out[-1].shape == "I" and _PARTICLE_INITIALS.fullmatch(word):
+            out.append(_Token("I", start, end))  # "Goot, R. v. d.": a particle abbreviated after the initials
+        elif len(word) > 1 and word.endswith(".") and word != "..." and _shape(word) not in "IKej":
             out.append(_Token(_word_shape(word[:-1], out, text, end - 1), start, end - 1))
             out.append(_Token(".", end - 1, end))
         else:
@@ -226,6 +228,9 @@ def _tokens(text: str, limit: int = 250) -> list[_Token]:
     return out
 
 
+# A family name's particle abbreviated in lower case among the initials, as some styles write "R. v. d. Goot"
+# inverted: "Goot, R. v. d.", "Maaten, L. v. d.".
+_PARTICLE_INITIALS = re.compile(r"(?:v|d|vd|v\.d|de|da|di|do|du|dos|van|von|der|den|ter)\.")
 _VANCOUVER_END = re.compile(rf"^([^,]*\s[{UPPER}]{{1,3}})\.$")  # "Roe C." ends a Vancouver list: "Roe C"
 
 

@@ -847,3 +847,20 @@ def test_latex_letters_left_in_a_plain_string_do_not_cut_the_author_list() -> No
     )
     assert parsed.authors == ["Aidan N. Gomez", "Łukasz Kaiser", "Illia Polosukhin"]
     assert parsed.title == "Attention is all you need"
+
+
+@pytest.mark.parametrize(
+    ("raw", "authors"),
+    [
+        (
+            "Goot, R. v. d., & Çetinoğlu, Ö. (2021). Lexical normalization for code-switched data. In EACL.",
+            ["Goot, R. v. d.", "Çetinoğlu, Ö."],
+        ),
+        (
+            "Maaten, L. v. d., & Hinton, G. (2008). Visualizing data using t-SNE. JMLR, 9, 2579–2605.",
+            ["Maaten, L. v. d.", "Hinton, G."],
+        ),
+    ],
+)
+def test_a_particle_abbreviated_after_the_initials_stays_in_the_name(raw: str, authors: list[str]) -> None:
+    assert parse_reference_string(raw).authors == authors
