@@ -173,6 +173,13 @@ def _anonymous_submission(cited: ParsedFields) -> bool:
     return anonymous and bool(cited.venue) and under_review(cited.venue or "")
 
 
+def cites_preprint(cited: ParsedFields) -> bool:
+    """Whether the citation is to a preprint: it names a preprint server, or an arXiv id and no venue."""
+    if cited.venue:
+        return _is_preprint(parse_venue(cited.venue))
+    return cited.arxiv_id is not None
+
+
 def _is_preprint(info: VenueInfo | None, record: Record | None = None) -> bool:
     if info is not None and info.kind is VenueKind.PREPRINT:
         return True
@@ -319,7 +326,7 @@ def check_year(cited: ParsedFields, record: Record, this_year: int, settings: Ju
         record.entry_type == "preprint"
         or record.arxiv_id is not None
         or cited.arxiv_id is not None
-        or (cited.venue is not None and parse_venue(cited.venue).kind is VenueKind.PREPRINT)
+        or cites_preprint(cited)
     )
     if abs(cited.year - record.year) == 1 and preprint_involved:
         return FieldCheck(
@@ -386,8 +393,7 @@ def check_arxiv(cited: ParsedFields, record: Record, owner: Record | None) -> Fi
     year too (a venue's paper may reach arXiv after its publication)."""
     if not cited.arxiv_id:
         return None  # an arXiv id the citation does not give is not an error of the citation
-    as_preprint = not cited.venue or _is_preprint(parse_venue(cited.venue))
-    impossible = impossible_arxiv_id(cited.arxiv_id, cited.year if as_preprint else None)
+    impossible = impossible_arxiv_id(cited.arxiv_id, cited.year if cites_preprint(cited) else None)
     if impossible is not None:
         return FieldCheck(
             field="arxiv_id",

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from rapidfuzz.distance import OSA, Indel
 
-from refhound.agents.field_rules import AuthorComparison, name_variant
+from refhound.agents.field_rules import AuthorComparison, cites_preprint, name_variant
 from refhound.models import FieldCheck, FieldStatus, ParsedFields, Record, Severity
 from refhound.normalize.identifiers import arxiv_year
 from refhound.normalize.names import parse_name
@@ -361,18 +361,11 @@ def _year(cited: ParsedFields, record: Record, journal_version: bool) -> tuple[S
         return MINOR, "the year of the journal version"
     if abs(gap) == 1:
         return MINOR, "one year apart: a preprint's, or the proceedings', year"
-    if gap < 0 and _cites_preprint(cited):
+    if gap < 0 and cites_preprint(cited):
         id_year = arxiv_year(cited.arxiv_id) if cited.arxiv_id else None
         if -gap <= _PREPRINT_LEAD_YEARS or id_year == cited.year:
             return MINOR, f"the preprint's year, {-gap} years before the published version's"
     return MAJOR, "a year no version of the work has"
-
-
-def _cites_preprint(cited: ParsedFields) -> bool:
-    """Whether the citation is to a preprint: it names a preprint server, or an arXiv id and no venue."""
-    if cited.venue:
-        return parse_venue(cited.venue).kind is VenueKind.PREPRINT
-    return cited.arxiv_id is not None
 
 
 def _identifier(check: FieldCheck) -> tuple[Severity, str]:
