@@ -11,7 +11,7 @@ cannot confirm or refute it.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rapidfuzz.distance import OSA, Indel
@@ -40,6 +40,8 @@ from refhound.settings import JudgeSettings
 S = FieldStatus
 # (venue key, year) -> the sources holding that venue and year completely, with their record counts.
 Coverage = Callable[[str, int], list[tuple[str, int]]]
+# (a name, other names) -> whether some record of the index lists the name beside one of the others.
+WroteWith = Callable[[str, Sequence[str]], bool]
 
 
 def check_title(cited: str | None, record: Record) -> FieldCheck:

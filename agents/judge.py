@@ -34,6 +34,7 @@ from refhound.agents.context import AgentContext, Candidate
 from refhound.agents.field_rules import (
     AuthorComparison,
     Coverage,
+    WroteWith,
     borderline_doubts,
     check_arxiv,
     check_authors,
@@ -205,13 +206,14 @@ def judge(
     dead_identifiers: Collection[str] = (),
     unanswered: Collection[str] = (),
     searched_online: bool = False,
+    wrote_with: WroteWith | None = None,
 ) -> Judgement:
     """Decide one citation from the candidate records the stages found.
 
     `dead_identifiers` names the cited identifier fields ("doi", "arxiv_id") that their authority says
     do not exist; `unanswered` the services that gave no answer (whose silence proves nothing);
     `searched_online` says an online stage (scholarly sources, web search) looked for it and every service
-    answered."""
+    answered; `wrote_with` asks the index who has written with whom (without it, nobody is known to have)."""
     if not cited.title and not cited.doi and not cited.arxiv_id:
         only = f" (only a URL, {cited.url}, which only an online run reads)" if cited.url else ""
         return Judgement(
@@ -223,7 +225,7 @@ def judge(
     evaluations = [_evaluate(cited, c, owners, coverage, settings, this_year, dead) for c in candidates]
     same = [e for e in evaluations if e.same_work]
     if same:
-        return _decide_on_record(cited, max(same, key=lambda e: e.rank), settings)
+        return _decide_on_record(cited, max(same, key=lambda e: e.rank), settings, wrote_with or _nobody)
     if dead:
         return _dead_identifier(cited, dead, unanswered)
     return _decide_without_record(cited, candidates, coverage, settings, this_year, searched_online)
@@ -247,7 +249,8 @@ def judge_gathered(
     "Not in the index" proves something only where the index covers the venue completely, and only when
     a stage that searches the index ran: an SOP without it must not borrow its coverage. "Not found
     online" counts only when an online stage ran with its sources set up and every service answered."""
-    coverage = context.store.coverage if _SEARCH_THE_INDEX & set(stages_ran) else _covers_nothing
+    searched = bool(_SEARCH_THE_INDEX & set(stages_ran))
+    coverage = context.store.coverage if searched else _covers_nothing
     online = (Stage.SCHOLAR in stages_ran and context.sources is not None) or (
         Stage.WEB in stages_ran and context.web is not None
     )
@@ -260,11 +263,16 @@ def judge_gathered(
         dead_identifiers,
         unanswered,
         searched_online=online and not unanswered,
+        wrote_with=context.store.have_written_together if searched else None,
     )
 
 
 def _covers_nothing(venue_key: str, year: int) -> list[tuple[str, int]]:
     return []
+
+
+def _nobody(name: str, others: Sequence[str]) -> bool:
+    return False
 
 
 _IDENTIFIERS = ("doi", "arxiv_id")  # the fields only a resolver can confirm
@@ -308,14 +316,18 @@ def _arxiv_id_in_any_form(check: FieldCheck) -> bool:
     return check.field == "doi" and check.cited is not None and arxiv_id_from_doi(check.cited) is not None
 
 
-def _decide_on_record(cited: ParsedFields, best: _Evaluation, settings: JudgeSettings) -> Judgement:
+def _decide_on_record(
+    cited: ParsedFields, best: _Evaluation, settings: JudgeSettings, wrote_with: WroteWith
+) -> Judgement:
     record = best.candidate.record
     evidence = [_evidence(best.candidate)]
     wrong = [f for f in best.fields if f.status is S.MISMATCH]
     unchecked = [f.field for f in best.fields if f.status is S.UNCHECKED]
     where = f"{record.source} record {record.source_id}"
     if wrong:
-        fields = grade(cited, record, best.fields, best.authors, best.candidate.title_similarity, settings)
+        fields = grade(
+            cited, record, best.fields, best.authors, best.candidate.title_similarity, settings, wrote_with
+        )
         verdict, severity = verdict_of(fields)
         names = ", ".join(f.field for f in wrong)
         doubts = borderline_doubts(

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from rapidfuzz.distance import OSA, Indel
 
-from refhound.agents.field_rules import AuthorComparison, cites_preprint, name_variant
+from refhound.agents.field_rules import AuthorComparison, WroteWith, cites_preprint, name_variant
 from refhound.models import FieldCheck, FieldStatus, ParsedFields, Record, Severity
 from refhound.normalize.identifiers import arxiv_year
 from refhound.normalize.names import parse_name
@@ -142,15 +142,19 @@ def grade(
     authors: AuthorComparison,
     title_similarity: float,
     settings: JudgeSettings,
+    wrote_with: WroteWith,
 ) -> list[FieldCheck]:
-    """The field checks, each mismatch with its severity and, for a minor one, why it is minor."""
+    """The field checks, each mismatch with its severity and, for a minor one, why it is minor.
+    `wrote_with` says whether a name the record lacks has written with its authors elsewhere."""
     journal_version = _cites_journal_version(cited, record)
     graded = []
     for check in fields:
         if check.status is not S.MISMATCH or check.severity is not None:
             graded.append(check)  # a rule that knew the mismatch for what it is has graded it already
             continue
-        severity, why = _grade_one(check, cited, record, authors, title_similarity, journal_version, settings)
+        severity, why = _grade_one(
+            check, cited, record, authors, title_similarity, journal_version, settings, wrote_with
+        )
         note = "; ".join(part for part in (check.note, why) if part)
         graded.append(check.model_copy(update={"severity": severity, "note": note}))
     return graded
@@ -172,12 +176,13 @@ def _grade_one(
     title_similarity: float,
     journal_version: bool,
     settings: JudgeSettings,
+    wrote_with: WroteWith,
 ) -> tuple[Severity, str]:
     match check.field:
         case "title":
             return _title(cited.title or "", record.title, title_similarity, settings)
         case "authors":
-            return _authors(authors, cited, record, journal_version, settings)
+            return _authors(authors, cited, record, journal_version, settings, wrote_with)
         case "venue":
             return _venue(cited, record)
         case "year":
@@ -204,6 +209,7 @@ def _authors(
     record: Record,
     journal_version: bool,
     settings: JudgeSettings,
+    wrote_with: WroteWith,
 ) -> tuple[Severity, str]:
     if authors.tail_of_record and _cut_inside_a_name(cited.authors):
         return MINOR, (
@@ -217,10 +223,15 @@ def _authors(
             "them: the journal version's list"
         )
     if authors.extends_record and len(record.authors) >= _MIN_EXTENDED_AUTHORS:
-        return MINOR, (
-            f"the record's {len(record.authors)} authors, in order, with {len(authors.unmatched)} more after "
-            "them: a later version's list, or a record short of authors"
-        )
+        # A later version's list, or a record short of authors, adds people of the same group: one of the
+        # added names has written with the record's authors elsewhere. An invented name has not.
+        colleague = next((name for name in authors.unmatched if wrote_with(name, record.authors)), None)
+        if colleague is not None:
+            return MINOR, (
+                f"the record's {len(record.authors)} authors, in order, with {len(authors.unmatched)} more "
+                f"after them, {colleague} a co-author of theirs in other records: a later version's list, "
+                "or a record short of authors"
+            )
     unused = list(authors.unused)
     for name in authors.unmatched:
         other = next((o for o in unused if _variant(name, o, settings)), None)

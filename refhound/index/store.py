@@ -14,7 +14,7 @@ import os
 import sqlite3
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -28,7 +28,7 @@ from refhound.index.ingest.base import Dump
 from refhound.index.schema import SCHEMA, SCHEMA_VERSION
 from refhound.models import Record
 from refhound.normalize.identifiers import normalize_arxiv_id, normalize_doi
-from refhound.normalize.names import name_key
+from refhound.normalize.names import NameMatch, name_key, names_match
 from refhound.normalize.titles import title_key
 from refhound.normalize.venues import parse_venue
 
@@ -60,6 +60,9 @@ WHERE records.title_key IS NOT excluded.title_key OR records.authors IS NOT excl
     OR records.url IS NOT excluded.url OR records.source_version IS NOT excluded.source_version
     OR records.proof IS NOT excluded.proof
 """
+# Records read to confirm that two people wrote together: their family names agree in this many at most
+# (common family names pair up in many records; a real co-authorship is among the first either way).
+_MAX_COAUTHOR_RECORDS = 200
 # Words that carry no retrieval signal in titles (articles are already gone from title keys).
 _STOPWORDS = frozenset(
     [
@@ -369,6 +372,10 @@ def _stale(path: Path, version: str) -> IndexStale:
         f"built by another refhound (index schema {version}, this one reads {SCHEMA_VERSION}): delete it and "
         "build it again with `refhound index build`",
     )
+
+
+def _lists(name: str, authors: Sequence[str]) -> bool:
+    return any(names_match(name, author) is not NameMatch.NONE for author in authors)
 
 
 def _fts_phrase(token: str) -> str:
@@ -797,6 +804,29 @@ class IndexStore:
     def _doc_freq_uncached(self, token: str) -> int:
         row = self._db.execute("SELECT docs FROM title_terms WHERE term = ?", (token,)).fetchone()
         return int(row[0]) if row else 0
+
+    def have_written_together(self, name: str, others: Sequence[str]) -> bool:
+        """Whether some record lists `name` among its authors beside one of `others` (names as cited:
+        initials and variants agree as `names_match` has them). The family names find the records; the
+        full names confirm them, so two people who only share family names with them do not count."""
+        key = name_key(name)
+        keys = {k for k in map(name_key, others) if k and k != key}
+        if not key or not keys:
+            return False
+        query = f"authors_key : ({_fts_phrase(key)} AND ({' OR '.join(map(_fts_phrase, sorted(keys)))}))"
+        try:
+            rows = self._db.execute(
+                "SELECT r.authors FROM records_fts f JOIN records r ON r.id = f.rowid "
+                "WHERE records_fts MATCH ? LIMIT ?",
+                (query, _MAX_COAUTHOR_RECORDS),
+            ).fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise IndexCorrupt(self.path, f"unreadable ({exc})") from exc
+        for (text,) in rows:
+            authors = json.loads(text)
+            if _lists(name, authors) and any(_lists(other, authors) for other in others):
+                return True
+        return False
 
     def coverage(self, venue_key: str, year: int) -> list[tuple[str, int]]:
         """Sources complete for a venue and year, with how many records each holds there."""

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
+from refhound.agents.field_rules import WroteWith
 from refhound.agents.index_search import Candidate
 from refhound.agents.judge import Judgement, judge
 from refhound.models import FieldStatus, FlagPolicy, ParsedFields, Record, Severity, Verdict, is_hallucinated
@@ -45,7 +48,7 @@ def _named(record: Record, at: int, name: str) -> Record:
     return record.model_copy(update={"authors": authors})
 
 
-def judged(record: Record, **changes: object) -> Judgement:
+def judged(record: Record, wrote_with: WroteWith | None = None, **changes: object) -> Judgement:
     fields = {
         "title": record.title,
         "authors": list(record.authors),
@@ -57,7 +60,7 @@ def judged(record: Record, **changes: object) -> Judgement:
     candidate = Candidate(
         record, title_similarity(cited.title, record.title) if cited.title else 0.0, "title"
     )
-    return judge(cited, [candidate], lambda key, year: [], SETTINGS, this_year=2026)
+    return judge(cited, [candidate], lambda key, year: [], SETTINGS, this_year=2026, wrote_with=wrote_with)
 
 
 def field(judgement: Judgement, name: str):  # type: ignore[no-untyped-def]
@@ -118,9 +121,6 @@ def field(judgement: Judgement, name: str):  # type: ignore[no-untyped-def]
         ),
         # A DOI cut short at a line break.
         (FEDAVG, {"doi": "10.5555/aistats"}, "doi"),
-        # A later version's author list, or a record short of authors: the record's whole list, in order,
-        # then names it lacks.
-        (LDA, {"authors": [*LDA.authors, "Petra Quillfeather"]}, "authors"),
         # A Student Research Workshop paper cited at its conference's main proceedings.
         (
             FEDAVG.model_copy(
@@ -210,6 +210,30 @@ def test_a_sign_of_invention_is_a_major_error(record: Record, changes: dict[str,
     assert j.severity is Severity.MAJOR
     assert field(j, wrong).severity is Severity.MAJOR
     assert is_hallucinated(j.verdict, j.severity) is True
+
+
+def test_names_after_the_records_whole_list_are_a_later_version_when_they_wrote_with_its_authors() -> None:
+    # A later version's author list, or a record short of authors: the record's whole list, in order, then
+    # names it lacks, one of whom has written with its authors in other records.
+    authors = [*LDA.authors, "Petra Quillfeather", "Thomas L. Griffiths"]
+    asked: list[tuple[str, tuple[str, ...]]] = []
+
+    def griffiths_wrote_with_blei(name: str, others: Sequence[str]) -> bool:
+        asked.append((name, tuple(others)))
+        return name == "Thomas L. Griffiths" and "David M. Blei" in others
+
+    j = judged(LDA, wrote_with=griffiths_wrote_with_blei, authors=authors)
+    assert j.verdict is Verdict.METADATA_ERROR and j.severity is Severity.MINOR, j.fields
+    assert "Thomas L. Griffiths a co-author of theirs" in (field(j, "authors").note or "")
+    assert asked[0] == ("Petra Quillfeather", tuple(LDA.authors))
+
+
+def test_a_name_after_the_records_whole_list_who_never_wrote_with_its_authors_is_a_major_error() -> None:
+    # An invented name appended to a real list: nobody it has written with.
+    for wrote_with in (None, lambda name, others: False):
+        j = judged(LDA, wrote_with=wrote_with, authors=[*LDA.authors, "Petra Quillfeather"])
+        assert j.severity is Severity.MAJOR
+        assert "Petra Quillfeather is no variant" in (field(j, "authors").note or "")
 
 
 def test_a_single_author_record_extended_by_another_name_is_a_major_error() -> None:

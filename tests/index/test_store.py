@@ -50,6 +50,16 @@ def test_search_tolerates_a_typo_and_a_missing_word(store: IndexStore) -> None:
     assert hits and hits[0].record.source_id == "conf/iclr/KingmaB14"
 
 
+def test_who_has_written_with_whom(store: IndexStore) -> None:
+    # Devlin, Chang, Lee and Toutanova wrote BERT together: initials and full names both find it.
+    assert store.have_written_together("K. Lee", ["Jacob Devlin"])
+    assert store.have_written_together("Kristina Toutanova", ["Ashish Vaswani", "M.-W. Chang"])
+    # The same family name with another given name is another person; one name alone proves nothing.
+    assert not store.have_written_together("Peter Lee", ["Jacob Devlin"])
+    assert not store.have_written_together("Kenton Lee", [])
+    assert not store.have_written_together("Kenton Lee", ["Ashish Vaswani"])
+
+
 def test_coverage_comes_only_from_complete_sources(store: IndexStore) -> None:
     assert store.coverage("icml", 2019) == [("dblp", 1)]
     assert store.coverage("icml", 2020) == []
