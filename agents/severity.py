@@ -40,8 +40,10 @@ _MIN_SHORTENED_FAMILY = 5
 _JOURNAL_VERSION_YEARS = 3
 # A preprint is posted up to this many years before the version a venue publishes.
 _PREPRINT_LEAD_YEARS = 3
-# An identifier this similar to the record's is a typo of it, not another work's.
-_IDENTIFIER_TYPO_SIMILARITY = 0.9
+# An identifier this many edits from the record's (a character wrong, missing or added, two swapped) is a
+# typo of it. Not a similarity share: identifiers of one publisher's volume share most of their characters,
+# so "acl-long.676" for "acl-long.377" is as similar as a typo and names another paper.
+_IDENTIFIER_TYPO_EDITS = 1
 # Common English nicknames of given names. Those that are a prefix of the name ("Chris" / "Christopher")
 # the name rules accept as short forms before a mismatch is graded; the others are a slip, not a stranger.
 _NICKNAMES = frozenset(
@@ -381,10 +383,11 @@ def _year(cited: ParsedFields, record: Record, journal_version: bool) -> tuple[S
 
 def _identifier(check: FieldCheck) -> tuple[Severity, str]:
     """Another work's identifier and one that does not exist are graded major where they are found."""
-    if check.cited and check.found and check.found.casefold().startswith(check.cited.casefold()):
+    if not check.cited or not check.found:
+        return MAJOR, ""
+    cited, found = check.cited.casefold(), check.found.casefold()
+    if found.startswith(cited):
         return MINOR, "the identifier cut short (broken across a line?)"
-    if check.cited and check.found:
-        similarity = Indel.normalized_similarity(check.cited.casefold(), check.found.casefold())
-        if similarity >= _IDENTIFIER_TYPO_SIMILARITY:
-            return MINOR, "a typo in the identifier"
+    if OSA.distance(cited, found) <= _IDENTIFIER_TYPO_EDITS:
+        return MINOR, "a typo in the identifier"
     return MAJOR, ""

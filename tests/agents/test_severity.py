@@ -121,6 +121,9 @@ def field(judgement: Judgement, name: str):  # type: ignore[no-untyped-def]
         ),
         # A DOI cut short at a line break.
         (FEDAVG, {"doi": "10.5555/aistats"}, "doi"),
+        # A digit wrong, or two swapped, in the identifier.
+        (FEDAVG, {"doi": "10.5555/aistats.2017.1213"}, "doi"),
+        (FEDAVG, {"doi": "10.5555/aistats.2017.1237"}, "doi"),
         # A Student Research Workshop paper cited at its conference's main proceedings.
         (
             FEDAVG.model_copy(
@@ -202,6 +205,8 @@ def test_a_human_slip_is_a_minor_error_with_its_correction(
         (FEDAVG, {"year": 2010, "venue": "arXiv preprint"}, "year"),
         # A DOI that is not the work's.
         (FEDAVG, {"doi": "10.1109/cvpr.2016.90"}, "doi"),
+        # Another paper number of the same volume: most characters shared, and another paper all the same.
+        (FEDAVG, {"doi": "10.5555/aistats.2017.1853"}, "doi"),
     ],
 )
 def test_a_sign_of_invention_is_a_major_error(record: Record, changes: dict[str, object], wrong: str) -> None:
