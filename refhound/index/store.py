@@ -60,8 +60,8 @@ WHERE records.title_key IS NOT excluded.title_key OR records.authors IS NOT excl
     OR records.url IS NOT excluded.url OR records.source_version IS NOT excluded.source_version
     OR records.proof IS NOT excluded.proof
 """
-# Records read to confirm that two people wrote together: their family names agree in this many at most
-# (common family names pair up in many records; a real co-authorship is among the first either way).
+# Two family names found together in more records than this (common ones: Wang and Zhang) cannot tell
+# who wrote with whom.
 _MAX_COAUTHOR_RECORDS = 200
 # Words that carry no retrieval signal in titles (articles are already gone from title keys).
 _STOPWORDS = frozenset(
@@ -807,25 +807,31 @@ class IndexStore:
 
     def have_written_together(self, name: str, others: Sequence[str]) -> bool:
         """Whether some record lists `name` among its authors beside one of `others` (names as cited:
-        initials and variants agree as `names_match` has them). The family names find the records; the
-        full names confirm them, so two people who only share family names with them do not count."""
+        initials and variants agree as `names_match` has them). The family names find the records, the
+        full names confirm them. Family names that share more than `_MAX_COAUTHOR_RECORDS` records (Wang
+        and Zhang) cannot tell people apart, and prove nothing."""
         key = name_key(name)
-        keys = {k for k in map(name_key, others) if k and k != key}
-        if not key or not keys:
+        if not key:
             return False
-        query = f"authors_key : ({_fts_phrase(key)} AND ({' OR '.join(map(_fts_phrase, sorted(keys)))}))"
-        try:
-            rows = self._db.execute(
-                "SELECT r.authors FROM records_fts f JOIN records r ON r.id = f.rowid "
-                "WHERE records_fts MATCH ? LIMIT ?",
-                (query, _MAX_COAUTHOR_RECORDS),
-            ).fetchall()
-        except sqlite3.DatabaseError as exc:
-            raise IndexCorrupt(self.path, f"unreadable ({exc})") from exc
-        for (text,) in rows:
-            authors = json.loads(text)
-            if _lists(name, authors) and any(_lists(other, authors) for other in others):
-                return True
+        for other in others:
+            other_key = name_key(other)
+            if not other_key or other_key == key:
+                continue
+            query = f"authors_key : ({_fts_phrase(key)} AND {_fts_phrase(other_key)})"
+            try:
+                rows = self._db.execute(
+                    "SELECT r.authors FROM records_fts f JOIN records r ON r.id = f.rowid "
+                    "WHERE records_fts MATCH ? LIMIT ?",
+                    (query, _MAX_COAUTHOR_RECORDS + 1),
+                ).fetchall()
+            except sqlite3.DatabaseError as exc:
+                raise IndexCorrupt(self.path, f"unreadable ({exc})") from exc
+            if len(rows) > _MAX_COAUTHOR_RECORDS:
+                continue
+            for (text,) in rows:
+                authors = json.loads(text)
+                if _lists(name, authors) and _lists(other, authors):
+                    return True
         return False
 
     def coverage(self, venue_key: str, year: int) -> list[tuple[str, int]]:
