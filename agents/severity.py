@@ -219,21 +219,24 @@ def _authors(
             "family name: the string seems to begin inside its author list"
         )
     later = cited.year is None or record.year is None or cited.year >= record.year
-    if journal_version and later and authors.keeps_record and len(record.authors) >= _MIN_EXTENDED_AUTHORS:
-        return MINOR, (
-            f"the record's {len(record.authors)} authors, in order, with {len(authors.unmatched)} more among "
-            "them: the journal version's list"
+    # A journal or later version's list, or a record short of authors, adds people of the same group: one
+    # of the added names has written with the record's authors elsewhere. An invented name has not.
+    extended = len(record.authors) >= _MIN_EXTENDED_AUTHORS and (
+        authors.extends_record or (journal_version and later and authors.keeps_record)
+    )
+    colleague = None
+    if extended:
+        colleague = next((n for n in authors.unmatched if wrote_with(n, record.authors)), None)
+    if colleague is not None:
+        where, version = (
+            ("after them", "a later version's list, or a record short of authors")
+            if authors.extends_record
+            else ("among them", "the journal version's list")
         )
-    if authors.extends_record and len(record.authors) >= _MIN_EXTENDED_AUTHORS:
-        # A later version's list, or a record short of authors, adds people of the same group: one of the
-        # added names has written with the record's authors elsewhere. An invented name has not.
-        colleague = next((name for name in authors.unmatched if wrote_with(name, record.authors)), None)
-        if colleague is not None:
-            return MINOR, (
-                f"the record's {len(record.authors)} authors, in order, with {len(authors.unmatched)} more "
-                f"after them, {colleague} a co-author of theirs in other records: a later version's list, "
-                "or a record short of authors"
-            )
+        return MINOR, (
+            f"the record's {len(record.authors)} authors, in order, with {len(authors.unmatched)} more "
+            f"{where}, {colleague} a co-author of theirs in other records: {version}"
+        )
     unused = list(authors.unused)
     for name in authors.unmatched:
         other = next((o for o in unused if _variant(name, o, settings)), None)

@@ -11,7 +11,8 @@ note, Greek letters by name); for records of the conferences in `VENUE_FORMS`, t
 the year, the series' full name, its proceedings series); and the fields a citation of another version
 gives (the arXiv preprint one to three years before, or by arXiv's DOI; a Findings or Student Research
 Workshop paper at its host conference; a joint conference by another partner; a series named with its
-host; an anonymous submission; the journal version a year later with an author who joined it). Each
+host; an anonymous submission; the journal version a year later with an author who joined it, a co-author
+of the first author in another record of the index). Each
 citation, otherwise the record's own fields, is judged against the record with the rules judge
 (`agents.judge.judge`). Every rewrite is the same work, so every major error is a false alarm: it prints,
 per rewrite, how many citations got a major and a minor error, and how many were not taken for the
@@ -36,8 +37,9 @@ from pathlib import Path
 
 from refhound.agents.index_search import Candidate
 from refhound.agents.judge import judge
+from refhound.index.store import IndexStore
 from refhound.models import ParsedFields, Record, Severity, Verdict
-from refhound.normalize.names import PersonName, parse_name
+from refhound.normalize.names import NameMatch, PersonName, name_key, names_match, parse_name
 from refhound.normalize.text import latex_to_unicode
 from refhound.normalize.titles import title_similarity
 from refhound.normalize.venues import VenueKind, parse_venue, series_named
@@ -178,6 +180,26 @@ _JOURNAL = "IEEE Transactions on Pattern Analysis and Machine Intelligence"
 _JOURNAL_VERSION = "the journal version, a year later, with an author who joined it"
 
 
+def _colleague(db: sqlite3.Connection, authors: list[str]) -> str | None:
+    """A co-author of `authors[0]` in another record of the index who is not among `authors`: who joins
+    a journal version is of the group."""
+    key = name_key(authors[0])
+    if not key:
+        return None
+    rows = db.execute(
+        "SELECT r.authors FROM records_fts f JOIN records r ON r.id = f.rowid WHERE records_fts MATCH ? "
+        "LIMIT 50",
+        (f'authors_key : "{key}"',),
+    ).fetchall()
+    for (text,) in rows:
+        others = json.loads(text)
+        if any(names_match(authors[0], other) is not NameMatch.NONE for other in others):
+            for other in others:
+                if all(names_match(other, author) is NameMatch.NONE for author in authors):
+                    return str(other)
+    return None
+
+
 def _preprint(lead: int) -> Callable[[str | None, str, int], dict[str, object]]:
     return lambda _, __, year: {"venue": "arXiv preprint", "year": year - lead}
 
@@ -229,11 +251,11 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=11)
     args = parser.parse_args()
 
-    with sqlite3.connect(f"file:{args.index}?mode=ro", uri=True) as db:
-        rows = db.execute(
-            "SELECT source, source_id, title, authors, venue, year, doi FROM records "
-            "WHERE authors LIKE '[%,%'"
-        ).fetchall()
+    db = sqlite3.connect(f"file:{args.index}?mode=ro", uri=True)
+    rows = db.execute(
+        "SELECT source, source_id, title, authors, venue, year, doi FROM records WHERE authors LIKE '[%,%'"
+    ).fetchall()
+    store = IndexStore.open(args.index)
     rng = random.Random(args.seed)
     sample = rng.sample(rows, min(args.n, len(rows)))
     settings = JudgeSettings()
@@ -243,7 +265,14 @@ def main() -> int:
 
     def count(table: str, kind: str, record: Record, cited: ParsedFields, written: tuple[str, str]) -> None:
         similarity = title_similarity(cited.title or "", record.title)
-        judgement = judge(cited, [Candidate(record, similarity, "title")], lambda *_: [], settings, 2026)
+        judgement = judge(
+            cited,
+            [Candidate(record, similarity, "title")],
+            lambda *_: [],
+            settings,
+            2026,
+            wrote_with=store.have_written_together,
+        )
         tally[table, kind]["n"] += 1
         tally[table, kind]["unverified"] += judgement.verdict is Verdict.UNVERIFIED
         if judgement.severity is not None:
@@ -288,9 +317,10 @@ def main() -> int:
                 cited = ParsedFields(**{**own, **changed})
                 written = ", ".join(str(value) for value in changed.values())
                 count("versions", kind, record, cited, (f"{venue} {year}", written))
-        if venue and year and parse_venue(venue).kind is VenueKind.CONFERENCE:
+        colleague = _colleague(db, authors) if venue and year else None
+        if colleague and parse_venue(venue).kind is VenueKind.CONFERENCE:
             # A journal version of the conference paper, a year later, with an author who joined it.
-            joined = [authors[0], "Petra Quillfeather", *authors[1:]]
+            joined = [authors[0], colleague, *authors[1:]]
             cited = ParsedFields(**{**own, "venue": _JOURNAL, "year": year + 1, "authors": joined})
             count("versions", _JOURNAL_VERSION, record, cited, (venue, f"{_JOURNAL}, {year + 1}, +1 author"))
     print(f"{args.index}: {len(sample)} records, seed {args.seed}\n")

@@ -28,7 +28,7 @@ from refhound.index.ingest.base import Dump
 from refhound.index.schema import SCHEMA, SCHEMA_VERSION
 from refhound.models import Record
 from refhound.normalize.identifiers import normalize_arxiv_id, normalize_doi
-from refhound.normalize.names import NameMatch, name_key, names_match
+from refhound.normalize.names import NameMatch, name_key, names_match, parse_name
 from refhound.normalize.titles import title_key
 from refhound.normalize.venues import parse_venue
 
@@ -60,9 +60,10 @@ WHERE records.title_key IS NOT excluded.title_key OR records.authors IS NOT excl
     OR records.url IS NOT excluded.url OR records.source_version IS NOT excluded.source_version
     OR records.proof IS NOT excluded.proof
 """
-# Two family names found together in more records than this (common ones: Wang and Zhang) cannot tell
-# who wrote with whom.
-_MAX_COAUTHOR_RECORDS = 200
+# Two family names found together in more records than this (common ones: Li and Liu) tell who wrote with
+# whom only by names written in full; records read for a pair, at most.
+_FEW_COAUTHOR_RECORDS = 200
+_MAX_COAUTHOR_RECORDS = 2000
 # Words that carry no retrieval signal in titles (articles are already gone from title keys).
 _STOPWORDS = frozenset(
     [
@@ -374,8 +375,12 @@ def _stale(path: Path, version: str) -> IndexStale:
     )
 
 
-def _lists(name: str, authors: Sequence[str]) -> bool:
-    return any(names_match(name, author) is not NameMatch.NONE for author in authors)
+def _may_be(cited: str, author: str) -> bool:
+    return names_match(cited, author) is not NameMatch.NONE
+
+
+def _written_alike(cited: str, author: str) -> bool:
+    return names_match(cited, author) is NameMatch.EXACT and len(parse_name(cited).given.rstrip(".")) > 1
 
 
 def _fts_phrase(token: str) -> str:
@@ -806,31 +811,31 @@ class IndexStore:
         return int(row[0]) if row else 0
 
     def have_written_together(self, name: str, others: Sequence[str]) -> bool:
-        """Whether some record lists `name` among its authors beside one of `others` (names as cited:
-        initials and variants agree as `names_match` has them). The family names find the records, the
-        full names confirm them. Family names that share more than `_MAX_COAUTHOR_RECORDS` records (Wang
-        and Zhang) cannot tell people apart, and prove nothing."""
+        """Whether some record lists `name` among its authors beside one of `others` (names as cited). The
+        family names find the records, the full names confirm them: initials and variants agree as
+        `names_match` has them while the two family names share few records; family names found together
+        in many (Li and Liu) need both names written the same in full, as initials there could be anyone."""
         key = name_key(name)
         if not key:
             return False
         for other in others:
             other_key = name_key(other)
-            if not other_key or other_key == key:
+            if not other_key:
                 continue
-            query = f"authors_key : ({_fts_phrase(key)} AND {_fts_phrase(other_key)})"
+            pair = {key, other_key}
+            query = "authors_key : (" + " AND ".join(map(_fts_phrase, sorted(pair))) + ")"
             try:
                 rows = self._db.execute(
                     "SELECT r.authors FROM records_fts f JOIN records r ON r.id = f.rowid "
                     "WHERE records_fts MATCH ? LIMIT ?",
-                    (query, _MAX_COAUTHOR_RECORDS + 1),
+                    (query, _MAX_COAUTHOR_RECORDS),
                 ).fetchall()
             except sqlite3.DatabaseError as exc:
                 raise IndexCorrupt(self.path, f"unreadable ({exc})") from exc
-            if len(rows) > _MAX_COAUTHOR_RECORDS:
-                continue
+            agree = _written_alike if len(rows) > _FEW_COAUTHOR_RECORDS else _may_be
             for (text,) in rows:
                 authors = json.loads(text)
-                if _lists(name, authors) and _lists(other, authors):
+                if any(agree(name, a) for a in authors) and any(agree(other, a) for a in authors):
                     return True
         return False
 

@@ -140,16 +140,6 @@ def field(judgement: Judgement, name: str):  # type: ignore[no-untyped-def]
             {"venue": "Proceedings of the 2020 Conference on Empirical Methods in NLP (EMNLP)"},
             "venue",
         ),
-        # The journal version of a conference paper, with authors who joined it.
-        (
-            LDA,
-            {
-                "venue": "Journal of Machine Learning Research",
-                "year": 2003,
-                "authors": ["David M. Blei", "Petra Quillfeather", "Andrew Y. Ng", "Michael I. Jordan"],
-            },
-            "authors",
-        ),
         # The series' acronym with a typo.
         (LDA, {"venue": "In Proceedings, 14th NIPZ"}, "venue"),
         # A string cut at its start, inside the author list: the record's last authors, the first of them
@@ -239,6 +229,27 @@ def test_a_name_after_the_records_whole_list_who_never_wrote_with_its_authors_is
         j = judged(LDA, wrote_with=wrote_with, authors=[*LDA.authors, "Petra Quillfeather"])
         assert j.severity is Severity.MAJOR
         assert "Petra Quillfeather is no variant" in (field(j, "authors").note or "")
+
+
+JOURNAL_VERSION = {
+    "venue": "Journal of Machine Learning Research",
+    "year": 2003,
+    "authors": ["David M. Blei", "Thomas L. Griffiths", "Andrew Y. Ng", "Michael I. Jordan"],
+}
+
+
+def test_the_journal_version_with_a_colleague_who_joined_it_is_a_minor_error() -> None:
+    # The journal version of a conference paper, with an author who joined it: one who has written with
+    # the record's authors in other records.
+    j = judged(LDA, wrote_with=lambda name, others: name == "Thomas L. Griffiths", **JOURNAL_VERSION)
+    assert j.verdict is Verdict.METADATA_ERROR and j.severity is Severity.MINOR, j.fields
+    assert "the journal version's list" in (field(j, "authors").note or "")
+
+
+def test_the_journal_version_with_a_name_nobody_wrote_with_is_a_major_error() -> None:
+    j = judged(LDA, wrote_with=lambda name, others: False, **JOURNAL_VERSION)
+    assert j.severity is Severity.MAJOR
+    assert field(j, "authors").severity is Severity.MAJOR
 
 
 def test_a_single_author_record_extended_by_another_name_is_a_major_error() -> None:
