@@ -485,14 +485,17 @@ def _decide_without_record(
                 f"no record of {where} has this title, though the index holds that venue and year "
                 f"completely ({sources}), and no online source has it",
             )
-    scope = (
-        f"{(venue.key or venue.name).upper()} {cited.year}"
-        if venue and cited.year
-        else "the cited venue and year"
-    )
-    return Judgement(
-        Verdict.UNVERIFIED,
-        fields,
-        evidence,
-        f"not found in the index, which does not cover {scope} completely{conflict}",
-    )
+    if not cited.title:
+        cited_ids = " and ".join(
+            f"{label} {value}" for label, value in (("DOI", cited.doi), ("arXiv id", cited.arxiv_id)) if value
+        )
+        reason = (
+            f"no title to search by, and no indexed record carries the cited {cited_ids}: only its resolver "
+            "(doi.org, arXiv) can tell whose it is"
+        )
+    elif venue and cited.year:
+        scope = f"{(venue.key or venue.name).upper()} {cited.year}"
+        reason = f"not found in the index, which does not cover {scope} completely"
+    else:
+        reason = "not found in the index; with no venue and year cited, nothing says the index would hold it"
+    return Judgement(Verdict.UNVERIFIED, fields, evidence, reason + conflict)

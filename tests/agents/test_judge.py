@@ -259,6 +259,17 @@ def test_unknown_title_outside_coverage_is_unverified(store: IndexStore) -> None
     assert "does not cover" in j.reason
 
 
+def test_a_citation_without_title_venue_or_year_says_what_the_index_could_not_show(store: IndexStore) -> None:
+    # Only an identifier no record carries: its resolver, not the index, can say whose it is.
+    j = run(store, arxiv_id="2112.09118")
+    assert j.verdict is Verdict.UNVERIFIED
+    assert "no title to search by" in j.reason and "arXiv id 2112.09118" in j.reason
+    # A title no record has, with no venue and year: nothing says the index would hold it.
+    j = run(store, title="Contrastive Curriculum Distillation for Sparse Mixture Models", authors=["Wei Seo"])
+    assert j.verdict is Verdict.UNVERIFIED
+    assert "with no venue and year cited" in j.reason
+
+
 def test_a_year_in_the_future_is_never_verified(store: IndexStore) -> None:
     j = run(
         store,
