@@ -479,11 +479,12 @@ def _words(name: str) -> list[str]:
 
 
 def _adopted_name(ours: list[str], theirs: list[str]) -> bool:
-    """An adopted given name, then the initials of the given names: "Ricky T. Q." for "Tian Qi"."""
+    """An adopted given name, then the initials of the given names: "Ricky T. Q." for "Tian Qi". Two
+    initials at least: one is any middle initial ("Dylan J. Foster" is not Jennifer Foster)."""
     initials = ours[1:]
     return (
         len(ours[0].rstrip(".")) > 1
-        and bool(initials)
+        and len(initials) >= 2
         and all(len(w.rstrip(".")) == 1 for w in initials)
         and [w[0] for w in initials] == [w[0] for w in theirs]
     )
@@ -514,7 +515,15 @@ def name_variant(cited: str, found: str, threshold: float) -> bool:
     a, b = parse_name(skeleton_a), parse_name(skeleton_b)
     if not a.family or not b.family:
         return False
-    given_agrees = not a.given or not b.given or a.given[0] == b.given[0]
+    # Romanisation merges letters (Y and I, J and I), so a shared first letter says little: the given
+    # names must be alike too, or one an initial.
+    first, second = a.given.rstrip("."), b.given.rstrip(".")
+    given_agrees = (
+        not first
+        or not second
+        or (first[0] == second[0] and min(len(first), len(second)) == 1)
+        or Indel.normalized_similarity(first, second) >= threshold
+    )
     return given_agrees and Indel.normalized_similarity(a.family, b.family) >= threshold
 
 

@@ -32,8 +32,10 @@ MAJOR, MINOR = Severity.MAJOR, Severity.MINOR
 # A name this similar to a record author's (same first initial) is a typo of it: "Schmidhuber" /
 # "Schmidhueber", "Krizhevsky" / "Krizhevksy".
 _NAME_TYPO_SIMILARITY = 0.8
-# A name this long with one letter wrong is that name misspelt.
+# A name this long with two letters swapped is that name misspelt; from the second length, with any letter
+# wrong, missing or added (shorter names are a syllable or two, where one letter makes another name).
 _MIN_TYPO_NAME = 4
+_MIN_FREE_TYPO_NAME = 6
 # A family name that begins another, from this length, is that name shortened.
 _MIN_SHORTENED_FAMILY = 5
 # A journal version appears up to this many years after the conference paper it extends.
@@ -316,12 +318,16 @@ def _same_given(a: str, b: str) -> bool:
 
 
 def _typo(a: str, b: str) -> bool:
-    """One letter wrong, missing, added or swapped ("Blie"), or most letters shared; not in names so short
-    that one letter makes another name ("Li" / "Lu")."""
+    """One letter wrong, missing, added or swapped ("Schmidhueber"), or most letters shared. In a name of
+    a syllable or two ("Yang", "Ming", "Hwan") one letter wrong, missing or added makes another name ("Tang",
+    "Ting", "Han"), so there only two letters swapped are a typo ("Blie", "Zhnag"); in "Li" / "Lu" none."""
     a, b = a.rstrip("."), b.rstrip(".")
-    if min(len(a), len(b)) >= _MIN_TYPO_NAME and OSA.distance(a, b) <= 1:
-        return True
-    return Indel.normalized_similarity(a, b) >= _NAME_TYPO_SIMILARITY
+    shorter = min(len(a), len(b))
+    if shorter < _MIN_TYPO_NAME:
+        return False
+    if shorter < _MIN_FREE_TYPO_NAME:
+        return len(a) == len(b) and sorted(a) == sorted(b) and OSA.distance(a, b) == 1
+    return OSA.distance(a, b) <= 1 or Indel.normalized_similarity(a, b) >= _NAME_TYPO_SIMILARITY
 
 
 def _nickname(a: str, b: str) -> bool:

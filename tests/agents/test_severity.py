@@ -83,6 +83,12 @@ def field(judgement: Judgement, name: str):  # type: ignore[no-untyped-def]
         (FEDAVG, {"authors": FEDAVG.authors[:4]}, "authors"),
         # A typo in a family name; a short or other given name; an initial for a name the record spells out.
         (LDA, {"authors": ["David M. Blie", "Andrew Y. Ng", "Michael I. Jordan"]}, "authors"),
+        (
+            _named(LDA, 1, "Jie Zhang"),
+            {"authors": ["David M. Blei", "Jie Zhnag", "Michael I. Jordan"]},
+            "authors",
+        ),
+        (LDA, {"authors": ["David M. Blei", "Andrew Y. Ng", "Michael I. Jordon"]}, "authors"),
         (LDA, {"authors": ["Dave Blei", "Andrew Y. Ng", "Michael I. Jordan"]}, "authors"),
         (LDA, {"authors": ["David M. Blei", "Y. Andrew Ng", "Michael I. Jordan"]}, "authors"),
         # A person known by a middle name, or by the name the record gives in parentheses; a nickname that
@@ -197,6 +203,29 @@ def test_a_human_slip_is_a_minor_error_with_its_correction(
         (FEDAVG, {"doi": "10.1109/cvpr.2016.90"}, "doi"),
         # Another paper number of the same volume: most characters shared, and another paper all the same.
         (FEDAVG, {"doi": "10.5555/aistats.2017.1853"}, "doi"),
+        # In a name of a syllable or two, one letter makes another name: another person, not a typo.
+        (
+            _named(LDA, 1, "Jie Zhang"),
+            {"authors": ["David M. Blei", "Jie Huang", "Michael I. Jordan"]},
+            "authors",
+        ),
+        (
+            _named(LDA, 1, "Kwang-Ting Cheng"),
+            {"authors": ["David M. Blei", "Ming-Ming Cheng", "Michael I. Jordan"]},
+            "authors",
+        ),
+        # A middle initial is not a native given name behind an adopted one.
+        (
+            _named(LDA, 1, "Jennifer Foster"),
+            {"authors": ["David M. Blei", "Dylan J. Foster", "Michael I. Jordan"]},
+            "authors",
+        ),
+        # Romanisation merges Y and I: "Yannick" is no spelling of "Isabelle".
+        (
+            _named(LDA, 1, "Isabelle Estève"),
+            {"authors": ["David M. Blei", "Yannick Estève", "Michael I. Jordan"]},
+            "authors",
+        ),
     ],
 )
 def test_a_sign_of_invention_is_a_major_error(record: Record, changes: dict[str, object], wrong: str) -> None:
