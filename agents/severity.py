@@ -301,8 +301,11 @@ def _given_agrees(cited: str, found: str) -> bool:
     ours, theirs = _name_words(cited), _name_words(found)
     if not ours or not theirs:
         return True
-    if _same_given(ours[0], theirs[0]) or _typo("".join(ours), "".join(theirs)):
-        return True  # the first given names agree, or the whole given names but for a hyphen or a typo
+    # The first given names agree; or, split into words in two ways ("Mingwei" / "Ming-Wei"), the whole
+    # given names but for a typo. Split alike, a syllable apart is another name ("Kai-Wei" / "Tai-Wei").
+    joined_typo = len(ours) != len(theirs) and _typo("".join(ours), "".join(theirs))
+    if _same_given(ours[0], theirs[0]) or joined_typo:
+        return True
     # A later given name counts only written in full, in the record ("Z. Kolter" for J. Zico Kolter) or in
     # the citation ("J. Zico Kolter" for Zico Kolter): a later initial may be an invented first name's
     # neighbour ("Sumaiya S. Zettlemoyer" for Luke S. Zettlemoyer, "Y. D. Hromada" for Daniel D. Hromada).

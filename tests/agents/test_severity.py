@@ -214,6 +214,11 @@ def test_a_human_slip_is_a_minor_error_with_its_correction(
             {"authors": ["David M. Blei", "Ming-Ming Cheng", "Michael I. Jordan"]},
             "authors",
         ),
+        (
+            _named(LDA, 1, "Tai-Wei Chang"),
+            {"authors": ["David M. Blei", "Kai-Wei Chang", "Michael I. Jordan"]},
+            "authors",
+        ),
         # A middle initial is not a native given name behind an adopted one.
         (
             _named(LDA, 1, "Jennifer Foster"),
