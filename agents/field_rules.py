@@ -81,7 +81,7 @@ class AuthorComparison:
     # The record's last authors, in order, and only them: the string may begin inside the author list.
     tail_of_record: bool = False
     # Every record author cited, in the record's order, the first first, with names the record lacks
-    # anywhere after the first (a journal version's list).
+    # anywhere after the first (a later or journal version's list, or a record that lost an author).
     keeps_record: bool = False
 
     @property

@@ -220,24 +220,19 @@ def _authors(
             f"only the record's last {len(cited.authors)} of {len(record.authors)} authors, the first a bare "
             "family name: the string seems to begin inside its author list"
         )
-    later = cited.year is None or record.year is None or cited.year >= record.year
-    # A journal or later version's list, or a record short of authors, adds people of the same group: one
-    # of the added names has written with the record's authors elsewhere. An invented name has not.
-    extended = len(record.authors) >= _MIN_EXTENDED_AUTHORS and (
-        authors.extends_record or (journal_version and later and authors.keeps_record)
-    )
+    # A later or journal version's list, or a record short of authors (a database that lost one), adds
+    # people of the same group: one of the added names has written with the record's authors elsewhere.
+    # An invented name has not.
     colleague = None
-    if extended:
+    if authors.keeps_record and len(record.authors) >= _MIN_EXTENDED_AUTHORS:
         colleague = next((n for n in authors.unmatched if wrote_with(n, record.authors)), None)
     if colleague is not None:
-        where, version = (
-            ("after them", "a later version's list, or a record short of authors")
-            if authors.extends_record
-            else ("among them", "the journal version's list")
-        )
+        where = "after them" if authors.extends_record else "among them"
+        version = "the journal version's list" if journal_version else "a later version's list"
         return MINOR, (
             f"the record's {len(record.authors)} authors, in order, with {len(authors.unmatched)} more "
-            f"{where}, {colleague} a co-author of theirs in other records: {version}"
+            f"{where}, {colleague} a co-author of theirs in other records: {version}, or a record short of "
+            "authors"
         )
     unused = list(authors.unused)
     for name in authors.unmatched:

@@ -280,6 +280,17 @@ def test_the_journal_version_with_a_colleague_who_joined_it_is_a_minor_error() -
     assert "the journal version's list" in (field(j, "authors").note or "")
 
 
+def test_a_colleague_among_the_records_authors_is_a_record_short_of_an_author() -> None:
+    # A database that lost an author in the middle of the list (a later version's list reads the same):
+    # the record's authors in order, a name among them who has written with them elsewhere.
+    authors = ["David M. Blei", "Thomas L. Griffiths", "Andrew Y. Ng", "Michael I. Jordan"]
+    j = judged(LDA, wrote_with=lambda name, others: name == "Thomas L. Griffiths", authors=authors)
+    assert j.verdict is Verdict.METADATA_ERROR and j.severity is Severity.MINOR, j.fields
+    assert "a record short of authors" in (field(j, "authors").note or "")
+    j = judged(LDA, wrote_with=lambda name, others: False, authors=authors)
+    assert j.severity is Severity.MAJOR
+
+
 def test_the_journal_version_with_a_name_nobody_wrote_with_is_a_major_error() -> None:
     j = judged(LDA, wrote_with=lambda name, others: False, **JOURNAL_VERSION)
     assert j.severity is Severity.MAJOR
