@@ -193,7 +193,8 @@ def _colleague(db: sqlite3.Connection, authors: list[str]) -> str | None:
     ).fetchall()
     for (text,) in rows:
         others = json.loads(text)
-        if any(names_match(authors[0], other) is not NameMatch.NONE for other in others):
+        # The first author written the same way there (an initial could be a namesake).
+        if any(names_match(authors[0], other) is NameMatch.EXACT for other in others):
             for other in others:
                 if all(names_match(other, author) is NameMatch.NONE for author in authors):
                     return str(other)
