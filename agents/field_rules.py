@@ -40,8 +40,9 @@ from refhound.settings import JudgeSettings
 S = FieldStatus
 # (venue key, year) -> the sources holding that venue and year completely, with their record counts.
 Coverage = Callable[[str, int], list[tuple[str, int]]]
-# (a name, other names) -> whether some record of the index lists the name beside one of the others.
-WroteWith = Callable[[str, Sequence[str]], bool]
+# (a name, other names) -> a record of the index that lists the name beside one of the others, said as
+# "SOURCE ID lists NAME with OTHER", or None.
+CoAuthorship = Callable[[str, Sequence[str]], str | None]
 
 
 def check_title(cited: str | None, record: Record) -> FieldCheck:

@@ -33,8 +33,8 @@ from refhound.agents.candidates import near_title
 from refhound.agents.context import AgentContext, Candidate
 from refhound.agents.field_rules import (
     AuthorComparison,
+    CoAuthorship,
     Coverage,
-    WroteWith,
     borderline_doubts,
     check_arxiv,
     check_authors,
@@ -206,14 +206,15 @@ def judge(
     dead_identifiers: Collection[str] = (),
     unanswered: Collection[str] = (),
     searched_online: bool = False,
-    wrote_with: WroteWith | None = None,
+    co_authorship: CoAuthorship | None = None,
 ) -> Judgement:
     """Decide one citation from the candidate records the stages found.
 
     `dead_identifiers` names the cited identifier fields ("doi", "arxiv_id") that their authority says
     do not exist; `unanswered` the services that gave no answer (whose silence proves nothing);
     `searched_online` says an online stage (scholarly sources, web search) looked for it and every service
-    answered; `wrote_with` asks the index who has written with whom (without it, nobody is known to have)."""
+    answered; `co_authorship` asks the index who has written with whom (without it, nobody is known to
+    have)."""
     if not cited.title and not cited.doi and not cited.arxiv_id:
         only = f" (only a URL, {cited.url}, which only an online run reads)" if cited.url else ""
         return Judgement(
@@ -225,7 +226,7 @@ def judge(
     evaluations = [_evaluate(cited, c, owners, coverage, settings, this_year, dead) for c in candidates]
     same = [e for e in evaluations if e.same_work]
     if same:
-        return _decide_on_record(cited, max(same, key=lambda e: e.rank), settings, wrote_with or _nobody)
+        return _decide_on_record(cited, max(same, key=lambda e: e.rank), settings, co_authorship or _nobody)
     if dead:
         return _dead_identifier(cited, dead, unanswered)
     return _decide_without_record(cited, candidates, coverage, settings, this_year, searched_online)
@@ -263,7 +264,7 @@ def judge_gathered(
         dead_identifiers,
         unanswered,
         searched_online=online and not unanswered,
-        wrote_with=context.store.have_written_together if searched else None,
+        co_authorship=context.store.co_authorship if searched else None,
     )
 
 
@@ -271,8 +272,8 @@ def _covers_nothing(venue_key: str, year: int) -> list[tuple[str, int]]:
     return []
 
 
-def _nobody(name: str, others: Sequence[str]) -> bool:
-    return False
+def _nobody(name: str, others: Sequence[str]) -> str | None:
+    return None
 
 
 _IDENTIFIERS = ("doi", "arxiv_id")  # the fields only a resolver can confirm
@@ -317,7 +318,7 @@ def _arxiv_id_in_any_form(check: FieldCheck) -> bool:
 
 
 def _decide_on_record(
-    cited: ParsedFields, best: _Evaluation, settings: JudgeSettings, wrote_with: WroteWith
+    cited: ParsedFields, best: _Evaluation, settings: JudgeSettings, co_authorship: CoAuthorship
 ) -> Judgement:
     record = best.candidate.record
     evidence = [_evidence(best.candidate)]
@@ -326,7 +327,7 @@ def _decide_on_record(
     where = f"{record.source} record {record.source_id}"
     if wrong:
         fields = grade(
-            cited, record, best.fields, best.authors, best.candidate.title_similarity, settings, wrote_with
+            cited, record, best.fields, best.authors, best.candidate.title_similarity, settings, co_authorship
         )
         verdict, severity = verdict_of(fields)
         names = ", ".join(f.field for f in wrong)

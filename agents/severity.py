@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from rapidfuzz.distance import OSA, Indel
 
-from refhound.agents.field_rules import AuthorComparison, WroteWith, cites_preprint, name_variant
+from refhound.agents.field_rules import AuthorComparison, CoAuthorship, cites_preprint, name_variant
 from refhound.models import FieldCheck, FieldStatus, ParsedFields, Record, Severity
 from refhound.normalize.identifiers import arxiv_year
 from refhound.normalize.names import parse_name
@@ -146,10 +146,10 @@ def grade(
     authors: AuthorComparison,
     title_similarity: float,
     settings: JudgeSettings,
-    wrote_with: WroteWith,
+    co_authorship: CoAuthorship,
 ) -> list[FieldCheck]:
     """The field checks, each mismatch with its severity and, for a minor one, why it is minor.
-    `wrote_with` says whether a name the record lacks has written with its authors elsewhere."""
+    `co_authorship` finds a record where a name the record lacks has written with its authors."""
     journal_version = _cites_journal_version(cited, record)
     graded = []
     for check in fields:
@@ -157,7 +157,7 @@ def grade(
             graded.append(check)  # a rule that knew the mismatch for what it is has graded it already
             continue
         severity, why = _grade_one(
-            check, cited, record, authors, title_similarity, journal_version, settings, wrote_with
+            check, cited, record, authors, title_similarity, journal_version, settings, co_authorship
         )
         note = "; ".join(part for part in (check.note, why) if part)
         graded.append(check.model_copy(update={"severity": severity, "note": note}))
@@ -180,13 +180,13 @@ def _grade_one(
     title_similarity: float,
     journal_version: bool,
     settings: JudgeSettings,
-    wrote_with: WroteWith,
+    co_authorship: CoAuthorship,
 ) -> tuple[Severity, str]:
     match check.field:
         case "title":
             return _title(cited.title or "", record.title, title_similarity, settings)
         case "authors":
-            return _authors(authors, cited, record, journal_version, settings, wrote_with)
+            return _authors(authors, cited, record, journal_version, settings, co_authorship)
         case "venue":
             return _venue(cited, record)
         case "year":
@@ -213,7 +213,7 @@ def _authors(
     record: Record,
     journal_version: bool,
     settings: JudgeSettings,
-    wrote_with: WroteWith,
+    co_authorship: CoAuthorship,
 ) -> tuple[Severity, str]:
     if authors.tail_of_record and _cut_inside_a_name(cited.authors):
         return MINOR, (
@@ -223,16 +223,16 @@ def _authors(
     # A later or journal version's list, or a record short of authors (a database that lost one), adds
     # people of the same group: one of the added names has written with the record's authors elsewhere.
     # An invented name has not.
-    colleague = None
+    evidence = None
     if authors.keeps_record and len(record.authors) >= _MIN_EXTENDED_AUTHORS:
-        colleague = next((n for n in authors.unmatched if wrote_with(n, record.authors)), None)
-    if colleague is not None:
+        found = (co_authorship(name, record.authors) for name in authors.unmatched)
+        evidence = next((said for said in found if said), None)
+    if evidence is not None:
         where = "after them" if authors.extends_record else "among them"
         version = "the journal version's list" if journal_version else "a later version's list"
         return MINOR, (
             f"the record's {len(record.authors)} authors, in order, with {len(authors.unmatched)} more "
-            f"{where}, {colleague} a co-author of theirs in other records: {version}, or a record short of "
-            "authors"
+            f"{where}, who write with them ({evidence}): {version}, or a record short of authors"
         )
     unused = list(authors.unused)
     for name in authors.unmatched:

@@ -101,7 +101,7 @@ def main() -> int:
                 lambda *_: [],
                 settings,
                 2026,
-                wrote_with=store.have_written_together,
+                co_authorship=store.co_authorship,
             )
             outcome = judgement.severity.value if judgement.severity else judgement.verdict.value
             tally[kind]["n"] += 1

@@ -272,7 +272,7 @@ def main() -> int:
             lambda *_: [],
             settings,
             2026,
-            wrote_with=store.have_written_together,
+            co_authorship=store.co_authorship,
         )
         tally[table, kind]["n"] += 1
         tally[table, kind]["unverified"] += judgement.verdict is Verdict.UNVERIFIED

@@ -810,14 +810,15 @@ class IndexStore:
         row = self._db.execute("SELECT docs FROM title_terms WHERE term = ?", (token,)).fetchone()
         return int(row[0]) if row else 0
 
-    def have_written_together(self, name: str, others: Sequence[str]) -> bool:
-        """Whether some record lists `name` among its authors beside one of `others` (names as cited). The
-        family names find the records, the full names confirm them: initials and variants agree as
-        `names_match` has them while the two family names share few records; family names found together
-        in many (Li and Liu) need both names written the same in full, as initials there could be anyone."""
+    def co_authorship(self, name: str, others: Sequence[str]) -> str | None:
+        """A record that lists `name` among its authors beside one of `others` (names as cited), said as
+        "SOURCE ID lists NAME with OTHER"; None if no record does. The family names find the records, the
+        full names confirm them: initials and variants agree as `names_match` has them while the two
+        family names share few records; family names found together in many (Li and Liu) need both names
+        written the same in full, as initials there could be anyone."""
         key = name_key(name)
         if not key:
-            return False
+            return None
         for other in others:
             other_key = name_key(other)
             if not other_key:
@@ -826,18 +827,18 @@ class IndexStore:
             query = "authors_key : (" + " AND ".join(map(_fts_phrase, sorted(pair))) + ")"
             try:
                 rows = self._db.execute(
-                    "SELECT r.authors FROM records_fts f JOIN records r ON r.id = f.rowid "
-                    "WHERE records_fts MATCH ? LIMIT ?",
+                    "SELECT r.source, r.source_id, r.authors FROM records_fts f "
+                    "JOIN records r ON r.id = f.rowid WHERE records_fts MATCH ? LIMIT ?",
                     (query, _MAX_COAUTHOR_RECORDS),
                 ).fetchall()
             except sqlite3.DatabaseError as exc:
                 raise IndexCorrupt(self.path, f"unreadable ({exc})") from exc
             agree = _written_alike if len(rows) > _FEW_COAUTHOR_RECORDS else _may_be
-            for (text,) in rows:
+            for source, source_id, text in rows:
                 authors = json.loads(text)
                 if any(agree(name, a) for a in authors) and any(agree(other, a) for a in authors):
-                    return True
-        return False
+                    return f"{source} {source_id} lists {name} with {other}"
+        return None
 
     def coverage(self, venue_key: str, year: int) -> list[tuple[str, int]]:
         """Sources complete for a venue and year, with how many records each holds there."""

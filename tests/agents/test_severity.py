@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from refhound.agents.field_rules import WroteWith
+from refhound.agents.field_rules import CoAuthorship
 from refhound.agents.index_search import Candidate
 from refhound.agents.judge import Judgement, judge
 from refhound.models import FieldStatus, FlagPolicy, ParsedFields, Record, Severity, Verdict, is_hallucinated
@@ -48,7 +48,7 @@ def _named(record: Record, at: int, name: str) -> Record:
     return record.model_copy(update={"authors": authors})
 
 
-def judged(record: Record, wrote_with: WroteWith | None = None, **changes: object) -> Judgement:
+def judged(record: Record, co_authorship: CoAuthorship | None = None, **changes: object) -> Judgement:
     fields = {
         "title": record.title,
         "authors": list(record.authors),
@@ -60,7 +60,9 @@ def judged(record: Record, wrote_with: WroteWith | None = None, **changes: objec
     candidate = Candidate(
         record, title_similarity(cited.title, record.title) if cited.title else 0.0, "title"
     )
-    return judge(cited, [candidate], lambda key, year: [], SETTINGS, this_year=2026, wrote_with=wrote_with)
+    return judge(
+        cited, [candidate], lambda key, year: [], SETTINGS, this_year=2026, co_authorship=co_authorship
+    )
 
 
 def field(judgement: Judgement, name: str):  # type: ignore[no-untyped-def]
@@ -247,22 +249,29 @@ def test_names_after_the_records_whole_list_are_a_later_version_when_they_wrote_
     authors = [*LDA.authors, "Petra Quillfeather", "Thomas L. Griffiths"]
     asked: list[tuple[str, tuple[str, ...]]] = []
 
-    def griffiths_wrote_with_blei(name: str, others: Sequence[str]) -> bool:
+    def griffiths_wrote_with_blei(name: str, others: Sequence[str]) -> str | None:
         asked.append((name, tuple(others)))
-        return name == "Thomas L. Griffiths" and "David M. Blei" in others
+        found = name == "Thomas L. Griffiths" and "David M. Blei" in others
+        return "dblp conf/x lists Thomas L. Griffiths with David M. Blei" if found else None
 
-    j = judged(LDA, wrote_with=griffiths_wrote_with_blei, authors=authors)
+    j = judged(LDA, co_authorship=griffiths_wrote_with_blei, authors=authors)
     assert j.verdict is Verdict.METADATA_ERROR and j.severity is Severity.MINOR, j.fields
-    assert "Thomas L. Griffiths a co-author of theirs" in (field(j, "authors").note or "")
+    assert "(dblp conf/x lists Thomas L. Griffiths with David M. Blei)" in (field(j, "authors").note or "")
     assert asked[0] == ("Petra Quillfeather", tuple(LDA.authors))
 
 
 def test_a_name_after_the_records_whole_list_who_never_wrote_with_its_authors_is_a_major_error() -> None:
     # An invented name appended to a real list: nobody it has written with.
-    for wrote_with in (None, lambda name, others: False):
-        j = judged(LDA, wrote_with=wrote_with, authors=[*LDA.authors, "Petra Quillfeather"])
+    for co_authorship in (None, lambda name, others: None):
+        j = judged(LDA, co_authorship=co_authorship, authors=[*LDA.authors, "Petra Quillfeather"])
         assert j.severity is Severity.MAJOR
         assert "Petra Quillfeather is no variant" in (field(j, "authors").note or "")
+
+
+def _griffiths(name: str, others: Sequence[str]) -> str | None:
+    return (
+        "dblp conf/x lists Thomas L. Griffiths with David M. Blei" if name == "Thomas L. Griffiths" else None
+    )
 
 
 JOURNAL_VERSION = {
@@ -275,7 +284,7 @@ JOURNAL_VERSION = {
 def test_the_journal_version_with_a_colleague_who_joined_it_is_a_minor_error() -> None:
     # The journal version of a conference paper, with an author who joined it: one who has written with
     # the record's authors in other records.
-    j = judged(LDA, wrote_with=lambda name, others: name == "Thomas L. Griffiths", **JOURNAL_VERSION)
+    j = judged(LDA, co_authorship=_griffiths, **JOURNAL_VERSION)
     assert j.verdict is Verdict.METADATA_ERROR and j.severity is Severity.MINOR, j.fields
     assert "the journal version's list" in (field(j, "authors").note or "")
 
@@ -284,15 +293,15 @@ def test_a_colleague_among_the_records_authors_is_a_record_short_of_an_author() 
     # A database that lost an author in the middle of the list (a later version's list reads the same):
     # the record's authors in order, a name among them who has written with them elsewhere.
     authors = ["David M. Blei", "Thomas L. Griffiths", "Andrew Y. Ng", "Michael I. Jordan"]
-    j = judged(LDA, wrote_with=lambda name, others: name == "Thomas L. Griffiths", authors=authors)
+    j = judged(LDA, co_authorship=_griffiths, authors=authors)
     assert j.verdict is Verdict.METADATA_ERROR and j.severity is Severity.MINOR, j.fields
     assert "a record short of authors" in (field(j, "authors").note or "")
-    j = judged(LDA, wrote_with=lambda name, others: False, authors=authors)
+    j = judged(LDA, co_authorship=lambda name, others: None, authors=authors)
     assert j.severity is Severity.MAJOR
 
 
 def test_the_journal_version_with_a_name_nobody_wrote_with_is_a_major_error() -> None:
-    j = judged(LDA, wrote_with=lambda name, others: False, **JOURNAL_VERSION)
+    j = judged(LDA, co_authorship=lambda name, others: None, **JOURNAL_VERSION)
     assert j.severity is Severity.MAJOR
     assert field(j, "authors").severity is Severity.MAJOR
 

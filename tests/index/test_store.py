@@ -52,12 +52,14 @@ def test_search_tolerates_a_typo_and_a_missing_word(store: IndexStore) -> None:
 
 def test_who_has_written_with_whom(store: IndexStore) -> None:
     # Devlin, Chang, Lee and Toutanova wrote BERT together: initials and full names both find it.
-    assert store.have_written_together("K. Lee", ["Jacob Devlin"])
-    assert store.have_written_together("Kristina Toutanova", ["Ashish Vaswani", "M.-W. Chang"])
+    assert store.co_authorship("K. Lee", ["Jacob Devlin"]) == (
+        "dblp conf/naacl/DevlinCLT19 lists K. Lee with Jacob Devlin"
+    )
+    assert store.co_authorship("Kristina Toutanova", ["Ashish Vaswani", "M.-W. Chang"])
     # The same family name with another given name is another person; one name alone proves nothing.
-    assert not store.have_written_together("Peter Lee", ["Jacob Devlin"])
-    assert not store.have_written_together("Kenton Lee", [])
-    assert not store.have_written_together("Kenton Lee", ["Ashish Vaswani"])
+    assert store.co_authorship("Peter Lee", ["Jacob Devlin"]) is None
+    assert store.co_authorship("Kenton Lee", []) is None
+    assert store.co_authorship("Kenton Lee", ["Ashish Vaswani"]) is None
 
 
 def test_family_names_found_together_often_need_the_names_in_full(
@@ -65,8 +67,8 @@ def test_family_names_found_together_often_need_the_names_in_full(
 ) -> None:
     # Above the bound (200 records on a real index; none here) an initial could be anyone of that name.
     monkeypatch.setattr("refhound.index.store._FEW_COAUTHOR_RECORDS", 0)
-    assert not store.have_written_together("K. Lee", ["Jacob Devlin"])
-    assert store.have_written_together("Kenton Lee", ["Jacob Devlin"])
+    assert store.co_authorship("K. Lee", ["Jacob Devlin"]) is None
+    assert store.co_authorship("Kenton Lee", ["Jacob Devlin"])
 
 
 def test_coverage_comes_only_from_complete_sources(store: IndexStore) -> None:
