@@ -88,18 +88,35 @@ _SEP = rf"(?:[,;]+&?|&|,?z|(?<=[IVK])(?={_FAMILY}j?,))"
 # Materials" has one author, "F. Jahanian and Al Mok" two, "J Ganesh, Manish Gupta, and Vijay K. Varma" three.
 # A Vancouver list ("Smith JA, Doe B") is read as one first, so that "Демсетц Г. Производство" is a name and
 # the title's first word, not "Jill G. de Villiers"; it must not run on into other name forms.
-_VAN_LIST = rf"{_VAN}(?:{_SEP}{_VAN})+(?:,?&{_VAN})?(?![,;&IVK])"
+_VAN_LIST = rf"{_VAN}(?:{_SEP}(?:{_VAN}|(?<=[,;])W(?=[,;]+{_VAN})))+(?:,?&{_VAN})?(?![,;&IVK])"
 # Nor does a list go from "Mehta L." to a natural-order name: "Mehta L., Displaced By Development: …" has
 # one author and a title.
 _VAN_THEN_NAT = rf"{_VAN},[WP]W?{_FAMILY}(?![,;&]*[WPpIVK])"
+# A person known by one name ("Mausam"), inside a list: after a comma or "and", before a short name (a
+# title's words are no name: "J. D. Anderson, Hypersonic and High Temperature Gas Dynamics"), or last
+# after ", and" before the period that ends the list.
+_SHORT_NAT = rf"(?:[WP][IV]+W?{_FAMILY}|[WP]{_FAMILY}|{_NAT_I})(?:,?j)?"
+_LAST_MONO = r"(?<=,&)W(?=\.)"  # ", and Mausam." (a title may end "… and Finnish.")
+_MONO = rf"(?:(?<=[,;&])W(?=(?:[,;]+&?|&)(?:{_INV}|{_VAN}|{_SHORT_NAT})(?![WIVKpPj]))|{_LAST_MONO})"
+_MONO_I = rf"(?<=[,;&])W(?=(?:[,;]+&?|&){_NAT_I}(?![WIVKpPj]))"  # in a list of initials-first names
 _LIST = (
-    rf"(?:{_VAN_LIST}|{_NAT_I}(?:{_SEP}{_NAT_I})*(?:(?:{_SEP}{_NAT})*,?&{_NAME})?|(?![IV])(?!{_VAN_THEN_NAT}){_NAME}(?:{_SEP}{_NAME})*"
+    rf"(?:{_VAN_LIST}|{_NAT_I}(?:{_SEP}(?:{_NAT_I}|{_MONO_I}))*(?:(?:{_SEP}{_NAT})*,?&(?:{_NAME}|{_LAST_MONO}))?"
+    rf"|(?![IV])(?!{_VAN_THEN_NAT}){_NAME}(?:{_SEP}(?:{_NAME}|{_MONO}))*"
     rf"|{_VAN}|{_FAMILY}(?=[,;]*&?e))"  # a family name alone before "et al.": "Devlin et al."
     r"(?:[,;]*&?e)?"  # "…, and et al." is a slip for "et al."
 )
 _BLOCK = re.compile(rf"({_LIST}|W(?=\.|,?y|\(y))(?:([.,:;])|(?=[(qy])|$|(?<=[IeK]))")
 _BLOCK_ENDS = frozenset("xqy:.")  # symbols that no name or separator contains
-_NEXT_NAME = re.compile(rf"(?:{_NAME}(?=(?:{_SEP}{_NAME})*(?:[,;]*&?e)?$)|{_FAMILY}(?=[,;]*&?e$))")
+# Within a block the grammar took, a lone capitalised word between separators is a one-name person.
+_IN_BLOCK = rf"(?:{_NAME}|W)"
+_NEXT_NAME = re.compile(
+    rf"(?:{_NAME}(?=(?:{_SEP}{_IN_BLOCK})*(?:[,;]*&?e)?$)|W(?=(?:{_SEP}{_IN_BLOCK})+(?:[,;]*&?e)?$|$)"
+    rf"|{_FAMILY}(?=[,;]*&?e$))"
+)
+# In a Vancouver list a one-name person comes before a family name and initials ("Rathore V, Mausam,
+# Chakrabarti S"), not a family name before given names ("Mausam, Chakrabarti S").
+_WHOLE_VAN_LIST = re.compile(rf"{_VAN_LIST}(?:[,;]*&?e)?")
+_NEXT_VAN_NAME = re.compile(rf"(?:{_VAN}|W)(?=(?:{_SEP}(?:{_VAN}|W))*(?:,?&{_VAN})?(?:[,;]*&?e)?$)")
 _NEXT_SEP = re.compile(rf"[,;]*&?e|{_SEP}")
 
 
@@ -237,9 +254,10 @@ _VANCOUVER_END = re.compile(rf"^([^,]*\s[{UPPER}]{{1,3}})\.$")  # "Roe C." ends 
 def _names(text: str, tokens: list[_Token], shapes: str) -> list[str]:
     """Cut a matched author block into names, the way the grammar parsed it."""
     names: list[str] = []
+    next_name = _NEXT_VAN_NAME if _WHOLE_VAN_LIST.fullmatch(shapes) else _NEXT_NAME
     pos = 0
     while pos < len(shapes):
-        name = _NEXT_NAME.match(shapes, pos)
+        name = next_name.match(shapes, pos)
         if not name:  # a single-word block ("COLLECTIF.")
             return [text[tokens[0].start : tokens[-1].end]]
         names.append(_VANCOUVER_END.sub(r"\1", text[tokens[pos].start : tokens[name.end() - 1].end]))

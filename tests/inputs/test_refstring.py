@@ -650,6 +650,66 @@ def test_names_with_particles_apostrophes_and_hyphens(raw: str, authors: list[st
     assert parsed.title and not any(name.split(",")[0] in parsed.title for name in authors)
 
 
+LRTDP = "LRTDP versus UCT for online probabilistic planning"
+
+
+@pytest.mark.parametrize(
+    ("raw", "authors"),
+    [
+        (
+            f"Andrey Kolobov, Mausam, and Daniel S. Weld. 2012. {LRTDP}. In AAAI.",
+            ["Andrey Kolobov", "Mausam", "Daniel S. Weld"],
+        ),
+        (
+            f"Kolobov, Andrey, Mausam, and Daniel S. Weld. 2012. “{LRTDP}.” In AAAI.",
+            ["Kolobov, Andrey", "Mausam", "Daniel S. Weld"],
+        ),
+        (
+            f"Kolobov, A., Mausam, & Weld, D. S. (2012). {LRTDP}. In AAAI.",
+            ["Kolobov, A.", "Mausam", "Weld, D. S."],
+        ),
+        (
+            f"A. Kolobov, Mausam, and D. S. Weld, “{LRTDP},” in AAAI, 2012.",
+            ["A. Kolobov", "Mausam", "D. S. Weld"],
+        ),
+        (
+            f"A. Kolobov, D. S. Weld, and Mausam. {LRTDP}. In AAAI, 2012.",
+            ["A. Kolobov", "D. S. Weld", "Mausam"],
+        ),
+        (
+            f"Kolobov A, Weld DS, Mausam, Chakrabarti S. {LRTDP}. In: AAAI; 2012.",
+            ["Kolobov A", "Weld DS", "Mausam", "Chakrabarti S"],
+        ),
+    ],
+)
+def test_a_person_known_by_one_name(raw: str, authors: list[str]) -> None:
+    parsed = parse_reference_string(raw)
+    assert parsed.authors == authors
+    assert parsed.title and parsed.title.casefold() == LRTDP.casefold()
+
+
+@pytest.mark.parametrize(
+    ("raw", "authors", "title"),
+    [
+        # A title's words after a comma are no one-name person, whatever follows them.
+        (
+            "J. D. Anderson, Hypersonic and High Temperature Gas Dynamics, McGraw-Hill, 1989.",
+            ["J. D. Anderson"],
+            "Hypersonic and High Temperature Gas Dynamics",
+        ),
+        (
+            "Koskenniemi, K. & Church, K. W. Complexity, Two-Level Morphology and Finnish. in COLING (1988).",
+            ["Koskenniemi, K.", "Church, K. W."],
+            "Complexity, Two-Level Morphology and Finnish",
+        ),
+    ],
+)
+def test_a_title_word_is_no_one_name_person(raw: str, authors: list[str], title: str) -> None:
+    parsed = parse_reference_string(raw)
+    assert parsed.authors == authors
+    assert parsed.title == title
+
+
 CONLL = "Introduction to the CoNLL-2003 shared task: Language-independent named entity recognition"
 
 
