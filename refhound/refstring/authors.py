@@ -159,6 +159,7 @@ def _shape(word: str) -> str:
 
 _NAME_ENDS = re.compile(r"\s*(?:[,.;&]|and\s)")
 _INITIALS_FOLLOW = re.compile(rf",\s*[{UPPER}]\.")
+_VANCOUVER_INITIALS_FOLLOW = re.compile(rf"\s+[{UPPER}]{{1,3}}\.?(?=\s*(?:[,;.&]|and\s|$))")
 
 
 # Words that only a title has, as capitals spell them ("LEARNING FOR IMAGE", "ATTENTION IS ALL YOU NEED").
@@ -205,9 +206,10 @@ _COLON_FOLLOWS = re.compile(r"\s?:(?:\s|$)")
 
 def _word_shape(word: str, before: list[_Token], text: str, end: int) -> str:
     """`_shape`, but a word is a family name where only a name can end: a title word after a given name
-    and before a separator ("Yuan An, and Sadid Hasan", "Xiangdong An and …") or before initials ("Wang,
-    J., An, N., …"); a lower-case word after a capitalised particle and before a separator ("Hugo Van
-    hamme."). A word in capitals is read by `_shouted_shape`, as its case tells nothing."""
+    or initials and before a separator ("Yuan An, and Sadid Hasan", "Xiangdong An and …", "B. An,"), or
+    before initials ("Wang, J., An, N., …", Vancouver's "Feng L, An B."); a lower-case word after a
+    capitalised particle and before a separator ("Hugo Van hamme."). A word in capitals is read by
+    `_shouted_shape`, as its case tells nothing."""
     shape = _shape(word)
     if shape in "VWP" and before and before[-1].shape in "IK" and _COLON_FOLLOWS.match(text, end):
         return "x"  # "Duan, N. GRACE: Gradient …": a name ends with its initials, a title starts there
@@ -217,7 +219,9 @@ def _word_shape(word: str, before: list[_Token], text: str, end: int) -> str:
         return shape
     ends_a_name = _NAME_ENDS.match(text, end) is not None
     if word in _NOT_NAMES and (
-        (before[-1].shape == "W" and ends_a_name) or _INITIALS_FOLLOW.match(text, end)
+        (before[-1].shape in "WIK" and ends_a_name)  # "Yuan An," / "B. An,"
+        or _INITIALS_FOLLOW.match(text, end)  # "An, B."
+        or (before[-1].shape in ",;&" and _VANCOUVER_INITIALS_FOLLOW.match(text, end))  # "Feng L, An B."
     ):
         return "W"
     if before[-1].shape == "P" and word.isalpha() and word.islower() and ends_a_name:

@@ -688,6 +688,35 @@ def test_a_person_known_by_one_name(raw: str, authors: list[str]) -> None:
     assert parsed.title and parsed.title.casefold() == LRTDP.casefold()
 
 
+PLL = "Partial label learning by semantic difference maximization"
+
+
+@pytest.mark.parametrize(
+    ("raw", "authors", "title"),
+    [
+        # "An" is a family name (Bo An) where only a name can stand: after initials, before initials.
+        (f"Feng L, An B. {PLL}. In: Proceedings of IJCAI; 2019.", ["Feng L", "An B"], PLL),
+        (f"L. Feng and B. An, {PLL}, in IJCAI, 2019.", ["L. Feng", "B. An"], PLL),
+        # And a title's first word elsewhere.
+        (
+            "Smith J. An introduction to statistics. Wiley; 2001.",
+            ["Smith J"],
+            "An introduction to statistics",
+        ),
+        (
+            "Smith, J. An introduction to statistics. Wiley, 2001.",
+            ["Smith, J."],
+            "An introduction to statistics",
+        ),
+        ("Smith J, Doe A. An HMM approach. In: ACL; 2001.", ["Smith J", "Doe A"], "An HMM approach"),
+    ],
+)
+def test_a_family_name_that_is_also_a_title_word(raw: str, authors: list[str], title: str) -> None:
+    parsed = parse_reference_string(raw)
+    assert parsed.authors == authors
+    assert parsed.title == title
+
+
 @pytest.mark.parametrize(
     ("raw", "authors", "title"),
     [
