@@ -74,13 +74,18 @@ _INV = rf"{_FAMILY}j?,(?:W{{1,4}}[IVK]*|[IVK]+(?:p[IVK]+)?)(?:W(?=[.;:&y]|,(?![W
 # Dieleman" are two names.)
 _INV2 = r"(?:W{1,2}|Wp+)[WP]j?,(?:[IVK]+(?=[.,;:&(qy]|$)|W{1,3}(?=;))"
 _INV_PAREN = rf"{_FAMILY}\((?:W{{1,3}}[IV]*|[IV]+)\)"  # FERRIERES (Madeleine)
+# Chicago's and MLA's first name, inverted, the person going by a middle name, before names in natural
+# order: "Midgley, T. Daniel, Shelly Harrison, and …". Only first: later, "Church, K. W. Complexity, Two-Level
+# Morphology" is a name and a title.
+_INV_FIRST = rf"{_FAMILY}j?,[IVK]+W(?=,Wp*W)"
 # J. Devlin / J. Christian Gerdes / C Lawrence Zitnick / E. F. Tjong Kim Sang
 _NAT_I = rf"[IV]+W{{0,2}}{_FAMILY}(?:,?j)?"
 # Jacob Devlin / Jill G. de Villiers / Tin Hoi Mok / Erik F. Tjong Kim Sang: after initials, a family name
 # may have three words.
 _NAT = rf"(?:[WP](?:p?W){{0,2}}(?:[IV]+W{{0,2}})?{_FAMILY}(?:,?j)?|{_NAT_I})"
 # Smith JA / Roe C. / Neal R. M. / Abraham WC. / Bocchini JA Jr / Tjong Kim Sang EF / Le QV
-_VAN = r"[pP]*(?:W{1,3}|P)[IVK]+j?"
+# Initials that spell a suffix ("Serban IV", Iulian Vlad) are initials before another Vancouver name.
+_VAN = r"[pP]*(?:W{1,3}|P)(?:[IVK]+j?|j(?=[,;]+[pP]*(?:W{1,3}|P)[IVK]))"
 _NAME = rf"(?:{_INV}|{_INV_PAREN}|{_INV2}|{_NAT}|{_VAN})"
 # Between names: punctuation, "and", or nothing after initials before an inverted name ("Keri, S. Kiss, I.").
 _SEP = rf"(?:[,;]+&?|&|,?z|(?<=[IVK])(?={_FAMILY}j?,))"
@@ -101,7 +106,7 @@ _MONO = rf"(?:(?<=[,;&])W(?=(?:[,;]+&?|&)(?:{_INV}|{_VAN}|{_SHORT_NAT})(?![WIVKp
 _MONO_I = rf"(?<=[,;&])W(?=(?:[,;]+&?|&){_NAT_I}(?![WIVKpPj]))"  # in a list of initials-first names
 _LIST = (
     rf"(?:{_VAN_LIST}|{_NAT_I}(?:{_SEP}(?:{_NAT_I}|{_MONO_I}))*(?:(?:{_SEP}{_NAT})*,?&(?:{_NAME}|{_LAST_MONO}))?"
-    rf"|(?![IV])(?!{_VAN_THEN_NAT}){_NAME}(?:{_SEP}(?:{_NAME}|{_MONO}))*"
+    rf"|(?![IV])(?!{_VAN_THEN_NAT})(?:{_INV_FIRST}|{_NAME})(?:{_SEP}(?:{_NAME}|{_MONO}))*"
     rf"|{_VAN}|{_FAMILY}(?=[,;]*&?e))"  # a family name alone before "et al.": "Devlin et al."
     r"(?:[,;]*&?e)?"  # "…, and et al." is a slip for "et al."
 )
@@ -117,6 +122,7 @@ _NEXT_NAME = re.compile(
 # Chakrabarti S"), not a family name before given names ("Mausam, Chakrabarti S").
 _WHOLE_VAN_LIST = re.compile(rf"{_VAN_LIST}(?:[,;]*&?e)?")
 _NEXT_VAN_NAME = re.compile(rf"(?:{_VAN}|W)(?=(?:{_SEP}(?:{_VAN}|W))*(?:,?&{_VAN})?(?:[,;]*&?e)?$)")
+_FIRST_INVERTED = re.compile(rf"{_INV_FIRST}(?=(?:{_SEP}{_IN_BLOCK})+(?:[,;]*&?e)?$)")
 _NEXT_SEP = re.compile(rf"[,;]*&?e|{_SEP}")
 
 
@@ -261,7 +267,7 @@ def _names(text: str, tokens: list[_Token], shapes: str) -> list[str]:
     next_name = _NEXT_VAN_NAME if _WHOLE_VAN_LIST.fullmatch(shapes) else _NEXT_NAME
     pos = 0
     while pos < len(shapes):
-        name = next_name.match(shapes, pos)
+        name = (pos == 0 and _FIRST_INVERTED.match(shapes)) or next_name.match(shapes, pos)
         if not name:  # a single-word block ("COLLECTIF.")
             return [text[tokens[0].start : tokens[-1].end]]
         names.append(_VANCOUVER_END.sub(r"\1", text[tokens[pos].start : tokens[name.end() - 1].end]))

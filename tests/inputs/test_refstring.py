@@ -688,6 +688,35 @@ def test_a_person_known_by_one_name(raw: str, authors: list[str]) -> None:
     assert parsed.title and parsed.title.casefold() == LRTDP.casefold()
 
 
+@pytest.mark.parametrize(
+    ("raw", "authors"),
+    [
+        # Chicago's first name inverted, the person going by a middle name.
+        (
+            "Midgley, T. Daniel, Shelly Harrison, and Cara MacNish. 2006. “Empirical Verification of "
+            "Adjacency Pairs Using Dialogue Segmentation.” In Proceedings of SIGdial.",
+            ["Midgley, T. Daniel", "Shelly Harrison", "Cara MacNish"],
+        ),
+        (
+            "McMahan, H. Brendan, Eider Moore, Daniel Ramage, and Seth Hampson. 2017. “Communication-"
+            "Efficient Learning of Deep Networks from Decentralized Data.” In AISTATS.",
+            ["McMahan, H. Brendan", "Eider Moore", "Daniel Ramage", "Seth Hampson"],
+        ),
+        # Vancouver initials that spell a suffix, before another Vancouver name.
+        (
+            "Serban IV, Sordoni A, Bengio Y, Courville AC, Pineau J. Building end-to-end dialogue systems "
+            "using generative hierarchical neural network models. In: AAAI; 2016.",
+            ["Serban IV", "Sordoni A", "Bengio Y", "Courville AC", "Pineau J"],
+        ),
+        ("Smith JA III, Doe B. A title here. J Foo. 2001;1:2.", ["Smith JA III", "Doe B"]),
+        # Later in a list, a word after the initials is the title's, as before.
+        ("Keri, S. Kiss, I. A title here. Journal, 2001.", ["Keri, S.", "Kiss, I."]),
+    ],
+)
+def test_names_chicago_and_vancouver_write_unusually(raw: str, authors: list[str]) -> None:
+    assert parse_reference_string(raw).authors == authors
+
+
 PLL = "Partial label learning by semantic difference maximization"
 
 
