@@ -379,8 +379,14 @@ def _year(cited: ParsedFields, record: Record, journal_version: bool) -> tuple[S
     gap = cited.year - record.year
     if journal_version and 0 < gap <= _JOURNAL_VERSION_YEARS:
         return MINOR, "the year of the journal version"
-    if abs(gap) == 1:
-        return MINOR, "one year apart: a preprint's, or the proceedings', year"
+    if gap == -1:
+        return MINOR, "a year before the published version's: the preprint's year"
+    # A year after the published version's is another version's only where one can come later: the
+    # journal version (above), a preprint posted after the proceedings, or the published version of a
+    # preprint record. At the record's own venue no version has it.
+    later_version = cites_preprint(cited) or not cited.venue or record.entry_type == "preprint"
+    if gap == 1 and later_version:
+        return MINOR, "a year after the record's: a later version's year"
     if gap < 0 and cites_preprint(cited):
         id_year = arxiv_year(cited.arxiv_id) if cited.arxiv_id else None
         if -gap <= _PREPRINT_LEAD_YEARS or id_year == cited.year:

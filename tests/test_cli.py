@@ -30,7 +30,7 @@ GOOD_AND_BAD_BIB = r"""
 @inproceedings{jain2019,
   title = {Attention is not Explanation},
   author = {Jain, Sarthak and Wallace, Byron C.},
-  booktitle = {NAACL}, year = {2020}
+  booktitle = {NAACL}, year = {2018}
 }
 """
 
@@ -64,7 +64,8 @@ def test_json_report_follows_the_contract(tmp_path: Path, small_index: Path) -> 
     }
     assert set(first["parsed"]) >= {"title", "authors", "venue", "year", "doi", "arxiv_id", "url"}
     assert first["verdict"] == "verified" and first["hallucinated"] is False
-    # A year one off is a slip: a citation error with its correction, not a hallucination.
+    # The preprint's year, one before the published one, is a slip: a citation error with its
+    # correction, not a hallucination.
     assert (second["verdict"], second["severity"], second["hallucinated"]) == (
         "metadata_error",
         "minor",
@@ -74,7 +75,7 @@ def test_json_report_follows_the_contract(tmp_path: Path, small_index: Path) -> 
     assert (year["status"], year["severity"], year["cited"], year["found"]) == (
         "mismatch",
         "minor",
-        "2020",
+        "2018",
         "2019",
     )
     assert second["evidence"][0] == {
@@ -288,9 +289,9 @@ def test_sample_bibliography_on_the_embedded_default_index(tmp_path: Path) -> No
 
 def test_flag_decides_whether_a_minor_error_fails_the_run(tmp_path: Path, small_index: Path) -> None:
     bib = tmp_path / "slip.bib"
-    bib.write_text(  # a year one off: a slip, reported with its correction
+    bib.write_text(  # the preprint's year: a slip, reported with its correction
         "@inproceedings{jain2019, title = {Attention is not Explanation}, author = {Jain, Sarthak and "
-        "Wallace, Byron C.}, booktitle = {NAACL-HLT}, year = {2020}}\n",
+        "Wallace, Byron C.}, booktitle = {NAACL-HLT}, year = {2018}}\n",
         encoding="utf-8",
     )
     code, out, err = check(bib, "--index", small_index, "--format", "json")

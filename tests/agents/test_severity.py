@@ -76,6 +76,8 @@ def field(judgement: Judgement, name: str):  # type: ignore[no-untyped-def]
         (LDA, {"venue": "Journal of Machine Learning Research", "year": 2003}, "year"),
         # A preprint's year, one before the published one.
         (FEDAVG, {"year": 2016}, "year"),
+        # A year after, and no venue to say which version is cited.
+        (FEDAVG, {"year": 2018, "venue": None}, "year"),
         # A preprint cited with its own year, years before the published version; with an arXiv id of
         # that year, however long before.
         (FEDAVG, {"year": 2014, "venue": "arXiv preprint"}, "year"),
@@ -205,6 +207,8 @@ def test_a_human_slip_is_a_minor_error_with_its_correction(
         (FEDAVG, {"doi": "10.1109/cvpr.2016.90"}, "doi"),
         # Another paper number of the same volume: most characters shared, and another paper all the same.
         (FEDAVG, {"doi": "10.5555/aistats.2017.1853"}, "doi"),
+        # A year after the published version's, at its own venue: no version of the work has it.
+        (FEDAVG, {"year": 2018}, "year"),
         # In a name of a syllable or two, one letter makes another name: another person, not a typo.
         (
             _named(LDA, 1, "Jie Zhang"),

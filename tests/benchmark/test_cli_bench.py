@@ -143,12 +143,12 @@ def test_citeaudit_splits_coverage_and_the_upstream_column(small_index: Path, tm
 def test_labelled_bibtex(small_index: Path, tmp_path: Path) -> None:
     path = tmp_path / "refs.bib"
     path.write_text(
-        "@inproceedings{jain, title = {Attention is not Explanation}, booktitle = {NAACL}, year = {2020},\n"
+        "@inproceedings{jain, title = {Attention is not Explanation}, booktitle = {NAACL}, year = {2018},\n"
         "  author = {Jain, Sarthak and Wallace, Byron C.},\n"
         "  label = {HALLUCINATED}, hallucination_type = {year}}\n",
         encoding="utf-8",
     )
-    # A year one off is a minor error: a positive only when every metadata error counts.
+    # The preprint's year is a minor error: a positive only when every metadata error counts.
     code, stdout, _ = bench("bib", path, "--index", small_index, "--positive", "any")
     assert code == 0 and "| refhound | 1 | 1 | 0 | 0 | 0 |" in stdout
     code, stdout, _ = bench("bib", path, "--index", small_index)

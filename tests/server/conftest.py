@@ -28,7 +28,7 @@ BIB = r"""
 @inproceedings{jain2019,
   title = {Attention is not Explanation},
   author = {Jain, Sarthak and Wallace, Byron C.},
-  booktitle = {NAACL}, year = {2020}
+  booktitle = {NAACL}, year = {2018}
 }
 """
 

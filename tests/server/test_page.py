@@ -14,7 +14,7 @@ from tests.server.live import LiveServer
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = list(CHROMIUM_ARGS)  # the web stage's own flags
-WRONG_YEAR = "Sarthak Jain and Byron C. Wallace. Attention is not Explanation. In NAACL-HLT, 2020."
+WRONG_YEAR = "Sarthak Jain and Byron C. Wallace. Attention is not Explanation. In NAACL-HLT, 2018."
 WRONG_AUTHOR = (
     "Kaiming He, Xiangyu Zhang, Wei Liu, and Jian Sun. Deep residual learning for image recognition. "
     "In IEEE Conference on Computer Vision and Pattern Recognition (CVPR), 2016."
@@ -79,7 +79,7 @@ def test_a_fabricated_reference_in_an_uploaded_pdf_is_marked(
             second = problems.nth(2)
             expect(second).to_have_attribute("data-verdict", "metadata_error")
             mark = second.locator("mark")
-            expect(mark).to_have_text("2020")  # the wrong field marked inside the cited string
+            expect(mark).to_have_text("2018")  # the wrong field marked inside the cited string
             expect(second.locator(".correct")).to_have_text("2019")
             expect(second.locator("a")).to_have_attribute("href", "https://dblp.org/rec/conf/naacl/JainW19")
             expect(page.locator("#verified > li")).to_have_count(1)
