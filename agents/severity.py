@@ -384,10 +384,10 @@ def _year(cited: ParsedFields, record: Record, journal_version: bool) -> tuple[S
     # A year after the published version's is another version's only where one can come later: the
     # journal version (above), a preprint posted after the proceedings, or the published version of a
     # preprint record. At the record's own venue no version has it.
-    later_version = cites_preprint(cited) or not cited.venue or record.entry_type == "preprint"
-    if gap == 1 and later_version:
+    preprint = cites_preprint(cited)
+    if gap == 1 and (preprint or not cited.venue or record.entry_type == "preprint"):
         return MINOR, "a year after the record's: a later version's year"
-    if gap < 0 and cites_preprint(cited):
+    if gap < 0 and preprint:
         id_year = arxiv_year(cited.arxiv_id) if cited.arxiv_id else None
         if -gap <= _PREPRINT_LEAD_YEARS or id_year == cited.year:
             return MINOR, f"the preprint's year, {-gap} years before the published version's"

@@ -318,8 +318,8 @@ def main() -> int:
                 cited = ParsedFields(**{**own, **changed})
                 written = ", ".join(str(value) for value in changed.values())
                 count("versions", kind, record, cited, (f"{venue} {year}", written))
-        colleague = _colleague(db, authors) if venue and year else None
-        if colleague and parse_venue(venue).kind is VenueKind.CONFERENCE:
+        conference = bool(venue and year) and parse_venue(venue).kind is VenueKind.CONFERENCE
+        if conference and (colleague := _colleague(db, authors)):
             # A journal version of the conference paper, a year later, with an author who joined it.
             joined = [authors[0], colleague, *authors[1:]]
             cited = ParsedFields(**{**own, "venue": _JOURNAL, "year": year + 1, "authors": joined})

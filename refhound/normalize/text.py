@@ -164,8 +164,7 @@ def latex_to_unicode(text: str) -> str:
         out = replaced
     out = _MATH.sub(_math_text, out)
     out = _DOLLAR.sub("", out)
-    out = _ACCENT_CMD.sub(_accent, out)
-    out = _SYMBOL_CMD.sub(lambda m: _SYMBOLS[m.group(1)], out)
+    out = _letters(out)
     out = out.replace("\\\\", " ").replace("\\ ", " ")
     out = _OTHER_CMD.sub("", out)
     out = out.replace("{", "").replace("}", "")
@@ -176,8 +175,16 @@ def latex_to_unicode(text: str) -> str:
 def _math_text(math: re.Match[str]) -> str:
     r"""Inline math as text: sub- and superscript marks dropped, symbols read before the math ends, so that
     "$\lambda$Opt" is "λOpt" (read after, "\lambdaOpt" would be one unknown command) and "$\ell_1$" "ℓ1"."""
-    inner = _SUB_SUPERSCRIPT.sub("", math.group(1))
-    return _SYMBOL_CMD.sub(lambda m: _SYMBOLS[m.group(1)], inner)
+    return _symbols(_SUB_SUPERSCRIPT.sub("", math.group(1)))
+
+
+def _symbols(text: str) -> str:
+    return _SYMBOL_CMD.sub(lambda m: _SYMBOLS[m.group(1)], text)
+
+
+def _letters(text: str) -> str:
+    """LaTeX's accented and special letters decoded: "Sch\\"olkopf", "{\\L}ukasz"."""
+    return _symbols(_ACCENT_CMD.sub(_accent, text))
 
 
 # Accents a PDF's text layer gives apart from their letters ("Sch ̈olkopf", "Vojtˇechov ́a", "G ̈ulc ̧ehre"):
@@ -224,9 +231,7 @@ def decode_latex_letters(text: str) -> str:
     plain text that keeps a few: braces, tildes and dashes elsewhere (a URL's "~") are left as they are."""
     if "\\" not in text:
         return text
-    out = _ACCENT_CMD.sub(_accent, text)
-    out = _SYMBOL_CMD.sub(lambda m: _SYMBOLS[m.group(1)], out)
-    return _BRACED_LETTER.sub(r"\1", out)
+    return _BRACED_LETTER.sub(r"\1", _letters(text))
 
 
 def unescape_latex_specials(text: str) -> str:
