@@ -94,9 +94,67 @@ class AuthorComparison:
 _ANONYMOUS = re.compile(r"anon(?:ymous)?\.?(?: authors?)?", re.IGNORECASE)
 
 
+def _name_words(name: str) -> list[str]:
+    return re.findall(r"[^\W_]+", fold(name).lower())
+
+
+def _family_and_given(family: str, given: str, record: Record) -> bool:
+    """Whether two pieces are one record author's family name (the last words of the name as the record
+    writes it, every one of them) and given names."""
+    words = _name_words(family)
+    joined = f"{family}, {given}"
+    return any(
+        len(theirs) > len(words)
+        and theirs[-len(words) :] == words
+        and names_match(joined, author) is not NameMatch.NONE
+        for author, theirs in ((author, _name_words(author)) for author in record.authors)
+    )
+
+
+def _is_mononym(name: str, record: Record) -> bool:
+    """Whether `name` is a record author known by one name ("Mausam"), written as the record writes it."""
+    return len(name.split()) == 1 and any(
+        fold(name).lower() == fold(author).lower() for author in record.authors
+    )
+
+
+def _is_record_author(name: str, record: Record) -> bool:
+    return any(names_match(name, author) is not NameMatch.NONE for author in record.authors)
+
+
+def read_as_the_record(names: Sequence[str], record: Record) -> list[str]:
+    """The cited names, cut where the record's authors are when the parser cut them elsewhere.
+
+    A list's punctuation cannot always tell one name from two: "Lopez de Lacalle, Oier, and Eneko Agirre"
+    is Chicago's inverted first name, "Andrey Kolobov, Mausam, and Daniel S. Weld" two names, the second a
+    person known by one name. Two pieces are joined when the first is a record author's family name as the
+    record writes it and the second that author's given names (and no record author by itself); a piece
+    is cut at its comma when its first half is a record author known by one name and its second half
+    another record author. Nothing is read into a name that the string does not print, so an invented
+    name stays invented."""
+    out: list[str] = []
+    i = 0
+    while i < len(names):
+        name = names[i]
+        joins = i + 1 < len(names) and "," not in name and not _is_record_author(names[i + 1], record)
+        if joins and _family_and_given(name, names[i + 1], record):
+            out.append(f"{name}, {names[i + 1]}")
+            i += 2
+            continue
+        first, comma, second = (part.strip() for part in name.partition(","))
+        if comma and _is_mononym(first, record) and _is_record_author(second, record):
+            out.extend([first, second])
+        else:
+            out.append(name)
+        i += 1
+    return out
+
+
 def check_authors(cited: ParsedFields, record: Record) -> AuthorComparison:
     """Every cited author must be in the record (any order); none may be dropped unless 'et al.'."""
     found_text = "; ".join(record.authors) or None
+    if cited.authors and record.authors:
+        cited = cited.model_copy(update={"authors": read_as_the_record(cited.authors, record)})
     if not cited.authors:
         return AuthorComparison(FieldCheck(field="authors", status=S.MISSING, found=found_text), 0, 0)
     cited_text = "; ".join(cited.authors)

@@ -8,7 +8,10 @@ scored, puts every item in one of two halves by the sha256 of its citation strin
 
 - decided: items whose verdict is not `unverified` (the index's coverage);
 - among decided real references, the share called hallucinated, and how many are `fabricated`;
-- F1 on the decided items, refhound's and CiteAudit's own `Predict` on the same items.
+- F1 on the decided items, refhound's and CiteAudit's own `Predict` on the same items;
+- how sure the comparison is: the decided items resampled with replacement (a paired bootstrap, seeded),
+  the share of resamples where refhound's F1 is at least CiteAudit's, and the 5th–95th percentiles of the
+  difference. A half holds few decided fakes, so one item moves F1 by several points.
 
     python scripts/eval_trust.py BENCH.json[=BENCHMARK.json] … [--show-false-alarms HALF]
 
@@ -20,6 +23,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,6 +42,7 @@ class Tally:
     real_fabricated: int = 0
     ours: list[tuple[bool, bool]] = field(default_factory=list)  # (truth, predicted) on decided items
     upstream: list[tuple[bool, bool]] = field(default_factory=list)
+    paired: list[tuple[bool, bool, bool]] = field(default_factory=list)  # (truth, ours, upstream)
 
 
 def f1(pairs: list[tuple[bool, bool]]) -> tuple[float, int, int, int, int]:
@@ -47,6 +52,24 @@ def f1(pairs: list[tuple[bool, bool]]) -> tuple[float, int, int, int, int]:
     tn = sum(not t and not p for t, p in pairs)
     score = 2 * tp / (2 * tp + fp + fn) if tp else 0.0
     return score, tp, fp, fn, tn
+
+
+def paired_bootstrap(
+    paired: list[tuple[bool, bool, bool]], rounds: int = 10_000, seed: int = 0
+) -> tuple[float, float, float]:
+    """Share of resamples where our F1 >= upstream's, and the 5th and 95th percentiles of the difference."""
+    if not paired:
+        return 0.0, 0.0, 0.0
+    rng = random.Random(seed)
+    differences = []
+    for _ in range(rounds):
+        sample = rng.choices(paired, k=len(paired))
+        ours = f1([(truth, mine) for truth, mine, _ in sample])[0]
+        theirs = f1([(truth, upstream) for truth, _, upstream in sample])[0]
+        differences.append(ours - theirs)
+    differences.sort()
+    at_least = sum(d >= 0 for d in differences) / rounds
+    return at_least, differences[int(0.05 * rounds)], differences[int(0.95 * rounds) - 1]
 
 
 def _scores(scores: tuple[float, int, int, int, int]) -> str:
@@ -81,7 +104,9 @@ def main() -> None:
             truth, predicted = bool(item["label"]), bool(item["predicted"])
             tally.ours.append((truth, predicted))
             if "Predict" in citation:
-                tally.upstream.append((truth, not bool(citation["Predict"])))  # Predict: true = real
+                upstream = not bool(citation["Predict"])  # Predict: true = real
+                tally.upstream.append((truth, upstream))
+                tally.paired.append((truth, predicted, upstream))
             if truth and not predicted and half == args.show_false_alarms:
                 alarms.append(f"MISSED {item['verdict']}\t{item.get('severity')}\t{citation['citation']}")
             if not truth:
@@ -102,6 +127,12 @@ def main() -> None:
             f"| {half} | {t.items} | {t.decided} ({t.decided / max(t.items, 1):.1%}) | {t.real_decided} | "
             f"{t.real_flagged} ({share:.1%}) | {t.real_fabricated} | {_scores(ours)} | {_scores(upstream)} |"
         )
+    print()
+    print("| half | resamples where refhound's F1 >= CiteAudit's | F1 difference, 5th-95th percentile |")
+    print("|---|---:|---:|")
+    for half, t in tallies.items():
+        at_least, low, high = paired_bootstrap(t.paired)
+        print(f"| {half} | {at_least:.1%} | {low:+.3f} to {high:+.3f} |")
     for line in sorted(alarms):
         print(line)
 

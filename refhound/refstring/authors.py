@@ -78,6 +78,15 @@ _INV_PAREN = rf"{_FAMILY}\((?:W{{1,3}}[IV]*|[IV]+)\)"  # FERRIERES (Madeleine)
 # order: "Midgley, T. Daniel, Shelly Harrison, and …". Only first: later, "Church, K. W. Complexity, Two-Level
 # Morphology" is a name and a title.
 _INV_FIRST = rf"{_FAMILY}j?,[IVK]+W(?=,Wp*W)"
+# The same first name with a family name of two or three words, where nothing else can be meant: given
+# names that end in initials with periods ("Tjong Kim Sang, Erik F., and Fien De Meulder": a name in
+# natural order ends in its family name, and "Gerritzen HMJA, Goor-Lambo G" is Vancouver's), or a family
+# name that begins with a particle ("del Carmen Cabeza-Pereiro, María, et al."). A separator, "et al." or
+# the block's end follows, so that "Jacob Devlin, Ming W. Chang" stays two names. "Lopez de Lacalle, Oier,
+# and Eneko Agirre" reads like "Andrey Kolobov, Mausam, and Daniel S. Weld" (two names, one a person known
+# by one name): the judge cuts such a list where the record's names are (`read_as_the_record` in
+# `agents/field_rules.py`).
+_INV_LONG_FIRST = r"(?:(?:[pP]*W){2,3}j?,W{0,2}I+|p[pP]*W(?:[pP]*W){1,2}j?,W)(?=[,;]|&|e|[.:qy(]|$)"
 # J. Devlin / J. Christian Gerdes / C Lawrence Zitnick / E. F. Tjong Kim Sang
 _NAT_I = rf"[IV]+W{{0,2}}{_FAMILY}(?:,?j)?"
 # Jacob Devlin / Jill G. de Villiers / Tin Hoi Mok / Erik F. Tjong Kim Sang: after initials, a family name
@@ -106,7 +115,7 @@ _MONO = rf"(?:(?<=[,;&])W(?=(?:[,;]+&?|&)(?:{_INV}|{_VAN}|{_SHORT_NAT})(?![WIVKp
 _MONO_I = rf"(?<=[,;&])W(?=(?:[,;]+&?|&){_NAT_I}(?![WIVKpPj]))"  # in a list of initials-first names
 _LIST = (
     rf"(?:{_VAN_LIST}|{_NAT_I}(?:{_SEP}(?:{_NAT_I}|{_MONO_I}))*(?:(?:{_SEP}{_NAT})*,?&(?:{_NAME}|{_LAST_MONO}))?"
-    rf"|(?![IV])(?!{_VAN_THEN_NAT})(?:{_INV_FIRST}|{_NAME})(?:{_SEP}(?:{_NAME}|{_MONO}))*"
+    rf"|(?![IV])(?!{_VAN_THEN_NAT})(?:{_INV_FIRST}|{_INV_LONG_FIRST}|{_NAME})(?:{_SEP}(?:{_NAME}|{_MONO}))*"
     rf"|{_VAN}|{_FAMILY}(?=[,;]*&?e))"  # a family name alone before "et al.": "Devlin et al."
     r"(?:[,;]*&?e)?"  # "…, and et al." is a slip for "et al."
 )
@@ -122,7 +131,9 @@ _NEXT_NAME = re.compile(
 # Chakrabarti S"), not a family name before given names ("Mausam, Chakrabarti S").
 _WHOLE_VAN_LIST = re.compile(rf"{_VAN_LIST}(?:[,;]*&?e)?")
 _NEXT_VAN_NAME = re.compile(rf"(?:{_VAN}|W)(?=(?:{_SEP}(?:{_VAN}|W))*(?:,?&{_VAN})?(?:[,;]*&?e)?$)")
-_FIRST_INVERTED = re.compile(rf"{_INV_FIRST}(?=(?:{_SEP}{_IN_BLOCK})+(?:[,;]*&?e)?$)")
+_FIRST_INVERTED = re.compile(
+    rf"{_INV_FIRST}(?=(?:{_SEP}{_IN_BLOCK})+(?:[,;]*&?e)?$)|{_INV_LONG_FIRST}(?=(?:{_SEP}{_IN_BLOCK})*(?:[,;]*&?e)?$)"
+)
 _NEXT_SEP = re.compile(rf"[,;]*&?e|{_SEP}")
 
 

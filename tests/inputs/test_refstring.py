@@ -650,6 +650,38 @@ def test_names_with_particles_apostrophes_and_hyphens(raw: str, authors: list[st
     assert parsed.title and not any(name.split(",")[0] in parsed.title for name in authors)
 
 
+@pytest.mark.parametrize(
+    ("raw", "authors"),
+    [
+        (
+            'Tjong Kim Sang, Erik F., and Fien De Meulder. 2003. "Introduction to the CoNLL-2003 Shared '
+            'Task: Language-Independent Named Entity Recognition." In Proceedings of CoNLL-2003, 142–47.',
+            ["Tjong Kim Sang, Erik F.", "Fien De Meulder"],
+        ),
+        (
+            'Tjong Kim Sang, Erik F. "Introduction to the CoNLL-2002 Shared Task: Language-Independent Named '
+            'Entity Recognition." Proceedings of CoNLL-2002, 2002.',
+            ["Tjong Kim Sang, Erik F."],
+        ),
+        (
+            "del Carmen Cabeza-Pereiro, María, et al. “CORILSE: a Spanish Sign Language Repository for "
+            "Linguistic Analysis.” Proceedings of LREC'16, 2016.",
+            ["del Carmen Cabeza-Pereiro, María"],
+        ),
+        # natural order stays two names
+        (
+            "Jacob Devlin, Ming W. Chang, Kenton Lee, and Kristina Toutanova. 2019. BERT: Pre-training of "
+            "deep bidirectional transformers for language understanding. In NAACL.",
+            ["Jacob Devlin", "Ming W. Chang", "Kenton Lee", "Kristina Toutanova"],
+        ),
+    ],
+)
+def test_chicagos_first_name_inverted_with_a_family_name_of_several_words(
+    raw: str, authors: list[str]
+) -> None:
+    assert parse_reference_string(raw).authors == authors
+
+
 LRTDP = "LRTDP versus UCT for online probabilistic planning"
 
 
