@@ -107,7 +107,9 @@ def parse_name(text: str) -> PersonName:
     parts = [part for part in parts if not _SUFFIX.match(part)] or parts
     if len(parts) >= 2:
         given = " ".join(_spell_initials(t) for t in " ".join(parts[1:]).split())
-        return PersonName(given, parts[0])
+        # Chicago and MLA invert before the suffix: "Daumé III, Hal" is Hal Daumé III.
+        family = " ".join(t for t in parts[0].split() if not _SUFFIX.match(t)) or parts[0]
+        return PersonName(given, family)
     tokens = " ".join(parts).split()
     tokens = [t for t in tokens if not _SUFFIX.match(t)] or tokens
     # A token without a letter is no part of a name: the ACL Anthology writes a mononym "Mausam .".

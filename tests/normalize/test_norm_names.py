@@ -42,6 +42,8 @@ from refhound.normalize.names import NameMatch, PersonName, is_et_al, name_key, 
         ("Yih W-t", "W.-T.", "Yih"),
         ("Martin Luther King, Jr.", "Martin Luther", "King"),
         ("Henry Ford III", "Henry", "Ford"),
+        ("Daumé III, Hal", "Hal", "Daumé"),  # Chicago and MLA invert before the suffix
+        ("Pinto Jr., Renato Ferreira", "Renato Ferreira", "Pinto"),
         ("{OpenAI}", "", "OpenAI"),
         ("Le Song", "Le", "Song"),  # "Le" is a given name here, not a particle
         ("Plato", "", "Plato"),
