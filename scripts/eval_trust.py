@@ -41,8 +41,7 @@ class Tally:
     real_flagged: int = 0
     real_fabricated: int = 0
     ours: list[tuple[bool, bool]] = field(default_factory=list)  # (truth, predicted) on decided items
-    upstream: list[tuple[bool, bool]] = field(default_factory=list)
-    paired: list[tuple[bool, bool, bool]] = field(default_factory=list)  # (truth, ours, upstream)
+    paired: list[tuple[bool, bool, bool]] = field(default_factory=list)  # (truth, ours, upstream's)
 
 
 def f1(pairs: list[tuple[bool, bool]]) -> tuple[float, int, int, int, int]:
@@ -104,9 +103,7 @@ def main() -> None:
             truth, predicted = bool(item["label"]), bool(item["predicted"])
             tally.ours.append((truth, predicted))
             if "Predict" in citation:
-                upstream = not bool(citation["Predict"])  # Predict: true = real
-                tally.upstream.append((truth, upstream))
-                tally.paired.append((truth, predicted, upstream))
+                tally.paired.append((truth, predicted, not bool(citation["Predict"])))  # Predict: true = real
             if truth and not predicted and half == args.show_false_alarms:
                 alarms.append(f"MISSED {item['verdict']}\t{item.get('severity')}\t{citation['citation']}")
             if not truth:
@@ -122,7 +119,7 @@ def main() -> None:
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for half, t in tallies.items():
         share = t.real_flagged / t.real_decided if t.real_decided else 0.0
-        ours, upstream = f1(t.ours), f1(t.upstream)
+        ours, upstream = f1(t.ours), f1([(truth, theirs) for truth, _, theirs in t.paired])
         print(
             f"| {half} | {t.items} | {t.decided} ({t.decided / max(t.items, 1):.1%}) | {t.real_decided} | "
             f"{t.real_flagged} ({share:.1%}) | {t.real_fabricated} | {_scores(ours)} | {_scores(upstream)} |"
