@@ -94,6 +94,11 @@ def _split_tokens(tokens: list[str]) -> PersonName:
     return PersonName(" ".join(tokens[:start]), " ".join(tokens[start:]))
 
 
+def _without_suffixes(pieces: list[str]) -> list[str]:
+    """The pieces that are no suffix ("Jr.", "III"); all of them if every one is."""
+    return [piece for piece in pieces if not _SUFFIX.match(piece)] or pieces
+
+
 @lru_cache(maxsize=1 << 16)
 def parse_name(text: str) -> PersonName:
     """Parse "Last, First", "Last, Jr., First", "First Last", "F. M. Last", "Last FM" and "First von Last".
@@ -104,14 +109,12 @@ def parse_name(text: str) -> PersonName:
     clean = _TRAILING_ET_AL.sub("", _DBLP_NUMBER.sub("", latex_to_unicode(text).strip(" {}\"'")))
     clean = collapse_whitespace(clean).strip(" ,;")
     parts = [part.strip() for part in clean.split(",") if part.strip()]
-    parts = [part for part in parts if not _SUFFIX.match(part)] or parts
+    parts = _without_suffixes(parts)
     if len(parts) >= 2:
         given = " ".join(_spell_initials(t) for t in " ".join(parts[1:]).split())
         # Chicago and MLA invert before the suffix: "Daumé III, Hal" is Hal Daumé III.
-        family = " ".join(t for t in parts[0].split() if not _SUFFIX.match(t)) or parts[0]
-        return PersonName(given, family)
-    tokens = " ".join(parts).split()
-    tokens = [t for t in tokens if not _SUFFIX.match(t)] or tokens
+        return PersonName(given, " ".join(_without_suffixes(parts[0].split())))
+    tokens = _without_suffixes(" ".join(parts).split())
     # A token without a letter is no part of a name: the ACL Anthology writes a mononym "Mausam .".
     tokens = [t for t in tokens if any(c.isalpha() for c in t)] or tokens
     return _split_tokens(tokens) if tokens else PersonName("", "")
