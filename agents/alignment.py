@@ -119,6 +119,11 @@ def printed_words(raw: str, text: str) -> str | None:
     return raw[start:end]
 
 
+def folded_words(text: str) -> list[str]:
+    """The words of `text`, folded (case, accents and punctuation aside), as `printed_words` compares them."""
+    return _folded_words(latex_to_unicode(text))[0].split()
+
+
 def find_printed_record(raw: str, record: Record) -> PrintedRecord | None:
     """`PrintedString(raw).find(record)`, for one record."""
     return PrintedString(raw).find(record)

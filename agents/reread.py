@@ -5,8 +5,11 @@ the title, the real title pushed into the venue, a title cut at an inner questio
 real title. When a record leads there — the cited DOI or arXiv id is its identifier, or the string prints
 its title and authors (`agents/alignment.py`) — while the parsed title is another, the string is read
 again around the title it prints: the record reads the string better than the parser did, and judging the
-misread fields would call a correct citation's DOI "another work's", or the work fabricated. The same holds
-for a venue the parser cut short at a year or number inside its name ("*SEM 2012: The First Joint
+misread fields would call a correct citation's DOI "another work's", or the work fabricated. So is a title
+the parser bounded a few words off where the string prints a record's title whole: its first words
+swallowed into the last author ("Lima, V. Keywords, k-NN and Neural Networks: …"), or the last author's
+name read into it ("… & m. c. schraefel Twiage: …"), which a title typo's grade would otherwise flag. The
+same holds for a venue the parser cut short at a year or number inside its name ("*SEM 2012: The First Joint
 Conference …" read as "*SEM"): where the string prints the record's whole venue, that is the cited venue.
 Fields from structured entries (BibTeX, CSL JSON) are never re-read.
 """
@@ -16,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from refhound.agents.alignment import find_printed_record, printed_words
+from refhound.agents.alignment import find_printed_record, folded_words, printed_words
 from refhound.agents.context import Candidate
 from refhound.models import ParsedFields, Reference
 from refhound.normalize.titles import title_similarity
@@ -43,7 +46,9 @@ def reread_by_record(
     if reference.structured:
         return None
     if any(c.title_similarity >= typo_at_most for c in candidates):
-        return _venue_printed_in_full(reference, candidates, typo_at_most)
+        return _title_printed_whole(reference, candidates, typo_at_most) or _venue_printed_in_full(
+            reference, candidates, typo_at_most
+        )
     # Records an identifier leads to first; then those found by the string or by a title the parser read
     # with more than a typo's difference (authors swallowed into it): the string must print their title
     # and authors (`_read_around`).
@@ -76,10 +81,12 @@ def _read_around(reference: Reference, candidate: Candidate) -> ParsedFields | N
         fields = parse_reference_string_around(reference.raw, printed.title) or reference.parsed.model_copy(
             update={"title": printed.title}
         )
-    if fields is None:
-        return None
-    # Identifiers taken from a PDF's links stay: the string alone may not print them.
-    kept = reference.parsed
+    return None if fields is None else _identifiers_kept(fields, reference.parsed)
+
+
+def _identifiers_kept(fields: ParsedFields, kept: ParsedFields) -> ParsedFields:
+    """The re-read fields with the identifiers of the first reading they lack: those taken from a PDF's
+    links stay, as the string alone may not print them."""
     return fields.model_copy(
         update={
             "doi": fields.doi or kept.doi,
@@ -112,3 +119,40 @@ def _venue_printed_in_full(
                 f'venue re-read as the string prints it in full; the parser read "{cited}"',
             )
     return None
+
+
+def _title_printed_whole(
+    reference: Reference, candidates: Sequence[Candidate], typo_at_most: float
+) -> Reread | None:
+    """The reference re-read around the title of a record it cites, where the string prints that title
+    word for word and the parsed title is a part of it, or it with words before it: the parser bounded the
+    title where the author block does not end. None when no record's title reads the string better.
+
+    Words the parsed title has after the record's are not taken for a boundary: "… you need again" may be
+    a title changed at its end, and a title changed is for the rules to grade."""
+    parsed = reference.parsed.title
+    if not parsed:
+        return None
+    cited = folded_words(parsed)
+    for candidate in (c for c in candidates if typo_at_most <= c.title_similarity < 1.0):
+        title = folded_words(candidate.record.title)
+        if cited == title or not (_part_of(cited, title) or cited[-len(title) :] == title):
+            continue
+        printed = printed_words(reference.raw, candidate.record.title)
+        fields = parse_reference_string_around(reference.raw, printed) if printed else None
+        if fields is None or not fields.title:
+            continue
+        read = fields.title
+        rescored = [replace(c, title_similarity=title_similarity(read, c.record.title)) for c in candidates]
+        return Reread(
+            reference.model_copy(update={"parsed": _identifiers_kept(fields, reference.parsed)}),
+            rescored,
+            f'title re-read as the string prints the record\'s in full; the parser read "{parsed}"',
+        )
+    return None
+
+
+def _part_of(words: list[str], whole: list[str]) -> bool:
+    """Whether `words` is a run of consecutive words of `whole`."""
+    n = len(words)
+    return 0 < n < len(whole) and any(whole[i : i + n] == words for i in range(len(whole) - n + 1))

@@ -75,9 +75,9 @@ _INV = rf"{_FAMILY}j?,(?:W{{1,4}}[IVK]*|[IVK]+(?:p[IVK]+)?)(?:W(?=[.;:&y]|,(?![W
 _INV2 = r"(?:W{1,2}|Wp+)[WP]j?,(?:[IVK]+(?=[.,;:&(qy]|$)|W{1,3}(?=;))"
 _INV_PAREN = rf"{_FAMILY}\((?:W{{1,3}}[IV]*|[IV]+)\)"  # FERRIERES (Madeleine)
 # Chicago's and MLA's first name, inverted, the person going by a middle name, before names in natural
-# order: "Midgley, T. Daniel, Shelly Harrison, and …". Only first: later, "Church, K. W. Complexity, Two-Level
-# Morphology" is a name and a title.
-_INV_FIRST = rf"{_FAMILY}j?,[IVK]+W(?=,Wp*W)"
+# order: "Midgley, T. Daniel, Shelly Harrison, and …", "Scott, A. Carlisle, William J. Clancey, and …".
+# Only first: later, "Church, K. W. Complexity, Two-Level Morphology" is a name and a title.
+_INV_FIRST = rf"{_FAMILY}j?,[IVK]+W(?=,W[IV]*p*W)"
 # The same first name with a family name of two or three words, where nothing else can be meant: given
 # names that end in initials with periods ("Tjong Kim Sang, Erik F., and Fien De Meulder": a name in
 # natural order ends in its family name, and "Gerritzen HMJA, Goor-Lambo G" is Vancouver's), or a family

@@ -145,3 +145,67 @@ def test_a_venue_the_string_does_not_print_whole_is_not_re_read(store: IndexStor
         Reference(id="1", raw=printed, parsed=parse_reference_string(printed)), store, tmp_path
     )
     assert "re-read" not in result.stages[0].note
+
+
+# Nature's style prints the title right after the last author's initials, so a title's first word that
+# reads like a given name goes with the author block: the parsed title is the real one without it.
+KEYWORDS = Record(
+    source="acl-anthology",
+    source_id="L08-1000",
+    source_version="test",
+    title=(
+        "Keywords, k-NN and Neural Networks: a Support for Hierarchical Categorization of Texts in "
+        "Brazilian Portuguese"
+    ),
+    authors=["Susana Azeredo", "Silvia Moraes", "Vera Lima"],
+    venue="Proceedings of the Sixth International Conference on Language Resources and Evaluation (LREC'08)",
+    year=2008,
+    entry_type="inproceedings",
+)
+NATURE_STYLE = (
+    "Azeredo, S., Moraes, S. & Lima, V. Keywords, k-NN and Neural Networks: a Support for Hierarchical "
+    "Categorization of Texts in Brazilian Portuguese. in Proceedings of the Sixth International Conference "
+    "on Language Resources and Evaluation (LREC'08) (2008)."
+)
+
+
+@pytest.fixture()
+def keywords_store(tmp_path: Path) -> Iterator[IndexStore]:
+    with IndexStore.open(build_index(tmp_path / "index.sqlite", [KEYWORDS, *RECORDS[:2]])) as opened:
+        yield opened
+
+
+def test_a_title_cut_at_its_start_is_read_as_the_string_prints_the_record_title(
+    keywords_store: IndexStore, tmp_path: Path
+) -> None:
+    parsed = parse_reference_string(NATURE_STYLE)
+    assert parsed.title is not None and parsed.title.startswith("k-NN")  # the misreading
+    result = check_offline(Reference(id="1", raw=NATURE_STYLE, parsed=parsed), keywords_store, tmp_path)
+    assert result.verdict is Verdict.VERIFIED, result.reason
+    assert result.parsed.title == KEYWORDS.title
+    assert len(result.parsed.authors) == 3
+    assert "title re-read as the string prints the record's in full" in result.stages[0].note
+
+
+def test_a_title_without_its_first_word_in_the_string_is_not_re_read(
+    keywords_store: IndexStore, tmp_path: Path
+) -> None:
+    # The record's whole title is printed nowhere: the cited title is another, for the rules to grade.
+    shortened = NATURE_STYLE.replace("Lima, V. Keywords, k-NN", "Lima, V. k-NN")
+    result = check_offline(
+        Reference(id="1", raw=shortened, parsed=parse_reference_string(shortened)), keywords_store, tmp_path
+    )
+    assert result.verdict is Verdict.METADATA_ERROR
+    assert "re-read" not in result.stages[0].note
+
+
+def test_a_title_with_words_after_the_record_title_is_not_re_read(
+    keywords_store: IndexStore, tmp_path: Path
+) -> None:
+    lengthened = NATURE_STYLE.replace("Brazilian Portuguese.", "Brazilian Portuguese Revisited.")
+    lengthened = lengthened.replace("Lima, V. Keywords", "Lima, V.: Keywords")
+    parsed = parse_reference_string(lengthened)
+    assert parsed.title is not None and parsed.title.endswith("Revisited")
+    result = check_offline(Reference(id="1", raw=lengthened, parsed=parsed), keywords_store, tmp_path)
+    assert result.verdict is Verdict.METADATA_ERROR
+    assert "re-read" not in result.stages[0].note

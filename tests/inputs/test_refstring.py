@@ -734,6 +734,13 @@ def test_a_person_known_by_one_name(raw: str, authors: list[str]) -> None:
             "Efficient Learning of Deep Networks from Decentralized Data.” In AISTATS.",
             ["McMahan, H. Brendan", "Eider Moore", "Daniel Ramage", "Seth Hampson"],
         ),
+        # ... before a name with a middle initial.
+        (
+            "Scott, A. Carlisle, William J. Clancey, Randall Davis, and Edward H. Shortliffe. 1977. "
+            "“Explanation Capabilities of Production-Based Consultation Systems.” American Journal of "
+            "Computational Linguistics.",
+            ["Scott, A. Carlisle", "William J. Clancey", "Randall Davis", "Edward H. Shortliffe"],
+        ),
         # Vancouver initials that spell a suffix, before another Vancouver name.
         (
             "Serban IV, Sordoni A, Bengio Y, Courville AC, Pineau J. Building end-to-end dialogue systems "
