@@ -15,19 +15,19 @@ which the examples show. Prints the verdicts per kind of replacement, with examp
 
 from __future__ import annotations
 
-import argparse
 import collections
-import json
 import random
 import sqlite3
+import sys
 from pathlib import Path
 
-from refhound.agents.index_search import Candidate
-from refhound.agents.judge import judge
 from refhound.index.store import IndexStore
-from refhound.models import ParsedFields, Record
+from refhound.models import ParsedFields
 from refhound.normalize.names import name_key, parse_name
 from refhound.settings import JudgeSettings
+
+sys.path.insert(0, str(Path(__file__).parent))
+from record_sample import arguments, judged, records_with_coauthors
 
 # Records whose authors make up the pool the replacements are drawn from.
 _POOL_RECORDS = 20_000
@@ -41,20 +41,10 @@ def _same_person(name: str, authors: list[str]) -> bool:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--index", type=Path, required=True)
-    parser.add_argument("--n", type=int, default=3000, help="records sampled")
-    parser.add_argument("--seed", type=int, default=2)
-    args = parser.parse_args()
-
-    db = sqlite3.connect(f"file:{args.index}?mode=ro", uri=True)
-    rows = db.execute(
-        "SELECT source, source_id, title, authors, venue, year FROM records WHERE authors LIKE '[%,%'"
-    ).fetchall()
+    args = arguments(__doc__, seed=2)
+    records = records_with_coauthors(sqlite3.connect(f"file:{args.index}?mode=ro", uri=True))
     rng = random.Random(args.seed)
-    people = [a for row in rng.sample(rows, min(_POOL_RECORDS, len(rows))) for a in json.loads(row[3])]
+    people = [a for record in rng.sample(records, min(_POOL_RECORDS, len(records))) for a in record.authors]
     by_family: dict[str, set[str]] = collections.defaultdict(set)
     by_given: dict[str, set[str]] = collections.defaultdict(set)
     for person in people:
@@ -66,8 +56,8 @@ def main() -> int:
     settings = JudgeSettings()
     tally: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
     examples: dict[str, list[str]] = collections.defaultdict(list)
-    for source, source_id, title, authors_json, venue, year in rng.sample(rows, min(args.n, len(rows))):
-        authors = json.loads(authors_json)
+    for record in rng.sample(records, min(args.n, len(records))):
+        authors = record.authors
         at = rng.randrange(1, len(authors))
         old = authors[at]
         parsed = parse_name(old)
@@ -80,29 +70,16 @@ def main() -> int:
             "the same family name, another given name": rng.choice(same_family) if same_family else None,
             "the same given name, another family name": rng.choice(same_given) if same_given else None,
         }
-        record = Record(
-            source=source,
-            source_id=source_id,
-            source_version="sample",
-            title=title,
-            authors=authors,
-            venue=venue,
-            year=year,
-        )
         for kind, new in replacements.items():
             if new is None or _same_person(new, authors):
                 continue
             cited = ParsedFields(
-                title=title, authors=[*authors[:at], new, *authors[at + 1 :]], venue=venue, year=year
+                title=record.title,
+                authors=[*authors[:at], new, *authors[at + 1 :]],
+                venue=record.venue,
+                year=record.year,
             )
-            judgement = judge(
-                cited,
-                [Candidate(record, 1.0, "title")],
-                lambda *_: [],
-                settings,
-                2026,
-                co_authorship=store.co_authorship,
-            )
+            judgement = judged(cited, record, store, settings)
             outcome = judgement.severity.value if judgement.severity else judgement.verdict.value
             tally[kind]["n"] += 1
             tally[kind][outcome] += 1

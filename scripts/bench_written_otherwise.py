@@ -25,25 +25,25 @@ its second given name are a slip at most.
 
 from __future__ import annotations
 
-import argparse
 import collections
 import json
 import random
 import re
 import sqlite3
+import sys
 import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 
-from refhound.agents.index_search import Candidate
-from refhound.agents.judge import judge
 from refhound.index.store import IndexStore
 from refhound.models import ParsedFields, Record, Severity, Verdict
 from refhound.normalize.names import NameMatch, PersonName, name_key, names_match, parse_name
 from refhound.normalize.text import latex_to_unicode
-from refhound.normalize.titles import title_similarity
 from refhound.normalize.venues import VenueKind, parse_venue, series_named
 from refhound.settings import JudgeSettings
+
+sys.path.insert(0, str(Path(__file__).parent))
+from record_sample import arguments, judged, records_with_coauthors
 
 
 def _initials(given: str, dots: bool) -> str:
@@ -244,36 +244,19 @@ VERSION_REWRITES: dict[str, Callable[[str | None, str, int], dict[str, object] |
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--index", type=Path, required=True)
-    parser.add_argument("--n", type=int, default=3000, help="records sampled")
-    parser.add_argument("--seed", type=int, default=11)
-    args = parser.parse_args()
-
+    args = arguments(__doc__, seed=11)
     db = sqlite3.connect(f"file:{args.index}?mode=ro", uri=True)
-    rows = db.execute(
-        "SELECT source, source_id, title, authors, venue, year, doi FROM records WHERE authors LIKE '[%,%'"
-    ).fetchall()
+    records = records_with_coauthors(db)
     store = IndexStore.open(args.index)
     rng = random.Random(args.seed)
-    sample = rng.sample(rows, min(args.n, len(rows)))
+    sample = rng.sample(records, min(args.n, len(records)))
     settings = JudgeSettings()
     # (table, rewrite) → counts, and a few (as written, rewritten) examples of flags
     tally: dict[tuple[str, str], collections.Counter[str]] = collections.defaultdict(collections.Counter)
     examples: dict[tuple[str, str], list[tuple[str, str]]] = collections.defaultdict(list)
 
     def count(table: str, kind: str, record: Record, cited: ParsedFields, written: tuple[str, str]) -> None:
-        similarity = title_similarity(cited.title or "", record.title)
-        judgement = judge(
-            cited,
-            [Candidate(record, similarity, "title")],
-            lambda *_: [],
-            settings,
-            2026,
-            co_authorship=store.co_authorship,
-        )
+        judgement = judged(cited, record, store, settings)
         tally[table, kind]["n"] += 1
         tally[table, kind]["unverified"] += judgement.verdict is Verdict.UNVERIFIED
         if judgement.severity is not None:
@@ -281,18 +264,8 @@ def main() -> int:
             if len(examples[table, kind]) < 3:
                 examples[table, kind].append(written)
 
-    for source, source_id, title, authors_json, venue, year, doi in sample:
-        authors = json.loads(authors_json)
-        record = Record(
-            source=source,
-            source_id=source_id,
-            source_version="sample",
-            title=title,
-            authors=authors,
-            venue=venue,
-            year=year,
-            doi=doi,
-        )
+    for record in sample:
+        title, authors, venue, year = record.title, record.authors, record.venue, record.year
         own = {"title": title, "authors": authors, "venue": venue, "year": year}
         at = rng.randrange(len(authors))
         parsed = parse_name(authors[at])
