@@ -40,15 +40,27 @@ def reread_by_record(
     reference: Reference, candidates: Sequence[Candidate], settings: JudgeSettings
 ) -> Reread | None:
     """The reference re-read, with `candidates` scored against it; None when the parse stands."""
-    # Fields from a structured entry stand; so does a parsed title that is a record's, but for a typo,
-    # and only its venue may be read again.
-    typo_at_most = settings.title_borderline_similarity
-    if reference.structured:
+    if reference.structured:  # fields from a structured entry stand
         return None
+    typo_at_most = settings.title_borderline_similarity
+    title = _title_reread(reference, candidates, typo_at_most)
+    # A venue the parser cut short is read as printed, whether or not the title was read again.
+    reread, scored = (title.reference, title.candidates) if title else (reference, list(candidates))
+    venue = _venue_printed_in_full(reread, scored, typo_at_most)
+    if venue is None:
+        return title
+    note = f"{title.note}; {venue.note}" if title else venue.note
+    return Reread(venue.reference, venue.candidates, note)
+
+
+def _title_reread(
+    reference: Reference, candidates: Sequence[Candidate], typo_at_most: float
+) -> Reread | None:
+    """The reference re-read around the title of a record it prints; None when the parsed title stands."""
+    # A parsed title that is a record's, but for a typo, stands unless the string prints that record's
+    # title whole with the parsed one inside it.
     if any(c.title_similarity >= typo_at_most for c in candidates):
-        return _title_printed_whole(reference, candidates, typo_at_most) or _venue_printed_in_full(
-            reference, candidates, typo_at_most
-        )
+        return _title_printed_whole(reference, candidates, typo_at_most)
     # Records an identifier leads to first; then those found by the string or by a title the parser read
     # with more than a typo's difference (authors swallowed into it): the string must print their title
     # and authors (`_read_around`).

@@ -209,3 +209,31 @@ def test_a_title_with_words_after_the_record_title_is_not_re_read(
     result = check_offline(Reference(id="1", raw=lengthened, parsed=parsed), keywords_store, tmp_path)
     assert result.verdict is Verdict.METADATA_ERROR
     assert "re-read" not in result.stages[0].note
+
+
+def test_a_venue_cut_short_is_read_as_printed_after_the_title_is_re_read(tmp_path: Path) -> None:
+    # The title's first words go with the author ("Rezaei, M.", "Detecting, Generating"), and the venue
+    # stops before its volume: both are read again, one after the other.
+    venue = (
+        "Proceedings of the 2025 Conference of the Nations of the Americas Chapter of the Association for "
+        "Computational Linguistics: Human Language Technologies (Volume 4: Student Research Workshop)"
+    )
+    record = Record(
+        source="acl-anthology",
+        source_id="2025.naacl-srw.1",
+        source_version="test",
+        title="Detecting, Generating, and Evaluating in the Writing Style of Different Authors",
+        authors=["Mosab Rezaei"],
+        venue=venue,
+        year=2025,
+        entry_type="inproceedings",
+    )
+    printed = f"Rezaei, M. {record.title}. in {venue} (2025)."
+    parsed = parse_reference_string(printed)
+    assert parsed.title != record.title and parsed.venue != venue  # the misreadings
+    with IndexStore.open(build_index(tmp_path / "index.sqlite", [record, *RECORDS[:2]])) as store:
+        result = check_offline(Reference(id="1", raw=printed, parsed=parsed), store, tmp_path)
+    assert result.verdict is Verdict.VERIFIED, result.reason
+    assert (result.parsed.title, result.parsed.venue) == (record.title, venue)
+    assert "fields re-read around the title" in result.stages[0].note
+    assert "venue re-read as the string prints it in full" in result.stages[0].note
