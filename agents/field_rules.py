@@ -23,7 +23,7 @@ from refhound.normalize.identifiers import (
     normalize_arxiv_id,
     normalize_doi,
 )
-from refhound.normalize.names import NameMatch, names_match, parse_name
+from refhound.normalize.names import NameMatch, name_words, names_match, parse_name
 from refhound.normalize.text import collapse_whitespace, fold, latex_to_unicode
 from refhound.normalize.titles import same_title, title_similarity
 from refhound.normalize.venues import (
@@ -94,20 +94,16 @@ class AuthorComparison:
 _ANONYMOUS = re.compile(r"anon(?:ymous)?\.?(?: authors?)?", re.IGNORECASE)
 
 
-def _name_words(name: str) -> list[str]:
-    return re.findall(r"[^\W_]+", fold(name).lower())
-
-
 def _family_and_given(family: str, given: str, record: Record) -> bool:
     """Whether two pieces are one record author's family name (the last words of the name as the record
     writes it, every one of them) and given names."""
-    words = _name_words(family)
+    words = name_words(family)
     joined = f"{family}, {given}"
     return any(
         len(theirs) > len(words)
         and theirs[-len(words) :] == words
         and names_match(joined, author) is not NameMatch.NONE
-        for author, theirs in ((author, _name_words(author)) for author in record.authors)
+        for author, theirs in ((author, name_words(author)) for author in record.authors)
     )
 
 

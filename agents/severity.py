@@ -12,7 +12,6 @@ is major.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from rapidfuzz.distance import OSA, Indel
@@ -20,7 +19,7 @@ from rapidfuzz.distance import OSA, Indel
 from refhound.agents.field_rules import AuthorComparison, CoAuthorship, cites_preprint, name_variant
 from refhound.models import FieldCheck, FieldStatus, ParsedFields, Record, Severity
 from refhound.normalize.identifiers import arxiv_year
-from refhound.normalize.names import parse_name
+from refhound.normalize.names import name_words, parse_name
 from refhound.normalize.text import fold
 from refhound.normalize.titles import main_title_of, title_key
 from refhound.normalize.venues import VenueKind, parse_venue
@@ -274,17 +273,12 @@ def _variant(cited: str, found: str, settings: JudgeSettings) -> bool:
         return False
     if family_a == family_b:
         return _given_agrees(a.given, b.given)
-    first_a, first_b = (_name_words(a.given) or [""])[0], (_name_words(b.given) or [""])[0]
+    first_a, first_b = (name_words(a.given) or [""])[0], (name_words(b.given) or [""])[0]
     initials_agree = not first_a or not first_b or first_a[0] == first_b[0]
     # A family name shortened or lengthened ("Gholami" / "Gholaminejad"), or with a typo.
     shorter, longer = sorted((family_a, family_b), key=len)
     shortened = len(shorter) >= _MIN_SHORTENED_FAMILY and longer.startswith(shorter)
     return initials_agree and (shortened or _typo(family_a, family_b))
-
-
-def _name_words(name: str) -> list[str]:
-    """A name's words folded, punctuation dropped: "Chee Wee (Ben)" -> chee, wee, ben; "M.-W." -> m, w."""
-    return re.findall(r"[^\W\d_]+", fold(name).lower())
 
 
 def _given_agrees(cited: str, found: str) -> bool:
@@ -293,7 +287,7 @@ def _given_agrees(cited: str, found: str) -> bool:
     for J. Zico Kolter, "Brendan McMahan" for H. Brendan McMahan) or by a name the record gives in
     parentheses ("Ben Leong" for Chee Wee (Ben) Leong); another first name with no given name in common
     ("Vivek" for "Varsha") is another person."""
-    ours, theirs = _name_words(cited), _name_words(found)
+    ours, theirs = name_words(cited), name_words(found)
     if not ours or not theirs:
         return True
     # The first given names agree; or, split into words in two ways ("Mingwei" / "Ming-Wei"), the whole
@@ -337,7 +331,7 @@ def _same_words(cited: str, found: str) -> bool:
     Mudigonda" (a given name written as a family name's initial). Two full words must agree, or one when
     every word of a three-word name is accounted for: "Tuan, L. A." for Anh Tuan Luu, who publishes family
     name first as Luu Anh Tuan."""
-    ours, theirs = _name_words(cited), _name_words(found)
+    ours, theirs = name_words(cited), name_words(found)
     if len(ours) > len(theirs):
         ours, theirs = theirs, ours
     left, full = list(theirs), 0

@@ -41,6 +41,12 @@ OLLIE = _record("Mausam", "Michael Schmitz", "Stephen Soderland", "Robert Bart",
             OLLIE,
             ["Mausam", "Michael Schmitz", "Stephen Soderland", "Robert Bart", "Oren Etzioni"],
         ),
+        # a record author with dblp's number for namesakes is the same name
+        (
+            ["Tjong Kim Sang", "Erik F", "Fien De Meulder"],
+            _record("Erik F. Tjong Kim Sang 0001", "Fien De Meulder"),
+            ["Tjong Kim Sang, Erik F", "Fien De Meulder"],
+        ),
         # readings that need no change stay as they are
         (["Oier Lopez de Lacalle", "Eneko Agirre"], SEM, ["Oier Lopez de Lacalle", "Eneko Agirre"]),
         (["Lopez de Lacalle, Oier", "Eneko Agirre"], SEM, ["Lopez de Lacalle, Oier", "Eneko Agirre"]),

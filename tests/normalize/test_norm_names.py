@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from refhound.normalize.names import NameMatch, PersonName, is_et_al, name_key, names_match, parse_name
+from refhound.normalize.names import (
+    NameMatch,
+    PersonName,
+    is_et_al,
+    name_key,
+    name_words,
+    names_match,
+    parse_name,
+)
 
 
 @pytest.mark.parametrize(
@@ -153,3 +161,16 @@ def test_is_et_al(text: str) -> None:
 @pytest.mark.parametrize("text", ["Al Smith", "Alan Turing", "Others, Jane", "Ethan Allen"])
 def test_is_not_et_al(text: str) -> None:
     assert not is_et_al(text)
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("Chee Wee (Ben) Leong", ["chee", "wee", "ben", "leong"]),
+        ("M.-W. Chang", ["m", "w", "chang"]),
+        ("Wei Wang 0001", ["wei", "wang"]),  # dblp's number for namesakes is no word of the name
+        ("Jürgen Schmidhuber", ["jurgen", "schmidhuber"]),
+    ],
+)
+def test_name_words(name: str, words: list[str]) -> None:
+    assert name_words(name) == words
