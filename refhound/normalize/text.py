@@ -126,6 +126,10 @@ _SYMBOL_CMD = re.compile(
     r"(?:(?<=[A-Za-z])(?![A-Za-z])\s?|(?<![A-Za-z]))"
 )
 _OTHER_CMD = re.compile(r"\\[A-Za-z]+\*?\s*")
+# Math operators LaTeX sets upright by name; the space after one separates it from its argument.
+_OPERATOR = re.compile(
+    r"\\(log|ln|lg|exp|sin|cos|tan|max|min|arg|argmax|argmin|lim|sup|inf|det|dim|ker|Pr|gcd|mod)(?![A-Za-z])"
+)
 _MATH = re.compile(r"(?<!\\)\$([^$]*)\$")
 _SUB_SUPERSCRIPT = re.compile(r"(?<!\\)[_^]")
 _DOLLAR = re.compile(r"(?<!\\)\$")
@@ -174,8 +178,9 @@ def latex_to_unicode(text: str) -> str:
 
 def _math_text(math: re.Match[str]) -> str:
     r"""Inline math as text: sub- and superscript marks dropped, symbols read before the math ends, so that
-    "$\lambda$Opt" is "λOpt" (read after, "\lambdaOpt" would be one unknown command) and "$\ell_1$" "ℓ1"."""
-    return _symbols(_SUB_SUPERSCRIPT.sub("", math.group(1)))
+    "$\lambda$Opt" is "λOpt" (read after, "\lambdaOpt" would be one unknown command) and "$\ell_1$" "ℓ1";
+    operators by their names, as a title prints them ("$O(n \log n)$" is "O(n log n)")."""
+    return _symbols(_OPERATOR.sub(r"\1", _SUB_SUPERSCRIPT.sub("", math.group(1))))
 
 
 def _symbols(text: str) -> str:

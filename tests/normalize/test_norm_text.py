@@ -35,6 +35,9 @@ from refhound.normalize.text import (
         (r"Sparse $\ell_1$-norm Recovery", "Sparse ℓ1-norm Recovery"),
         (r"Tight Bounds for $\alpha$-Divergences", "Tight Bounds for α-Divergences"),
         (r"$\lambda$Opt: Learn to Regularize", "λOpt: Learn to Regularize"),  # a word right after the math
+        # operators by name, apart from their argument
+        (r"Sequence Processing in $O(n \log n)$ Time", "Sequence Processing in O(n log n) Time"),
+        (r"$\exp(x)$ and $\max$-pooling", "exp(x) and max-pooling"),
         ("pages 1--5", "pages 1–5"),
         ("Francesco d&apos;Amore", "Francesco d'Amore"),
         ("Multi-\ntask   learning", "Multi- task learning"),
