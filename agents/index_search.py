@@ -53,8 +53,10 @@ def find_candidates(
     printed = {rowid for rowid, (row, _) in found.items() if string and _printed_in(string, row.record)}
     if string and not printed:
         # The whole string first; its rarest words may be a venue's or a name's, so then the spans of it
-        # that may be its title, until a record printed in it is found.
-        for text in [string.text, *title_like_spans(string.text, cited.title)]:
+        # that may be its title, until a record printed in it is found. A parse that found no authors may
+        # have taken their names for the title, so its title does not stand for the spans then.
+        bounded = cited.title if cited.authors else None
+        for text in [string.text, *title_like_spans(string.text, bounded)]:
             for row in store.search_title(title_key(text), settings.candidates):
                 if row.rowid not in found and _printed_in(string, row.record):
                     found[row.rowid] = (row, "raw")

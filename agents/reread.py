@@ -8,9 +8,10 @@ again around the title it prints: the record reads the string better than the pa
 misread fields would call a correct citation's DOI "another work's", or the work fabricated. So is a title
 the parser bounded a few words off where the string prints a record's title whole: its first words
 swallowed into the last author ("Lima, V. Keywords, k-NN and Neural Networks: …"), or the last author's
-name read into it ("… & m. c. schraefel Twiage: …"), which a title typo's grade would otherwise flag. The
-same holds for a venue the parser cut short at a year or number inside its name ("*SEM 2012: The First Joint
-Conference …" read as "*SEM"): where the string prints the record's whole venue, that is the cited venue.
+name read into it ("… & í Lág, D. Automatic Validation of …"), which a title typo's grade would otherwise
+flag. The same holds for a venue the parser cut short at a year or number inside its name ("*SEM 2012: The
+First Joint Conference …" read as "*SEM"): where the string prints the record's whole venue, that is the
+cited venue.
 Fields from structured entries (BibTeX, CSL JSON) are never re-read.
 """
 

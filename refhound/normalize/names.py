@@ -160,13 +160,13 @@ def _form(text: str) -> _Form:
     )
 
 
+_NAME_WORD = re.compile(r"[^\W\d_]+")
+
+
 def name_words(name: str) -> list[str]:
     """A name's words folded, punctuation and digits dropped: "Chee Wee (Ben)" -> chee, wee, ben; "M.-W." ->
     m, w; dblp's "Wei Wang 0001" -> wei, wang."""
     return _NAME_WORD.findall(fold(name).lower())
-
-
-_NAME_WORD = re.compile(r"[^\W\d_]+")
 
 
 def name_key(text: str) -> str:

@@ -200,6 +200,33 @@ def test_a_title_the_parse_bounded_as_the_string_does_is_not_searched_again() ->
     assert WU.title in title_like_spans(WU_PRINTED, "E. de Paiva Alves, and T. Furugori")
 
 
+# Chicago prints a family name with a particle inside that the name grammar cannot read: the parser finds
+# no authors and takes their names for the title, bounded by the string's own period.
+SILVA = Record(
+    source="dblp",
+    source_id="conf/icml/SilvaL00",
+    source_version="test",
+    title="Obtaining Simplified Rule Bases by Hybrid Learning",
+    authors=["Ricardo Bezerra de Andrade e Silva", "Teresa Bernarda Ludermir"],
+    venue="ICML",
+    year=2000,
+)
+SILVA_PRINTED = (
+    "de Andrade e Silva, Ricardo Bezerra, and Teresa Bernarda Ludermir. 2000. “Obtaining Simplified Rule "
+    "Bases by Hybrid Learning.” In Proceedings of the Seventeenth International Conference on Machine "
+    "Learning (ICML 2000)."
+)
+
+
+def test_a_title_that_may_be_the_authors_names_does_not_stand_for_the_spans() -> None:
+    misread = parse_reference_string(SILVA_PRINTED)
+    assert not misread.authors and misread.title is not None  # the misreading
+    assert misread.title in title_like_spans(SILVA_PRINTED, None)  # it is one of the string's spans
+    store = _TitleOnlyStore(SILVA)
+    found = find_candidates(misread, cast(IndexStore, store), JudgeSettings(), raw=SILVA_PRINTED)
+    assert [(c.record.source_id, c.via) for c in found] == [("conf/icml/SilvaL00", "raw")]
+
+
 def test_a_title_cited_without_its_subtitle_finds_its_record(store: IndexStore, tmp_path: Path) -> None:
     printed = (
         "Tjong Kim Sang, E. F., & De Meulder, F. (2003). Introduction to the CoNLL-2003 shared task. In "
