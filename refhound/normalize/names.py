@@ -227,12 +227,15 @@ def names_match(cited: str, found: str) -> NameMatch:
     if is_et_al(cited) or is_et_al(found):
         return NameMatch.NONE
     match = _match(cited, found)
-    if match is NameMatch.NONE:
-        # A word in capitals may be a family name (small caps read from a PDF, "Paul LEE", "TE-LIN WU") as
-        # well as Vancouver initials ("Smith JA"): read it as written in mixed case too.
-        mixed_cited, mixed_found = _mixed_case(cited), _mixed_case(found)
-        if (mixed_cited, mixed_found) != (cited, found):
-            match = _match(mixed_cited, mixed_found)
+    # A word in capitals may be a family name (small caps read from a PDF, "Paul LEE", "TE-LIN WU") as well
+    # as Vancouver initials ("Smith JA"), or both in one name set in capitals ("BACH FR"): read it in mixed
+    # case too, then with its last word kept as initials.
+    for read in (_mixed_case, _initials_last):
+        if match is not NameMatch.NONE:
+            break
+        as_read = read(cited), read(found)
+        if as_read != (cited, found):
+            match = _match(*as_read)
     return match
 
 
@@ -240,6 +243,16 @@ def names_match(cited: str, found: str) -> NameMatch:
 def _mixed_case(text: str) -> str:
     """Every word of two or more capitals ("LEE", "DUPONT", "JA") written with one."""
     return _WORD.sub(lambda word: word.group().capitalize() if word.group().isupper() else word.group(), text)
+
+
+@lru_cache(maxsize=1 << 16)
+def _initials_last(text: str) -> str:
+    """A name in capitals read as Vancouver's: the last word, short enough, kept as initials, the others
+    written in mixed case ("BACH FR" -> "Bach FR"); other names as written."""
+    words = text.split()
+    if len(words) < 2 or not _is_bare_initials(words[-1]):
+        return text
+    return " ".join([*map(_mixed_case, words[:-1]), words[-1]])
 
 
 def _match(cited: str, found: str) -> NameMatch:

@@ -194,25 +194,62 @@ _SHOUTED_INITIALS_NEXT = re.compile(
 )
 
 
+# The next name in natural order, in capitals: a given name, then initials with periods and a family name,
+# or a family name of four letters or more, then a punctuation mark ("KEVIN D. DONOHUE.", "MARY SMITH,");
+# not a Vancouver name, whose initials have no periods or end the list before the title ("PINEAU J.
+# BUILDING …", "MOITRA A. EXTENSIONS AND LIMITS …").
+_SHOUTED_WORD = rf"[{UPPER}][{UPPER}'’-]"
+_SHOUTED_NATURAL_NEXT = re.compile(
+    rf"\s*,?\s*(?:(?i:and)\s+|&\s*)?{_SHOUTED_WORD}+\s+"
+    rf"(?:(?:[{UPPER}]\.\s*)+{_SHOUTED_WORD}+|{_SHOUTED_WORD}{{3,}})(?=\s*[,.;])"
+)
+_SHOUTED_NAME_ENDS = re.compile(r"\s*(?:[,;&]|(?i:and)\s)")
+# A comma and a given name in full after a word: that word is a family name.
+_SHOUTED_GIVEN_NEXT = re.compile(r",\s*[^\W\d_]{2,}(?![.\w])")
+
+
+def _after_initials(before: list[_Token]) -> bool:
+    """Whether the last tokens are initials with periods, or initials and a capitalised particle."""
+    shapes = "".join(token.shape for token in before[-2:])
+    return shapes[-1:] in ("I", "K") or shapes in ("IP", "KP")
+
+
 def _shouted_shape(word: str, shape: str, before: list[_Token], text: str, end: int) -> str:
     """The shape of a word in capitals (a reference, or its names, set in capitals): particles
     ("VAN DER MAATEN"), title words after the first ("LEARNING FOR IMAGE", not Vancouver initials "SMITH
-    IN,"; "THE GUARDIAN" may be an author) and short family names ("HE, K.", "LEE K,", not the initials
-    "JA" of "SMITH JA"). Not suffixes: "JR" is the initials of "Cryan JR" as often as "Junior"."""
+    IN,"; "THE GUARDIAN" may be an author) and short family names ("HE, K.", "LEE K,", "K. LEE,", not the
+    initials "JA" of "SMITH JA"). Not suffixes: "JR" is the initials of "Cryan JR" as often as "Junior"."""
     title = word.title()
     name_start = not before or before[-1].shape in ",;&("
     initials_position = bool(before) and before[-1].shape == "W" and _SHOUTED_SEPARATOR.match(text, end)
+    # After initials, or initials and a particle, before the next name, a short word ends a name: "B. AN,",
+    # "T. DE BIE,". (A particle first is a Vancouver family name: "LE NT", "DO QT".)
+    after_initials = _after_initials(before)
+    family_position = after_initials and _SHOUTED_NAME_ENDS.match(text, end)
     if title in _CAPITAL_PARTICLES and _SHOUTED_NEXT_WORD.match(text, end):
         return "P"
-    if before and (title in _NOT_NAMES or word.lower() in _FUNCTION_WORDS) and not initials_position:
-        return "x"
+    if before and (title in _NOT_NAMES or word.lower() in _FUNCTION_WORDS):
+        if family_position:
+            return "W"
+        if not initials_position:
+            return "x"
     if (
         shape == "V"
         and name_start
         and len(word) > 1
-        and re.search("[AEIOUY]", word)
-        and _SHOUTED_INITIALS_NEXT.match(text, end)
+        and (
+            (re.search("[AEIOUY]", word) and _SHOUTED_INITIALS_NEXT.match(text, end))
+            or _SHOUTED_GIVEN_NEXT.match(text, end)  # "LIU, JENNY, AND …": initials never start a name
+        )
     ):
+        return "W"
+    # After initials with periods and before a separator, a short word is the family name they belong to
+    # ("K. HE,", "K. LEE, AND …", "T. DE BIE,"): no style puts bare initials after initials.
+    if shape == "V" and after_initials and _SHOUTED_SEPARATOR.match(text, end):
+        return "W"
+    # After a given name, before a name in natural order, it is a family name too ("BIN LU AND BENJAMIN K.
+    # TSOU"); before a Vancouver name it stays initials ("SMITH JA, DOE B").
+    if shape == "V" and before and before[-1].shape == "W" and _SHOUTED_NATURAL_NEXT.match(text, end):
         return "W"
     return shape
 
@@ -256,7 +293,7 @@ def _tokens(text: str, limit: int = 250) -> list[_Token]:
         word, start, end = match.group(0), match.start(), match.end()
         if out and out[-1].shape == "I" and _PARTICLE_INITIALS.fullmatch(word):
             out.append(_Token("I", start, end))  # "Goot, R. v. d.": a particle abbreviated after the initials
-        elif len(word) > 1 and word.endswith(".") and word != "..." and _shape(word) not in "IKej":
+        elif len(word) > 1 and word.endswith(".") and word != "..." and _ends_word(word, out):
             out.append(_Token(_word_shape(word[:-1], out, text, end - 1), start, end - 1))
             out.append(_Token(".", end - 1, end))
         else:
@@ -264,6 +301,13 @@ def _tokens(text: str, limit: int = 250) -> list[_Token]:
         if out[-1].shape in _BLOCK_ENDS or len(out) >= limit:
             break
     return out
+
+
+def _ends_word(word: str, before: list[_Token]) -> bool:
+    """Whether a word's final period ends the word, not an initial or "et al."; after an initial, capitals
+    with a period are a family name in capitals ("J. SUN."), not Vancouver's initials ("Abraham WC.")."""
+    shape = _shape(word)
+    return shape not in "IKej" or (shape == "K" and bool(before) and before[-1].shape == "I")
 
 
 # A family name's particle abbreviated in lower case among the initials, as some styles write "R. v. d. Goot"
@@ -314,9 +358,11 @@ def take_authors(text: str) -> AuthorBlock:
     return AuthorBlock(names, truncated, rest, match.group(2) or "")
 
 
-_LIST_SEPARATOR = re.compile(r"\s*(?:,\s*(?:and|&)\s+|\s+and\s+|\s*&\s*|;\s*|,\s*)")
-# "C.-L.", "H.-y", "W. Y.", "JA" — not a short family name such as "Fu".
-_INITIALS_ONLY = re.compile(rf"(?=.*\.|[{UPPER}]{{1,3}}$)(?:[{UPPER}]\.?|-[{UPPER}a-z]\.?|\s)+")
+_LIST_SEPARATOR = re.compile(r"\s*(?:,\s*(?:(?i:and)|&)\s+|\s+(?i:and)\s+|\s*&\s*|;\s*|,\s*)")
+_INITIAL_WORD = rf"(?:[{UPPER}]\.-?)+|[{UPPER}]\.?(?:-[{UPPER}a-z]\.?)+"
+# "C.-L.", "H.-y", "W. Y.", "JA": every word initials, or one group of bare capitals. Not a short family
+# name such as "Fu", nor "JASON J. S. CHANG" or "T. DE BIE" in capitals.
+_INITIALS_ONLY = re.compile(rf"(?:{_INITIAL_WORD})(?:\s+(?:{_INITIAL_WORD}))*|[{UPPER}]{{1,3}}")
 
 
 def split_name_list(text: str) -> AuthorBlock:
@@ -340,7 +386,7 @@ def split_name_list(text: str) -> AuthorBlock:
     return AuthorBlock(names, truncated, "")
 
 
-_FIRST_SEPARATOR = re.compile(r"^[^,;&]*?(?:\s+and\s+|[,;&])")
+_FIRST_SEPARATOR = re.compile(r"^[^,;&]*?(?:\s+(?i:and)\s+|[,;&])")
 
 
 def _inverted_first_only(text: str, pieces: list[str]) -> bool:

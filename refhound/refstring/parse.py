@@ -40,8 +40,9 @@ _LIGATURE = re.compile("[\ufb00-\ufb06]")  # str.translate is slow, and ligature
 _SPACED_START = re.compile(rf"^[{UPPER}]{{1,3}}(?: [{UPPER}]{{1,3}}){{3,}}\b")
 _SPACED_RUN = re.compile(rf"(?<![\w.])[{UPPER}]{{1,3}}(?: [{UPPER}]{{1,3}}(?![\w.]))+(?![\w.]| \.)")
 _SPACED_PUNCT = re.compile(rf"(?<=\b[{UPPER}]) (?=[.,])|(?<=[{UPPER}{LOWER}.]) (?=,)")
-# A year glued to its neighbours: "Schaeper .2001." / "2010.Leben in Ost- und Westdeutschland".
-_GLUED_YEAR = re.compile(rf"\s\.(?={YEAR}\b)|(?<=\b(?:18|19|20)\d\d)\.(?=[{UPPER}])")
+# A year glued to its neighbours: "Schaeper .2001." / "2010.Leben in Ost- und Westdeutschland"; not inside
+# an identifier set in capitals ("10.18653/V1/2021.ACL-LONG.4").
+_GLUED_YEAR = re.compile(rf"\s\.(?={YEAR}\b)|(?<=\b(?:18|19|20)\d\d)(?<![/.\w-]\d{{4}})\.(?=[{UPPER}])")
 
 
 # Words that a line-broken hyphen joins as a compound ("retrieval-augmented", "self-supervised"), not as the

@@ -585,6 +585,44 @@ def test_a_title_alone_is_that_title(title: str) -> None:
             "LI, X., WU, Y., MA, J. ET AL. GRAPH ROUTING FOR THE SPARSE WORLD. NATURE 2020.",
             "GRAPH ROUTING FOR THE SPARSE WORLD", ["LI, X.", "WU, Y.", "MA, J."], "NATURE", 2020,
         ),
+        # short family names after initials with periods, before a separator or the list's end
+        (
+            "K. HE, X. ZHANG, S. REN, AND J. SUN. DEEP RESIDUAL LEARNING FOR IMAGE RECOGNITION. IN CVPR, "
+            "2016.",
+            "DEEP RESIDUAL LEARNING FOR IMAGE RECOGNITION", ["K. HE", "X. ZHANG", "S. REN", "J. SUN"], "CVPR",
+            2016,
+        ),
+        (
+            "J. DEVLIN, M.-W. CHANG, K. LEE, AND K. TOUTANOVA. BERT: PRE-TRAINING OF DEEP BIDIRECTIONAL "
+            "TRANSFORMERS. IN NAACL-HLT, 2019.",
+            "BERT: PRE-TRAINING OF DEEP BIDIRECTIONAL TRANSFORMERS",
+            ["J. DEVLIN", "M.-W. CHANG", "K. LEE", "K. TOUTANOVA"], "NAACL-HLT", 2019,
+        ),
+        ("K. HE. A TITLE FOR ONE AUTHOR. IN CVPR, 2016.", "A TITLE FOR ONE AUTHOR", ["K. HE"], "CVPR", 2016),
+        # a family name that is a title word ("AN"), or follows initials and a particle ("DE BIE")
+        (
+            'Y. XIONG, J. GAN, B. AN, AND T. DE BIE, "OPTIMAL CHARGING STATION PLACEMENT," IN IJCAI, 2015.',
+            "OPTIMAL CHARGING STATION PLACEMENT", ["Y. XIONG", "J. GAN", "B. AN", "T. DE BIE"], "IJCAI", 2015,
+        ),
+        # a short family name after a given name, before a name in natural order
+        (
+            "BIN LU AND BENJAMIN K. TSOU. 2010. A TITLE ABOUT THINGS. IN SEMEVAL.",
+            "A TITLE ABOUT THINGS", ["BIN LU", "BENJAMIN K. TSOU"], "SEMEVAL", 2010,
+        ),
+        # ... but Vancouver's initials before the last name, whose initials end the list at the title
+        (
+            "LEIGHTON FT, MOITRA A. EXTENSIONS AND LIMITS TO VERTEX SPARSIFICATION. IN: STOC; 2010.",
+            "EXTENSIONS AND LIMITS TO VERTEX SPARSIFICATION", ["LEIGHTON FT", "MOITRA A"], "STOC", 2010,
+        ),
+        # Chicago and MLA: a short family name before a comma and a given name in full
+        (
+            "LIU, JENNY, AND ARIA HAGHIGHI. 2020. A TITLE ABOUT THINGS. IN PROCEEDINGS OF ACL.",
+            "A TITLE ABOUT THINGS", ["LIU, JENNY", "ARIA HAGHIGHI"], "PROCEEDINGS OF ACL", 2020,
+        ),
+        (
+            "NG, HWEE TOU, AND JOHN ZELLE. 1997. A TITLE ABOUT THINGS. IN AAAI.",
+            "A TITLE ABOUT THINGS", ["NG, HWEE TOU", "JOHN ZELLE"], "AAAI", 1997,
+        ),
     ],
 )  # fmt: skip
 def test_a_reference_in_capitals(raw: str, title: str, authors: list[str], venue: str, year: int) -> None:
@@ -748,6 +786,15 @@ def test_a_person_known_by_one_name(raw: str, authors: list[str]) -> None:
             ["Serban IV", "Sordoni A", "Bengio Y", "Courville AC", "Pineau J"],
         ),
         ("Smith JA III, Doe B. A title here. J Foo. 2001;1:2.", ["Smith JA III", "Doe B"]),
+        # a family name that is a particle, first in a Vancouver name, before capitals that are its initials
+        (
+            "Le NT, Mijiyawa A, Sadat F. A title here. In: Proceedings of X; 2025.",
+            ["Le NT", "Mijiyawa A", "Sadat F"],
+        ),
+        (
+            "LE NT, MIJIYAWA A, SADAT F. BEST OF BOTH WORLDS. IN: PROCEEDINGS OF X; 2025.",
+            ["LE NT", "MIJIYAWA A", "SADAT F"],
+        ),
         # Later in a list, a word after the initials is the title's, as before.
         ("Keri, S. Kiss, I. A title here. Journal, 2001.", ["Keri, S.", "Kiss, I."]),
     ],
@@ -978,6 +1025,12 @@ def test_a_title_start_is_not_read_into_the_names(raw: str, authors: list[str], 
     assert (parsed.authors, parsed.title) == (authors, title)
 
 
+def test_a_doi_in_capitals_is_whole() -> None:
+    # The year inside the identifier is not a year glued to the next word.
+    raw = "JACOB DEVLIN. 2021. A TITLE ABOUT THINGS. IN ACL. HTTPS://DOI.ORG/10.18653/V1/2021.ACL-LONG.4"
+    assert parse_reference_string(raw).doi == "10.18653/v1/2021.acl-long.4"
+
+
 def test_an_access_note_is_still_cut_out() -> None:
     parsed = parse_reference_string("Smith J. 2019. A web page. Retrieved May 5, 2021, from https://x.org")
     assert (parsed.title, parsed.year) == ("A web page", 2019)
@@ -992,6 +1045,11 @@ def test_an_access_note_is_still_cut_out() -> None:
         # not when later names are bare family names, or the second piece is initials
         ("Smith, Jones, Brown", ["Smith", "Jones", "Brown"]),
         ("Fu, C.-L., Dingguo Shen", ["Fu, C.-L.", "Dingguo Shen"]),
+        # set in capitals, "AND" is the same word
+        ("LUO, WENCAN, AND DIANE LITMAN", ["LUO, WENCAN", "DIANE LITMAN"]),
+        # a name in capitals is not initials
+        ("Y. XIONG, J. GAN, B. AN", ["Y. XIONG", "J. GAN", "B. AN"]),
+        ("SUR-JIN KER, JASON J. S. CHANG", ["SUR-JIN KER", "JASON J. S. CHANG"]),
     ],
 )
 def test_an_author_list_with_only_its_first_name_inverted(text: str, names: list[str]) -> None:

@@ -108,6 +108,10 @@ def test_name_key(text: str, key: str) -> None:
         ("Jean DUPONT", "Jean Dupont", NameMatch.EXACT),  # the family name in capitals
         ("Paul LEE", "Paul Lee", NameMatch.COMPATIBLE),
         ("Karim AHMR", "A H M Rezaul Karim", NameMatch.COMPATIBLE),  # four Vancouver initials
+        # A Vancouver name set in capitals, the family name four letters or fewer.
+        ("BACH FR", "Francis R. Bach", NameMatch.COMPATIBLE),
+        ("NG HT", "Hwee Tou Ng", NameMatch.COMPATIBLE),
+        ("LEE WC", "Wang-Chien Lee", NameMatch.COMPATIBLE),
         # The same person, written more or less fully.
         ("J. Smith", "John Smith", NameMatch.COMPATIBLE),
         ("L. van der Maaten", "Laurens van der Maaten", NameMatch.COMPATIBLE),
@@ -137,6 +141,8 @@ def test_name_key(text: str, key: str) -> None:
         ("Li Chenglong", "Li Wei", NameMatch.NONE),
         ("TE-LIN WU", "Te-Lin Xu", NameMatch.NONE),
         ("Paul LEE", "Paul Li", NameMatch.NONE),
+        ("BACH FR", "Francis R. Bech", NameMatch.NONE),
+        ("NG HT", "Kevin T. Ng", NameMatch.NONE),
         ("Trung Quoc Luong", "Luong Wei", NameMatch.NONE),
         ("Wi Hamilton", "William Hamilton", NameMatch.NONE),  # too short to be a short form
         ("Willa Hamilton", "William Hamilton", NameMatch.NONE),
