@@ -53,6 +53,12 @@ def _folded_words(text: str) -> tuple[str, list[tuple[int, int]]]:
     return " ".join(fold(text[a:b]).lower() for a, b in spans), spans
 
 
+def folded_words(text: str) -> list[str]:
+    """The words of `text`, LaTeX decoded and folded (case, accents and punctuation aside), as a record's
+    title is compared with a printed string."""
+    return _folded_words(latex_to_unicode(text))[0].split()
+
+
 class PrintedString:
     """A reference string prepared once for aligning many records inside it."""
 
@@ -64,8 +70,8 @@ class PrintedString:
     def find(self, record: Record) -> PrintedRecord | None:
         """The best alignment of `record`'s title in the string, with its authors counted; None for a
         title too short to align on its own, or one most of whose words the string does not print."""
-        title = _folded_words(latex_to_unicode(_as_printed(record.title, self._words)))[0]
-        words = title.split()
+        words = folded_words(_as_printed(record.title, self._words))
+        title = " ".join(words)
         if len(title) < MIN_TITLE_CHARS or len(self.folded) < len(title):
             return None
         # Cheap first: an alignment of 90% needs most of the title's words printed as such (a word glued
@@ -99,7 +105,7 @@ def _as_printed(title: str, printed: frozenset[str]) -> str:
 
 def printed_words(raw: str, text: str) -> str | None:
     """The span of `raw` that prints `text` word for word (case, accents and punctuation aside), if any."""
-    words = _folded_words(latex_to_unicode(text))[0]
+    words = " ".join(folded_words(text))
     if not words:
         return None
     raw = latex_to_unicode(raw)
@@ -117,11 +123,6 @@ def printed_words(raw: str, text: str) -> str | None:
     if trail and raw[end : end + trail] == text[len(text) - trail :]:
         end += trail
     return raw[start:end]
-
-
-def folded_words(text: str) -> list[str]:
-    """The words of `text`, folded (case, accents and punctuation aside), as `printed_words` compares them."""
-    return _folded_words(latex_to_unicode(text))[0].split()
 
 
 def find_printed_record(raw: str, record: Record) -> PrintedRecord | None:
