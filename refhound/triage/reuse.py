@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -99,17 +100,24 @@ def _load(text: str) -> Findings:
     )
 
 
+def prepare_lookups(path: Path) -> Path:
+    """The shared file in WAL mode with its table, made by the process that starts the workers before any
+    starts: two processes switching a new file to WAL at once may get "database is locked" at once, without
+    the busy timeout's wait. Again in a worker, it changes nothing."""
+    with closing(sqlite3.connect(path, timeout=60, isolation_level=None)) as db:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute(_SCHEMA)
+    return path
+
+
 class LookupStore:
     """The run's findings per (stage, work), in a SQLite file several processes share (WAL, busy timeout).
 
     One connection per thread: the SOP may run agents in a thread pool."""
 
     def __init__(self, path: Path) -> None:
-        self.path = path
+        self.path = prepare_lookups(path)
         self._local = threading.local()
-        with self._connection() as db:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute(_SCHEMA)
 
     def _connection(self) -> sqlite3.Connection:
         db: sqlite3.Connection | None = getattr(self._local, "db", None)

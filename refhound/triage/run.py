@@ -27,6 +27,7 @@ from refhound.settings import Settings
 from refhound.triage.inputs import Collected, collect
 from refhound.triage.keys import paper_key, run_fingerprint, slug
 from refhound.triage.ratelimit import SharedSlots, Slots
+from refhound.triage.reuse import prepare_lookups
 from refhound.triage.rows import TRIAGE_SCHEMA, PaperRow, error_row, ranked, to_csv
 from refhound.triage.worker import Job, Outcome, WorkerSetup, load_done, write_atomically
 
@@ -116,7 +117,7 @@ def run_triage(
         settings=options.settings,
         index_path=str(options.index_stats["path"]),
         header=header,
-        lookups_path=str(state / f"lookups-{fingerprint[:16]}.sqlite") if options.reuse else None,
+        lookups_path=_lookups(state, fingerprint) if options.reuse else None,
         slots=_slots(options.settings, state),
     )
     outcomes: list[Outcome] = []
@@ -140,6 +141,11 @@ def run_triage(
     summary["interrupted"] = interrupted
     write_outputs(out_dir, ordered, summary)
     return TriageResult(ordered, summary, interrupted, outcomes)
+
+
+def _lookups(state: Path, fingerprint: str) -> str:
+    """The run's look-up store, made here before the workers open it (`prepare_lookups`)."""
+    return str(prepare_lookups(state / f"lookups-{fingerprint[:16]}.sqlite"))
 
 
 def _slots(settings: Settings, state: Path) -> Slots | None:
