@@ -236,7 +236,26 @@ def names_match(cited: str, found: str) -> NameMatch:
         as_read = read(cited), read(found)
         if as_read != (cited, found):
             match = _match(*as_read)
+    if match is NameMatch.NONE:
+        spelled = _initials_spelled_by(cited, found), _initials_spelled_by(found, cited)
+        if spelled != (cited, found):
+            match = _match(*spelled)
     return match
+
+
+@lru_cache(maxsize=1 << 16)
+def _initials_spelled_by(text: str, other: str) -> str:
+    """A Vancouver name with more initials than a name usually has ("Batista GEAPA" for Gustavo E. A. P. A.
+    Batista) read with them as initials when they are exactly the initials of the other name's given names.
+    Alone, five capitals are more often a family name ("SMITH") than initials; the other name decides."""
+    words = text.split()
+    last = words[-1] if len(words) >= 2 else ""
+    if not (last.isalpha() and last.isupper() and len(last) > _MAX_BARE_INITIALS):
+        return text
+    given = name_words(parse_name(other).given)
+    if "".join(word[0] for word in given) != last.lower():
+        return text
+    return " ".join([*words[:-1], *(f"{letter}." for letter in last)])
 
 
 @lru_cache(maxsize=1 << 16)

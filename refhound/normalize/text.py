@@ -133,6 +133,9 @@ _OPERATOR = re.compile(
 _MATH = re.compile(r"(?<!\\)\$([^$]*)\$")
 _SUB_SUPERSCRIPT = re.compile(r"(?<!\\)[_^]")
 _DOLLAR = re.compile(r"(?<!\\)\$")
+# A superscript mark left outside "$…$" ("{\mathcal{P}^2}"): no title prints a caret between a letter and
+# what it raises.
+_STRAY_SUPERSCRIPT = re.compile(r"(?<=[\w}])\^(?=[\w{])")
 _WHITESPACE = re.compile(r"\s+")
 _ESCAPED_SPECIAL = re.compile(r"\{?\\([_&%#$])\}?")
 _LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "ft", "ﬆ": "st"})
@@ -168,6 +171,7 @@ def latex_to_unicode(text: str) -> str:
         out = replaced
     out = _MATH.sub(_math_text, out)
     out = _DOLLAR.sub("", out)
+    out = _STRAY_SUPERSCRIPT.sub("", out)
     out = _letters(out)
     out = out.replace("\\\\", " ").replace("\\ ", " ")
     out = _OTHER_CMD.sub("", out)
@@ -228,7 +232,8 @@ def reattach_accents(text: str) -> str:
     return _MARK_BELOW.sub(lambda m: joined(m.group(1), m.group(2) or m.group(3)), out)
 
 
-_BRACED_LETTER = re.compile(r"\{([^\W\d_])\}")
+# A braced letter, unless it is a command's argument ("\mathcal{P}" keeps its braces for latex_to_unicode).
+_BRACED_LETTER = re.compile(r"(\\[A-Za-z]+\s*)?\{([^\W\d_])\}")
 
 
 def decode_latex_letters(text: str) -> str:
@@ -236,7 +241,7 @@ def decode_latex_letters(text: str) -> str:
     plain text that keeps a few: braces, tildes and dashes elsewhere (a URL's "~") are left as they are."""
     if "\\" not in text:
         return text
-    return _BRACED_LETTER.sub(r"\1", _letters(text))
+    return _BRACED_LETTER.sub(lambda m: m.group(0) if m.group(1) else m.group(2), _letters(text))
 
 
 def unescape_latex_specials(text: str) -> str:

@@ -386,19 +386,20 @@ def split_name_list(text: str) -> AuthorBlock:
     return AuthorBlock(names, truncated, "")
 
 
-_FIRST_SEPARATOR = re.compile(r"^[^,;&]*?(?:\s+(?i:and)\s+|[,;&])")
+_FIRST_SEPARATOR = re.compile(r"^[^,;&]*?(?:\s+(?i:and)\s+|,\s*(?:(?i:and)\s+|&\s*)?|[;&])")
 
 
 def _inverted_first_only(text: str, pieces: list[str]) -> bool:
     """Chicago's and MLA's list: the first name inverted, the others in natural order ("Lin, Di, Dingguo
     Shen, and Hui Huang"; "Groot, Tobias, and Matias Valdenegro-Toro"). The first two pieces are one name
-    when a comma parts them, the first is one word (a family name), the second is given names, not
-    initials, and every later piece is a whole name of two words or more."""
+    when a comma alone parts them, the first is one word (a family name), the second is given names, not
+    initials, and every later piece is a whole name of two words or more. After ", and" the first piece is
+    a whole name of one word ("Chandrahas, and Partha Talukdar")."""
     first = _FIRST_SEPARATOR.match(text)
     return (
         len(pieces) >= 2
         and first is not None
-        and first.group(0).endswith(",")
+        and first.group(0).rstrip().endswith(",")
         and len(pieces[0].split()) == 1
         and 1 <= len(pieces[1].split()) <= 3
         and not _INITIALS_ONLY.fullmatch(pieces[1])

@@ -97,12 +97,24 @@ def _is_year(number: str | None) -> bool:
 
 def _unspace_capitals(text: str) -> str:
     """Join letter-spaced small-capital names in the author block ("C RO N I N, J. J." → "CRONIN, J. J.")."""
-    if not _SPACED_START.match(text):
+    start = _SPACED_START.match(text)
+    if not start or not _letter_spaced(start.group(0)):
         return text
     end = re.search(r"[(\d‘“\"]", text)
     head, tail = (text[: end.start()], text[end.start() :]) if end else (text, "")
-    head = _SPACED_RUN.sub(lambda m: m.group(0).replace(" ", ""), head)
+    head = _SPACED_RUN.sub(_joined_if_letter_spaced, head)
     return _SPACED_PUNCT.sub("", head) + tail
+
+
+def _letter_spaced(run: str) -> bool:
+    """Whether a run of short capital groups is one word spaced letter by letter ("C RO N I N": most groups
+    one letter) rather than short names set in capitals ("ANH CAT LE NGO")."""
+    groups = run.split()
+    return 2 * sum(len(group) == 1 for group in groups) > len(groups)
+
+
+def _joined_if_letter_spaced(run: re.Match[str]) -> str:
+    return run.group(0).replace(" ", "") if _letter_spaced(run.group(0)) else run.group(0)
 
 
 def _prepare(raw: str) -> str:

@@ -632,6 +632,16 @@ def test_a_reference_in_capitals(raw: str, title: str, authors: list[str], venue
     assert (parsed.title, parsed.authors, parsed.venue, parsed.year) == (title, authors, venue, year)
 
 
+def test_short_names_in_capitals_are_not_joined_as_a_letter_spaced_word() -> None:
+    """Small capitals extracted letter by letter ("C RO N I N") are joined; a name of short words set in
+    capitals is not one word spaced out, though its groups are as short."""
+    spaced = parse_reference_string("C RO N I N, J. J. & TAY L O R , S . A . (1992) A title about things.")
+    assert spaced.authors[0].replace(" ", "") == "CRONIN,J.J."
+    parsed = parse_reference_string("ANH CAT LE NGO, YEE-HUI OH, AND JOHN SEE. 2016. A TITLE. IN ACCV.")
+    fields = " ".join([parsed.title or "", *parsed.authors])
+    assert "ANH CAT LE NGO" in fields and "ANHCAT" not in fields
+
+
 @pytest.mark.parametrize(
     ("raw", "authors"),
     [
@@ -1042,6 +1052,8 @@ def test_an_access_note_is_still_cut_out() -> None:
         # Chicago and MLA: the first name inverted, the others in natural order
         ("Lin, Di, Dingguo Shen, and Hui Huang", ["Lin, Di", "Dingguo Shen", "Hui Huang"]),
         ("Groot, Tobias, and Matias Valdenegro - Toro", ["Groot, Tobias", "Matias Valdenegro - Toro"]),
+        # not after ", and": the first piece is then a whole name of one word
+        ("Chandrahas, and Partha Talukdar", ["Chandrahas", "Partha Talukdar"]),
         # not when later names are bare family names, or the second piece is initials
         ("Smith, Jones, Brown", ["Smith", "Jones", "Brown"]),
         ("Fu, C.-L., Dingguo Shen", ["Fu, C.-L.", "Dingguo Shen"]),

@@ -112,6 +112,8 @@ def test_name_key(text: str, key: str) -> None:
         ("BACH FR", "Francis R. Bach", NameMatch.COMPATIBLE),
         ("NG HT", "Hwee Tou Ng", NameMatch.COMPATIBLE),
         ("LEE WC", "Wang-Chien Lee", NameMatch.COMPATIBLE),
+        # more Vancouver initials than a name usually has, when the record's given names spell them
+        ("Batista GEAPA", "Gustavo E. A. P. A. Batista", NameMatch.COMPATIBLE),
         # The same person, written more or less fully.
         ("J. Smith", "John Smith", NameMatch.COMPATIBLE),
         ("L. van der Maaten", "Laurens van der Maaten", NameMatch.COMPATIBLE),
@@ -143,6 +145,8 @@ def test_name_key(text: str, key: str) -> None:
         ("Paul LEE", "Paul Li", NameMatch.NONE),
         ("BACH FR", "Francis R. Bech", NameMatch.NONE),
         ("NG HT", "Kevin T. Ng", NameMatch.NONE),
+        ("Batista GEAPA", "Gustavo E. A. P. B. Batista", NameMatch.NONE),
+        ("Wei SMITH", "Wei Smith Jones", NameMatch.NONE),
         ("Trung Quoc Luong", "Luong Wei", NameMatch.NONE),
         ("Wi Hamilton", "William Hamilton", NameMatch.NONE),  # too short to be a short form
         ("Willa Hamilton", "William Hamilton", NameMatch.NONE),

@@ -38,6 +38,10 @@ from refhound.normalize.text import (
         # operators by name, apart from their argument
         (r"Sequence Processing in $O(n \log n)$ Time", "Sequence Processing in O(n log n) Time"),
         (r"$\exp(x)$ and $\max$-pooling", "exp(x) and max-pooling"),
+        (
+            r"{\mathcal{P}^2}: A Plan-and-Pretrain Approach",
+            "P2: A Plan-and-Pretrain Approach",
+        ),  # math outside $
         ("pages 1--5", "pages 1–5"),
         ("Francesco d&apos;Amore", "Francesco d'Amore"),
         ("Multi-\ntask   learning", "Multi- task learning"),
@@ -77,6 +81,8 @@ def test_collapse_whitespace() -> None:
         (r"Rob van der Goot and {\"O}zlem {\c{C}}etino{\u{g}}lu", "Rob van der Goot and Özlem Çetinoğlu"),
         (r"Bernhard Sch\"olkopf", "Bernhard Schölkopf"),
         ("http://www.cs.toronto.edu/~hinton/ {BERT} 1--5", "http://www.cs.toronto.edu/~hinton/ {BERT} 1--5"),
+        # a braced letter that is a command's argument stays for latex_to_unicode to read
+        (r"Guo, Q. et al. {\mathcal{P}^2}: A Plan", r"Guo, Q. et al. {\mathcal{P}^2}: A Plan"),
     ],
 )
 def test_decode_latex_letters_leaves_other_markup(text: str, decoded: str) -> None:
