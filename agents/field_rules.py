@@ -43,6 +43,8 @@ Coverage = Callable[[str, int], list[tuple[str, int]]]
 # (a name, other names) -> a record of the index that lists the name beside one of the others, said as
 # "SOURCE ID lists NAME with OTHER", or None.
 CoAuthorship = Callable[[str, Sequence[str]], str | None]
+# A record -> the event that hosted its volume ("acl-2019"), where the index knows it, or None.
+HostEvent = Callable[[Record], str | None]
 
 
 def check_title(cited: str | None, record: Record) -> FieldCheck:
@@ -244,8 +246,13 @@ def _is_preprint(info: VenueInfo | None, record: Record | None = None) -> bool:
 
 
 def check_venue(
-    cited: ParsedFields, record: Record, settings: JudgeSettings, coverage: Coverage
+    cited: ParsedFields,
+    record: Record,
+    settings: JudgeSettings,
+    coverage: Coverage,
+    host: str | None = None,
 ) -> FieldCheck:
+    """`host` is the event that hosted the record's volume ("acl-2019"), if the index knows one."""
     if not cited.venue:
         return FieldCheck(field="venue", status=S.MISSING, found=record.venue)
     if not record.venue:
@@ -293,6 +300,14 @@ def check_venue(
         return result(
             S.UNCHECKED, "only a preprint record was found; publication at the cited venue is unconfirmed"
         )
+    if held_with := _held_with(ours, theirs, host):
+        # Workshops, Findings and satellite conferences are published beside their host's proceedings:
+        # citing the host for one is a slip with a correction, not another event.
+        return result(
+            S.MISMATCH,
+            f"a volume held with {held_with}, cited as {held_with.split()[0]} itself",
+            Severity.MINOR,
+        )
     if ours.key is not None and theirs.key is not None:
         kinds = {ours.kind, theirs.kind}
         # A journal article extending a conference or workshop paper is the same work's other version.
@@ -330,6 +345,19 @@ def check_venue(
 
 
 _ACRONYM = re.compile(r"\b[A-Z]{3,}\b")
+
+
+def _held_with(ours: VenueInfo, theirs: VenueInfo, host: str | None) -> str | None:
+    """The host ("ACL 2019", or "ACL" where only the name says it) when the cited venue is the conference
+    that hosted the record's volume: by the index's event ("acl-2019"), or by the volume's own name (a
+    workshop keyed "ws:acl"). The main proceedings and their Findings or Student Research Workshop are
+    one conference's volumes (`_host`), decided after this."""
+    if ours.key is None or ours.kind is not VenueKind.CONFERENCE or ours.key in (theirs.key, _host(theirs)):
+        return None
+    series, _, year = (host or "").rpartition("-")
+    if series == ours.key and year.isdigit():
+        return f"{series.upper()} {year}"
+    return ours.key.upper() if theirs.key == f"ws:{ours.key}" else None
 
 
 def _partner_of_joint_conference(ours: VenueInfo, theirs: VenueInfo, record_venue: str) -> bool:

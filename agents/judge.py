@@ -35,6 +35,7 @@ from refhound.agents.field_rules import (
     AuthorComparison,
     CoAuthorship,
     Coverage,
+    HostEvent,
     borderline_doubts,
     check_arxiv,
     check_authors,
@@ -116,6 +117,7 @@ def _evaluate(
     settings: JudgeSettings,
     this_year: int,
     dead_identifiers: Collection[str],
+    host_event: HostEvent | None,
 ) -> _Evaluation:
     record = candidate.record
     title = check_title(cited.title, record)
@@ -123,7 +125,7 @@ def _evaluate(
     fields = [
         title,
         authors.check,
-        check_venue(cited, record, settings, coverage),
+        check_venue(cited, record, settings, coverage, host_event(record) if host_event else None),
         check_year(cited, record, this_year, settings),
     ]
     doi_owner, arxiv_owner = owners
@@ -207,6 +209,7 @@ def judge(
     unanswered: Collection[str] = (),
     searched_online: bool = False,
     co_authorship: CoAuthorship | None = None,
+    host_event: HostEvent | None = None,
 ) -> Judgement:
     """Decide one citation from the candidate records the stages found.
 
@@ -214,7 +217,7 @@ def judge(
     do not exist; `unanswered` the services that gave no answer (whose silence proves nothing);
     `searched_online` says an online stage (scholarly sources, web search) looked for it and every service
     answered; `co_authorship` asks the index who has written with whom (without it, nobody is known to
-    have)."""
+    have); `host_event` asks it which event hosted a record's volume (without it, none is known)."""
     if not cited.title and not cited.doi and not cited.arxiv_id:
         only = f" (only a URL, {cited.url}, which only an online run reads)" if cited.url else ""
         return Judgement(
@@ -223,7 +226,9 @@ def judge(
     # Records that the cited DOI / arXiv id lead to but whose titles say they are other works.
     owners = (_owner(candidates, "doi", settings), _owner(candidates, "arxiv_id", settings))
     dead = [f for f in ("doi", "arxiv_id") if f in dead_identifiers and getattr(cited, f)]
-    evaluations = [_evaluate(cited, c, owners, coverage, settings, this_year, dead) for c in candidates]
+    evaluations = [
+        _evaluate(cited, c, owners, coverage, settings, this_year, dead, host_event) for c in candidates
+    ]
     same = [e for e in evaluations if e.same_work]
     if same:
         return _decide_on_record(cited, max(same, key=lambda e: e.rank), settings, co_authorship or _nobody)
@@ -265,6 +270,7 @@ def judge_gathered(
         unanswered,
         searched_online=online and not unanswered,
         co_authorship=context.store.co_authorship if searched else None,
+        host_event=context.store.host_event if searched else None,
     )
 
 

@@ -12,7 +12,8 @@ the year, the series' full name, its proceedings series); and the fields a citat
 gives (the arXiv preprint one to three years before, or by arXiv's DOI; a Findings or Student Research
 Workshop paper at its host conference; a joint conference by another partner; a series named with its
 host; an anonymous submission; the journal version a year later with an author who joined it, a co-author
-of the first author in another record of the index). Each
+of the first author in another record of the index; a workshop or satellite conference's paper at the
+conference that hosted it, where the index knows the host, and at one that did not as a control). Each
 citation, otherwise the record's own fields, is judged against the record with the rules judge
 (`agents.judge.judge`). Every rewrite is the same work, so every major error is a false alarm: it prints,
 per rewrite, how many citations got a major and a minor error, and how many were not taken for the
@@ -243,6 +244,21 @@ VERSION_REWRITES: dict[str, Callable[[str | None, str, int], dict[str, object] |
 }
 
 
+_AT_HOST = "a co-located volume's paper at the conference that hosted it"
+_AT_HOST_UNKNOWN = "the same, judged without the index's host events"
+_ELSEWHERE = "a co-located volume's paper at a conference that did not host it"
+
+
+def _host_venue(event: str | None) -> tuple[str, str] | None:
+    """For a host event the venue table knows ("acl-2019"): the host as citations name it, and another
+    conference of the same year."""
+    series, _, year = (event or "").rpartition("-")
+    at_host = f"Proceedings of {series.upper()} {year}"
+    if not year.isdigit() or parse_venue(at_host).key != series:
+        return None
+    return at_host, f"Proceedings of {'EMNLP' if series != 'emnlp' else 'ACL'} {year}"
+
+
 def main() -> int:
     args = arguments(__doc__, seed=11)
     db = sqlite3.connect(f"file:{args.index}?mode=ro", uri=True)
@@ -255,8 +271,15 @@ def main() -> int:
     tally: dict[tuple[str, str], collections.Counter[str]] = collections.defaultdict(collections.Counter)
     examples: dict[tuple[str, str], list[tuple[str, str]]] = collections.defaultdict(list)
 
-    def count(table: str, kind: str, record: Record, cited: ParsedFields, written: tuple[str, str]) -> None:
-        judgement = judged(cited, record, store, settings)
+    def count(
+        table: str,
+        kind: str,
+        record: Record,
+        cited: ParsedFields,
+        written: tuple[str, str],
+        hosts: bool = True,
+    ) -> None:
+        judgement = judged(cited, record, store, settings, hosts)
         tally[table, kind]["n"] += 1
         tally[table, kind]["unverified"] += judgement.verdict is Verdict.UNVERIFIED
         if judgement.severity is not None:
@@ -291,6 +314,26 @@ def main() -> int:
                 cited = ParsedFields(**{**own, **changed})
                 written = ", ".join(str(value) for value in changed.values())
                 count("versions", kind, record, cited, (f"{venue} {year}", written))
+        if (host := _host_venue(store.host_event(record))) is not None:
+            # A co-located volume (a workshop, a satellite conference) cited by the conference that hosted
+            # it, a slip; and by another conference, another event (major, as it should be).
+            at_host, elsewhere = host
+            count("versions", _AT_HOST, record, ParsedFields(**{**own, "venue": at_host}), (venue, at_host))
+            count(
+                "versions",
+                _AT_HOST_UNKNOWN,
+                record,
+                ParsedFields(**{**own, "venue": at_host}),
+                (venue, at_host),
+                hosts=False,
+            )
+            count(
+                "elsewhere",
+                _ELSEWHERE,
+                record,
+                ParsedFields(**{**own, "venue": elsewhere}),
+                (venue, elsewhere),
+            )
         conference = bool(venue and year) and parse_venue(venue).kind is VenueKind.CONFERENCE
         if conference and (colleague := _colleague(db, authors)):
             # A journal version of the conference paper, a year later, with an author who joined it.
@@ -305,8 +348,9 @@ def main() -> int:
         (
             "versions",
             "another version or volume, as citations give it",
-            [*VERSION_REWRITES, _JOURNAL_VERSION],
+            [*VERSION_REWRITES, _JOURNAL_VERSION, _AT_HOST, _AT_HOST_UNKNOWN],
         ),
+        ("elsewhere", "another event (a major error is right here)", [_ELSEWHERE]),
     ):
         print(f"| {heading} | citations | major | minor | not taken for the work | examples |")
         print("|---|---:|---:|---:|---:|---|")

@@ -51,8 +51,11 @@ def records_with_coauthors(db: sqlite3.Connection) -> list[Record]:
     ]
 
 
-def judged(cited: ParsedFields, record: Record, store: IndexStore, settings: JudgeSettings) -> Judgement:
-    """The rules judge's verdict on `cited` against `record`, the one candidate."""
+def judged(
+    cited: ParsedFields, record: Record, store: IndexStore, settings: JudgeSettings, hosts: bool = True
+) -> Judgement:
+    """The rules judge's verdict on `cited` against `record`, the one candidate; `hosts=False` judges as
+    an index that knows no volume's host event would."""
     similarity = title_similarity(cited.title or "", record.title)
     return judge(
         cited,
@@ -61,4 +64,5 @@ def judged(cited: ParsedFields, record: Record, store: IndexStore, settings: Jud
         settings,
         _THIS_YEAR,
         co_authorship=store.co_authorship,
+        host_event=store.host_event if hosts else None,
     )

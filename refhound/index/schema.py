@@ -104,4 +104,15 @@ CREATE TABLE IF NOT EXISTS coverage (
     reason TEXT NOT NULL,           -- why complete or not (refhound/index/completeness.py)
     PRIMARY KEY (source, venue_key, year)
 );
+
+-- Volumes held with a conference, as the dump says (the ACL Anthology's events list their co-located
+-- workshops, Findings and satellite conferences): a workshop paper cited by its host conference is a slip,
+-- not another event. Added within schema 4: an index without it knows no host, and says so by grading
+-- such a venue as another event.
+CREATE TABLE IF NOT EXISTS colocated (
+    source TEXT NOT NULL,
+    volume TEXT NOT NULL,           -- the source's volume id ("W19-43", "2022.repl4nlp-1")
+    event TEXT NOT NULL,            -- the host event ("acl-2019"): a venue key, a hyphen, a year
+    PRIMARY KEY (source, volume)
+);
 """

@@ -24,6 +24,8 @@ from typing import Any
 
 from refhound.errors import IndexCorrupt, IndexMissing, IndexStale, IngestError
 from refhound.index.completeness import Proof, assess
+from refhound.index.ingest.acl import SOURCE as ACL_SOURCE
+from refhound.index.ingest.acl import anthology_volume
 from refhound.index.ingest.base import Dump
 from refhound.index.schema import SCHEMA, SCHEMA_VERSION
 from refhound.models import Record
@@ -235,7 +237,7 @@ def _read_fields(dump: Dump, sender: Any, unused: list[Any]) -> None:
     try:
         while batch := list(islice(records, _BATCH)):
             sender.send(("rows", [_fields(r, dump.proof_of(r)) for r in batch]))
-        sender.send(("done", dump.problems[known:]))
+        sender.send(("done", (dump.problems[known:], dump.colocated)))
     except (BrokenPipeError, KeyboardInterrupt):
         pass  # the writer stopped
     except BaseException as error:
@@ -303,7 +305,9 @@ def _forked_row_chunks(dump: Dump) -> Iterator[list[tuple[object, ...]]]:
             if kind == "rows":
                 yield payload
             elif kind == "done":
-                dump.problems.extend(payload)
+                problems, colocated = payload
+                dump.problems.extend(problems)
+                dump.colocated.update(colocated)
                 return
             elif kind == "ingest-error":
                 path, problem, problems = payload
@@ -498,6 +502,11 @@ class IndexStore:
                 "INSERT INTO coverage (source, venue_key, year, records, complete, reason) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 list(self._coverage_rows(dump)),
+            )
+            self._db.execute("DELETE FROM colocated WHERE source = ?", (dump.source,))
+            self._db.executemany(
+                "INSERT INTO colocated (source, volume, event) VALUES (?, ?, ?)",
+                [(dump.source, volume, event) for volume, event in sorted(dump.colocated.items())],
             )
             self._db.execute(
                 "INSERT OR REPLACE INTO dumps VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -839,6 +848,21 @@ class IndexStore:
                 if any(agree(name, a) for a in authors) and any(agree(other, a) for a in authors):
                     return f"{source} {source_id} lists {name} with {other}"
         return None
+
+    def host_event(self, record: Record) -> str | None:
+        """The event that hosted the record's volume ("acl-2019" for a workshop held with ACL 2019), where
+        its dump says so; None for a record of no co-located volume, or an index built before hosts were
+        kept."""
+        volume = anthology_volume(record.source_id) if record.source == ACL_SOURCE else None
+        if volume is None:
+            return None
+        try:
+            row = self._db.execute(
+                "SELECT event FROM colocated WHERE source = ? AND volume = ?", (record.source, volume)
+            ).fetchone()
+        except sqlite3.OperationalError:  # an index built before hosts were kept
+            return None
+        return str(row[0]) if row else None
 
     def coverage(self, venue_key: str, year: int) -> list[tuple[str, int]]:
         """Sources complete for a venue and year, with how many records each holds there."""

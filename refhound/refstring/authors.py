@@ -187,7 +187,8 @@ _FUNCTION_WORDS = frozenset({
     "towards", "toward", "what", "how", "why", "when", "where", "which", "beyond", "about",
 })  # fmt: skip
 _SHOUTED_NEXT_WORD = re.compile(r"\s+[^\W\d_]")
-_SHOUTED_SEPARATOR = re.compile(r"\s*(?:[,.;:&(]|(?i:and)\s|$)")
+# What may follow a name's last word: punctuation, "AND", "ET AL." ("M. QIU ET AL."), the end.
+_SHOUTED_SEPARATOR = re.compile(rf"\s*(?:[,.;:&(]|(?i:and)\s|{_ET_AL.pattern}|$)")
 # A short capitalised word is a family name, not initials, when initials follow it ("HE, K.", "LEE K,").
 _SHOUTED_INITIALS_NEXT = re.compile(
     rf",\s*[{UPPER}](?:\.|[{UPPER}]{{0,2}}(?![\w.]))|\s+[{UPPER}]{{1,3}}\.?(?=\s*(?:[,;.&]|(?i:and)\s|$))"
@@ -203,7 +204,7 @@ _SHOUTED_NATURAL_NEXT = re.compile(
     rf"\s*,?\s*(?:(?i:and)\s+|&\s*)?{_SHOUTED_WORD}+\s+"
     rf"(?:(?:[{UPPER}]\.\s*)+{_SHOUTED_WORD}+|{_SHOUTED_WORD}{{3,}})(?=\s*[,.;])"
 )
-_SHOUTED_NAME_ENDS = re.compile(r"\s*(?:[,;&]|(?i:and)\s)")
+_SHOUTED_NAME_ENDS = re.compile(rf"\s*(?:[,;&]|(?i:and)\s|{_ET_AL.pattern})")
 # A comma and a given name in full after a word: that word is a family name.
 _SHOUTED_GIVEN_NEXT = re.compile(r",\s*[^\W\d_]{2,}(?![.\w])")
 

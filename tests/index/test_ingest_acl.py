@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import sqlite3
 import tarfile
 from pathlib import Path
 
 import pytest
 
 from refhound.errors import IngestError
-from refhound.index.ingest.acl import anthology_id_of, read_acl_anthology
+from refhound.index.ingest.acl import anthology_id_of, anthology_volume, read_acl_anthology
 from refhound.models import Record
 from tests.conftest import shared_path
 
@@ -103,3 +104,37 @@ def test_real_tarball() -> None:
     assert found.venue is not None and found.venue.startswith(
         "Proceedings of the 2019 Conference of the North American"
     )
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_keeps_the_event_that_hosted_a_volume(tmp_path: Path, parallel: bool) -> None:
+    """An event's co-located volumes reach the index, from a forked reader too; a volume of no event has
+    no host, and an index built without them answers None."""
+    from refhound.index.store import IndexStore
+
+    dump = read_acl_anthology(FIXTURES, version="2025-01-01")
+    with IndexStore.create(tmp_path / "index.sqlite") as store:
+        store.ingest(dump, parallel=parallel)
+    assert dump.colocated == {"W18-63": "acl-2018"}
+    records = _by_id(list(read_acl_anthology(FIXTURES, version="2025-01-01").records))
+    store = IndexStore.open(tmp_path / "index.sqlite")
+    assert store.host_event(records["W18-6310"]) == "acl-2018"
+    assert store.host_event(records["2020.acl-main.1"]) is None
+    with sqlite3.connect(tmp_path / "index.sqlite") as db:
+        db.execute("DROP TABLE colocated")  # as an index built before hosts were kept
+    assert IndexStore.open(tmp_path / "index.sqlite").host_event(records["W18-6310"]) is None
+
+
+@pytest.mark.parametrize(
+    ("anthology_id", "volume"),
+    [
+        ("W19-4301", "W19-43"),
+        ("P19-1001", "P19-1"),
+        ("D19-1001", "D19-1"),  # EMNLP 2019's main volume
+        ("D19-5001", "D19-50"),  # and a workshop numbered in its collection
+        ("2022.repl4nlp-1.5", "2022.repl4nlp-1"),
+        ("conf/acl/X19", None),
+    ],
+)
+def test_the_volume_of_an_anthology_id(anthology_id: str, volume: str | None) -> None:
+    assert anthology_volume(anthology_id) == volume

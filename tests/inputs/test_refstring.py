@@ -623,6 +623,11 @@ def test_a_title_alone_is_that_title(title: str) -> None:
             "NG, HWEE TOU, AND JOHN ZELLE. 1997. A TITLE ABOUT THINGS. IN AAAI.",
             "A TITLE ABOUT THINGS", ["NG, HWEE TOU", "JOHN ZELLE"], "AAAI", 1997,
         ),
+        # a short family name after initials, before "ET AL."
+        (
+            "M. QIU ET AL. A TITLE ABOUT THINGS. IN ACL, 2020.",
+            "A TITLE ABOUT THINGS", ["M. QIU"], "ACL", 2020,
+        ),
     ],
 )  # fmt: skip
 def test_a_reference_in_capitals(raw: str, title: str, authors: list[str], venue: str, year: int) -> None:

@@ -26,26 +26,28 @@ def read_acl_anthology(path: Path, version: str | None = None) -> Dump:
 
     The Anthology's own XML holds whole proceedings volumes, so it is an official complete dump of each
     volume it has (refhound/index/completeness.py). Front matter and event
-    talks are skipped: they are not papers. The version is the caller's, else a date in the
+    talks are skipped: they are not papers. An event's co-located volumes (its workshops, Findings and
+    satellite conferences) fill the dump's `colocated`. The version is the caller's, else a date in the
     tarball's or folder's name, else its mtime date.
     """
     if not path.exists():
         raise IngestError(path, "no such file or folder")
     version = dump_version(path, version)
     problems: list[str] = []
+    colocated: dict[str, str] = {}
     if path.is_dir():
         folder = path / "data" / "xml" if (path / "data" / "xml").is_dir() else path
         files = sorted(folder.glob("*.xml"))
         if not files:
             raise IngestError(path, "no ACL Anthology collection files (*.xml) here")
-        records = _folder_records(files, version, problems)
+        records = _folder_records(files, version, problems, colocated)
     elif path.name.endswith(_TARBALL_SUFFIXES):
         try:
             with tarfile.open(path, mode="r|*") as tar:
                 tar.next()
         except (tarfile.TarError, OSError, EOFError) as error:
             raise IngestError(path, f"not a readable tarball: {error}") from error
-        records = _tarball_records(path, version, problems)
+        records = _tarball_records(path, version, problems, colocated)
     else:
         raise IngestError(path, "expected an ACL Anthology data/xml folder or a tarball of it")
     return Dump(
@@ -56,16 +58,21 @@ def read_acl_anthology(path: Path, version: str | None = None) -> Dump:
         location=str(path),
         problems=problems,
         official="acl-anthology volume",
+        colocated=colocated,
     )
 
 
-def _folder_records(files: list[Path], version: str, problems: list[str]) -> Iterator[Record]:
+def _folder_records(
+    files: list[Path], version: str, problems: list[str], colocated: dict[str, str]
+) -> Iterator[Record]:
     for file in files:
         with file.open("rb") as handle:
-            yield from _collection_records(handle, file.name, version, problems)
+            yield from _collection_records(handle, file.name, version, problems, colocated)
 
 
-def _tarball_records(path: Path, version: str, problems: list[str]) -> Iterator[Record]:
+def _tarball_records(
+    path: Path, version: str, problems: list[str], colocated: dict[str, str]
+) -> Iterator[Record]:
     """Read the members in archive order: `r|*` streams, so nothing is unpacked to disk or memory."""
     found = False
     try:
@@ -78,7 +85,7 @@ def _tarball_records(path: Path, version: str, problems: list[str]) -> Iterator[
                 if handle is None:
                     continue
                 found = True
-                yield from _collection_records(handle, name, version, problems)
+                yield from _collection_records(handle, name, version, problems, colocated)
     except (tarfile.TarError, OSError, EOFError) as error:
         raise IngestError(path, f"tarball broken: {error}") from error
     if not found:
@@ -86,11 +93,16 @@ def _tarball_records(path: Path, version: str, problems: list[str]) -> Iterator[
 
 
 def _collection_records(
-    handle: IO[bytes] | BufferedIOBase, file_name: str, version: str, problems: list[str]
+    handle: IO[bytes] | BufferedIOBase,
+    file_name: str,
+    version: str,
+    problems: list[str],
+    colocated: dict[str, str],
 ) -> Iterator[Record]:
     """One collection file; an unreadable file is reported and skipped, the others still count."""
     collection = ""
     volume_id = ""
+    event_id = ""
     meta: dict[str, str] = {}
     try:
         for event, element in etree.iterparse(handle, events=("start", "end")):
@@ -100,6 +112,11 @@ def _collection_records(
                     collection = element.get("id", "")
                 elif tag == "volume":
                     volume_id, meta = element.get("id", ""), {"type": element.get("type", "")}
+                elif tag == "event":
+                    event_id = element.get("id", "")
+            elif tag == "volume-id" and event_id and _parent_tag(element) == "colocated":
+                if volume := _volume_key(text_of(element)):
+                    colocated[volume] = event_id
             elif tag == "meta" and _parent_tag(element) == "volume":
                 meta["booktitle"] = text_of(element.find("booktitle"))
                 meta["year"] = text_of(element.find("year"))
@@ -163,3 +180,30 @@ def anthology_id_of(collection: str, volume_id: str, paper_id: str) -> str:
     if collection.startswith("W") or collection == "C69" or (collection == "D19" and int(volume_id) >= 5):
         return f"{collection}-{int(volume_id):02d}{int(paper_id):02d}"
     return f"{collection}-{int(volume_id):01d}{int(paper_id):03d}"
+
+
+def anthology_volume(anthology_id: str) -> str | None:
+    """The volume an Anthology ID belongs to, as `colocated` keys it: "W19-4301" -> "W19-43",
+    "P19-1001" -> "P19-1", "2022.repl4nlp-1.5" -> "2022.repl4nlp-1"; None for what is no Anthology ID."""
+    if anthology_id[:1].isdigit():
+        volume, _, paper = anthology_id.rpartition(".")
+        return volume if volume and paper.isdigit() else None
+    collection, _, rest = anthology_id.partition("-")
+    if not (collection and rest.isdigit() and len(rest) >= 3):
+        return None
+    # The padding of `anthology_id_of`: two digits of paper number for workshop-style volumes, else three.
+    two_digit_papers = (
+        collection.startswith("W")
+        or collection == "C69"
+        or (collection == "D19" and int(rest[:-3] or 0) >= 5)
+    )
+    return f"{collection}-{int(rest[:-2] if two_digit_papers else rest[:-3] or 0)}"
+
+
+def _volume_key(volume_id: str) -> str | None:
+    """An event's `<volume-id>` ("W19-43", "W19-05", "2022.findings-acl") keyed as `anthology_volume` keys
+    a paper's volume."""
+    if volume_id[:1].isdigit():
+        return volume_id or None
+    collection, _, number = volume_id.partition("-")
+    return f"{collection}-{int(number)}" if collection and number.isdigit() else None
