@@ -120,6 +120,14 @@ def _is_record_author(name: str, record: Record) -> bool:
     return any(names_match(name, author) is not NameMatch.NONE for author in record.authors)
 
 
+def _two_record_authors(first: str, second: str, record: Record) -> bool:
+    """Whether two halves of a piece are, word for word, two different record authors ("Le Song, Evian
+    Gordon": a particle read as the start of an inverted name)."""
+    written = [name_words(author) for author in record.authors]
+    ours, theirs = name_words(first), name_words(second)
+    return bool(ours and theirs) and ours != theirs and ours in written and theirs in written
+
+
 def read_as_the_record(names: Sequence[str], record: Record) -> list[str]:
     """The cited names, cut where the record's authors are when the parser cut them elsewhere.
 
@@ -128,8 +136,8 @@ def read_as_the_record(names: Sequence[str], record: Record) -> list[str]:
     person known by one name. Two pieces are joined when the first is a record author's family name as the
     record writes it and the second that author's given names (and no record author by itself); a piece
     is cut at its comma when its first half is a record author known by one name and its second half
-    another record author. Nothing is read into a name that the string does not print, so an invented
-    name stays invented."""
+    another record author, or when its halves are two record authors written word for word. Nothing is
+    read into a name that the string does not print, so an invented name stays invented."""
     out: list[str] = []
     i = 0
     while i < len(names):
@@ -140,7 +148,10 @@ def read_as_the_record(names: Sequence[str], record: Record) -> list[str]:
             i += 2
             continue
         first, comma, second = (part.strip() for part in name.partition(","))
-        if comma and _is_mononym(first, record) and _is_record_author(second, record):
+        if comma and (
+            (_is_mononym(first, record) and _is_record_author(second, record))
+            or _two_record_authors(first, second, record)
+        ):
             out.extend([first, second])
         else:
             out.append(name)

@@ -57,7 +57,10 @@ def find_candidates(
         # have taken their names for the title, so its title does not stand for the spans then.
         bounded = cited.title if cited.authors else None
         for text in [string.text, *title_like_spans(string.text, bounded)]:
-            for row in store.search_title(title_key(text), settings.candidates):
+            # A span that is a title word for word is found by its key: the full-text ranking favours short
+            # titles that share its rarest words, and may rank a long one out of the candidates.
+            span_key = title_key(text)
+            for row in [*store.by_title_key(span_key), *store.search_title(span_key, settings.candidates)]:
                 if row.rowid not in found and _printed_in(string, row.record):
                     found[row.rowid] = (row, "raw")
                     printed.add(row.rowid)

@@ -176,8 +176,22 @@ def name_key(text: str) -> str:
 
 def _part_agrees(a: _Part, b: _Part) -> bool:
     if a.abbreviated or b.abbreviated:
-        return a.text.startswith(b.text) or b.text.startswith(a.text)
+        return (
+            a.text.startswith(b.text)
+            or b.text.startswith(a.text)
+            or (a.abbreviated and _contracts(a.text, b.text))
+            or (b.abbreviated and _contracts(b.text, a.text))
+        )
     return a.text == b.text
+
+
+def _contracts(short: str, name: str) -> bool:
+    """Whether `short` is a contraction of `name`: its first letter, then others in order ("md" and "mohd"
+    for mohammad, "kr" for kumar, "wm" for william, "fco" for francisco)."""
+    if len(short) < 2 or len(short) >= len(name) or short[0] != name[0]:
+        return False
+    rest = iter(name[1:])
+    return all(letter in rest for letter in short[1:])
 
 
 def _in_order(shorter: tuple[_Part, ...], longer: tuple[_Part, ...]) -> bool:

@@ -21,10 +21,11 @@ _PLACEHOLDER = re.compile(r"^[_\-—–]{2,}\s*[.,]?\s*")  # "———." repeat
 
 _ET_AL = re.compile(r"(?i:et\.?\s+al\b\.?|and\s+others\b)")  # "ET AL." in a reference set in capitals
 _TOKEN = re.compile(rf"{_ET_AL.pattern}|\.\.\.|…|[,;:&()\[\]“”\"«»„‘/]|[^\s,;:&()\[\]“”\"«»„‘/]+")
-# An initial: a capital, a digraph that abbreviates one sound ("Ch." Charles, "Yu." Yuri) or a title ("Dr.",
-# "St."), never a short family name ("Lu.", "Xu.", "Ma." end a name before the title); "H.-y." abbreviates
-# "Hung-yi".
-_INITIAL = rf"(?:Ch|Th|Ph|Sh|Zh|Kh|Gh|Yu|Ya|Yo|Ts|Dr|Mr|Ms|St|[{UPPER}])\."
+# An initial: a capital, a digraph that abbreviates one sound ("Ch." Charles, "Yu." Yuri), a given name's
+# customary abbreviation ("Md." and "Mohd." Mohammad, "Kr." Kumar, "Wm." William, "Fco." Francisco) or a
+# title ("Dr.", "St."), never a short family name ("Lu.", "Xu.", "Ma." end a name before the title);
+# "H.-y." abbreviates "Hung-yi".
+_INITIAL = rf"(?:Ch|Th|Ph|Sh|Zh|Kh|Gh|Yu|Ya|Yo|Ts|Md|Mohd|Muhd|Kr|Wm|Fco|Dr|Mr|Ms|St|[{UPPER}])\."
 _INITIALS = re.compile(rf"{_INITIAL}(?:-?{_INITIAL}|-[a-z]\.)*")
 _CAPITALS_DOT = re.compile(rf"[{UPPER}]{{2,3}}\.")  # "WC." in "Abraham WC. Metaplasticity"
 _BARE_INITIALS = re.compile(rf"[{UPPER}]{{1,3}}")

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from refhound.agents.index_search import Candidate, find_candidates
 from refhound.agents.judge import judge
+from refhound.index.ingest.base import Dump
 from refhound.index.store import IndexStore
 from refhound.models import FieldStatus, ParsedFields, Record, Verdict
-from refhound.normalize.titles import title_similarity
+from refhound.normalize.titles import title_key, title_similarity
+from refhound.refstring import parse_reference_string
 from refhound.settings import JudgeSettings
 
 SETTINGS = JudgeSettings()
@@ -523,3 +527,38 @@ def test_several_doubts_are_all_named() -> None:
 )
 def test_unambiguous_cases_are_not_borderline(store: IndexStore, fields: dict[str, object]) -> None:
     assert run(store, **fields).borderline is None
+
+
+def test_a_span_that_is_a_title_word_for_word_is_found_by_its_key(tmp_path: Path) -> None:
+    """A long title that the full-text ranking puts behind shorter titles with the same rare words is
+    still found in a string the parser misread (its first words taken for names)."""
+    title = (
+        "Combining Lexical, Syntactic, and Semantic Features with Maximum Entropy Models for Information "
+        "Extraction"
+    )
+    shorter = "Combining Lexical Syntactic Semantic Features Maximum Entropy Models Information Extraction"
+    records = [
+        Record(
+            source="acl-anthology", source_id=f"X{n}", source_version="t", title=shorter, authors=["J. Roe"]
+        )
+        for n in range(3)
+    ]
+    records.append(
+        Record(
+            source="acl-anthology",
+            source_id="P04-3022",
+            source_version="t",
+            title=title,
+            authors=["Nanda Kambhatla"],
+            year=2004,
+        )
+    )
+    with IndexStore.create(tmp_path / "i.sqlite") as store:
+        store.ingest(Dump(source="acl-anthology", version="t", complete=False, records=iter(records)))
+    store = IndexStore.open(tmp_path / "i.sqlite")
+    assert "P04-3022" not in [r.record.source_id for r in store.search_title(title_key(title), 2)]
+    raw = f"Kambhatla N. {title}. In: Proceedings of the ACL Interactive Poster and Demonstration; 2004."
+    found = find_candidates(
+        parse_reference_string(raw), store, SETTINGS.model_copy(update={"candidates": 2}), raw
+    )
+    assert "P04-3022" in [c.record.source_id for c in found]

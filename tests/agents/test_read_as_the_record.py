@@ -41,6 +41,14 @@ OLLIE = _record("Mausam", "Michael Schmitz", "Stephen Soderland", "Robert Bart",
             OLLIE,
             ["Mausam", "Michael Schmitz", "Stephen Soderland", "Robert Bart", "Oren Etzioni"],
         ),
+        # two record authors read as one inverted name, the first opening with a particle ("Le")
+        (
+            ["Le Song, Evian Gordon", "Elly Gysels"],
+            _record("Le Song", "Evian Gordon", "Elly Gysels"),
+            ["Le Song", "Evian Gordon", "Elly Gysels"],
+        ),
+        # ... but an inverted name that is one record author stays one
+        (["Lin, Di", "Hui Huang"], _record("Di Lin", "Hui Huang"), ["Lin, Di", "Hui Huang"]),
         # a record author with dblp's number for namesakes is the same name
         (
             ["Tjong Kim Sang", "Erik F", "Fien De Meulder"],

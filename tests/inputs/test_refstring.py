@@ -235,6 +235,15 @@ PDF_CASES: dict[str, dict[str, Any]] = {
         "authors": ["Yuan Ling", "Yuan An", "Sadid Hasan"],
         "year": 2017,
     },
+    # A given name's customary contraction with a period is an initial ("Kr." Kumar, "Md." Mohammad).
+    "Plaban Kr. Bhowmick, Anupam Basu, and Pabitra Mitra. 2010. Determining Reliability of Subjective and "
+    "Multi-label Emotion Annotation. In Proceedings of LREC'10.": {
+        "authors": ["Plaban Kr. Bhowmick", "Anupam Basu", "Pabitra Mitra"],
+        "title": "Determining Reliability of Subjective and Multi-label Emotion Annotation",
+    },
+    "Islam, Md. S., and Doe, J. (2010). A title about things. In Proceedings of ACL.": {
+        "authors": ["Islam, Md. S.", "Doe, J."],
+    },
     "Martin Feick, Terrance Tin Hoi Mok, and Anthony Tang. 2018. Perspective on and Re-orientation of "
     "Physical Proxies in Object-Focused Remote Collaboration. In Proceedings of CHI 2018.": {
         "authors": ["Martin Feick", "Terrance Tin Hoi Mok", "Anthony Tang"],

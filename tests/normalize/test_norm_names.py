@@ -114,6 +114,10 @@ def test_name_key(text: str, key: str) -> None:
         ("LEE WC", "Wang-Chien Lee", NameMatch.COMPATIBLE),
         # more Vancouver initials than a name usually has, when the record's given names spell them
         ("Batista GEAPA", "Gustavo E. A. P. A. Batista", NameMatch.COMPATIBLE),
+        # a given name's customary contraction ("Md." Mohammad, "Kr." Kumar, "Wm." William)
+        ("Md. Saiful Islam", "Mohammad Saiful Islam", NameMatch.COMPATIBLE),
+        ("Plaban Kr. Bhowmick", "Plaban Kumar Bhowmick", NameMatch.COMPATIBLE),
+        ("Wm. Smith", "William Smith", NameMatch.COMPATIBLE),
         # The same person, written more or less fully.
         ("J. Smith", "John Smith", NameMatch.COMPATIBLE),
         ("L. van der Maaten", "Laurens van der Maaten", NameMatch.COMPATIBLE),
@@ -146,6 +150,8 @@ def test_name_key(text: str, key: str) -> None:
         ("BACH FR", "Francis R. Bech", NameMatch.NONE),
         ("NG HT", "Kevin T. Ng", NameMatch.NONE),
         ("Batista GEAPA", "Gustavo E. A. P. B. Batista", NameMatch.NONE),
+        ("Md. Islam", "Mark Islam", NameMatch.NONE),  # letters of another name, or not in order
+        ("Dr. Smith", "David Smith", NameMatch.NONE),
         ("Wei SMITH", "Wei Smith Jones", NameMatch.NONE),
         ("Trung Quoc Luong", "Luong Wei", NameMatch.NONE),
         ("Wi Hamilton", "William Hamilton", NameMatch.NONE),  # too short to be a short form
