@@ -110,10 +110,10 @@ def _family_and_given(family: str, given: str, record: Record) -> bool:
 
 
 def _is_mononym(name: str, record: Record) -> bool:
-    """Whether `name` is a record author known by one name ("Mausam"), written as the record writes it."""
-    return len(name.split()) == 1 and any(
-        fold(name).lower() == fold(author).lower() for author in record.authors
-    )
+    """Whether `name` is a record author known by one name, written as the record writes it but for the
+    dumps' marks ("Mausam" for the Anthology's "Mausam .", "Chandrahas" for dblp's ". Chandrahas")."""
+    words = name_words(name)
+    return len(words) == 1 and any(name_words(author) == words for author in record.authors)
 
 
 def _is_record_author(name: str, record: Record) -> bool:

@@ -41,6 +41,12 @@ OLLIE = _record("Mausam", "Michael Schmitz", "Stephen Soderland", "Robert Bart",
             OLLIE,
             ["Mausam", "Michael Schmitz", "Stephen Soderland", "Robert Bart", "Oren Etzioni"],
         ),
+        # ... written without the dump's marks (dblp's ". Chandrahas")
+        (
+            ["Chandrahas, Sengupta T", "Talukdar P"],
+            _record(". Chandrahas", "Tathagata Sengupta", "Partha Talukdar"),
+            ["Chandrahas", "Sengupta T", "Talukdar P"],
+        ),
         # two record authors read as one inverted name, the first opening with a particle ("Le")
         (
             ["Le Song, Evian Gordon", "Elly Gysels"],
