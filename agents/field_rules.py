@@ -261,9 +261,9 @@ def check_venue(
     record: Record,
     settings: JudgeSettings,
     coverage: Coverage,
-    host: str | None = None,
+    host_event: HostEvent | None = None,
 ) -> FieldCheck:
-    """`host` is the event that hosted the record's volume ("acl-2019"), if the index knows one."""
+    """`host_event` asks the index which event hosted the record's volume (without it, none is known)."""
     if not cited.venue:
         return FieldCheck(field="venue", status=S.MISSING, found=record.venue)
     if not record.venue:
@@ -311,12 +311,12 @@ def check_venue(
         return result(
             S.UNCHECKED, "only a preprint record was found; publication at the cited venue is unconfirmed"
         )
-    if held_with := _held_with(ours, theirs, host):
+    if held_with := _held_with(ours, theirs, record, host_event):
         # Workshops, Findings and satellite conferences are published beside their host's proceedings:
         # citing the host for one is a slip with a correction, not another event.
         return result(
             S.MISMATCH,
-            f"a volume held with {held_with}, cited as {held_with.split()[0]} itself",
+            f"a volume held with {held_with}, cited as {(ours.key or '').upper()} itself",
             Severity.MINOR,
         )
     if ours.key is not None and theirs.key is not None:
@@ -358,13 +358,16 @@ def check_venue(
 _ACRONYM = re.compile(r"\b[A-Z]{3,}\b")
 
 
-def _held_with(ours: VenueInfo, theirs: VenueInfo, host: str | None) -> str | None:
+def _held_with(
+    ours: VenueInfo, theirs: VenueInfo, record: Record, host_event: HostEvent | None
+) -> str | None:
     """The host ("ACL 2019", or "ACL" where only the name says it) when the cited venue is the conference
     that hosted the record's volume: by the index's event ("acl-2019"), or by the volume's own name (a
     workshop keyed "ws:acl"). The main proceedings and their Findings or Student Research Workshop are
-    one conference's volumes (`_host`), decided after this."""
+    one conference's volumes (`_host`), decided after this. The index is asked only past the cheap tests."""
     if ours.key is None or ours.kind is not VenueKind.CONFERENCE or ours.key in (theirs.key, _host(theirs)):
         return None
+    host = host_event(record) if host_event else None
     series, _, year = (host or "").rpartition("-")
     if series == ours.key and year.isdigit():
         return f"{series.upper()} {year}"

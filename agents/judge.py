@@ -125,7 +125,7 @@ def _evaluate(
     fields = [
         title,
         authors.check,
-        check_venue(cited, record, settings, coverage, host_event(record) if host_event else None),
+        check_venue(cited, record, settings, coverage, host_event),
         check_year(cited, record, this_year, settings),
     ]
     doi_owner, arxiv_owner = owners

@@ -177,7 +177,7 @@ def anthology_id_of(collection: str, volume_id: str, paper_id: str) -> str:
         raise ValueError("missing or non-numeric id")
     if collection[:1].isdigit():
         return f"{collection}-{volume_id}.{paper_id}"
-    if collection.startswith("W") or collection == "C69" or (collection == "D19" and int(volume_id) >= 5):
+    if _two_digit_papers(collection, int(volume_id)):
         return f"{collection}-{int(volume_id):02d}{int(paper_id):02d}"
     return f"{collection}-{int(volume_id):01d}{int(paper_id):03d}"
 
@@ -191,13 +191,16 @@ def anthology_volume(anthology_id: str) -> str | None:
     collection, _, rest = anthology_id.partition("-")
     if not (collection and rest.isdigit() and len(rest) >= 3):
         return None
-    # The padding of `anthology_id_of`: two digits of paper number for workshop-style volumes, else three.
-    two_digit_papers = (
-        collection.startswith("W")
-        or collection == "C69"
-        or (collection == "D19" and int(rest[:-3] or 0) >= 5)
-    )
-    return f"{collection}-{int(rest[:-2] if two_digit_papers else rest[:-3] or 0)}"
+    # Read with `anthology_id_of`'s padding: the volume as if three digits of paper number follow, then
+    # two where that volume numbers its papers so.
+    volume = int(rest[:-3] or 0)
+    return f"{collection}-{int(rest[:-2]) if _two_digit_papers(collection, volume) else volume}"
+
+
+def _two_digit_papers(collection: str, volume: int) -> bool:
+    """Whether an old-style volume numbers its papers with two digits (workshops, and EMNLP 2019's from
+    volume 5), as the Anthology pads its IDs; other volumes use three."""
+    return collection.startswith("W") or collection == "C69" or (collection == "D19" and volume >= 5)
 
 
 def _volume_key(volume_id: str) -> str | None:
