@@ -193,8 +193,8 @@ def anthology_volume(anthology_id: str) -> str | None:
         return None
     # Read with `anthology_id_of`'s padding: the volume as if three digits of paper number follow, then
     # two where that volume numbers its papers so.
-    volume = int(rest[:-3] or 0)
-    return f"{collection}-{int(rest[:-2]) if _two_digit_papers(collection, volume) else volume}"
+    number = int(rest[:-3] or 0)
+    return f"{collection}-{int(rest[:-2]) if _two_digit_papers(collection, number) else number}"
 
 
 def _two_digit_papers(collection: str, volume: int) -> bool:
