@@ -43,8 +43,8 @@ Coverage = Callable[[str, int], list[tuple[str, int]]]
 # (a name, other names) -> a record of the index that lists the name beside one of the others, said as
 # "SOURCE ID lists NAME with OTHER", or None.
 CoAuthorship = Callable[[str, Sequence[str]], str | None]
-# A record -> the event that hosted its volume ("acl-2019"), where the index knows it, or None.
-HostEvent = Callable[[Record], str | None]
+# A record -> the events that list its volume as held with them ("acl-2019"), where the index knows them.
+HostEvents = Callable[[Record], list[str]]
 
 
 def check_title(cited: str | None, record: Record) -> FieldCheck:
@@ -261,9 +261,9 @@ def check_venue(
     record: Record,
     settings: JudgeSettings,
     coverage: Coverage,
-    host_event: HostEvent | None = None,
+    host_events: HostEvents | None = None,
 ) -> FieldCheck:
-    """`host_event` asks the index which event hosted the record's volume (without it, none is known)."""
+    """`host_events` asks the index which events hosted the record's volume (without it, none is known)."""
     if not cited.venue:
         return FieldCheck(field="venue", status=S.MISSING, found=record.venue)
     if not record.venue:
@@ -311,7 +311,7 @@ def check_venue(
         return result(
             S.UNCHECKED, "only a preprint record was found; publication at the cited venue is unconfirmed"
         )
-    if held_with := _held_with(ours, theirs, record, host_event):
+    if held_with := _held_with(ours, theirs, record, host_events):
         # Workshops, Findings and satellite conferences are published beside their host's proceedings:
         # citing the host for one is a slip with a correction, not another event.
         return result(
@@ -359,7 +359,7 @@ _ACRONYM = re.compile(r"\b[A-Z]{3,}\b")
 
 
 def _held_with(
-    ours: VenueInfo, theirs: VenueInfo, record: Record, host_event: HostEvent | None
+    ours: VenueInfo, theirs: VenueInfo, record: Record, host_events: HostEvents | None
 ) -> str | None:
     """The host ("ACL 2019", or "ACL" where only the name says it) when the cited venue is the conference
     that hosted the record's volume: by the index's event ("acl-2019"), or by the volume's own name (a
@@ -367,10 +367,10 @@ def _held_with(
     one conference's volumes (`_host`), decided after this. The index is asked only past the cheap tests."""
     if ours.key is None or ours.kind is not VenueKind.CONFERENCE or ours.key in (theirs.key, _host(theirs)):
         return None
-    host = host_event(record) if host_event else None
-    series, _, year = (host or "").rpartition("-")
-    if series == ours.key and year.isdigit():
-        return f"{series.upper()} {year}"
+    for event in host_events(record) if host_events else []:
+        series, _, year = event.rpartition("-")
+        if series == ours.key and year.isdigit():
+            return f"{series.upper()} {year}"
     return ours.key.upper() if theirs.key == f"ws:{ours.key}" else None
 
 

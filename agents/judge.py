@@ -35,7 +35,7 @@ from refhound.agents.field_rules import (
     AuthorComparison,
     CoAuthorship,
     Coverage,
-    HostEvent,
+    HostEvents,
     borderline_doubts,
     check_arxiv,
     check_authors,
@@ -117,7 +117,7 @@ def _evaluate(
     settings: JudgeSettings,
     this_year: int,
     dead_identifiers: Collection[str],
-    host_event: HostEvent | None,
+    host_events: HostEvents | None,
 ) -> _Evaluation:
     record = candidate.record
     title = check_title(cited.title, record)
@@ -125,7 +125,7 @@ def _evaluate(
     fields = [
         title,
         authors.check,
-        check_venue(cited, record, settings, coverage, host_event),
+        check_venue(cited, record, settings, coverage, host_events),
         check_year(cited, record, this_year, settings),
     ]
     doi_owner, arxiv_owner = owners
@@ -209,7 +209,7 @@ def judge(
     unanswered: Collection[str] = (),
     searched_online: bool = False,
     co_authorship: CoAuthorship | None = None,
-    host_event: HostEvent | None = None,
+    host_events: HostEvents | None = None,
 ) -> Judgement:
     """Decide one citation from the candidate records the stages found.
 
@@ -217,7 +217,7 @@ def judge(
     do not exist; `unanswered` the services that gave no answer (whose silence proves nothing);
     `searched_online` says an online stage (scholarly sources, web search) looked for it and every service
     answered; `co_authorship` asks the index who has written with whom (without it, nobody is known to
-    have); `host_event` asks it which event hosted a record's volume (without it, none is known)."""
+    have); `host_events` asks it which events hosted a record's volume (without it, none is known)."""
     if not cited.title and not cited.doi and not cited.arxiv_id:
         only = f" (only a URL, {cited.url}, which only an online run reads)" if cited.url else ""
         return Judgement(
@@ -227,7 +227,7 @@ def judge(
     owners = (_owner(candidates, "doi", settings), _owner(candidates, "arxiv_id", settings))
     dead = [f for f in ("doi", "arxiv_id") if f in dead_identifiers and getattr(cited, f)]
     evaluations = [
-        _evaluate(cited, c, owners, coverage, settings, this_year, dead, host_event) for c in candidates
+        _evaluate(cited, c, owners, coverage, settings, this_year, dead, host_events) for c in candidates
     ]
     same = [e for e in evaluations if e.same_work]
     if same:
@@ -270,7 +270,7 @@ def judge_gathered(
         unanswered,
         searched_online=online and not unanswered,
         co_authorship=context.store.co_authorship if searched else None,
-        host_event=context.store.host_event if searched else None,
+        host_events=context.store.host_events if searched else None,
     )
 
 

@@ -249,14 +249,17 @@ _AT_HOST_UNKNOWN = "the same, judged without the index's host events"
 _ELSEWHERE = "a co-located volume's paper at a conference that did not host it"
 
 
-def _host_venue(event: str | None) -> tuple[str, str] | None:
-    """For a host event the venue table knows ("acl-2019"): the host as citations name it, and another
-    conference of the same year."""
-    series, _, year = (event or "").rpartition("-")
-    at_host = f"Proceedings of {series.upper()} {year}"
-    if not year.isdigit() or parse_venue(at_host).key != series:
-        return None
-    return at_host, f"Proceedings of {'EMNLP' if series != 'emnlp' else 'ACL'} {year}"
+def _host_venue(events: list[str]) -> tuple[str, str] | None:
+    """For a host event the venue table knows ("acl-2019"): the host as citations name it, and a
+    conference of the same year that no event of the volume is."""
+    for event in events:
+        series, _, year = event.rpartition("-")
+        at_host = f"Proceedings of {series.upper()} {year}"
+        if year.isdigit() and parse_venue(at_host).key == series:
+            hosts = {e.rpartition("-")[0] for e in events}
+            other = next(key for key in ("emnlp", "acl", "naacl") if key not in hosts)
+            return at_host, f"Proceedings of {other.upper()} {year}"
+    return None
 
 
 def main() -> int:
@@ -314,7 +317,7 @@ def main() -> int:
                 cited = ParsedFields(**{**own, **changed})
                 written = ", ".join(str(value) for value in changed.values())
                 count("versions", kind, record, cited, (f"{venue} {year}", written))
-        if (host := _host_venue(store.host_event(record))) is not None:
+        if (host := _host_venue(store.host_events(record))) is not None:
             # A co-located volume (a workshop, a satellite conference) cited by the conference that hosted
             # it, a slip; and by another conference, another event (major, as it should be).
             at_host, elsewhere = host

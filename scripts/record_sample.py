@@ -64,5 +64,5 @@ def judged(
         settings,
         _THIS_YEAR,
         co_authorship=store.co_authorship,
-        host_event=store.host_event if hosts else None,
+        host_events=store.host_events if hosts else None,
     )

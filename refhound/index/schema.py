@@ -112,7 +112,7 @@ CREATE TABLE IF NOT EXISTS coverage (
 CREATE TABLE IF NOT EXISTS colocated (
     source TEXT NOT NULL,
     volume TEXT NOT NULL,           -- the source's volume id ("W19-43", "2022.repl4nlp-1")
-    event TEXT NOT NULL,            -- the host event ("acl-2019"): a venue key, a hyphen, a year
-    PRIMARY KEY (source, volume)
+    event TEXT NOT NULL,            -- an event listing it ("acl-2019"): a venue key, a hyphen, a year
+    PRIMARY KEY (source, volume, event)
 );
 """

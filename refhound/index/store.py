@@ -25,7 +25,7 @@ from typing import Any
 from refhound.errors import IndexCorrupt, IndexMissing, IndexStale, IngestError
 from refhound.index.completeness import Proof, assess
 from refhound.index.ingest.acl import SOURCE as ACL_SOURCE
-from refhound.index.ingest.acl import anthology_volume
+from refhound.index.ingest.acl import anthology_id_in, anthology_volume
 from refhound.index.ingest.base import Dump
 from refhound.index.schema import SCHEMA, SCHEMA_VERSION
 from refhound.models import Record
@@ -307,7 +307,7 @@ def _forked_row_chunks(dump: Dump) -> Iterator[list[tuple[object, ...]]]:
             elif kind == "done":
                 problems, colocated = payload
                 dump.problems.extend(problems)
-                dump.colocated.update(colocated)
+                dump.colocated |= colocated
                 return
             elif kind == "ingest-error":
                 path, problem, problems = payload
@@ -505,8 +505,8 @@ class IndexStore:
             )
             self._db.execute("DELETE FROM colocated WHERE source = ?", (dump.source,))
             self._db.executemany(
-                "INSERT INTO colocated (source, volume, event) VALUES (?, ?, ?)",
-                [(dump.source, volume, event) for volume, event in sorted(dump.colocated.items())],
+                "INSERT OR IGNORE INTO colocated (source, volume, event) VALUES (?, ?, ?)",
+                [(dump.source, volume, event) for volume, event in sorted(dump.colocated)],
             )
             self._db.execute(
                 "INSERT OR REPLACE INTO dumps VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -849,20 +849,22 @@ class IndexStore:
                     return f"{source} {source_id} lists {name} with {other}"
         return None
 
-    def host_event(self, record: Record) -> str | None:
-        """The event that hosted the record's volume ("acl-2019" for a workshop held with ACL 2019), where
-        its dump says so; None for a record of no co-located volume, or an index built before hosts were
-        kept."""
-        volume = anthology_volume(record.source_id) if record.source == ACL_SOURCE else None
+    def host_events(self, record: Record) -> list[str]:
+        """The events that list the record's volume as held with them ("acl-2019" for a workshop held with
+        ACL 2019, and the Anthology's "ws-2019"), where its dump says so; none for a record of no co-located
+        volume, or in an index built before hosts were kept."""
+        anthology_id = anthology_id_in(record)
+        volume = anthology_volume(anthology_id) if anthology_id else None
         if volume is None:
-            return None
+            return []
         try:
-            row = self._db.execute(
-                "SELECT event FROM colocated WHERE source = ? AND volume = ?", (record.source, volume)
-            ).fetchone()
+            rows = self._db.execute(
+                "SELECT event FROM colocated WHERE source = ? AND volume = ? ORDER BY event",
+                (ACL_SOURCE, volume),
+            ).fetchall()
         except sqlite3.OperationalError:  # an index built before hosts were kept
-            return None
-        return str(row[0]) if row else None
+            return []
+        return [str(event) for (event,) in rows]
 
     def coverage(self, venue_key: str, year: int) -> list[tuple[str, int]]:
         """Sources complete for a venue and year, with how many records each holds there."""

@@ -188,6 +188,8 @@ REPL4NLP = FEDAVG.model_copy(
         (REPL4NLP, "Proceedings of EMNLP 2019", "acl-2019", Severity.MAJOR),
         # ... where the index knows no host: another event, as before hosts were kept.
         (REPL4NLP, "Proceedings of ACL 2019", None, Severity.MAJOR),
+        # ... and where the volume is listed under a year's generic workshop event too
+        (REPL4NLP, "Proceedings of ACL 2019", "ws-2019", Severity.MAJOR),
         # A workshop whose name says its host ("2019 ACL Workshop …"), cited by that host.
         (
             REPL4NLP.model_copy(update={"venue": "Proceedings of the 2019 ACL Workshop BlackboxNLP"}),
@@ -215,7 +217,7 @@ def test_a_volume_cited_by_the_conference_that_hosted_it(
         lambda key, year: [],
         SETTINGS,
         this_year=2026,
-        host_event=lambda r: host if r is record else None,
+        host_events=lambda r: [host] if host and r is record else [],
     )
     assert field(j, "venue").status is FieldStatus.MISMATCH
     assert (field(j, "venue").severity, j.severity) == (severity, severity), field(j, "venue").note

