@@ -125,6 +125,28 @@ def printed_words(raw: str, text: str) -> str | None:
     return raw[start:end]
 
 
+def printed_spaces_aside(raw: str, text: str) -> str | None:
+    """The span of `raw` that prints `text` letter for letter with spaces and punctuation aside, from a word's
+    start to a word's end: a text layer's lost space ("Environmentfor") or a hyphen kept at a line break
+    ("Representa- tion") inside it. None when no such span is printed."""
+    letters = "".join(folded_words(text))
+    if not letters:
+        return None
+    raw = latex_to_unicode(raw)
+    folded, spans = _folded_words(raw)
+    words = folded.split(" ")  # one per span, even a word that folds to nothing
+    word_of = [i for i, word in enumerate(words) for _ in word]  # the word each letter belongs to
+    joined = "".join(words)
+    at = joined.find(letters)
+    while at >= 0:
+        end = at + len(letters)
+        first, last = word_of[at], word_of[end - 1]
+        if (at == 0 or word_of[at - 1] != first) and (end == len(joined) or word_of[end] != last):
+            return raw[spans[first][0] : spans[last][1]]
+        at = joined.find(letters, at + 1)
+    return None
+
+
 def find_printed_record(raw: str, record: Record) -> PrintedRecord | None:
     """`PrintedString(raw).find(record)`, for one record."""
     return PrintedString(raw).find(record)
@@ -137,7 +159,13 @@ def _family_printed(author: str, printed: set[str]) -> bool:
 
 
 def _word_span(folded: str, spans: list[tuple[int, int]], start: int, end: int) -> tuple[int, int]:
-    """The raw span of the words the folded range [start, end) touches."""
+    """The raw span of the words the folded range [start, end) touches. A space at either end touches
+    no word: an alignment one character longer than what the string prints (a space lost in it) may
+    begin on the space before the title, and the word before it is no part of it."""
+    while start < end and folded[start] == " ":
+        start += 1
+    while end > start and folded[end - 1] == " ":
+        end -= 1
     first = folded.count(" ", 0, start)
     last = folded.count(" ", 0, max(start, end - 1))
     return spans[first][0], spans[min(last, len(spans) - 1)][1]

@@ -67,15 +67,44 @@ def find_candidates(
             if printed:
                 break
 
-    candidates = []
+    kept = _kept(cited, found, printed, settings)
+    # A record found by a near spelling of its title (a typo, a word glued to the next) brings every record
+    # of that exact title: the work's other versions (a tutorial given twice, a workshop and a conference
+    # paper, two dumps' copies), which the full-text ranking may have left out.
+    siblings: dict[int, tuple[IndexedRecord, str]] = {}
+    looked_up = {key}
+    for row, via, _ in kept.values():
+        if via not in ("title", "raw") or row.title_key in looked_up:
+            continue
+        looked_up.add(row.title_key)
+        for sibling in store.by_title_key(row.title_key):
+            if sibling.rowid not in found and (
+                via == "title" or (string is not None and _printed_in(string, sibling.record))
+            ):
+                siblings[sibling.rowid] = (sibling, via)
+    printed.update(rowid for rowid, (_, via) in siblings.items() if via == "raw")
+    kept.update(_kept(cited, siblings, printed, settings))
+    candidates = [Candidate(row.record, similarity, via) for row, via, similarity in kept.values()]
+    return best_first(cited, candidates, settings.candidates)
+
+
+def _kept(
+    cited: ParsedFields,
+    found: dict[int, tuple[IndexedRecord, str]],
+    printed: set[int],
+    settings: JudgeSettings,
+) -> dict[int, tuple[IndexedRecord, str, float]]:
+    """The found records that may be the cited work, with how each was found and its title similarity: one
+    found by title only when its title is near the cited one, or printed in the string."""
+    kept = {}
     for rowid, (row, via) in found.items():
         similarity = title_similarity(cited.title, row.record.title) if cited.title else 0.0
         near = near_title(cited.title, row.record.title, similarity, settings)
         if via == "title" and not near and rowid in printed:
             via = "raw"  # far from the parsed title, but printed in the string: the parse is in doubt
         if via != "title" or near:
-            candidates.append(Candidate(row.record, similarity, via))
-    return best_first(cited, candidates, settings.candidates)
+            kept[rowid] = (row, via, similarity)
+    return kept
 
 
 # A printed reference's spans that may be its title: each quoted span, and the text between sentence ends,

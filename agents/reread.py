@@ -17,16 +17,19 @@ Fields from structured entries (BibTeX, CSL JSON) are never re-read.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from refhound.agents.alignment import find_printed_record, folded_words, printed_words
+from refhound.agents.alignment import find_printed_record, folded_words, printed_spaces_aside, printed_words
 from refhound.agents.context import Candidate
 from refhound.models import ParsedFields, Reference
 from refhound.normalize.titles import title_similarity
 from refhound.refstring import parse_reference_string_around
 from refhound.settings import JudgeSettings
 
+# A capital and a full stop opening a title: an initial, not the article "A".
+_INITIAL_OPENING = re.compile(r"^[A-Z]\.\s")
 _LED_BY = {"doi": "the work its DOI leads to", "arxiv_id": "the work its arXiv id leads to"}
 
 
@@ -138,20 +141,29 @@ def _title_printed_whole(
     reference: Reference, candidates: Sequence[Candidate], typo_at_most: float
 ) -> Reread | None:
     """The reference re-read around the title of a record it cites, where the string prints that title
-    word for word and the parsed title is a part of it, or it with words before it: the parser bounded the
-    title where the author block does not end. None when no record's title reads the string better.
+    word for word (or letter for letter, as a text layer garbles it) and the parsed title is a part of it,
+    or it with words before it: the parser bounded the title where the author block does not end. None
+    when no record's title reads the string better.
 
     Words the parsed title has after the record's are not taken for a boundary: "… you need again" may be
     a title changed at its end, and a title changed is for the rules to grade."""
     parsed = reference.parsed.title
     if not parsed:
         return None
-    cited = folded_words(parsed)
-    for candidate in (c for c in candidates if typo_at_most <= c.title_similarity < 1.0):
-        title = folded_words(candidate.record.title)
-        if cited == title or not (_part_of(cited, title) or cited[-len(title) :] == title):
+    # Spaces aside, as a text layer loses a space ("Environmentfor") or keeps a hyphen at a line break
+    # ("Representa- tion") inside the title, and the parser may read it either way.
+    cited = "".join(folded_words(parsed))
+    for candidate in (c for c in candidates if c.title_similarity >= typo_at_most):
+        # The same title, articles aside, is read again only where the parsed one opens with a last
+        # author's initial taken for the article ("Lopes, A. Graph Construction …").
+        if candidate.title_similarity == 1.0 and not _opens_with_an_initial(parsed, candidate.record.title):
             continue
-        printed = printed_words(reference.raw, candidate.record.title)
+        title = "".join(folded_words(candidate.record.title))
+        if cited == title or not (cited in title or cited.endswith(title)):
+            continue
+        printed = printed_words(reference.raw, candidate.record.title) or printed_spaces_aside(
+            reference.raw, candidate.record.title
+        )
         fields = parse_reference_string_around(reference.raw, printed) if printed else None
         if fields is None or not fields.title:
             continue
@@ -165,7 +177,6 @@ def _title_printed_whole(
     return None
 
 
-def _part_of(words: list[str], whole: list[str]) -> bool:
-    """Whether `words` is a run of consecutive words of `whole`."""
-    n = len(words)
-    return 0 < n < len(whole) and any(whole[i : i + n] == words for i in range(len(whole) - n + 1))
+def _opens_with_an_initial(parsed: str, title: str) -> bool:
+    """Whether the parsed title opens with a capital and a full stop ("A. Graph …") the record's does not."""
+    return bool(_INITIAL_OPENING.match(parsed)) and not _INITIAL_OPENING.match(title)

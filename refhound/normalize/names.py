@@ -27,6 +27,7 @@ _PARTICLES = frozenset({
 })  # fmt: skip
 _CAPITAL_PARTICLES = frozenset({
     "van", "von", "der", "den", "de", "del", "della", "di", "du", "ter", "ten", "zu", "vander", "vanden",
+    "st.", "ste.",  # "Saint" abbreviated: "Brian St. Thomas"
 })  # fmt: skip
 _CONJUNCTIONS = frozenset({"y", "e", "i"})  # Spanish/Portuguese/Catalan double surnames: "Agüera y Arcas"
 

@@ -295,6 +295,8 @@ def _tokens(text: str, limit: int = 250) -> list[_Token]:
         word, start, end = match.group(0), match.start(), match.end()
         if out and out[-1].shape == "I" and _PARTICLE_INITIALS.fullmatch(word):
             out.append(_Token("I", start, end))  # "Goot, R. v. d.": a particle abbreviated after the initials
+        elif word in _SAINT and _SAINT[word].match(text, end):
+            out.append(_Token("P", start, end))  # "St. Thomas": the period abbreviates, it ends no name
         elif len(word) > 1 and word.endswith(".") and word != "..." and _ends_word(word, out):
             out.append(_Token(_word_shape(word[:-1], out, text, end - 1), start, end - 1))
             out.append(_Token(".", end - 1, end))
@@ -312,6 +314,12 @@ def _ends_word(word: str, before: list[_Token]) -> bool:
     return shape not in "IKej" or (shape == "K" and bool(before) and before[-1].shape == "I")
 
 
+# "Saint" abbreviated at the start of a family name ("Brian St. Thomas"), with what must follow it. In
+# capitals, Vancouver's initials look the same ("FONSECA ST. APLICAÇÃO …"), so there the family name must
+# end where a name does.
+_SAINT_NEXT = re.compile(rf"\s*[{UPPER}]")
+_SAINT_NEXT_SHOUTED = re.compile(rf"\s*[{UPPER}][{UPPER}'’-]+(?=\s*(?:[,;.&(]|(?i:and)\s))")
+_SAINT = {"St.": _SAINT_NEXT, "Ste.": _SAINT_NEXT, "ST.": _SAINT_NEXT_SHOUTED, "STE.": _SAINT_NEXT_SHOUTED}
 # A family name's particle abbreviated in lower case among the initials, as some styles write "R. v. d. Goot"
 # inverted: "Goot, R. v. d.", "Maaten, L. v. d.".
 _PARTICLE_INITIALS = re.compile(r"(?:v|d|vd|v\.d|de|da|di|do|du|dos|van|von|der|den|ter)\.")

@@ -243,3 +243,55 @@ def test_a_bracketed_note_the_string_does_not_print_does_not_stretch_the_title()
     record = WU.model_copy(update={"title": f"{WU.title} (Student Abstract)"})
     printed = find_printed_record(WU_PRINTED, record)
     assert printed is not None and printed.title.rstrip(",") == WU.title
+
+
+def test_a_title_found_by_a_near_spelling_brings_every_record_of_that_title(tmp_path: Path) -> None:
+    # The same tutorial given at ACL 2013 and EMNLP 2014. A space lost in the cited title ("Parsingwith")
+    # sends it to the full-text search, whose ranking keeps one of the two; both are candidates, and the
+    # one the citation's year agrees with ranks first.
+    acl, emnlp = (
+        Record(
+            source="acl-anthology",
+            source_id=source_id,
+            source_version="test",
+            title="Semantic Parsing with Combinatory Categorial Grammars",
+            authors=["Yoav Artzi", "Nicholas FitzGerald", "Luke Zettlemoyer"],
+            venue=venue,
+            year=year,
+            entry_type="inproceedings",
+        )
+        for source_id, venue, year in (
+            ("P13-5002", "Proceedings of the 51st Annual Meeting of the ACL (Tutorials)", 2013),
+            ("D14-2003", "Proceedings of the 2014 Conference on EMNLP: Tutorial Abstracts", 2014),
+        )
+    )
+    printed = (
+        "Artzi, Yoav, Nicholas Fitzgerald, and Luke Zettlemoyer. 2014. “Semantic Parsingwith Combinatory "
+        "Categorial Grammars.” In Proceedings of the 2014 Conference on EMNLP: Tutorial Abstracts."
+    )
+    cited = parse_reference_string(printed)
+    assert cited.title is not None and title_key(cited.title) != title_key(acl.title)
+    with IndexStore.open(build_index(tmp_path / "index.sqlite", [acl, emnlp, *RECORDS[:3]])) as store:
+        assert len(store.search_title(title_key(cited.title), 1)) == 1
+        found = find_candidates(cited, store, JudgeSettings(candidates=1), raw=printed)
+        assert [c.record.source_id for c in found] == ["D14-2003"]
+        both = find_candidates(cited, store, JudgeSettings(), raw=printed)
+    assert sorted(c.record.source_id for c in both) == ["D14-2003", "P13-5002"]
+
+
+def test_an_alignment_that_begins_on_a_space_takes_no_word_before_the_title() -> None:
+    # A space lost in the title ("Eventsfrom") makes the aligned window one character longer than what
+    # the string prints; it may begin on the space before the title, which is no part of it.
+    record = CONLL.model_copy(
+        update={
+            "title": "‘ChemXtract’ A System for Extraction of Chemical Events from Patent Documents",
+            "authors": ["Pattabhi RK Rao", "Sobha Lalitha Devi"],
+        }
+    )
+    printed = find_printed_record(
+        "Pattabhi RK Rao and Sobha Lalitha Devi. 2023. ‘ChemXtract’ A System for Extraction of Chemical "
+        "Eventsfrom Patent Documents. In Proceedings of the 14th International Conference on Recent Advances "
+        "in Natural Language Processing.",
+        record,
+    )
+    assert printed is not None and printed.title.startswith("ChemXtract")

@@ -7,9 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from refhound.agents.context import Candidate
+from refhound.agents.reread import reread_by_record
 from refhound.index.store import IndexStore
-from refhound.models import Record, Reference, Verdict
+from refhound.models import ParsedFields, Record, Reference, Verdict
 from refhound.refstring import parse_reference_string
+from refhound.settings import JudgeSettings
 from tests.conftest import RECORDS, build_index, check_offline
 
 # A real ACL 2020 paper; "Sabine Schulte im Walde" (a family name with a lower-case particle inside) is a
@@ -237,3 +240,81 @@ def test_a_venue_cut_short_is_read_as_printed_after_the_title_is_re_read(tmp_pat
     assert (result.parsed.title, result.parsed.venue) == (record.title, venue)
     assert "fields re-read around the title" in result.stages[0].note
     assert "venue re-read as the string prints it in full" in result.stages[0].note
+
+
+# Vancouver's initials before a title that opens with "A": the title's first words go with the last author
+# ("Syme D. A Live"), and the text layer garbles the title too (a hyphen left at a line break, a space lost).
+LIVE = Record(
+    source="dblp",
+    source_id="conf/chi/GorinovaSBS16",
+    source_version="test",
+    title="A Live, Multiple-Representation Probabilistic Programming Environment for Novices",
+    authors=["Maria I. Gorinova", "Advait Sarkar", "Alan F. Blackwell", "Don Syme"],
+    venue="Proceedings of the 2016 CHI Conference on Human Factors in Computing Systems",
+    year=2016,
+    entry_type="inproceedings",
+)
+
+
+@pytest.mark.parametrize(
+    "title",
+    ["A Live, Multiple-Representa- tion Probabilistic", "A Live, Multiple-Representation Probabilistic"],
+)
+@pytest.mark.parametrize(
+    "ending", ["Programming Environmentfor Novices", "Programming Environment for Novices"]
+)
+def test_a_title_cut_at_its_start_is_read_again_where_the_text_layer_garbles_it(
+    title: str, ending: str, tmp_path: Path
+) -> None:
+    printed = (
+        f"Gorinova MI, Sarkar A, Blackwell AF, Syme D. {title} {ending}. In: Proceedings of the 2016 CHI "
+        "Conference on Human Factors in Computing Systems; 2016."
+    )
+    parsed = parse_reference_string(printed)
+    assert parsed.authors[-1] != "Syme D"  # the misreading: the title's first words read as a name
+    with IndexStore.open(build_index(tmp_path / "index.sqlite", [LIVE, *RECORDS[:2]])) as store:
+        result = check_offline(Reference(id="1", raw=printed, parsed=parsed), store, tmp_path)
+    assert result.verdict is Verdict.VERIFIED, result.reason
+    assert result.parsed.authors[-1] == "Syme D"
+    assert result.parsed.title is not None and result.parsed.title.startswith("A Live")
+
+
+def test_a_garbled_title_with_a_word_changed_is_not_re_read(tmp_path: Path) -> None:
+    # The parsed title is no part of what the string prints as the record's: a title changed, not cut.
+    printed = (
+        "Gorinova MI, Sarkar A, Blackwell AF, Syme D. A Live, Multiple-Representation Probabilistic "
+        "Programming Environmentfor Experts. In: Proceedings of the 2016 CHI Conference on Human Factors "
+        "in Computing Systems; 2016."
+    )
+    with IndexStore.open(build_index(tmp_path / "index.sqlite", [LIVE, *RECORDS[:2]])) as store:
+        result = check_offline(
+            Reference(id="1", raw=printed, parsed=parse_reference_string(printed)), store, tmp_path
+        )
+    assert result.verdict is not Verdict.VERIFIED
+    assert "title re-read" not in result.stages[0].note
+
+
+def test_a_last_authors_initial_read_as_the_article_is_given_back_to_the_author() -> None:
+    record = Record(
+        source="dblp",
+        source_id="conf/ijcai/BertonL15",
+        source_version="test",
+        title="Graph Construction for Semi-Supervised Learning",
+        authors=["Lilian Berton", "Alneu de Andrade Lopes"],
+        venue="IJCAI",
+        year=2015,
+        entry_type="inproceedings",
+    )
+    printed = f"Berton, L. & de Andrade Lopes, A. {record.title}. in Proceedings of IJCAI 2015 (2015)."
+    misread = ParsedFields(title=f"A. {record.title}", authors=["Berton, L.", "de Andrade Lopes"], year=2015)
+    reference = Reference(id="1", raw=printed, parsed=misread)
+    reread = reread_by_record(reference, [Candidate(record, 1.0, "title")], JudgeSettings())
+    assert reread is not None
+    assert (reread.reference.parsed.authors, reread.reference.parsed.title) == (
+        ["Berton, L.", "de Andrade Lopes, A"],
+        record.title,
+    )
+    # The article itself stays: "A Graph …" opens with no initial.
+    article = misread.model_copy(update={"title": f"A {record.title}"})
+    reference = Reference(id="1", raw=printed.replace("A. Graph", "A Graph"), parsed=article)
+    assert reread_by_record(reference, [Candidate(record, 1.0, "title")], JudgeSettings()) is None

@@ -1105,3 +1105,34 @@ def test_latex_letters_left_in_a_plain_string_do_not_cut_the_author_list() -> No
 )
 def test_a_particle_abbreviated_after_the_initials_stays_in_the_name(raw: str, authors: list[str]) -> None:
     assert parse_reference_string(raw).authors == authors
+
+
+_ST_THOMAS = "Mixed methods for evaluating user satisfaction"
+
+
+@pytest.mark.parametrize(
+    ("raw", "authors"),
+    [
+        (
+            "Jean Garcia-Gathright, Christine Hosey, Brian St. Thomas, and Ben Carterette. 2018. "
+            f"{_ST_THOMAS}. In RecSys.",
+            ["Jean Garcia-Gathright", "Christine Hosey", "Brian St. Thomas", "Ben Carterette"],
+        ),
+        (
+            "JEAN GARCIA-GATHRIGHT, CHRISTINE HOSEY, BRIAN ST. THOMAS, AND BEN CARTERETTE. 2018. "
+            f"{_ST_THOMAS}. In RecSys.",
+            ["JEAN GARCIA-GATHRIGHT", "CHRISTINE HOSEY", "BRIAN ST. THOMAS", "BEN CARTERETTE"],
+        ),
+        (
+            f"Garcia-Gathright, J., Hosey, C., St. Thomas, B. & Carterette, B. {_ST_THOMAS}. in RecSys 2018.",
+            ["Garcia-Gathright, J.", "Hosey, C.", "St. Thomas, B.", "Carterette, B."],
+        ),
+        (
+            f"Garcia-Gathright J, Hosey C, St. Thomas B, Carterette B. {_ST_THOMAS}. In: RecSys; 2018.",
+            ["Garcia-Gathright J", "Hosey C", "St. Thomas B", "Carterette B"],
+        ),
+    ],
+)
+def test_saint_abbreviated_in_a_family_name_ends_no_name(raw: str, authors: list[str]) -> None:
+    parsed = parse_reference_string(raw)
+    assert (parsed.authors, parsed.title) == (authors, _ST_THOMAS)

@@ -57,6 +57,7 @@ from refhound.normalize.names import (
         ("Plato", "", "Plato"),
         ("David Jones et al", "David", "Jones"),
         ("Mausam .", "", "Mausam"),  # the ACL Anthology's mononym
+        ("Brian St. Thomas", "Brian", "St. Thomas"),  # "Saint" abbreviated opens the family name
     ],
 )
 def test_parse_name(text: str, given: str, family: str) -> None:
@@ -137,6 +138,7 @@ def test_name_key(text: str, key: str) -> None:
         ("A. Muñoz Garza", "Muñoz Garza, Andrés", NameMatch.COMPATIBLE),
         ("José Hernández-Lobato", "José Miguel Hernández-Lobato", NameMatch.COMPATIBLE),
         ("Ch. Manning", "Christopher D. Manning", NameMatch.COMPATIBLE),
+        ("St. Thomas, B.", "Brian St. Thomas", NameMatch.COMPATIBLE),
         # Different people.
         ("John Smith", "Jane Smith", NameMatch.NONE),
         ("J. Smith", "A. Smith", NameMatch.NONE),
