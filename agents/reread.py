@@ -153,13 +153,19 @@ def _title_printed_whole(
     # Spaces aside, as a text layer loses a space ("Environmentfor") or keeps a hyphen at a line break
     # ("Representa- tion") inside the title, and the parser may read it either way.
     cited = "".join(folded_words(parsed))
-    for candidate in (c for c in candidates if c.title_similarity >= typo_at_most):
+    near = [
+        (c, "".join(folded_words(c.record.title))) for c in candidates if c.title_similarity >= typo_at_most
+    ]
+    # A record whose title the parsed one is stands for the parse: the words the parsed title has before
+    # another record's ("Keynote: Automatic Segmentation …" for "Automatic Segmentation …") are its own.
+    if any(title == cited for _, title in near):
+        return None
+    for candidate, title in near:
         # The same title, articles aside, is read again only where the parsed one opens with a last
         # author's initial taken for the article ("Lopes, A. Graph Construction …").
         if candidate.title_similarity == 1.0 and not _opens_with_an_initial(parsed, candidate.record.title):
             continue
-        title = "".join(folded_words(candidate.record.title))
-        if cited == title or not (cited in title or cited.endswith(title)):
+        if not (cited in title or cited.endswith(title)):
             continue
         printed = printed_words(reference.raw, candidate.record.title) or printed_spaces_aside(
             reference.raw, candidate.record.title

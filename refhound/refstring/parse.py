@@ -895,7 +895,8 @@ def _printed_title(text: str, title: str) -> tuple[int, int] | None:
     """Where `text` prints `title` as a field of its own, word for word (case, punctuation and spacing
     aside): after the start or a mark that closes a field, and before one — a title printed with words
     added before or after it is another title."""
-    words = re.findall(r"\w+", title)
+    # The title as the text was prepared: a span of the raw string keeps its ligatures ("Quantiﬁcation").
+    words = re.findall(r"\w+", unicodedata.normalize("NFC", title).translate(_LIGATURES))
     if len(words) < 3:  # a short title could be any words of the string
         return None
     pattern = (

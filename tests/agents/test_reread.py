@@ -318,3 +318,38 @@ def test_a_last_authors_initial_read_as_the_article_is_given_back_to_the_author(
     article = misread.model_copy(update={"title": f"A {record.title}"})
     reference = Reference(id="1", raw=printed.replace("A. Graph", "A Graph"), parsed=article)
     assert reread_by_record(reference, [Candidate(record, 1.0, "title")], JudgeSettings()) is None
+
+
+def test_words_before_another_records_title_stay_when_a_record_has_the_whole_title(tmp_path: Path) -> None:
+    # The keynote and the paper share all but "Keynote:". The parsed title is the keynote's (a space lost
+    # in it), so it is not re-read around the paper's title with "Keynote:" pushed into the last author.
+    paper = Record(
+        source="dblp",
+        source_id="conf/bigdataconf/VemuriJS18",
+        source_version="test",
+        title="Automatic Segmentation and Quantification of TB Scale Volumetric Murine Brain Vasculature",
+        authors=["Venkata N. P. Vemuri", "Hunter Jackson", "Katherine Scott"],
+        venue="IEEE BigData",
+        year=2018,
+        entry_type="inproceedings",
+        doi="10.1109/bigdata.2018.8622630",
+    )
+    keynote = paper.model_copy(
+        update={
+            "source_id": "conf/bigdataconf/ScottVJ18",
+            "title": f"Keynote: {paper.title}",
+            "authors": ["Katherine Scott", "Venkata N. P. Vemuri", "Hunter Jackson"],
+            "doi": "10.1109/bigdata.2018.8622580",
+        }
+    )
+    printed = (
+        "Scott, K., Vemuri, V.N.P., Jackson, H.: Keynote: Automatic Segmentationand Quantification of TB "
+        "Scale Volumetric Murine Brain Vasculature. In: IEEE BigData 2018 (2018). "
+        "https://doi.org/10.1109/bigdata.2018.8622580"
+    )
+    with IndexStore.open(build_index(tmp_path / "index.sqlite", [paper, keynote, *RECORDS[:2]])) as store:
+        result = check_offline(
+            Reference(id="1", raw=printed, parsed=parse_reference_string(printed)), store, tmp_path
+        )
+    assert result.verdict is Verdict.VERIFIED, result.reason
+    assert result.parsed.authors[-1] == "Jackson, H."

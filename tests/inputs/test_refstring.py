@@ -1136,3 +1136,15 @@ _ST_THOMAS = "Mixed methods for evaluating user satisfaction"
 def test_saint_abbreviated_in_a_family_name_ends_no_name(raw: str, authors: list[str]) -> None:
     parsed = parse_reference_string(raw)
     assert (parsed.authors, parsed.title) == (authors, _ST_THOMAS)
+
+
+def test_a_title_taken_from_the_raw_string_with_its_ligatures_is_found_around() -> None:
+    raw = (
+        "Scott, K., Jackson, H.: Automatic Quantiﬁcation of Brain Vasculature Data. In: IEEE BigData (2018)."
+    )
+    fields = parse_reference_string_around(raw, "Automatic Quantiﬁcation of Brain Vasculature Data")
+    assert fields is not None
+    assert (fields.authors, fields.title) == (
+        ["Scott, K.", "Jackson, H"],
+        "Automatic Quantification of Brain Vasculature Data",
+    )
