@@ -206,6 +206,8 @@ _SHOUTED_NATURAL_NEXT = re.compile(
     rf"(?:(?:[{UPPER}]\.\s*)+{_SHOUTED_WORD}+|{_SHOUTED_WORD}{{3,}})(?=\s*[,.;])"
 )
 _SHOUTED_NAME_ENDS = re.compile(rf"\s*(?:[,;&]|(?i:and)\s|{_ET_AL.pattern})")
+# Another word of a given name, then a separator: "WEE" in "SOON, WEE MENG, …".
+_SHOUTED_GIVEN_AFTER = re.compile(rf"\s+[{UPPER}]{{2,}}(?=\s*[,;])")
 # A comma and a given name in full after a word: that word is a family name.
 _SHOUTED_GIVEN_NEXT = re.compile(r",\s*[^\W\d_]{2,}(?![.\w])")
 
@@ -243,6 +245,17 @@ def _shouted_shape(word: str, shape: str, before: list[_Token], text: str, end: 
             (re.search("[AEIOUY]", word) and _SHOUTED_INITIALS_NEXT.match(text, end))
             or _SHOUTED_GIVEN_NEXT.match(text, end)  # "LIU, JENNY, AND …": initials never start a name
         )
+    ):
+        return "W"
+    # After an inverted family name, a short word with a vowel before another word and a separator is a
+    # given name ("SOON, WEE MENG, HWEE TOU NG"): bare initials are not followed by a word in a name.
+    if (
+        shape == "V"
+        and len(before) >= 2
+        and before[-1].shape == ","
+        and before[-2].shape == "W"
+        and re.search("[AEIOUY]", word)
+        and _SHOUTED_GIVEN_AFTER.match(text, end)
     ):
         return "W"
     # After initials with periods and before a separator, a short word is the family name they belong to

@@ -632,6 +632,16 @@ def test_a_title_alone_is_that_title(title: str) -> None:
             "NG, HWEE TOU, AND JOHN ZELLE. 1997. A TITLE ABOUT THINGS. IN AAAI.",
             "A TITLE ABOUT THINGS", ["NG, HWEE TOU", "JOHN ZELLE"], "AAAI", 1997,
         ),
+        # ... and a short given name with another word after the inverted family name
+        (
+            "SOON, WEE MENG, HWEE TOU NG, AND CHUNG YONG LIM. 2001. A TITLE ABOUT THINGS. IN CL.",
+            "A TITLE ABOUT THINGS", ["SOON, WEE MENG", "HWEE TOU NG", "CHUNG YONG LIM"], "CL", 2001,
+        ),
+        # ... but Vancouver's initials after a comma stay initials
+        (
+            "SMITH JA, LEE KM, DOE B. A TITLE ABOUT THINGS. IN: STOC; 2010.",
+            "A TITLE ABOUT THINGS", ["SMITH JA", "LEE KM", "DOE B"], "STOC", 2010,
+        ),
         # a short family name after initials, before "ET AL."
         (
             "M. QIU ET AL. A TITLE ABOUT THINGS. IN ACL, 2020.",
