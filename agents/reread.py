@@ -116,7 +116,8 @@ def _venue_printed_in_full(
     reference: Reference, candidates: Sequence[Candidate], typo_at_most: float
 ) -> Reread | None:
     """The reference with the venue of a record whose title it cites, where the string prints that venue
-    whole and the parser read only a part of it; None when no record's venue reads the string better."""
+    whole (word for word, or letter for letter as a text layer garbles it: "Tra- nslation") and the parser
+    read only a part of it; None when no record's venue reads the string better."""
     cited = reference.parsed.venue
     if not cited:
         return None
@@ -126,6 +127,8 @@ def _venue_printed_in_full(
         if not venue or len(venue) <= len(cited) or cited.casefold() not in venue.casefold():
             continue
         printed = printed_words(reference.raw, venue)
+        if printed is None and printed_spaces_aside(reference.raw, venue):
+            printed = venue  # the text layer's garble ("Tra- nslation") is not the citation's
         if printed is not None:
             return Reread(
                 reference.model_copy(

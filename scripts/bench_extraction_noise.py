@@ -83,7 +83,7 @@ def _straight_quotes(raw: str, title: str, rng: random.Random) -> str | None:
     return out if out != raw else None
 
 
-_BELOW_MARKS = "\u0323\u0327\u0328"  # dot below, cedilla, ogonek
+_BELOW_MARKS = "\u0323\u0324\u0325\u0326\u0327\u0328"  # dot, diaeresis, ring, comma below, cedilla, ogonek
 
 
 def _accents_apart(raw: str, title: str, rng: random.Random) -> str | None:

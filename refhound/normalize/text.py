@@ -215,8 +215,9 @@ _SPACING_MARKS = {
 }
 _LETTER = r"[^\W\d_]"
 _MARK_ABOVE = re.compile(rf"(?: ([\u0300-\u0314])| ?([¨´ˆ˜¯˘˙˚˝ˇ])) ?({_LETTER})")
-_MARK_BELOW = re.compile(rf"({_LETTER})(?: ([\u0323\u0327\u0328])| ?([¸˛])) ?")
-_ANY_MARK = re.compile(r" [\u0300-\u0314\u0323\u0327\u0328]|[¨´ˆ˜¯˘˙˚˝ˇ¸˛]")
+# Marks below: dot, diaeresis, ring, comma (Romanian "ș", "ț"), cedilla, ogonek.
+_MARK_BELOW = re.compile(rf"({_LETTER})(?: ([\u0323-\u0328])| ?([¸˛])) ?")
+_ANY_MARK = re.compile(r" [\u0300-\u0314\u0323-\u0328]|[¨´ˆ˜¯˘˙˚˝ˇ¸˛]")
 
 
 def reattach_accents(text: str) -> str:

@@ -74,6 +74,9 @@ _INV = rf"{_FAMILY}j?,(?:W{{1,4}}[IVK]*|[IVK]+(?:p[IVK]+)?)(?:W(?=[.;:&y]|,(?![W
 # "Arránz Becker, Oliver;". (Not before a full given name after a comma: "Aäron van den Oord, Sander
 # Dieleman" are two names.)
 _INV2 = r"(?:W{1,2}|Wp+)[WP]j?,(?:[IVK]+(?=[.,;:&(qy]|$)|W{1,3}(?=;))"
+# A family name of two words after a lower-case particle, before initials, wherever the list ends: "da
+# Silva Matos, E. E. Descrição …" (Nature's style prints the title right after the last initials).
+_INV_PARTICLE = r"p+W[WP]j?,[IVK]+"
 _INV_PAREN = rf"{_FAMILY}\((?:W{{1,3}}[IV]*|[IV]+)\)"  # FERRIERES (Madeleine)
 # Chicago's and MLA's first name, inverted, the person going by a middle name, before names in natural
 # order: "Midgley, T. Daniel, Shelly Harrison, and …", "Scott, A. Carlisle, William J. Clancey, and …".
@@ -96,7 +99,7 @@ _NAT = rf"(?:[WP](?:p?W){{0,2}}(?:[IV]+W{{0,2}})?{_FAMILY}(?:,?j)?|{_NAT_I})"
 # Smith JA / Roe C. / Neal R. M. / Abraham WC. / Bocchini JA Jr / Tjong Kim Sang EF / Le QV
 # Initials that spell a suffix ("Serban IV", Iulian Vlad) are initials before another Vancouver name.
 _VAN = r"[pP]*(?:W{1,3}|P)(?:[IVK]+j?|j(?=[,;]+[pP]*(?:W{1,3}|P)[IVK]))"
-_NAME = rf"(?:{_INV}|{_INV_PAREN}|{_INV2}|{_NAT}|{_VAN})"
+_NAME = rf"(?:{_INV}|{_INV_PAREN}|{_INV2}|{_INV_PARTICLE}|{_NAT}|{_VAN})"
 # Between names: punctuation, "and", or nothing after initials before an inverted name ("Keri, S. Kiss, I.").
 _SEP = rf"(?:[,;]+&?|&|,?z|(?<=[IVK])(?={_FAMILY}j?,))"
 # A list that starts "J. Devlin" keeps that form unless an "and" follows: "R. H. Bube, Photovoltaic
@@ -237,15 +240,7 @@ def _shouted_shape(word: str, shape: str, before: list[_Token], text: str, end: 
             return "W"
         if not initials_position:
             return "x"
-    if (
-        shape == "V"
-        and name_start
-        and len(word) > 1
-        and (
-            (re.search("[AEIOUY]", word) and _SHOUTED_INITIALS_NEXT.match(text, end))
-            or _SHOUTED_GIVEN_NEXT.match(text, end)  # "LIU, JENNY, AND …": initials never start a name
-        )
-    ):
+    if shape == "V" and len(word) > 1 and _short_family_name(word, before, text, end, name_start):
         return "W"
     # After an inverted family name, a short word with a vowel before another word and a separator is a
     # given name ("SOON, WEE MENG, HWEE TOU NG"): bare initials are not followed by a word in a name.
@@ -269,6 +264,21 @@ def _shouted_shape(word: str, shape: str, before: list[_Token], text: str, end: 
     return shape
 
 
+def _short_family_name(word: str, before: list[_Token], text: str, end: int, name_start: bool) -> bool:
+    """Whether a short word in capitals that could be bare initials is a family name: at a name's start,
+    before initials ("HE, K.") or a given name in full ("LIU, JENNY, AND …": initials never start a
+    name); after a particle that starts a name, with a vowel ("DEL BUE, A.", "VAN ERP, MARIEKE"), as
+    without one it is Vancouver's initials ("LE QV, MIKOLOV T")."""
+    vowel = re.search("[AEIOUY]", word) is not None
+    initials_next = vowel and _SHOUTED_INITIALS_NEXT.match(text, end) is not None
+    if name_start:
+        return initials_next or _SHOUTED_GIVEN_NEXT.match(text, end) is not None
+    after_particle = (
+        bool(before) and before[-1].shape == "P" and (len(before) == 1 or before[-2].shape in ",;&(")
+    )
+    return after_particle and vowel and (initials_next or _SHOUTED_GIVEN_NEXT.match(text, end) is not None)
+
+
 # A colon right after a word: what stands before it is a title's first words ("GRACE: …", "LoX : …").
 _COLON_FOLLOWS = re.compile(r"\s?:(?:\s|$)")
 
@@ -284,6 +294,10 @@ def _word_shape(word: str, before: list[_Token], text: str, end: int) -> str:
         return "x"  # "Duan, N. GRACE: Gradient …": a name ends with its initials, a title starts there
     if shape in "VWP" and len(word) > 1 and word.isupper():
         shape = _shouted_shape(word, shape, before, text, end)
+    # Between a given name and a family name that ends a name, capitals with a period are initials or a
+    # contraction ("PLABAN KR. BHOWMICK,"), not Vancouver's initials, which end a name themselves.
+    if shape == "K" and before and before[-1].shape == "W" and _SHOUTED_GIVEN_AFTER.match(text, end):
+        return "I"
     if shape != "x" or not before:
         return shape
     ends_a_name = _NAME_ENDS.match(text, end) is not None

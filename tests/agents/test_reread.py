@@ -139,6 +139,21 @@ def test_a_venue_cut_short_at_a_year_in_its_name_is_read_as_printed(
     assert 'venue re-read as the string prints it in full; the parser read "*SEM"' in result.stages[0].note
 
 
+def test_a_venue_with_a_hyphen_left_at_a_line_break_is_read_as_printed(
+    store: IndexStore, tmp_path: Path
+) -> None:
+    venue = TAKELAB.venue.replace("Lexical", "Lexi- cal")
+    printed = (
+        'F. Šarić, G. Glavaš, M. Karan, J. Šnajder, and B. D. Bašić, "TakeLab: Systems for Measuring '
+        f'Semantic Text Similarity," in {venue}, 2012.'
+    )
+    result = check_offline(
+        Reference(id="1", raw=printed, parsed=parse_reference_string(printed)), store, tmp_path
+    )
+    assert result.verdict is Verdict.VERIFIED, result.reason
+    assert "venue re-read as the string prints it in full" in result.stages[0].note
+
+
 def test_a_venue_the_string_does_not_print_whole_is_not_re_read(store: IndexStore, tmp_path: Path) -> None:
     printed = (
         'F. Šarić, G. Glavaš, M. Karan, J. Šnajder, and B. D. Bašić, "TakeLab: Systems for Measuring '

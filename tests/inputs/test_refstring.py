@@ -637,6 +637,24 @@ def test_a_title_alone_is_that_title(title: str) -> None:
             "SOON, WEE MENG, HWEE TOU NG, AND CHUNG YONG LIM. 2001. A TITLE ABOUT THINGS. IN CL.",
             "A TITLE ABOUT THINGS", ["SOON, WEE MENG", "HWEE TOU NG", "CHUNG YONG LIM"], "CL", 2001,
         ),
+        # a short family name after a particle, before initials or a given name; Vancouver's stays initials
+        (
+            "ZHANG, B., DEL BUE, A., MURINO, V.: A TITLE ABOUT THINGS. IN: CVPR (2015)",
+            "A TITLE ABOUT THINGS", ["ZHANG, B.", "DEL BUE, A.", "MURINO, V."], "CVPR", 2015,
+        ),
+        (
+            "VAN ERP, MARIEKE, GLEB SATYUKOV, AND PIEK VOSSEN. 2014. A TITLE ABOUT THINGS. IN LREC.",
+            "A TITLE ABOUT THINGS", ["VAN ERP, MARIEKE", "GLEB SATYUKOV", "PIEK VOSSEN"], "LREC", 2014,
+        ),
+        (
+            "LE QV, MIKOLOV T. A TITLE ABOUT THINGS. IN: ICML; 2014.",
+            "A TITLE ABOUT THINGS", ["LE QV", "MIKOLOV T"], "ICML", 2014,
+        ),
+        # a contraction in capitals between a given and a family name
+        (
+            "PLABAN KR. BHOWMICK, ANUPAM BASU, AND PABITRA MITRA. 2010. A TITLE ABOUT THINGS. IN LREC.",
+            "A TITLE ABOUT THINGS", ["PLABAN KR. BHOWMICK", "ANUPAM BASU", "PABITRA MITRA"], "LREC", 2010,
+        ),
         # ... but Vancouver's initials after a comma stay initials
         (
             "SMITH JA, LEE KM, DOE B. A TITLE ABOUT THINGS. IN: STOC; 2010.",
@@ -1115,6 +1133,16 @@ def test_latex_letters_left_in_a_plain_string_do_not_cut_the_author_list() -> No
 )
 def test_a_particle_abbreviated_after_the_initials_stays_in_the_name(raw: str, authors: list[str]) -> None:
     assert parse_reference_string(raw).authors == authors
+
+
+def test_a_two_word_family_name_after_a_lower_case_particle_ends_a_nature_list() -> None:
+    # Nature's style prints the title right after the last author's initials.
+    parsed = parse_reference_string(
+        "Marção, N. D., Torrent, T. T. & da Silva Matos, E. E. Descrição e modelagem de construções "
+        "interrogativas. in Proceedings of STIL (2019)."
+    )
+    assert parsed.authors == ["Marção, N. D.", "Torrent, T. T.", "da Silva Matos, E. E."]
+    assert parsed.title == "Descrição e modelagem de construções interrogativas"
 
 
 _ST_THOMAS = "Mixed methods for evaluating user satisfaction"

@@ -95,6 +95,7 @@ def test_decode_latex_letters_leaves_other_markup(text: str, decoded: str) -> No
         ("Bernhard Sch ̈olkopf", "Bernhard Schölkopf"),  # a combining mark after a space, before its letter
         ("Tereza Vojtˇechov ́a, Ondˇrej Bojar", "Tereza Vojtěchová, Ondřej Bojar"),  # spacing marks
         ("C ̧ aglar G ̈ulc ̧ehre", "Çaglar Gülçehre"),  # a mark below follows its letter
+        ("Vasile P ̆ais ̦. Ioana T ̦urcan", "Vasile Păiș. Ioana Țurcan"),  # Romanian's comma below
         ("Özlem Çetino ̆glu", "Özlem Çetinoğlu"),
         (
             "Cafe\u0301 nai\u0308ve",
