@@ -575,34 +575,18 @@ def _words(name: str) -> list[str]:
     return _NAME_WORD.findall(fold(latex_to_unicode(name)))
 
 
-def _adopted_name(ours: list[str], theirs: list[str]) -> bool:
-    """An adopted given name, then the initials of the given names: "Ricky T. Q." for "Tian Qi". Two
-    initials at least: one is any middle initial ("Dylan J. Foster" is not Jennifer Foster)."""
-    initials = ours[1:]
-    return (
-        len(ours[0].rstrip(".")) > 1
-        and len(initials) >= 2
-        and all(len(w.rstrip(".")) == 1 for w in initials)
-        and [w[0] for w in initials] == [w[0] for w in theirs]
-    )
-
-
 def name_variant(cited: str, found: str, threshold: float) -> bool:
     """Whether two names the rules tell apart can be one person's name written another way.
 
-    The same words in another order ("Quan Ngoc Pham", "Ngoc Quan Pham"); an adopted given name before
-    the initials of the native ones ("Ricky T. Q. Chen", "Tian Qi Chen"); another script or romanisation
-    ("Юрген", "Jürgen", "Juergen"). The last only when a name has letters outside ASCII: two ASCII
-    names that differ ("Jane Sun", "Jian Sun") are different names, not a romanisation question.
+    The same words in another order ("Quan Ngoc Pham", "Ngoc Quan Pham"); another script or romanisation
+    ("Юрген", "Jürgen", "Juergen"), the latter only when a name has letters outside ASCII: two ASCII names
+    that differ ("Jane Sun", "Jian Sun") are different names, not a romanisation question. (An adopted given
+    name before the initials of the native ones, "Ricky T. Q. Chen" for Tian Qi Chen, is the same name to
+    `names_match`.)
     """
     ours, theirs = _words(cited), _words(found)
     if len(ours) >= 2 and sorted(w.rstrip(".") for w in ours) == sorted(w.rstrip(".") for w in theirs):
         return True
-    a, b = parse_name(cited), parse_name(found)
-    if fold(a.family) == fold(b.family) and a.family:
-        given_a, given_b = _words(a.given), _words(b.given)
-        if given_a and given_b and (_adopted_name(given_a, given_b) or _adopted_name(given_b, given_a)):
-            return True
     cited, found = latex_to_unicode(cited), latex_to_unicode(found)
     if cited.isascii() and found.isascii():
         return False

@@ -219,9 +219,35 @@ def _given_agrees(a: tuple[_Part, ...], b: tuple[_Part, ...]) -> bool:
     if not a or not b:
         return True
     if not (_part_agrees(a[0], b[0]) or _short_form(a[0], b[0])):
-        return False
+        return any(
+            agrees(x, y) for x, y in ((a, b), (b, a)) for agrees in (_goes_by_a_later_name, _adopted_first)
+        )
     shorter, longer = (a, b) if len(a) <= len(b) else (b, a)
     return _in_order(shorter[1:], longer[1:])
+
+
+def _goes_by_a_later_name(a: tuple[_Part, ...], b: tuple[_Part, ...]) -> bool:
+    """`a` is `b`'s given names without the first, an initial: the person goes by the next one, written in
+    full ("Zico Kolter" for J. Zico Kolter, "Brendan McMahan" for H. Brendan McMahan)."""
+    return (
+        len(b) >= 2
+        and b[0].abbreviated
+        and not (a[0].abbreviated or b[1].abbreviated)
+        and a[0].text == b[1].text
+        and _in_order(a[1:], b[2:])
+    )
+
+
+def _adopted_first(a: tuple[_Part, ...], b: tuple[_Part, ...]) -> bool:
+    """`a` is an adopted given name before the initials of every given name of `b`, two at least so that the
+    initials name them: "Ricky T. Q. Chen" for Tian Qi Chen."""
+    return (
+        len(b) >= 2
+        and len(a) == len(b) + 1
+        and not a[0].abbreviated
+        and all(part.abbreviated for part in a[1:])
+        and all(_part_agrees(x, y) for x, y in zip(a[1:], b, strict=True))
+    )
 
 
 def _sequence_agrees(a: tuple[_Part, ...], b: tuple[_Part, ...]) -> bool:

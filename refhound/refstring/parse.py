@@ -556,9 +556,12 @@ _VENUE_STOP = re.compile(
 )
 _VENUE_LEAD = re.compile(rf"^[\s.,;:/]*(?:\(?{YEAR}[a-z]?\)?[\s.,;:]+)?(in:?\s+)?", re.IGNORECASE)
 # Editors before a book title: "A. Editor (Ed.), Book", "(M. Cooper, …, Eds.) Book", "A. Editor, ed., Book",
-# and the year some styles repeat after them: "In: Bick, W. (Hrsg.) (1984): Book".
+# the ACL Anthology's "A. Editor, B. Editor, and C. Editor, editors, Proceedings …" (a conference's list of
+# editors runs to a dozen names), and the year some styles repeat after them: "In: Bick, W. (Hrsg.) (1984):
+# Book".
 _EDITORS = re.compile(
-    r"^(?:[^()]{0,200}\((?:eds?|hrsg|hg|a cura di)\.?\)|\([^()]{0,200}\beds?\.?\)|[^,()]{0,60},\s+eds?\.,)"
+    r"^(?:[^()]{0,500}\((?:eds?|hrsg|hg|a cura di)\.?\)|\([^()]{0,500}\beds?\.?\)|[^,()]{0,60},\s+eds?\.,"
+    r"|[^()\d]{0,500}?,\s+editors?,)"
     rf"[.,:]?\s*(?:\({YEAR}[a-z]?\)[.,:]?\s*)?",
     re.IGNORECASE,
 )

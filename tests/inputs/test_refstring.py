@@ -1186,3 +1186,21 @@ def test_a_title_taken_from_the_raw_string_with_its_ligatures_is_found_around() 
         ["Scott, K.", "Jackson, H"],
         "Automatic Quantification of Brain Vasculature Data",
     )
+
+
+@pytest.mark.parametrize(
+    "editors",
+    [
+        "Nicoletta Calzolari, Frédéric Béchet, and Hélène Mazo, editors,",  # the ACL Anthology's style
+        "Nicoletta Calzolari, Frédéric Béchet, Philippe Blache, Khalid Choukri, Christopher Cieri, Thierry "
+        "Declerck, Sara Goggi, Hitoshi Isahara, Bente Maegaard, Joseph Mariani, Hélène Mazo, Jan Odijk, and "
+        "Stelios Piperidis (eds.),",  # a conference's dozen editors
+    ],
+)
+def test_editors_before_the_proceedings_are_no_part_of_the_venue(editors: str) -> None:
+    parsed = parse_reference_string(
+        "Kenneth Heafield and Dion Wiggins. 2022. The EuroPat corpus: A parallel corpus of European patent "
+        f"data. In {editors} Proceedings of the Thirteenth Language Resources and Evaluation Conference, "
+        "pages 732–740, Marseille, France."
+    )
+    assert parsed.venue == "Proceedings of the Thirteenth Language Resources and Evaluation Conference"

@@ -139,6 +139,9 @@ def test_name_key(text: str, key: str) -> None:
         ("José Hernández-Lobato", "José Miguel Hernández-Lobato", NameMatch.COMPATIBLE),
         ("Ch. Manning", "Christopher D. Manning", NameMatch.COMPATIBLE),
         ("St. Thomas, B.", "Brian St. Thomas", NameMatch.COMPATIBLE),
+        ("Zico Kolter", "J. Zico Kolter", NameMatch.COMPATIBLE),  # going by the second given name
+        ("Brendan McMahan", "H. Brendan McMahan", NameMatch.COMPATIBLE),
+        ("Ricky T.Q. Chen", "Tian Qi Chen", NameMatch.COMPATIBLE),  # an adopted name before the initials
         # Different people.
         ("John Smith", "Jane Smith", NameMatch.NONE),
         ("J. Smith", "A. Smith", NameMatch.NONE),
@@ -157,6 +160,8 @@ def test_name_key(text: str, key: str) -> None:
         ("Wei SMITH", "Wei Smith Jones", NameMatch.NONE),
         ("Trung Quoc Luong", "Luong Wei", NameMatch.NONE),
         ("Wi Hamilton", "William Hamilton", NameMatch.NONE),  # too short to be a short form
+        ("Zico Kolter", "J. Marco Kolter", NameMatch.NONE),
+        ("Ricky T. Chen", "Tian Chen", NameMatch.NONE),  # one initial names too little
         ("Willa Hamilton", "William Hamilton", NameMatch.NONE),
         ("et al.", "John Smith", NameMatch.NONE),
         ("Chang M-W", "Ming-Wei Chang", NameMatch.COMPATIBLE),
