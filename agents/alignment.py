@@ -11,6 +11,7 @@ string better than a parse that disagrees with it.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from rapidfuzz import fuzz
@@ -47,6 +48,12 @@ class PrintedRecord:
         return self.authors == 0 or self.first_author_printed or 2 * self.authors_printed >= self.authors
 
 
+def _as_text(raw: str) -> str:
+    """The string as it is searched: accents composed with their letters, whether the text layer decomposed
+    them ("Sjo\u0308green": a word split at the mark) or set them apart ("Sch ̈olkopf"), LaTeX decoded."""
+    return latex_to_unicode(reattach_accents(unicodedata.normalize("NFC", raw)))
+
+
 def _folded_words(text: str) -> tuple[str, list[tuple[int, int]]]:
     """The text's words folded and joined by single spaces, with each word's span in `text`."""
     spans = [m.span() for m in _WORD.finditer(text)]
@@ -63,7 +70,7 @@ class PrintedString:
     """A reference string prepared once for aligning many records inside it."""
 
     def __init__(self, raw: str) -> None:
-        self.text = latex_to_unicode(reattach_accents(raw))
+        self.text = _as_text(raw)
         self.folded, self._spans = _folded_words(self.text)
         self._words = frozenset(self.folded.split())
 
@@ -108,7 +115,7 @@ def printed_words(raw: str, text: str) -> str | None:
     words = " ".join(folded_words(text))
     if not words:
         return None
-    raw = latex_to_unicode(raw)
+    raw = _as_text(raw)
     folded, spans = _folded_words(raw)
     at = f" {folded} ".find(f" {words} ")
     if at < 0:
@@ -132,7 +139,7 @@ def printed_spaces_aside(raw: str, text: str) -> str | None:
     letters = "".join(folded_words(text))
     if not letters:
         return None
-    raw = latex_to_unicode(raw)
+    raw = _as_text(raw)
     folded, spans = _folded_words(raw)
     words = folded.split(" ")  # one per span, even a word that folds to nothing
     word_of = [i for i, word in enumerate(words) for _ in word]  # the word each letter belongs to

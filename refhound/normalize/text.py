@@ -216,7 +216,7 @@ _SPACING_MARKS = {
 _LETTER = r"[^\W\d_]"
 _MARK_ABOVE = re.compile(rf"(?: ([\u0300-\u0314])| ?([¨´ˆ˜¯˘˙˚˝ˇ])) ?({_LETTER})")
 # Marks below: dot, diaeresis, ring, comma (Romanian "ș", "ț"), cedilla, ogonek.
-_MARK_BELOW = re.compile(rf"({_LETTER})(?: ([\u0323-\u0328])| ?([¸˛])) ?")
+_MARK_BELOW = re.compile(rf"({_LETTER})(?: ([\u0323-\u0328])| ?([¸˛]))( ?)")
 _ANY_MARK = re.compile(r" [\u0300-\u0314\u0323-\u0328]|[¨´ˆ˜¯˘˙˚˝ˇ¸˛]")
 
 
@@ -229,8 +229,15 @@ def reattach_accents(text: str) -> str:
     def joined(letter: str, mark: str) -> str:
         return unicodedata.normalize("NFC", letter + _SPACING_MARKS.get(mark, mark))
 
+    def below(match: re.Match[str]) -> str:
+        # A space after the mark is the text layer's inside a word ("C ̧ aglar"), a word's end before a
+        # capital or anything but a letter in lower case ("Gunes ̧ Erkan", "Ionut ̦ Hulub").
+        following = match.string[match.end() : match.end() + 1]
+        space = "" if following.islower() else match.group(4)
+        return joined(match.group(1), match.group(2) or match.group(3)) + space
+
     out = _MARK_ABOVE.sub(lambda m: joined(m.group(3), m.group(1) or m.group(2)), text)
-    return _MARK_BELOW.sub(lambda m: joined(m.group(1), m.group(2) or m.group(3)), out)
+    return _MARK_BELOW.sub(below, out)
 
 
 # A braced letter, unless it is a command's argument ("\mathcal{P}" keeps its braces for latex_to_unicode).

@@ -236,7 +236,9 @@ def _shouted_shape(word: str, shape: str, before: list[_Token], text: str, end: 
     if title in _CAPITAL_PARTICLES and _SHOUTED_NEXT_WORD.match(text, end):
         return "P"
     if before and (title in _NOT_NAMES or word.lower() in _FUNCTION_WORDS):
-        if family_position:
+        # A given name after an inverted family name, ending the name: "HONOVICH, OR, ET AL." (Or Honovich).
+        given_position = len(before) >= 2 and before[-2].shape == "W" and before[-1].shape == ","
+        if family_position or (given_position and _SHOUTED_NAME_ENDS.match(text, end)):
             return "W"
         if not initials_position:
             return "x"

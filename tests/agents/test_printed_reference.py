@@ -295,3 +295,16 @@ def test_an_alignment_that_begins_on_a_space_takes_no_word_before_the_title() ->
         record,
     )
     assert printed is not None and printed.title.startswith("ChemXtract")
+
+
+def test_a_name_with_decomposed_accents_is_printed() -> None:
+    # A text layer may decompose "ö" into "o" and a combining mark; the name is still one word.
+    record = CONLL.model_copy(
+        update={
+            "title": "Drug Terminology. A multilingual term database. The AVENTINUS project",
+            "authors": ["Christian Sjögreen"],
+        }
+    )
+    raw = "Sjo\u0308green, C. Drug Terminology. A multilingual term database. The AVENTINUS project. In X."
+    printed = find_printed_record(raw, record)
+    assert printed is not None and printed.first_author_printed and printed.confirms()

@@ -650,6 +650,11 @@ def test_a_title_alone_is_that_title(title: str) -> None:
             "LE QV, MIKOLOV T. A TITLE ABOUT THINGS. IN: ICML; 2014.",
             "A TITLE ABOUT THINGS", ["LE QV", "MIKOLOV T"], "ICML", 2014,
         ),
+        # a given name that is a title word, after an inverted family name and before "ET AL."
+        (
+            "HONOVICH, OR, ET AL. “A TITLE ABOUT THINGS.” PROCEEDINGS OF ACL, 2020.",
+            "A TITLE ABOUT THINGS", ["HONOVICH, OR"], "PROCEEDINGS OF ACL", 2020,
+        ),
         # a contraction in capitals between a given and a family name
         (
             "PLABAN KR. BHOWMICK, ANUPAM BASU, AND PABITRA MITRA. 2010. A TITLE ABOUT THINGS. IN LREC.",

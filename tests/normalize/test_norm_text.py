@@ -96,6 +96,7 @@ def test_decode_latex_letters_leaves_other_markup(text: str, decoded: str) -> No
         ("Tereza Vojtˇechov ́a, Ondˇrej Bojar", "Tereza Vojtěchová, Ondřej Bojar"),  # spacing marks
         ("C ̧ aglar G ̈ulc ̧ehre", "Çaglar Gülçehre"),  # a mark below follows its letter
         ("Vasile P ̆ais ̦. Ioana T ̦urcan", "Vasile Păiș. Ioana Țurcan"),  # Romanian's comma below
+        ("G ̈unes ̧ Erkan, Ionut ̦ Hulub", "Güneş Erkan, Ionuț Hulub"),  # a word's end before a capital
         ("Özlem Çetino ̆glu", "Özlem Çetinoğlu"),
         (
             "Cafe\u0301 nai\u0308ve",
