@@ -229,6 +229,8 @@ def _shouted_shape(word: str, shape: str, before: list[_Token], text: str, end: 
     title = word.title()
     name_start = not before or before[-1].shape in ",;&("
     initials_position = bool(before) and before[-1].shape == "W" and _SHOUTED_SEPARATOR.match(text, end)
+    # Right after an inverted family name ("SOON, …"), where its given names stand.
+    given_position = len(before) >= 2 and before[-2].shape == "W" and before[-1].shape == ","
     # After initials, or initials and a particle, before the next name, a short word ends a name: "B. AN,",
     # "T. DE BIE,". (A particle first is a Vancouver family name: "LE NT", "DO QT".)
     after_initials = _after_initials(before)
@@ -237,7 +239,6 @@ def _shouted_shape(word: str, shape: str, before: list[_Token], text: str, end: 
         return "P"
     if before and (title in _NOT_NAMES or word.lower() in _FUNCTION_WORDS):
         # A given name after an inverted family name, ending the name: "HONOVICH, OR, ET AL." (Or Honovich).
-        given_position = len(before) >= 2 and before[-2].shape == "W" and before[-1].shape == ","
         if family_position or (given_position and _SHOUTED_NAME_ENDS.match(text, end)):
             return "W"
         if not initials_position:
@@ -248,9 +249,7 @@ def _shouted_shape(word: str, shape: str, before: list[_Token], text: str, end: 
     # given name ("SOON, WEE MENG, HWEE TOU NG"): bare initials are not followed by a word in a name.
     if (
         shape == "V"
-        and len(before) >= 2
-        and before[-1].shape == ","
-        and before[-2].shape == "W"
+        and given_position
         and re.search("[AEIOUY]", word)
         and _SHOUTED_GIVEN_AFTER.match(text, end)
     ):
