@@ -1,7 +1,8 @@
 """The strict judge's field rules: one function per cited field, each returning a `FieldCheck`.
 
 `match` means the same value; `benign` a difference the rules allow (case, punctuation, accents, articles,
-author order, initials, arXiv vs venue, conference vs journal version, preprint→published year ±1);
+the order of the authors after the first, initials, arXiv vs venue, conference vs journal version,
+preprint→published year ±1);
 `mismatch` a material difference; `missing` the citation does not give the field; `unchecked` the record
 cannot confirm or refute it.
 
@@ -43,6 +44,8 @@ Coverage = Callable[[str, int], list[tuple[str, int]]]
 # (a name, other names) -> a record of the index that lists the name beside one of the others, said as
 # "SOURCE ID lists NAME with OTHER", or None.
 CoAuthorship = Callable[[str, Sequence[str]], str | None]
+# A name -> whether some record of the index lists an author who can be it.
+KnownName = Callable[[str], bool]
 # A record -> the events that list its volume as held with them ("acl-2019"), where the index knows them.
 HostEvents = Callable[[Record], list[str]]
 
@@ -86,6 +89,8 @@ class AuthorComparison:
     # Every record author cited, in the record's order, the first first, with names the record lacks
     # anywhere after the first (a later or journal version's list, or a record that lost an author).
     keeps_record: bool = False
+    # Another record author cited first; the record's first author is cited later, or left to 'et al.'.
+    first_displaced: bool = False
 
     @property
     def overlap(self) -> float:
@@ -203,6 +208,14 @@ def check_authors(cited: ParsedFields, record: Record) -> AuthorComparison:
     if dropped and not cited.authors_truncated:
         shown = ", ".join(dropped[:5]) + (f" and {len(dropped) - 5} more" if len(dropped) > 5 else "")
         notes.append("left out without 'et al.': " + shown)
+    # The work's first author is the one a citation is known by ("Devlin et al."): another author cited
+    # first, ahead of them or with them left to 'et al.', names the wrong first author.
+    displaced = bool(pairs) and pairs[0][0] == 0 and pairs[0][1] != 0
+    if displaced and not notes:
+        where = "cited later" if any(j == 0 for _, j, _ in pairs) else "left to 'et al.'"
+        notes.append(
+            f"{cited.authors[0]} cited first; the record's first author, {record.authors[0]}, {where}"
+        )
     if notes:
         status = S.MISMATCH
     else:
@@ -232,6 +245,7 @@ def check_authors(cited: ParsedFields, record: Record) -> AuthorComparison:
         extends_record=extends,
         tail_of_record=tail,
         keeps_record=keeps,
+        first_displaced=displaced,
     )
 
 

@@ -36,6 +36,7 @@ from refhound.agents.field_rules import (
     CoAuthorship,
     Coverage,
     HostEvents,
+    KnownName,
     borderline_doubts,
     check_arxiv,
     check_authors,
@@ -209,6 +210,7 @@ def judge(
     unanswered: Collection[str] = (),
     searched_online: bool = False,
     co_authorship: CoAuthorship | None = None,
+    known_name: KnownName | None = None,
     host_events: HostEvents | None = None,
 ) -> Judgement:
     """Decide one citation from the candidate records the stages found.
@@ -217,7 +219,9 @@ def judge(
     do not exist; `unanswered` the services that gave no answer (whose silence proves nothing);
     `searched_online` says an online stage (scholarly sources, web search) looked for it and every service
     answered; `co_authorship` asks the index who has written with whom (without it, nobody is known to
-    have); `host_events` asks it which events hosted a record's volume (without it, none is known)."""
+    have); `known_name` asks it whether a name is any author's (without it, every name is known, and no
+    name is taken for a typo for want of one); `host_events` asks it which events hosted a record's volume
+    (without it, none is known)."""
     if not cited.title and not cited.doi and not cited.arxiv_id:
         only = f" (only a URL, {cited.url}, which only an online run reads)" if cited.url else ""
         return Judgement(
@@ -231,7 +235,8 @@ def judge(
     ]
     same = [e for e in evaluations if e.same_work]
     if same:
-        return _decide_on_record(cited, max(same, key=lambda e: e.rank), settings, co_authorship or _nobody)
+        best = max(same, key=lambda e: e.rank)
+        return _decide_on_record(cited, best, settings, co_authorship or _nobody, known_name or _everyone)
     if dead:
         return _dead_identifier(cited, dead, unanswered)
     return _decide_without_record(cited, candidates, coverage, settings, this_year, searched_online)
@@ -270,6 +275,7 @@ def judge_gathered(
         unanswered,
         searched_online=online and not unanswered,
         co_authorship=context.store.co_authorship if searched else None,
+        known_name=context.store.knows_name if searched else None,
         host_events=context.store.host_events if searched else None,
     )
 
@@ -280,6 +286,10 @@ def _covers_nothing(venue_key: str, year: int) -> list[tuple[str, int]]:
 
 def _nobody(name: str, others: Sequence[str]) -> str | None:
     return None
+
+
+def _everyone(name: str) -> bool:
+    return True
 
 
 _IDENTIFIERS = ("doi", "arxiv_id")  # the fields only a resolver can confirm
@@ -324,7 +334,11 @@ def _arxiv_id_in_any_form(check: FieldCheck) -> bool:
 
 
 def _decide_on_record(
-    cited: ParsedFields, best: _Evaluation, settings: JudgeSettings, co_authorship: CoAuthorship
+    cited: ParsedFields,
+    best: _Evaluation,
+    settings: JudgeSettings,
+    co_authorship: CoAuthorship,
+    known_name: KnownName,
 ) -> Judgement:
     record = best.candidate.record
     evidence = [_evidence(best.candidate)]
@@ -333,7 +347,14 @@ def _decide_on_record(
     where = f"{record.source} record {record.source_id}"
     if wrong:
         fields = grade(
-            cited, record, best.fields, best.authors, best.candidate.title_similarity, settings, co_authorship
+            cited,
+            record,
+            best.fields,
+            best.authors,
+            best.candidate.title_similarity,
+            settings,
+            co_authorship,
+            known_name,
         )
         verdict, severity = verdict_of(fields)
         names = ", ".join(f.field for f in wrong)

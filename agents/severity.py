@@ -16,7 +16,13 @@ from collections.abc import Sequence
 
 from rapidfuzz.distance import OSA, Indel
 
-from refhound.agents.field_rules import AuthorComparison, CoAuthorship, cites_preprint, name_variant
+from refhound.agents.field_rules import (
+    AuthorComparison,
+    CoAuthorship,
+    KnownName,
+    cites_preprint,
+    name_variant,
+)
 from refhound.models import FieldCheck, FieldStatus, ParsedFields, Record, Severity
 from refhound.normalize.identifiers import arxiv_year
 from refhound.normalize.names import name_words, parse_name
@@ -146,9 +152,11 @@ def grade(
     title_similarity: float,
     settings: JudgeSettings,
     co_authorship: CoAuthorship,
+    known_name: KnownName,
 ) -> list[FieldCheck]:
     """The field checks, each mismatch with its severity and, for a minor one, why it is minor.
-    `co_authorship` finds a record where a name the record lacks has written with its authors."""
+    `co_authorship` finds a record where a name the record lacks has written with its authors; `known_name`
+    says whether any record of the index has an author who can be a name."""
     journal_version = _cites_journal_version(cited, record)
     graded = []
     for check in fields:
@@ -156,7 +164,15 @@ def grade(
             graded.append(check)  # a rule that knew the mismatch for what it is has graded it already
             continue
         severity, why = _grade_one(
-            check, cited, record, authors, title_similarity, journal_version, settings, co_authorship
+            check,
+            cited,
+            record,
+            authors,
+            title_similarity,
+            journal_version,
+            settings,
+            co_authorship,
+            known_name,
         )
         note = "; ".join(part for part in (check.note, why) if part)
         graded.append(check.model_copy(update={"severity": severity, "note": note}))
@@ -180,12 +196,13 @@ def _grade_one(
     journal_version: bool,
     settings: JudgeSettings,
     co_authorship: CoAuthorship,
+    known_name: KnownName,
 ) -> tuple[Severity, str]:
     match check.field:
         case "title":
             return _title(cited.title or "", record.title, title_similarity, settings)
         case "authors":
-            return _authors(authors, cited, record, journal_version, settings, co_authorship)
+            return _authors(authors, cited, record, journal_version, settings, co_authorship, known_name)
         case "venue":
             return _venue(cited, record)
         case "year":
@@ -199,6 +216,8 @@ def _title(cited: str, found: str, similarity: float, settings: JudgeSettings) -
     if similarity >= settings.title_borderline_similarity:
         return MINOR, "a typo in the title"
     ours, theirs = title_key(cited).split(), title_key(found).split()
+    if sorted(ours) == sorted(theirs):
+        return MINOR, "the title's words in another order"
     shorter, longer = sorted((ours, theirs), key=len)
     cut_short = len(shorter) >= _MIN_SHORT_TITLE_WORDS and longer[: len(shorter)] == shorter
     if cut_short or main_title_of(cited, found):
@@ -213,6 +232,7 @@ def _authors(
     journal_version: bool,
     settings: JudgeSettings,
     co_authorship: CoAuthorship,
+    known_name: KnownName,
 ) -> tuple[Severity, str]:
     if authors.tail_of_record and _cut_inside_a_name(cited.authors):
         return MINOR, (
@@ -234,16 +254,27 @@ def _authors(
             f"{where}, who write with them ({evidence}): {version}, or a record short of authors"
         )
     unused = list(authors.unused)
+    misspelt = []
     for name in authors.unmatched:
         other = next((o for o in unused if _variant(name, o, settings)), None)
         if other is None:
-            return MAJOR, f"{name} is no variant of any author of the record"
+            # A name nobody in the index has, a letter or two from a record author's, is that author's name
+            # misspelt ("Preslav Nvakov"); one a letter from another person's ("Jun Tang" for Jun Yang) is
+            # that person, whom the index knows.
+            other = next((o for o in unused if _misspelt(name, o)), None)
+            if other is None or known_name(name):
+                return MAJOR, f"{name} is no variant of any author of the record"
+            misspelt.append(f"{name} for {other}")
         unused.remove(other)
     first = record.authors[0] if record.authors else None
     if first is not None and first in unused:
         return MAJOR, f"the first author, {first}, is left out"
+    if authors.first_displaced and not authors.unmatched and not unused:
+        return MINOR, "every author cited, in another order"
     if authors.unmatched and unused and not cited.authors_truncated:
         return MINOR, "names written another way, and authors left out as in an earlier version's list"
+    if misspelt:
+        return MINOR, f"a typo: {'; '.join(misspelt)} (a name no author of the index has)"
     if authors.unmatched:
         return MINOR, "names written another way (a typo, a variant or a short form)"
     return MINOR, "authors left out, as in an earlier version's list"
@@ -267,6 +298,8 @@ def _variant(cited: str, found: str, settings: JudgeSettings) -> bool:
     """
     if name_variant(cited, found, settings.author_borderline_similarity) or _same_words(cited, found):
         return True
+    if _first_family_name_only(cited, found) or _first_family_name_only(found, cited):
+        return True
     a, b = parse_name(cited), parse_name(found)
     family_a, family_b = fold(a.family).replace(" ", "").lower(), fold(b.family).replace(" ", "").lower()
     if not family_a or not family_b:
@@ -279,6 +312,40 @@ def _variant(cited: str, found: str, settings: JudgeSettings) -> bool:
     shorter, longer = sorted((family_a, family_b), key=len)
     shortened = len(shorter) >= _MIN_SHORTENED_FAMILY and longer.startswith(shorter)
     return initials_agree and (shortened or _typo(family_a, family_b))
+
+
+def _misspelt(cited: str, found: str) -> bool:
+    """Whether a name is `found` with a typo the name rules do not take alone: the same family name and a
+    first given name an edit from the record's (two from six letters on: "Steven" / "Stephen"), or the
+    given names agreeing and the family name as near ("Nvakov" / "Nakov", "Golahn" / "Golshan"). Whether it
+    is a typo or another person's name, only the index can tell (see `_authors`)."""
+    a, b = parse_name(cited), parse_name(found)
+    family_a, family_b = fold(a.family).replace(" ", "").lower(), fold(b.family).replace(" ", "").lower()
+    if family_a == family_b:
+        first_a, first_b = (name_words(a.given) or [""])[0], (name_words(b.given) or [""])[0]
+        return _near(first_a, first_b)
+    given = name_words(a.given) == name_words(b.given) or _given_agrees(a.given, b.given)
+    return bool(family_a and family_b) and given and _near(family_a, family_b)
+
+
+def _near(a: str, b: str) -> bool:
+    shorter = min(len(a), len(b))
+    if shorter < _MIN_TYPO_NAME - 1:
+        return False
+    return OSA.distance(a, b) <= (1 if shorter < _MIN_FREE_TYPO_NAME else 2)
+
+
+def _first_family_name_only(short: str, full: str) -> bool:
+    """Whether `short` is `full` with only the first of two family names, the given name agreeing: "Dalvi,
+    B." for Bhavana Dalvi Mishra, "García, J." for Juan García Márquez. Written given names first, the
+    grammar reads the first family name as a middle name."""
+    a = parse_name(short)
+    family, given, words = name_words(a.family), name_words(a.given), name_words(full)
+    if len(family) != 1 or not given or len(words) < len(given) + 2:
+        return False
+    middle = words[len(given) : -1]
+    first = words[: len(given)]
+    return family[0] in middle and (given == first or _given_agrees(a.given, " ".join(first)))
 
 
 def _given_agrees(cited: str, found: str) -> bool:

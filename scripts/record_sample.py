@@ -64,5 +64,6 @@ def judged(
         settings,
         _THIS_YEAR,
         co_authorship=store.co_authorship,
+        known_name=store.knows_name,
         host_events=store.host_events if hosts else None,
     )

@@ -849,6 +849,24 @@ class IndexStore:
                     return f"{source} {source_id} lists {name} with {other}"
         return None
 
+    def knows_name(self, name: str) -> bool:
+        """Whether some record lists an author who can be `name` (as `names_match` has it). A name whose
+        family name is in more records than are read is taken as known: unknown must be proven."""
+        key = name_key(name)
+        if not key:
+            return True
+        try:
+            rows = self._db.execute(
+                "SELECT r.authors FROM records_fts f JOIN records r ON r.id = f.rowid "
+                "WHERE records_fts MATCH ? LIMIT ?",
+                ("authors_key : " + _fts_phrase(key), _MAX_COAUTHOR_RECORDS),
+            ).fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise IndexCorrupt(self.path, f"unreadable ({exc})") from exc
+        if len(rows) >= _MAX_COAUTHOR_RECORDS:
+            return True
+        return any(_may_be(name, author) for (text,) in rows for author in json.loads(text))
+
     def host_events(self, record: Record) -> list[str]:
         """The events that list the record's volume as held with them ("acl-2019" for a workshop held with
         ACL 2019, and the Anthology's "ws-2019"), where its dump says so; none for a record of no co-located

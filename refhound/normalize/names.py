@@ -271,7 +271,7 @@ def names_match(cited: str, found: str) -> NameMatch:
     # A word in capitals may be a family name (small caps read from a PDF, "Paul LEE", "TE-LIN WU") as well
     # as Vancouver initials ("Smith JA"), or both in one name set in capitals ("BACH FR"): read it in mixed
     # case too, then with its last word kept as initials.
-    for read in (_mixed_case, _initials_last):
+    for read in (_mixed_case, _initials_last, _particle_in_family):
         if match is not NameMatch.NONE:
             break
         as_read = read(cited), read(found)
@@ -303,6 +303,18 @@ def _initials_spelled_by(text: str, other: str) -> str:
 def _mixed_case(text: str) -> str:
     """Every word of two or more capitals ("LEE", "DUPONT", "JA") written with one."""
     return _WORD.sub(lambda word: word.group().capitalize() if word.group().isupper() else word.group(), text)
+
+
+@lru_cache(maxsize=1 << 16)
+def _particle_in_family(text: str) -> str:
+    """A name written given names first whose word before the family name is a particle in capitals
+    ("Ronan Le Bras", "Chiara La Rosa") read inverted, the particle in the family name ("Le Bras, Ronan"),
+    so that it meets the same person written "LeBras". The grammar leaves a capital "Le", "La" or "Da" to
+    the given names, as they are names of their own in Vietnamese and Chinese."""
+    words = text.split()
+    if "," in text or len(words) < 3 or words[-2].lower() not in _PARTICLES or not words[-2][0].isupper():
+        return text
+    return f"{' '.join(words[-2:])}, {' '.join(words[:-2])}"
 
 
 @lru_cache(maxsize=1 << 16)

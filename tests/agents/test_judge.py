@@ -115,10 +115,15 @@ def test_a_preprint_cited_at_a_completely_indexed_venue_is_a_metadata_error(stor
         (["Kaiming He", "Xiangyu Zhang"], False, Verdict.METADATA_ERROR),  # dropped without et al.
         (["Kaiming He", "Xiangyu Zhang"], True, Verdict.VERIFIED),  # "He, Zhang, et al."
         (
-            ["Jian Sun", "Kaiming He", "Shaoqing Ren", "Xiangyu Zhang"],
+            ["Kaiming He", "Jian Sun", "Shaoqing Ren", "Xiangyu Zhang"],
             False,
             Verdict.VERIFIED,
-        ),  # order differs
+        ),  # order differs after the first author
+        (
+            ["Jian Sun", "Kaiming He", "Shaoqing Ren", "Xiangyu Zhang"],
+            False,
+            Verdict.METADATA_ERROR,
+        ),  # another first author (a minor error: see test_severity)
         (["He, K.", "Zhang, X.", "Ren, S.", "Sun, J."], False, Verdict.VERIFIED),
         (["Kaiming He", "Xiangyu Zhang", "Shaoqing Ren", "Jane Sun"], False, Verdict.METADATA_ERROR),
     ],

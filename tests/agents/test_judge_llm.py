@@ -181,10 +181,12 @@ def test_doubted_fields_the_model_does_not_name_become_benign(
     llm_server: FakeLLMServer, client: LLMClient
 ) -> None:
     # The title is in doubt; the author order differs, which the rules allow and CiteAudit's criteria do not.
-    cited = NEAR_TITLE.model_copy(update={"authors": ["Noam Shazeer", "Ashish Vaswani"]})
+    cited = NEAR_TITLE.model_copy(update={"authors": ["Ashish Vaswani", "Niki Parmar", "Noam Shazeer"]})
     judgement = rules(cited, VASWANI)
     assert judgement.borderline is not None and status(judgement, "authors").status is S.BENIGN
-    llm_server.script(answer("same_work_field_wrong", ["authors"], "The first two authors are swapped."))
+    llm_server.script(
+        answer("same_work_field_wrong", ["authors"], "The second and third authors are swapped.")
+    )
     settled = adjudicate(cited, judgement, client)
     assert settled.verdict is Verdict.METADATA_ERROR
     assert status(settled, "authors").status is S.MISMATCH

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from refhound.agents.field_rules import CoAuthorship
+from refhound.agents.field_rules import CoAuthorship, KnownName
 from refhound.agents.index_search import Candidate
 from refhound.agents.judge import Judgement, judge
 from refhound.models import FieldStatus, FlagPolicy, ParsedFields, Record, Severity, Verdict, is_hallucinated
@@ -48,7 +48,12 @@ def _named(record: Record, at: int, name: str) -> Record:
     return record.model_copy(update={"authors": authors})
 
 
-def judged(record: Record, co_authorship: CoAuthorship | None = None, **changes: object) -> Judgement:
+def judged(
+    record: Record,
+    co_authorship: CoAuthorship | None = None,
+    known_name: KnownName | None = None,
+    **changes: object,
+) -> Judgement:
     fields = {
         "title": record.title,
         "authors": list(record.authors),
@@ -61,7 +66,13 @@ def judged(record: Record, co_authorship: CoAuthorship | None = None, **changes:
         record, title_similarity(cited.title, record.title) if cited.title else 0.0, "title"
     )
     return judge(
-        cited, [candidate], lambda key, year: [], SETTINGS, this_year=2026, co_authorship=co_authorship
+        cited,
+        [candidate],
+        lambda key, year: [],
+        SETTINGS,
+        this_year=2026,
+        co_authorship=co_authorship,
+        known_name=known_name,
     )
 
 
@@ -123,6 +134,12 @@ def field(judgement: Judgement, name: str):  # type: ignore[no-untyped-def]
             {"title": "Communication-Efficient Learning of Deep Networks from Decentralised Dta"},
             "title",
         ),
+        # The title's words in another order.
+        (
+            FEDAVG,
+            {"title": "Communication-Efficient Learning of Deep Networks from Data Decentralized"},
+            "title",
+        ),
         # The title without its subtitle.
         (
             FEDAVG.model_copy(update={"title": f"{FEDAVG.title}: the FedAvg algorithm"}),
@@ -155,6 +172,14 @@ def field(judgement: Judgement, name: str):  # type: ignore[no-untyped-def]
         # A string cut at its start, inside the author list: the record's last authors, the first of them
         # a bare family name.
         (FEDAVG, {"authors": ["Hampson", "Blaise Agüera y Arcas"]}, "authors"),
+        # Only the first of two family names ("Dalvi, B." for Bhavana Dalvi Mishra).
+        (
+            _named(LDA, 1, "Andrew García Ng"),
+            {"authors": ["David M. Blei", "García, A.", "Michael I. Jordan"]},
+            "authors",
+        ),
+        # Every author, another one first.
+        (LDA, {"authors": ["Andrew Y. Ng", "David M. Blei", "Michael I. Jordan"]}, "authors"),
     ],
 )
 def test_a_human_slip_is_a_minor_error_with_its_correction(
@@ -233,6 +258,8 @@ def test_a_volume_cited_by_the_conference_that_hosted_it(
         # The first author dropped, even when the others are the record's last authors in order.
         (LDA, {"authors": ["Andrew Y. Ng", "Michael I. Jordan"]}, "authors"),
         (LDA, {"authors": ["Ng", "Jordan"]}, "authors"),
+        # Another author named first, the first left to 'et al.' ("Ng et al." for Blei et al.).
+        (LDA, {"authors": ["Andrew Y. Ng"], "authors_truncated": True}, "authors"),
         # Another event's venue.
         (FEDAVG, {"venue": "International Conference on Machine Learning"}, "venue"),
         (FINDINGS, {"venue": "Proceedings of the 58th Annual Meeting of the ACL"}, "venue"),
@@ -507,3 +534,19 @@ def test_a_given_name_written_without_its_hyphen_is_the_same_name() -> None:
     record = _named(LDA, 0, "Ming-Wei Blei")
     j = judged(record, authors=["Mingwei Blei", "Andrew Y. Ng", "Michael I. Jordan"])
     assert j.severity is not Severity.MAJOR, j.fields
+
+
+@pytest.mark.parametrize(
+    ("at", "cited_name", "known", "severity"),
+    [
+        (1, "Eider Mooore", False, Severity.MINOR),  # a letter added to a short family name nobody has
+        (3, "Sath Hampson", False, Severity.MINOR),  # a letter wrong in a short given name
+        (1, "Eider Moone", True, Severity.MAJOR),  # a letter from the record's, but someone the index knows
+        (1, "Eider Morgan", False, Severity.MAJOR),  # nowhere near: another name, known or not
+    ],
+)
+def test_a_name_nobody_has_a_letter_from_a_record_authors_is_a_typo(
+    at: int, cited_name: str, known: bool, severity: Severity
+) -> None:
+    j = judged(FEDAVG, known_name=lambda name: known, authors=_named(FEDAVG, at, cited_name).authors)
+    assert (field(j, "authors").severity, j.severity) == (severity, severity), field(j, "authors").note

@@ -62,6 +62,13 @@ def test_who_has_written_with_whom(store: IndexStore) -> None:
     assert store.co_authorship("Kenton Lee", ["Ashish Vaswani"]) is None
 
 
+def test_which_names_some_author_has(store: IndexStore) -> None:
+    assert store.knows_name("Jacob Devlin") and store.knows_name("J. Devlin")
+    # A misspelt family name, and another given name with a known family name, are nobody's.
+    assert not store.knows_name("Jacob Devlni")
+    assert not store.knows_name("Peter Devlin")
+
+
 def test_family_names_found_together_often_need_the_names_in_full(
     store: IndexStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -139,6 +139,24 @@ def test_bibtex_latex_escapes_in_doi_and_url_are_undone(tmp_path: Path) -> None:
     assert (parsed.doi, parsed.url) == ("10.1007/3-540-44581-1_23", "https://example.org/a_b%20c")
 
 
+@pytest.mark.parametrize(
+    ("authors", "expected"),
+    [
+        # Commas where BibTeX wants "and": each part a name of its own.
+        (
+            r"F. Petroni, T. Rockt{\"{a}}schel, A. H. Miller and S. Riedel",
+            ["F. Petroni", "T. Rocktäschel", "A. H. Miller", "S. Riedel"],
+        ),
+        # BibTeX's own forms keep their commas.
+        (r"van der Maaten, Laurens and Doe, Jr, John", ["van der Maaten, Laurens", "Doe, Jr, John"]),
+    ],
+)
+def test_bibtex_author_lists(tmp_path: Path, authors: str, expected: list[str]) -> None:
+    path = tmp_path / "a.bib"
+    path.write_text(f"@article{{k, title={{A title}}, author={{{authors}}}, year={{2019}}}}\n")
+    assert read_input(path).references[0].parsed.authors == expected
+
+
 def test_bibtex_bad_doi_is_a_problem(tmp_path: Path) -> None:
     read = read_input(write(tmp_path, "one.bib", "@article{k, title = {T}, doi = {N/A}}"))
     assert read.references[0].parsed.doi is None

@@ -94,6 +94,10 @@ def test_name_key(text: str, key: str) -> None:
         ("Marek Elias", "Marek Eliáš", NameMatch.EXACT),
         ("Chenglong Li", "Chenglong Li 0002", NameMatch.EXACT),
         ("Laurens Van der Maaten", "van der Maaten, Laurens", NameMatch.EXACT),
+        # A capital particle that may be a given name ("Le") read into the family name as well.
+        ("Ronan Le Bras", "Ronan LeBras", NameMatch.EXACT),
+        ("LeBras, Ronan", "Ronan Le Bras", NameMatch.EXACT),
+        ("Thanh Le Nguyen", "Thanh Nguyen", NameMatch.COMPATIBLE),
         ("Jean Christophe Gagnon-Audet", "Jean-Christophe Gagnon-Audet", NameMatch.EXACT),
         ("Jean-Christophe Gagnon Audet", "Jean-Christophe Gagnon-Audet", NameMatch.EXACT),
         ("Cheng-Long Li", "Chenglong Li", NameMatch.EXACT),
