@@ -271,12 +271,14 @@ def _authors(
         return MAJOR, f"the first author, {first}, is left out"
     if authors.first_displaced and not authors.unmatched and not unused:
         return MINOR, "every author cited, in another order"
+    typos = f" (a typo: {'; '.join(misspelt)}, a name no author of the index has)" if misspelt else ""
     if authors.unmatched and unused and not cited.authors_truncated:
-        return MINOR, "names written another way, and authors left out as in an earlier version's list"
-    if misspelt:
-        return MINOR, f"a typo: {'; '.join(misspelt)} (a name no author of the index has)"
+        return (
+            MINOR,
+            f"names written another way{typos}, and authors left out as in an earlier version's list",
+        )
     if authors.unmatched:
-        return MINOR, "names written another way (a typo, a variant or a short form)"
+        return MINOR, f"names written another way{typos or ' (a typo, a variant or a short form)'}"
     return MINOR, "authors left out, as in an earlier version's list"
 
 
