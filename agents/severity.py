@@ -200,7 +200,9 @@ def _grade_one(
 ) -> tuple[Severity, str]:
     match check.field:
         case "title":
-            return _title(cited.title or "", record.title, title_similarity, settings)
+            # A preprint's title may be an earlier one than the version the record publishes.
+            earlier = cites_preprint(cited) and record.entry_type != "preprint"
+            return _title(cited.title or "", record.title, title_similarity, settings, earlier)
         case "authors":
             return _authors(authors, cited, record, journal_version, settings, co_authorship, known_name)
         case "venue":
@@ -212,7 +214,9 @@ def _grade_one(
     return MAJOR, ""
 
 
-def _title(cited: str, found: str, similarity: float, settings: JudgeSettings) -> tuple[Severity, str]:
+def _title(
+    cited: str, found: str, similarity: float, settings: JudgeSettings, preprint_cited: bool
+) -> tuple[Severity, str]:
     if similarity >= settings.title_borderline_similarity:
         return MINOR, "a typo in the title"
     ours, theirs = title_key(cited).split(), title_key(found).split()
@@ -222,6 +226,8 @@ def _title(cited: str, found: str, similarity: float, settings: JudgeSettings) -
     cut_short = len(shorter) >= _MIN_SHORT_TITLE_WORDS and longer[: len(shorter)] == shorter
     if cut_short or main_title_of(cited, found):
         return MINOR, "the title with or without its subtitle, a bracketed note or a translation"
+    if preprint_cited:
+        return MINOR, "cited as a preprint, whose title may be an earlier one than the published version's"
     return MAJOR, ""
 
 

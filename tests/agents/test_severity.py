@@ -134,6 +134,15 @@ def field(judgement: Judgement, name: str):  # type: ignore[no-untyped-def]
             {"title": "Communication-Efficient Learning of Deep Networks from Decentralised Dta"},
             "title",
         ),
+        # Another title for the work, cited as a preprint: the preprint's title may be an earlier one.
+        (
+            FEDAVG,
+            {
+                "title": "Federated Learning of Deep Networks from Decentralized Data",
+                "venue": "arXiv preprint",
+            },
+            "title",
+        ),
         # The title's words in another order.
         (
             FEDAVG,
@@ -280,6 +289,8 @@ def test_a_volume_cited_by_the_conference_that_hosted_it(
             {"authors": ["David M. Blei", "Petra Quillfeather", "Andrew Y. Ng", "Michael I. Jordan"]},
             "authors",
         ),
+        # Another title for the work, cited at its venue.
+        (FEDAVG, {"title": "Federated Learning of Deep Networks from Decentralized Data"}, "title"),
         # A year no version of the work has: at the venue, or as a preprint long before it.
         (FEDAVG, {"year": 2012}, "year"),
         (FEDAVG, {"year": 2015}, "year"),
