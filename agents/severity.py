@@ -41,6 +41,9 @@ _NAME_TYPO_SIMILARITY = 0.8
 # wrong, missing or added (shorter names are a syllable or two, where one letter makes another name).
 _MIN_TYPO_NAME = 4
 _MIN_FREE_TYPO_NAME = 6
+# A name nobody in the index has is read as a record author's misspelt from this length ("Oguz" / "Ouguz");
+# shorter ones ("Li", "Wu") are a letter from too many names.
+_MIN_MISSPELT_NAME = 3
 # A family name that begins another, from this length, is that name shortened.
 _MIN_SHORTENED_FAMILY = 5
 # A journal version appears up to this many years after the conference paper it extends.
@@ -337,8 +340,9 @@ def _misspelt(cited: str, found: str) -> bool:
 
 
 def _near(a: str, b: str) -> bool:
+    """One edit apart (a letter wrong, missing, added, or two swapped), two from six letters on."""
     shorter = min(len(a), len(b))
-    if shorter < _MIN_TYPO_NAME - 1:
+    if shorter < _MIN_MISSPELT_NAME:
         return False
     return OSA.distance(a, b) <= (1 if shorter < _MIN_FREE_TYPO_NAME else 2)
 
