@@ -312,7 +312,7 @@ def _variant(cited: str, found: str, settings: JudgeSettings) -> bool:
     if _first_family_name_only(cited, found) or _first_family_name_only(found, cited):
         return True
     a, b = parse_name(cited), parse_name(found)
-    family_a, family_b = fold(a.family).replace(" ", "").lower(), fold(b.family).replace(" ", "").lower()
+    family_a, family_b = _family(a.family), _family(b.family)
     if not family_a or not family_b:
         return False
     if family_a == family_b:
@@ -331,12 +331,11 @@ def _misspelt(cited: str, found: str) -> bool:
     given names agreeing and the family name as near ("Nvakov" / "Nakov", "Golahn" / "Golshan"). Whether it
     is a typo or another person's name, only the index can tell (see `_authors`)."""
     a, b = parse_name(cited), parse_name(found)
-    family_a, family_b = fold(a.family).replace(" ", "").lower(), fold(b.family).replace(" ", "").lower()
+    family_a, family_b = _family(a.family), _family(b.family)
     if family_a == family_b:
         first_a, first_b = (name_words(a.given) or [""])[0], (name_words(b.given) or [""])[0]
         return _near(first_a, first_b)
-    given = name_words(a.given) == name_words(b.given) or _given_agrees(a.given, b.given)
-    return bool(family_a and family_b) and given and _near(family_a, family_b)
+    return bool(family_a and family_b) and _given_agrees(a.given, b.given) and _near(family_a, family_b)
 
 
 def _near(a: str, b: str) -> bool:
@@ -356,8 +355,7 @@ def _first_family_name_only(short: str, full: str) -> bool:
     if len(family) != 1 or not given or len(words) < len(given) + 2:
         return False
     middle = words[len(given) : -1]
-    first = words[: len(given)]
-    return family[0] in middle and (given == first or _given_agrees(a.given, " ".join(first)))
+    return family[0] in middle and _given_agrees(a.given, " ".join(words[: len(given)]))
 
 
 def _given_agrees(cited: str, found: str) -> bool:
@@ -382,7 +380,13 @@ def _given_agrees(cited: str, found: str) -> bool:
     )
 
 
+def _family(family: str) -> str:
+    return fold(family).replace(" ", "").lower()
+
+
 def _same_given(a: str, b: str) -> bool:
+    if a == b:
+        return True
     if len(a) == 1 or len(b) == 1:
         return a[0] == b[0]
     return _typo(a, b) or _nickname(a, b)

@@ -184,20 +184,7 @@ def split_bibtex_names(value: str) -> tuple[list[str], bool]:
 
     Braced groups are respected: ``{Barnes and Noble, Inc.}`` is one name.
     """
-    names: list[str] = []
-    depth = 0
-    start = 0
-    for match in re.finditer(r"[{}]|\s+and\s+", value, re.IGNORECASE):
-        token = match.group(0)
-        if token == "{":
-            depth += 1
-        elif token == "}":
-            depth = max(depth - 1, 0)
-        elif depth == 0:
-            names.append(value[start : match.start()])
-            start = match.end()
-    names.append(value[start:])
-    names = [part for name in names for part in _comma_list(name)]
+    names = [part for name in _split_top_level(value, _AND) for part in _comma_list(name)]
     cleaned = [collapse_whitespace(latex_to_unicode(n)).strip(" ,") for n in names]
     cleaned = [n for n in cleaned if n]
     truncated = bool(cleaned) and cleaned[-1].casefold() in {"others", "et al.", "et al"}
@@ -206,27 +193,34 @@ def split_bibtex_names(value: str) -> tuple[list[str], bool]:
     return cleaned, truncated
 
 
+_AND = re.compile(r"[{}]|\s+and\s+", re.IGNORECASE)
+_COMMA = re.compile(r"[{}]|,")
+
+
+def _split_top_level(value: str, separator: re.Pattern[str]) -> list[str]:
+    """`value` split at `separator` (a pattern that also matches braces) outside braced groups."""
+    parts: list[str] = []
+    depth = start = 0
+    for match in separator.finditer(value):
+        token = match.group(0)
+        if token == "{":
+            depth += 1
+        elif token == "}":
+            depth = max(depth - 1, 0)
+        elif depth == 0:
+            parts.append(value[start : match.start()])
+            start = match.end()
+    return [*parts, value[start:]]
+
+
 def _comma_list(name: str) -> list[str]:
     """A list written with commas where BibTeX wants "and" ("F. Petroni, T. Rocktäschel, A. H. Miller"),
     split at them. BibTeX's own forms have at most two commas between words that are no names alone
     ("von Last, Jr, First"); here every part is a name of two words or more."""
-    parts = [part.strip() for part in _top_level_commas(name)]
+    parts = [part.strip() for part in _split_top_level(name, _COMMA)]
     if len(parts) < 3 or any(len(part.split()) < 2 for part in parts):
         return [name]
     return parts
-
-
-def _top_level_commas(text: str) -> list[str]:
-    parts, depth, start = [], 0, 0
-    for i, char in enumerate(text):
-        if char == "{":
-            depth += 1
-        elif char == "}":
-            depth = max(depth - 1, 0)
-        elif char == "," and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    return [*parts, text[start:]]
 
 
 _ENTRY_START = re.compile(r"^\s*@")

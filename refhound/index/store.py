@@ -832,16 +832,7 @@ class IndexStore:
             other_key = name_key(other)
             if not other_key:
                 continue
-            pair = {key, other_key}
-            query = "authors_key : (" + " AND ".join(map(_fts_phrase, sorted(pair))) + ")"
-            try:
-                rows = self._db.execute(
-                    "SELECT r.source, r.source_id, r.authors FROM records_fts f "
-                    "JOIN records r ON r.id = f.rowid WHERE records_fts MATCH ? LIMIT ?",
-                    (query, _MAX_COAUTHOR_RECORDS),
-                ).fetchall()
-            except sqlite3.DatabaseError as exc:
-                raise IndexCorrupt(self.path, f"unreadable ({exc})") from exc
+            rows = self._records_by_family(key, other_key)
             agree = _written_alike if len(rows) > _FEW_COAUTHOR_RECORDS else _may_be
             for source, source_id, text in rows:
                 authors = json.loads(text)
@@ -855,17 +846,23 @@ class IndexStore:
         key = name_key(name)
         if not key:
             return True
+        rows = self._records_by_family(key)
+        if len(rows) >= _MAX_COAUTHOR_RECORDS:
+            return True
+        return any(_may_be(name, author) for _, _, text in rows for author in json.loads(text))
+
+    def _records_by_family(self, *keys: str) -> list[tuple[str, str, str]]:
+        """(source, source id, authors as JSON) of the records whose authors carry every family name key,
+        at most `_MAX_COAUTHOR_RECORDS` of them."""
+        query = "authors_key : (" + " AND ".join(map(_fts_phrase, sorted(set(keys)))) + ")"
         try:
-            rows = self._db.execute(
-                "SELECT r.authors FROM records_fts f JOIN records r ON r.id = f.rowid "
-                "WHERE records_fts MATCH ? LIMIT ?",
-                ("authors_key : " + _fts_phrase(key), _MAX_COAUTHOR_RECORDS),
+            return self._db.execute(
+                "SELECT r.source, r.source_id, r.authors FROM records_fts f "
+                "JOIN records r ON r.id = f.rowid WHERE records_fts MATCH ? LIMIT ?",
+                (query, _MAX_COAUTHOR_RECORDS),
             ).fetchall()
         except sqlite3.DatabaseError as exc:
             raise IndexCorrupt(self.path, f"unreadable ({exc})") from exc
-        if len(rows) >= _MAX_COAUTHOR_RECORDS:
-            return True
-        return any(_may_be(name, author) for (text,) in rows for author in json.loads(text))
 
     def host_events(self, record: Record) -> list[str]:
         """The events that list the record's volume as held with them ("acl-2019" for a workshop held with
