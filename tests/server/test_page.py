@@ -69,14 +69,16 @@ def test_a_fabricated_reference_in_an_uploaded_pdf_is_marked(
             expect(page.locator("#status")).to_contain_text("done: 4 references checked", timeout=60_000)
             problems = page.locator("#problems > li")
             expect(problems).to_have_count(3)
-            # Problems first, worst first: the fabricated work, the wrong author, then the wrong year.
-            first = problems.nth(0)
+            # Problems first, the most likely invented first, each with its likelihood's bar.
+            likelihoods = [float(problems.nth(i).get_attribute("data-likelihood") or "nan") for i in range(3)]
+            assert likelihoods == sorted(likelihoods, reverse=True), likelihoods
+            expect(problems.first.locator(".likelihood .bar")).to_have_count(1)
+            first = problems.filter(has_text="Recursive Residual Attention")
             expect(first).to_have_attribute("data-verdict", "fabricated")
-            expect(first).to_contain_text("Recursive Residual Attention")
-            author = problems.nth(1)
+            author = problems.filter(has_text="Wei Liu")
             expect(author).to_have_attribute("data-verdict", "metadata_error")
             expect(author.locator("mark.wrong")).to_have_text("Wei Liu")  # only the name that is wrong
-            second = problems.nth(2)
+            second = problems.filter(has_text="2018")
             expect(second).to_have_attribute("data-verdict", "metadata_error")
             mark = second.locator("mark")
             expect(mark).to_have_text("2018")  # the wrong field marked inside the cited string

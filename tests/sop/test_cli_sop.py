@@ -45,12 +45,13 @@ def bib(tmp_path: Path) -> Path:
 
 def test_check_runs_the_default_sop_and_times_every_stage(bib: Path, small_index: Path) -> None:
     code, out, err = check(bib, "--index", small_index, "--format", "json")
-    assert code == 0, err
+    assert code == 1, err  # the second is flagged on its absence from ICML 2019, held completely
     first, second = json.loads(out)["references"]
     assert (first["verdict"], first["stage"]) == ("verified", "index")
     assert [s["stage"] for s in first["stages"]] == ["index"]
-    # Missing from a completely indexed venue, offline: wrong, but not proven invented.
+    # Missing from a completely indexed venue, offline: wrong, but not proven invented; likely invented.
     assert (second["verdict"], second["stage"]) == ("unverified", "judge")
+    assert second["hallucinated"] is True and "coverage.absent_from_complete" in second["levels"]
     assert [s["stage"] for s in second["stages"]] == ["index", "memory", "judge"]
     assert all(s["elapsed_ms"] >= 0 for s in second["stages"])
     assert "stage scholar skipped: no online scholarly source is enabled (offline)" in err

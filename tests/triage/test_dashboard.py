@@ -149,12 +149,15 @@ def test_the_dashboard_sorts_filters_and_opens_a_paper_in_chromium(triaged: Path
             assert visible.count() == 1 and "empty file" in visible.inner_text()
             page.select_option("#status", "flagged")
             assert page.locator("#papers tbody tr:visible").count() == 1
-            # Open the flagged paper: its problems come first, the wrong year marked in the cited string.
+            # Open the flagged paper: its problems come first, the most likely invented first, each with
+            # its likelihood's bar; the wrong year is marked in the cited string.
             page.click("#papers tbody tr:visible a")
             assert page.url.endswith(".html") and "/papers/" in page.url
-            problems = page.locator("table.problems tbody tr").first
-            assert problems.locator("mark.wrong").inner_text() == "2011"
-            assert "2016" in problems.inner_text()
+            problems = page.locator("table.problems tbody tr")
+            assert "Quantum Gradient Folding" in problems.first.inner_text()
+            assert problems.first.locator(".likelihood .bar").count() == 1
+            year = problems.filter(has_text="2016")
+            assert year.locator("mark").inner_text() == "2011"
             assert page.locator("h2").first.inner_text() == "Summary"
             assert page.locator('h2[id="problems"]').count() == 1
         finally:

@@ -34,10 +34,12 @@ CLEAN_BIB = """
 @inproceedings{he, title={Deep Residual Learning for Image Recognition},
   author={He, Kaiming and Zhang, Xiangyu and Ren, Shaoqing and Sun, Jian}, booktitle={CVPR}, year={2016}}
 """
-# An invented title at a venue-year the test index holds, and a year no version of ResNet has (major).
+# An invented title at a venue-year the test index holds completely, cited by its main proceedings (flagged
+# on that absence, offline), and a year no version of ResNet has.
 SUSPICIOUS_BIB = """
 @inproceedings{fake, title={Quantum Gradient Folding for Sparse Attention Transformers},
-  author={Smith, John and Chen, Li}, booktitle={CVPR}, year={2016}}
+  author={Smith, John and Chen, Li}, booktitle={IEEE Conference on Computer Vision and Pattern Recognition},
+  year={2016}}
 @inproceedings{he, title={Deep Residual Learning for Image Recognition},
   author={He, Kaiming and Zhang, Xiangyu and Ren, Shaoqing and Sun, Jian}, booktitle={CVPR}, year={2011}}
 @inproceedings{jain, title={Attention is not Explanation},
@@ -121,7 +123,10 @@ def test_triage_ranks_papers_and_gives_each_bad_input_a_row(
     suspicious = rows["track-b/refs.bib"]
     assert suspicious["status"] == "checked" and suspicious["references"] == 3
     assert suspicious["verdicts"]["metadata_error"] == 1 and suspicious["hallucinated"] == 1
-    assert suspicious["flags"][0].startswith("[he] major error, year 2011 → 2016")
+    # The most likely invented first: the title no record of CVPR 2016 has, then ResNet's wrong year.
+    assert suspicious["flags"][0].startswith("[fake] unverified (likelihood 0.")
+    assert any(flag.startswith("[he] ") and "year 2011 → 2016" in flag for flag in suspicious["flags"])
+    assert suspicious["expected_invented"] > suspicious["max_likelihood"] >= 0.5
     clean = rows["track-a/refs.bib"]
     assert clean["hallucinated"] == 0 and clean["verdicts"]["verified"] + clean["minor"] == 2
     errors = {name: row["error"] for name, row in rows.items() if row["status"] == "error"}

@@ -16,9 +16,10 @@ from refhound.triage.run import TriageOptions, run_triage
 from tests.sources.crossref_server import CrossrefServer, only_crossref
 from tests.sources.fake_service import MAILTO, fast_section
 
+HE = "He, Kaiming and Zhang, Xiangyu and Ren, Shaoqing and Sun, Jian"
 RESNET = """@inproceedings{{he, title={{Deep Residual Learning for Image Recognition}},
-  author={{He, Kaiming and Zhang, Xiangyu and Ren, Shaoqing and Sun, Jian}},
-  booktitle={{CVPR}}, year={{{year}}}}}
+  author={{{authors}}},
+  booktitle={{CVPR}}, year={{2016}}}}
 @inproceedings{{adam, title={{Adam: A Method for Stochastic Optimization}},
   author={{Kingma, Diederik P. and Ba, Jimmy}}, booktitle={{ICLR}}, year={{2015}}}}
 """
@@ -45,8 +46,9 @@ def test_a_work_cited_by_two_papers_is_looked_up_once_but_judged_per_paper(
 ) -> None:
     folder = tmp_path / "subs"
     folder.mkdir()
-    (folder / "a.bib").write_text(RESNET.format(year=2016))
-    (folder / "b.bib").write_text(RESNET.format(year=2011))  # a year no version has: major
+    (folder / "a.bib").write_text(RESNET.format(authors=HE))
+    # The same work (title and first author), with two invented co-authors.
+    (folder / "b.bib").write_text(RESNET.format(authors="He, Kaiming and Smith, John and Chen, Li"))
     settings = Settings()
     settings.check.offline = True
     settings.memory.enabled = False

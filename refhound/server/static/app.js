@@ -114,7 +114,8 @@ function likelihoodBar(result) {
 }
 
 function referenceItem(result) {
-  const item = el("li", { class: "ref", "data-verdict": result.verdict, "data-id": result.id });
+  const item = el("li", { class: "ref", "data-verdict": result.verdict, "data-id": result.id,
+    "data-likelihood": typeof result.likelihood === "number" ? String(result.likelihood) : "" });
   item.append(el("div", {},
     el("span", { class: "verdict " + result.verdict }, verdictLabel(result)), " ",
     el("strong", {}, result.id), result.input ? el("span", { class: "muted" }, " · " + result.input) : null,
