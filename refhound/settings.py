@@ -306,6 +306,18 @@ class SourcesSettings(_Section):
     user_agent: str = Field(default="refhound/0.1", description="User-Agent of every request.")
 
 
+class NetSettings(_Section):
+    """Which addresses refhound may fetch from on a document's behalf (`refhound.net.guard`)."""
+
+    allow: list[str] = Field(
+        default=[],
+        description="Hosts (names or addresses) and networks (CIDR, e.g. 10.1.0.0/16) that fetches may reach "
+        "although they are not public: a user's intranet. Loopback, private, link-local, multicast, reserved "
+        "and cloud metadata addresses are refused otherwise; the endpoints these settings configure "
+        "(base_url, searxng_url …) are always allowed.",
+    )
+
+
 def default_chromium_path() -> Path:
     return Path("/usr/bin/chromium")
 
@@ -484,6 +496,9 @@ class Settings(BaseSettings):
     web: WebSettings = Field(default_factory=WebSettings, description="Web search and crawl (web stage).")
     quotes: QuotesSettings = Field(
         default_factory=QuotesSettings, description="The quote checker (`refhound quotes check`)."
+    )
+    net: NetSettings = Field(
+        default_factory=NetSettings, description="The addresses fetches may reach (the SSRF guard)."
     )
 
     @classmethod

@@ -185,7 +185,7 @@ async def verify(
     """Read the sources the quotes need (and check cited links), then match every quote."""
     owned = fetcher is None
     if fetcher is None:
-        pool = None if settings.check.offline else HttpPool(make_client(settings.sources, transport))
+        pool = None if settings.check.offline else HttpPool(make_client(settings, transport))
         fetcher = SourceFetcher(settings, pool)
     needed = {key for item in cited for key in item.keys}
     try:

@@ -114,7 +114,7 @@ class QuotesRuntime:
 
 
 async def _new_pool(settings: Settings) -> HttpPool:
-    return HttpPool(make_client(settings.sources))
+    return HttpPool(make_client(settings))
 
 
 def _renamed(rendered: str, request: QuotesRequest) -> str:

@@ -82,6 +82,7 @@ def test_source_option_maps_a_label(tmp_path: Path) -> None:
 def test_loopback_url_source_and_link_check(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("REFHOUND_CHECK__OFFLINE", "false")
     monkeypatch.setenv("REFHOUND_QUOTES__RETRIES", "0")
+    monkeypatch.setenv("REFHOUND_NET__ALLOW", '["127.0.0.1"]')
     with SiteServer({"/a": Route(f"<p>{SOURCE_TEXT}</p>".encode())}) as server:
         doc = tmp_path / "d.md"
         doc.write_text(f'Per [the court]({server.url}/a): "a well-known result".\n', encoding="utf-8")
