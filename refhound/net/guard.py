@@ -62,7 +62,7 @@ def address_class(address: IPAddress) -> str | None:
             embedded = ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
         if embedded is not None:
             inner = address_class(embedded)
-            return f"{inner} (as IPv6)" if inner else None
+            return f"{inner} ({embedded} within IPv6)" if inner else None
     for attribute, label in _CLASSES:
         if getattr(address, attribute):
             return f"{label} address"
@@ -98,9 +98,16 @@ class AddressPolicy:
         why = address_class(address)
         if why is None or any(address in network for network in self.networks):
             return None
-        shown = str(address)
-        named = shown if host.strip("[]").lower() == shown else f"{host} ({shown})"
-        return f"refused: {named} is {why}; allow it with the setting net.allow"
+        return f"refused: {_named(host, address)} is {why}; allow it with the setting net.allow"
+
+
+def _named(host: str, address: IPAddress) -> str:
+    """`host` as the URL spelt it, with the address it stands for when that is not the same text."""
+    try:
+        literal = ipaddress.ip_address(host.strip("[]")) == address
+    except ValueError:
+        literal = False
+    return host.strip("[]") if literal else f"{host} ({address})"
 
 
 def configured_urls(settings: Settings) -> list[str]:
@@ -150,14 +157,13 @@ class _GuardedBackend(httpcore.AsyncNetworkBackend):
         local_address: str | None = None,
         socket_options: typing.Iterable[httpcore.SOCKET_OPTION] | None = None,
     ) -> httpcore.AsyncNetworkStream:
-        if self.policy.allows_host(host, port):
-            return await self._inner.connect_tcp(host, port, timeout, local_address, socket_options)
         addresses = await _resolve(host, port, timeout)
         # Every answer is judged, not only the first: a name answering one public and one loopback address
         # would otherwise reach loopback whenever the public one does not answer.
-        for address in addresses:
-            if refusal := self.policy.refusal(host, address):
-                raise _Refused(refusal)
+        if not self.policy.allows_host(host, port):
+            for address in addresses:
+                if refusal := self.policy.refusal(host, address):
+                    raise _Refused(refusal)
         error: Exception | None = None
         for address in addresses:
             try:

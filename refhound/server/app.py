@@ -7,7 +7,7 @@ Every error is JSON `{"error": "…"}`: 4xx for bad input, 413 for a too-large u
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -25,7 +25,14 @@ from refhound.models import Report
 from refhound.report import render
 from refhound.server.checks import CheckRequest, flagged, run_check
 from refhound.server.config import ServerLimits
-from refhound.server.guards import BearerToken, BodyLimit, BodyTooLarge
+from refhound.server.guards import (
+    LOOPBACK_NAMES,
+    BearerToken,
+    BodyLimit,
+    BodyTooLarge,
+    HostCheck,
+    SameOrigin,
+)
 from refhound.server.jobs import FailureKind, Job, JobState, JobStore, QueueFull, Work
 from refhound.server.marks import printed_marks
 from refhound.server.quotes import QuotesRequest, QuotesRuntime
@@ -115,8 +122,14 @@ class CheckOutcome:
     flagged: bool
 
 
-def create_app(state: ServerState, token: str | None = None) -> FastAPI:
-    """The app over `state`; with `token`, every API call must carry it as a bearer token."""
+def create_app(
+    state: ServerState,
+    token: str | None = None,
+    hosts: Sequence[str] = LOOPBACK_NAMES,
+    any_address: bool = False,
+) -> FastAPI:
+    """The app over `state`; with `token`, every API call must carry it as a bearer token. `hosts`: the
+    names its Host header may give (`any_address`: any IP address too; see `served_hosts`)."""
     app = FastAPI(
         title="refhound",
         version=__version__,
@@ -131,6 +144,8 @@ def create_app(state: ServerState, token: str | None = None) -> FastAPI:
     if token:
         app.add_middleware(BearerToken, token=token)
     app.add_middleware(BodyLimit, max_bytes=state.limits.max_upload_bytes)
+    app.add_middleware(SameOrigin, token=token)
+    app.add_middleware(HostCheck, names=hosts, any_address=any_address)  # the outermost: checked first
     return app
 
 

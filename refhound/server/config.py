@@ -34,3 +34,15 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
         return False
+
+
+def served_hosts(bind: str, allowed: list[str]) -> tuple[list[str], bool]:
+    """The Host names a server bound to `bind` answers to, and whether any IP address is one too.
+
+    Loopback names always (the machine itself); the bound address; the `allowed` names (`--allow-host`).
+    Bound to every interface (0.0.0.0, ::), any literal address is accepted: DNS rebinding needs a name."""
+    names = ["localhost", "127.0.0.1", "::1", *allowed]
+    wildcard = bind.strip("[]") in ("0.0.0.0", "::", "")
+    if not wildcard:
+        names.append(bind.strip("[]"))
+    return names, wildcard

@@ -44,10 +44,10 @@ CHROMIUM_ARGS = (
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
-    # Nothing listens there: a connection not made through `_route` (a WebSocket, a preconnect) fails.
-    "--proxy-server=http://127.0.0.1:9",
-    "--proxy-bypass-list=<-loopback>",
 )
+# Nothing listens there: a connection the crawl's Chromium makes not through `_route` (a WebSocket, a
+# preconnect) fails, loopback included.
+NO_DIRECT_CONNECTIONS = ("--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=<-loopback>")
 # Headers that describe the body as it travelled, not as httpx hands it over (decoded, whole).
 _TRANSFER_HEADERS = frozenset({"content-encoding", "content-length", "transfer-encoding", "connection"})
 _SKIPPED_RESOURCES = frozenset({"image", "media", "font"})
@@ -147,7 +147,7 @@ class Browser:
             self._playwright = await async_playwright().start()
             self._browser = await self._playwright.chromium.launch(
                 executable_path=str(self.executable),
-                args=list(CHROMIUM_ARGS),
+                args=[*CHROMIUM_ARGS, *NO_DIRECT_CONNECTIONS],
                 headless=True,
                 timeout=max(self.timeout_s, 30.0) * 1000,
             )
