@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pydantic_core import PydanticSerializationError
+
 from refhound.errors import InputError
 from refhound.models import (
     FlagPolicy,
@@ -101,6 +103,8 @@ def read_references(
         Reference(id=str(position), raw=text, parsed=parse_reference_string(text), input=PASTED)
         for position, text in enumerate(request.strings, start=1)
     ]
+    references, unreadable = _text_only(references)
+    problems += unreadable
     if not references:
         reasons = "; ".join(f"{p.input}: {p.message}" for p in problems) or "no references found"
         raise JobFailed(reasons)
@@ -109,6 +113,26 @@ def read_references(
             f"{len(references)} references; this server checks at most {limits.max_references} per job"
         )
     return references, problems
+
+
+def _text_only(references: list[Reference]) -> tuple[list[Reference], list[InputProblem]]:
+    """The references that are text; one that is not (a lone surrogate, e.g. from a CSL-JSON `\\ud800`
+    escape) is a problem of its input. Kept, it would make every later read of the job fail to encode."""
+    kept: list[Reference] = []
+    problems: list[InputProblem] = []
+    for reference in references:
+        try:
+            reference.model_dump_json()
+        except PydanticSerializationError:
+            problems.append(
+                InputProblem(
+                    input=reference.input or PASTED,
+                    message=f"reference {reference.id} holds a lone surrogate, which is no text: skipped",
+                )
+            )
+            continue
+        kept.append(reference)
+    return kept, problems
 
 
 def _read_upload(

@@ -5,8 +5,8 @@ Every problem with the request itself is an `HTTPException` with a 4xx status an
 
 from __future__ import annotations
 
-import json
-from typing import Any
+import re
+from typing import Any, TypeVar
 
 from fastapi import HTTPException
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -22,6 +22,7 @@ from refhound.server.quotes import QuotesRequest, source_label
 from refhound.server.uploads import SavedUpload, UploadDir
 
 MAX_REFERENCE_CHARS = 5000  # one reference string sent as JSON
+M = TypeVar("M", bound=BaseModel)
 
 
 class CheckBody(BaseModel):
@@ -112,24 +113,56 @@ async def read_quotes_request(request: Request, limits: ServerLimits, parent: An
 
 
 def _check_from_json(body: bytes, limits: ServerLimits) -> CheckRequest:
-    try:
-        parsed = CheckBody.model_validate(json.loads(body))
-    except json.JSONDecodeError as error:
-        raise bad_request(f"the body is not JSON: {error}") from None
-    except ValidationError as error:
-        raise bad_request(_validation_message(error)) from None
+    parsed = parse_json_body(body, CheckBody)
     if len(parsed.references) > limits.max_references:
         raise bad_request(
-            f"{len(parsed.references)} references; this server checks at most {limits.max_references}"
+            f"{len(parsed.references)} references; this server checks at most {limits.max_references}", 422
         )
     strings = [text.strip() for text in parsed.references]
     for position, text in enumerate(strings, start=1):
         if not text:
             raise bad_request(f"reference {position} is empty")
         if len(text) > MAX_REFERENCE_CHARS:
-            raise bad_request(f"reference {position} is longer than {MAX_REFERENCE_CHARS} characters")
+            raise bad_request(
+                f"reference {position} is {len(text)} characters long; one reference may have at most "
+                f"{MAX_REFERENCE_CHARS}",
+                422,
+            )
     options = CheckOptions(offline=parsed.offline, flag=parsed.flag, unverified_as=parsed.unverified_as)
     return CheckRequest(options=options, strings=strings)
+
+
+def parse_json_body(body: bytes, model: type[M]) -> M:
+    """`body` as `model`, strictly (`"offline": "yes"` is no boolean); a 400 naming what is wrong with it:
+    not UTF-8, not JSON, nested too deeply, a lone surrogate, a field of the wrong type."""
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise bad_request(
+            f"the body is not UTF-8: byte 0x{body[error.start]:02x} at offset {error.start} is invalid"
+        ) from None
+    try:
+        return model.model_validate_json(text, strict=True)
+    except ValidationError as error:
+        invalid = [e for e in error.errors() if e["type"] == "json_invalid"]
+        if not invalid:
+            raise bad_request(_validation_message(error)) from None
+        message = str(invalid[0]["msg"]).removeprefix("Invalid JSON: ")
+        if "recursion limit" in message:
+            raise bad_request(f"the body is nested too deeply to be read ({message})") from None
+        if _LONE_SURROGATE.search(text):
+            raise bad_request(
+                "the body holds a lone surrogate (a \\ud800-\\udfff escape without its pair): no text"
+            ) from None
+        raise bad_request(f"the body is not JSON: {message}") from None
+
+
+# A \uD800-\uDBFF escape not followed by a \uDC00-\uDFFF one, or the latter without the former (after an
+# even number of backslashes, so an escaped backslash followed by "u" is not taken for an escape).
+_LONE_SURROGATE = re.compile(
+    r"(?<!\\)(?:\\\\)*\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+    r"|(?<![\\]u[dD][89abAB][0-9a-fA-F]{2})(?<!\\)(?:\\\\)*\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+)
 
 
 async def _form(request: Request, limits: ServerLimits) -> FormData:
@@ -148,7 +181,8 @@ async def _form(request: Request, limits: ServerLimits) -> FormData:
         form = await parser.parse()
     except MultiPartException as error:
         _close_orphans(parser, None)
-        raise bad_request(error.message) from None
+        # Too many files is a well-formed request over a count limit, as too many references is: 422.
+        raise bad_request(error.message, 422 if error.message.startswith("Too many files") else 400) from None
     except BaseException:
         _close_orphans(parser, None)
         raise
@@ -184,10 +218,8 @@ def _flag(form: FormData, name: str) -> bool:
     if value is None or isinstance(value, UploadFile):
         return False
     lowered = value.strip().lower()
-    if lowered in ("1", "true", "yes", "on"):
-        return True
-    if lowered in ("", "0", "false", "no", "off"):
-        return False
+    if lowered in ("true", "false"):
+        return lowered == "true"
     raise bad_request(f"`{name}` must be true or false, not {value!r}")
 
 
