@@ -23,6 +23,7 @@ from starlette.requests import ClientDisconnect, Request
 from refhound import __version__
 from refhound.models import Report
 from refhound.report import render
+from refhound.server import openapi
 from refhound.server.checks import CheckRequest, flagged, run_check
 from refhound.server.config import ServerLimits
 from refhound.server.guards import (
@@ -140,6 +141,7 @@ def create_app(
     app.state.refhound = state
     _errors(app)
     _routes(app, state)
+    openapi.install(app, state.limits)
     app.mount("/static", StaticFiles(directory=str(_STATIC)), name="static")
     if token:
         app.add_middleware(BearerToken, token=token)

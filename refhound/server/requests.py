@@ -23,6 +23,11 @@ from refhound.server.uploads import SavedUpload, UploadDir
 
 MAX_REFERENCE_CHARS = 5000  # one reference string sent as JSON
 M = TypeVar("M", bound=BaseModel)
+# What a reference needs to be more than blank, as a JSON Schema pattern: a character Python's `str.strip`
+# keeps (spelt out, since ECMA-262's \s, which schema validators use, is another set).
+NOT_BLANK = (
+    "[^\\t\\n\\x0b\\x0c\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]"
+)
 
 
 class CheckBody(BaseModel):
@@ -118,9 +123,8 @@ def _check_from_json(body: bytes, limits: ServerLimits) -> CheckRequest:
         raise bad_request(
             f"{len(parsed.references)} references; this server checks at most {limits.max_references}", 422
         )
-    strings = [text.strip() for text in parsed.references]
-    for position, text in enumerate(strings, start=1):
-        if not text:
+    for position, text in enumerate(parsed.references, start=1):
+        if not text.strip():
             raise bad_request(f"reference {position} is empty")
         if len(text) > MAX_REFERENCE_CHARS:
             raise bad_request(
@@ -129,7 +133,7 @@ def _check_from_json(body: bytes, limits: ServerLimits) -> CheckRequest:
                 422,
             )
     options = CheckOptions(offline=parsed.offline, flag=parsed.flag, unverified_as=parsed.unverified_as)
-    return CheckRequest(options=options, strings=strings)
+    return CheckRequest(options=options, strings=[text.strip() for text in parsed.references])
 
 
 def parse_json_body(body: bytes, model: type[M]) -> M:
