@@ -36,8 +36,8 @@ from refhound.server.guards import (
 )
 from refhound.server.jobs import FailureKind, Job, JobState, JobStore, QueueFull, Work
 from refhound.server.marks import printed_marks
-from refhound.server.quotes import QuotesRequest, QuotesRuntime
-from refhound.server.requests import read_check_request, read_quotes_request
+from refhound.server.quotes import LABEL, QuotesRequest, QuotesRuntime
+from refhound.server.requests import NOT_BLANK, read_check_request, read_quotes_request
 from refhound.server.runtime import CheckRuntime
 
 _STATIC = resources.files("refhound.server") / "static"
@@ -58,10 +58,15 @@ _CHECK_BODY: dict[str, Any] = {
                     "properties": {
                         "file": {
                             "type": "array",
+                            "minItems": 1,
                             "items": {"type": "string", "format": "binary"},
                             "description": "PDFs, .bib, .bbl, .txt or CSL-JSON reference lists.",
                         },
-                        "text": {"type": "string", "description": "A pasted reference list."},
+                        "text": {
+                            "type": "string",
+                            "pattern": NOT_BLANK,
+                            "description": "A pasted reference list.",
+                        },
                         "offline": {"type": "boolean"},
                         "flag": {"type": "string", "enum": ["major", "any"]},
                         "unverified_as": {"type": "string", "enum": ["unknown", "real", "fake"]},
@@ -85,7 +90,7 @@ _QUOTES_BODY: dict[str, Any] = {
                         "source": {"type": "array", "items": {"type": "string", "format": "binary"}},
                         "label": {
                             "type": "array",
-                            "items": {"type": "string"},
+                            "items": {"type": "string", "pattern": f"^{LABEL}$"},
                             "description": "The citation label of the source at the same position "
                             "(default: its file name without the extension).",
                         },

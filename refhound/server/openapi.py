@@ -120,6 +120,8 @@ def build(app: FastAPI, limits: ServerLimits) -> dict[str, Any]:
     body = schemas["CheckBody"]["properties"]["references"]
     body["maxItems"] = limits.max_references
     body["items"] = {"type": "string", "minLength": 1, "maxLength": MAX_REFERENCE_CHARS, "pattern": NOT_BLANK}
+    upload = document["paths"]["/api/v1/check"]["post"]["requestBody"]["content"]["multipart/form-data"]
+    upload["schema"]["properties"]["file"]["maxItems"] = limits.max_files
     schemas["Error"] = ERROR
     document["components"] = {"schemas": schemas}
     for path, operations in document["paths"].items():

@@ -61,10 +61,10 @@ async def read_check_request(request: Request, limits: ServerLimits, parent: Any
     form = await _form(request, limits)
     try:
         options = _options(form)
-        files = [item for item in form.getlist("file") if isinstance(item, UploadFile)]
+        files = _uploads(form, "file")
         text = _text_field(form, "text")
         if not files and text is None:
-            raise bad_request("no input: send one or more files in the field `file`, or text in `text`")
+            raise bad_request("no input: send one or more files in the field `file`, or text in `text`", 422)
         directory = UploadDir(parent)
         try:
             uploads = [await _save(directory, item) for item in files]
@@ -93,7 +93,7 @@ async def read_quotes_request(request: Request, limits: ServerLimits, parent: An
             raise bad_request(
                 "triples (.json/.jsonl) are checked by `refhound quotes check`, not by the server"
             )
-        sources = [item for item in form.getlist("source") if isinstance(item, UploadFile)]
+        sources = _uploads(form, "source")
         labels = [str(item) for item in form.getlist("label") if isinstance(item, str)]
         offline = _flag(form, "offline")
         directory = UploadDir(parent)
@@ -107,7 +107,7 @@ async def read_quotes_request(request: Request, limits: ServerLimits, parent: An
                 except ValueError as error:
                     raise bad_request(str(error)) from None
                 if label in named:
-                    raise bad_request(f"two sources answer to the label {label!r}")
+                    raise bad_request(f"two sources answer to the label {label!r}", 422)
                 named[label] = saved
         except BaseException:
             directory.remove()
@@ -203,9 +203,18 @@ def _close_orphans(parser: MultiPartParser, form: FormData | None) -> None:
 
 async def _save(directory: UploadDir, item: UploadFile) -> SavedUpload:
     saved = await run_in_threadpool(directory.save, item.file, item.filename)
-    if saved.path.stat().st_size == 0:
-        raise bad_request(f"{saved.name}: empty file")
+    if saved.path.stat().st_size == 0:  # well-formed, with nothing in it to check
+        raise bad_request(f"{saved.name}: empty file", 422)
     return saved
+
+
+def _uploads(form: FormData, name: str) -> list[UploadFile]:
+    """The files of the field `name`; a plain value there (no file name) is a 400, not silently dropped."""
+    items = form.getlist(name)
+    files = [item for item in items if isinstance(item, UploadFile)]
+    if len(files) != len(items):
+        raise bad_request(f"the field `{name}` takes files (with a file name), not plain values")
+    return files
 
 
 def _text_field(form: FormData, name: str) -> str | None:
