@@ -65,6 +65,9 @@ def run_check(job: Job, jobs: JobStore, runtime: CheckRuntime, request: CheckReq
         references, problems = read_references(request, runtime.settings, jobs.limits)
     finally:
         request.release()
+    if jobs.expired(job):  # the time limit covers reading the inputs, too
+        limit = f"reading the inputs ran past the server's time limit of {job.timeout_s:g} s"
+        raise JobFailed(limit, FailureKind.TIMEOUT)
     jobs.set_total(job, len(references))
     try:
         results = runtime.check(
