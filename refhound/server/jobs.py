@@ -231,7 +231,9 @@ class JobStore:
     def _sweep(self) -> None:
         """Forget jobs finished longer ago than `keep_finished_s`."""
         cutoff = time.time() - self.limits.keep_finished_s
-        ended = [j.id for j in self._jobs.values() if j.settled and j.finished is not None and j.finished < cutoff]
+        ended = [
+            j.id for j in self._jobs.values() if j.settled and j.finished is not None and j.finished < cutoff
+        ]
         for job_id in ended:
             del self._jobs[job_id]
 

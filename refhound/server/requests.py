@@ -5,7 +5,9 @@ Every problem with the request itself is an `HTTPException` with a 4xx status an
 
 from __future__ import annotations
 
+import asyncio
 import re
+import weakref
 from typing import Any, TypeVar
 
 from fastapi import HTTPException
@@ -17,11 +19,18 @@ from starlette.requests import Request
 
 from refhound.models import FlagPolicy, UnverifiedPolicy
 from refhound.server.checks import CheckOptions, CheckRequest
-from refhound.server.config import ServerLimits
+from refhound.server.config import MB, ServerLimits
 from refhound.server.quotes import QuotesRequest, source_label
 from refhound.server.uploads import SavedUpload, UploadDir
 
 MAX_REFERENCE_CHARS = 5000  # one reference string sent as JSON
+# A JSON body is held and parsed in memory: 2000 references of 5000 characters fit in 16 MB (unless written
+# as \u escapes), and no more than 2 are read at once (uploads go to disk as they stream in).
+MAX_JSON_BYTES = 16 * MB
+_JSON_READERS = 2
+_readers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary()
+)
 M = TypeVar("M", bound=BaseModel)
 # What a reference needs to be more than blank, as a JSON Schema pattern: a character Python's `str.strip`
 # keeps (spelt out, since ECMA-262's \s, which schema validators use, is another set).
@@ -51,7 +60,8 @@ async def read_check_request(request: Request, limits: ServerLimits, parent: Any
     """The check a request asks for; the uploads are saved in a private directory the job removes."""
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind == "application/json":
-        return _check_from_json(await request.body(), limits)
+        async with _readers.setdefault(asyncio.get_running_loop(), asyncio.Semaphore(_JSON_READERS)):
+            return _check_from_json(await _json_body(request), limits)
     if kind != "multipart/form-data":
         raise bad_request(
             "send multipart/form-data with files in the field `file` (or pasted text in `text`), "
@@ -134,6 +144,30 @@ def _check_from_json(body: bytes, limits: ServerLimits) -> CheckRequest:
             )
     options = CheckOptions(offline=parsed.offline, flag=parsed.flag, unverified_as=parsed.unverified_as)
     return CheckRequest(options=options, strings=[text.strip() for text in parsed.references])
+
+
+async def _json_body(request: Request) -> bytes:
+    """The JSON body, refused (413) past `MAX_JSON_BYTES`: from its Content-Length before reading, else as it
+    streams in. A JSON body is read and parsed in memory, so only `_JSON_READERS` are at once."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_JSON_BYTES:
+        raise bad_request(_json_too_large(int(declared)), 413)
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_JSON_BYTES:
+            raise bad_request(_json_too_large(None), 413)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _json_too_large(size: int | None) -> str:
+    what = f"{size / MB:.1f} MB" if size is not None else f"over {MAX_JSON_BYTES / MB:g} MB"
+    return (
+        f"the JSON body is {what}; a JSON check takes at most {MAX_JSON_BYTES / MB:g} MB "
+        "(upload larger reference lists as a file)"
+    )
 
 
 def parse_json_body(body: bytes, model: type[M]) -> M:
