@@ -224,15 +224,19 @@ async def _form(request: Request, limits: ServerLimits) -> FormData:
     except BaseException:
         _close_orphans(parser, None)
         raise
-    _close_orphans(parser, form)
+    if _close_orphans(parser, form):
+        await form.close()
+        raise bad_request("the multipart body ends inside a part (no closing boundary)")
     return form
 
 
-def _close_orphans(parser: MultiPartParser, form: FormData | None) -> None:
+def _close_orphans(parser: MultiPartParser, form: FormData | None) -> int:
+    """Close the files of parts the body cut off; how many there were."""
     kept = {id(item.file) for _, item in (form.multi_items() if form else []) if isinstance(item, UploadFile)}
-    for spooled in getattr(parser, "_files_to_close_on_error", []):
-        if id(spooled) not in kept:
-            spooled.close()
+    orphans = [f for f in getattr(parser, "_files_to_close_on_error", []) if id(f) not in kept]
+    for spooled in orphans:
+        spooled.close()
+    return len(orphans)
 
 
 async def _save(directory: UploadDir, item: UploadFile) -> SavedUpload:
