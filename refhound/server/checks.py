@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pydantic_core import PydanticSerializationError
 
 from refhound.errors import InputError
+from refhound.inputs.screen import EntryLimits, TooManyEntries
 from refhound.models import (
     FlagPolicy,
     InputProblem,
@@ -92,8 +93,15 @@ def read_references(
     references: list[Reference] = []
     problems: list[InputProblem] = []
     for upload in request.uploads:
+        entries = EntryLimits(max(limits.max_references - len(references), 0), limits.max_entry_chars)
         try:
-            found, found_problems = _read_upload(upload, settings, limits)
+            found, found_problems = _read_upload(upload, settings, entries, limits.max_pdf_pages)
+        except TooManyEntries as error:  # counted before parsing: the whole job is over the limit
+            raise JobFailed(
+                f"{upload.name}: {error.count:,} {error.what}; this server checks at most "
+                f"{limits.max_references} references per job"
+                + (f" ({len(references)} already read from the inputs before it)" if references else "")
+            ) from None
         except InputError as error:
             problems.append(InputProblem(input=upload.name, message=_shown(error.problem, upload)))
             continue
@@ -139,16 +147,16 @@ def _text_only(references: list[Reference]) -> tuple[list[Reference], list[Input
 
 
 def _read_upload(
-    upload: SavedUpload, settings: Settings, limits: ServerLimits
+    upload: SavedUpload, settings: Settings, entries: EntryLimits, max_pdf_pages: int
 ) -> tuple[list[Reference], list[InputProblem]]:
     from refhound.agents.extractor import is_pdf, read_pdf_references
     from refhound.inputs import read_input
 
     if is_pdf(upload.path):
-        _check_pages(upload, limits.max_pdf_pages)
+        _check_pages(upload, max_pdf_pages)
         pdf: tuple[list[Reference], list[InputProblem]] = read_pdf_references(upload.path, settings)
         return pdf
-    read = read_input(upload.path, max_bytes=settings.check.max_input_bytes)
+    read = read_input(upload.path, max_bytes=settings.check.max_input_bytes, limits=entries)
     return read.references, read.problems
 
 

@@ -19,6 +19,8 @@ class ServerLimits:
     max_files: int = 20  # files in one request
     max_pdf_pages: int = 300  # a manuscript longer than this is refused, not half-read
     max_references: int = 2000  # references in one job, after reading every input
+    # One entry of an uploaded file (a BibTeX entry with its abstract fits); a longer one is skipped unparsed.
+    max_entry_chars: int = 50_000
     workers: int = 2  # jobs checked at the same time
     queue: int = 64  # jobs waiting for a worker, beyond which a new one gets 429
     job_timeout_s: float = 600.0  # a job still running after this fails with that reason

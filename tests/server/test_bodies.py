@@ -96,7 +96,7 @@ def test_too_many_references_is_422_as_json_and_as_an_upload(counted: Server) ->
         "POST", "/api/v1/check", data={"offline": "true"}, files={"file": ("refs.txt", "\n\n".join(four))}
     )
     assert upload.status_code == 422
-    assert upload.json()["error"] == "4 references; this server checks at most 3 per job"
+    assert upload.json()["error"] == "refs.txt: 4 references; this server checks at most 3 references per job"
 
 
 def test_too_many_files_is_422(counted: Server) -> None:
@@ -113,3 +113,43 @@ def test_one_overlong_reference_is_422_naming_its_length(server: Server) -> None
         422,
         "reference 1 is 20000 characters long; one reference may have at most 5000",
     )
+
+
+def test_an_upload_of_too_many_bibtex_entries_is_422_before_parsing(
+    counted: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def fail(text: str) -> None:
+        raise AssertionError("parsed although counting refuses it")
+
+    monkeypatch.setattr("refhound.inputs.bib.parse_bibtex", fail)
+    bib = "\n".join(f"@article{{k{n}, title={{Title {n}}}, year={{2019}}}}" for n in range(5))
+    response = counted.call("POST", "/api/v1/check", files={"file": ("refs.bib", bib.encode())})
+    assert response.status_code == 422
+    assert (
+        response.json()["error"]
+        == "refs.bib: 5 BibTeX entries; this server checks at most 3 references per job"
+    )
+    assert counted.uploads_left() == []
+
+
+def test_an_overlong_reference_in_an_upload_is_skipped_naming_its_length(server: Server) -> None:
+    limit = server.state.limits.max_entry_chars
+    text = f"{VERIFIED}\n\n{'x' * (limit + 1)}\n\n{VERIFIED}\n"
+    response = server.call("POST", "/api/v1/check", files={"file": ("refs.txt", text.encode())})
+    assert response.status_code == 200, response.text
+    report = response.json()
+    assert [ref["verdict"] for ref in report["references"]] == ["verified", "verified"]
+    assert report["problems"] == [
+        {
+            "input": "refs.txt",
+            "location": "line 3",
+            "message": f"{limit + 1:,} characters long, too long for one reference (at most {limit:,}): "
+            "skipped",
+        }
+    ]
+
+
+def test_an_upload_that_is_one_overlong_reference_is_422_naming_its_length(server: Server) -> None:
+    response = server.call("POST", "/api/v1/check", files={"file": ("refs.txt", b"x" * 3_000_000)})
+    assert response.status_code == 422
+    assert "refs.txt: 3,000,000 characters long, too long for one reference" in response.json()["error"]
