@@ -1,8 +1,10 @@
-"""Peak RSS of `refhound serve --offline` while 20 clients each send a 45 MB body at once.
+"""Peak RSS of `refhound serve --offline` while 20 clients each send a 45 MB body at once, and under one
+200,000-entry BibTeX upload.
 
-Three rounds: JSON with a Content-Length (refused from the header), JSON streamed without one (refused as it
-passes the JSON cap), and 45 MB multipart uploads (under the 50 MB cap: spooled to disk, then checked).
-Usage: .venv/bin/python scripts/bench_serve_bodies.py [--index DB]  (prints one line per round)
+Rounds: JSON with a Content-Length (refused from the header), JSON streamed without one (refused as it
+passes the JSON cap), 45 MB multipart uploads (under the 50 MB cap: spooled to disk, then read) holding one
+BibTeX entry or one plain-text line each, and one upload of 200,000 BibTeX entries (~16 MB).
+Usage: .venv/bin/python scripts/bench_serve_bodies.py [--index DB] [--rounds KIND ...]  (one line per round)
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import psutil
 
 SIZE = 45 * 1024 * 1024
 CLIENTS = 20
+ROUNDS = ("json-length", "json-stream", "multipart", "multipart-line", "bibtex-200k")
 
 
 def free_port() -> int:
@@ -39,8 +42,19 @@ async def streamed(prefix: bytes, size: int) -> AsyncIterator[bytes]:
         yield chunk
 
 
+def many_entries(count: int) -> bytes:
+    return "".join(
+        f"@article{{k{n}, title={{Title number {n}}}, author={{Doe, Jane}}, journal={{J}}, year={{2019}}}}\n"
+        for n in range(count)
+    ).encode()
+
+
 async def round_of(url: str, kind: str) -> list[int]:
     async with httpx.AsyncClient(timeout=600) as client:
+        if kind == "bibtex-200k":
+            response = await client.post(url, files={"file": ("refs.bib", many_entries(200_000))})
+            print(f"  {response.json().get('error')}")
+            return [response.status_code]
 
         async def one(n: int) -> int:
             if kind == "json-length":
@@ -52,8 +66,11 @@ async def round_of(url: str, kind: str) -> list[int]:
                     content=streamed(b'{"references": ["', SIZE),
                     headers={"Content-Type": "application/json"},
                 )
-            else:
+            elif kind == "multipart":
                 data = b"@misc{a, title={" + b"x" * SIZE + b"}}"
+                response = await client.post(url, files={"file": (f"refs{n}.txt", data)})
+            else:
+                data = b"x" * SIZE + b"\n"
                 response = await client.post(url, files={"file": (f"refs{n}.txt", data)})
             return response.status_code
 
@@ -63,6 +80,7 @@ async def round_of(url: str, kind: str) -> list[int]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--index", type=Path, default=None)
+    parser.add_argument("--rounds", nargs="+", choices=ROUNDS, default=list(ROUNDS))
     args = parser.parse_args()
     scratch = Path(tempfile.mkdtemp(prefix="refhound-bodies-"))
     env = {
@@ -96,7 +114,7 @@ def main() -> None:
             except httpx.HTTPError:
                 time.sleep(0.1)
         process = psutil.Process(server.pid)
-        for kind in ("json-length", "json-stream", "multipart"):
+        for kind in args.rounds:
             base = process.memory_info().rss
             peak = base
             done = threading.Event()
@@ -115,8 +133,9 @@ def main() -> None:
             done.set()
             sampler.join()
             counts = {status: statuses.count(status) for status in sorted(set(statuses))}
+            what = "1 x 200,000 entries" if kind == "bibtex-200k" else f"{CLIENTS} x 45 MB"
             print(
-                f"{kind}: {CLIENTS} x 45 MB in {seconds:.1f} s; answers {counts}; server RSS "
+                f"{kind}: {what} in {seconds:.1f} s; answers {counts}; server RSS "
                 f"{base / 2**20:.0f} MB before, peak {peak / 2**20:.0f} MB"
             )
     finally:
