@@ -14,7 +14,8 @@ from refhound.agents.alignment import PrintedString
 from refhound.agents.context import Candidate
 from refhound.models import ParsedFields, Record
 from refhound.normalize.names import name_key
-from refhound.normalize.titles import main_title_of, title_similarity
+from refhound.normalize.titles import main_title_of, title_key, title_similarity
+from refhound.normalize.venues import main_proceedings_key
 from refhound.settings import JudgeSettings
 from refhound.sources.base import same_identifier
 
@@ -71,3 +72,14 @@ def best_first(cited: ParsedFields, candidates: list[Candidate], limit: int) -> 
         reverse=True,
     )
     return ranked[:limit]
+
+
+def held_venue(cited: ParsedFields) -> str | None:
+    """The series key whose cited year, when the index holds it completely, makes the work's absence
+    evidence: a paper (not a proceedings volume cited as a work) cited by the main proceedings of a
+    conference (`main_proceedings_key`) in a given year."""
+    if not cited.venue or cited.year is None or not cited.title:
+        return None
+    if title_key(cited.title).startswith("proceedings "):
+        return None
+    return main_proceedings_key(cited.venue)

@@ -52,14 +52,17 @@ HostEvents = Callable[[Record], list[str]]
 
 def check_title(cited: str | None, record: Record) -> FieldCheck:
     if not cited:
-        return FieldCheck(field="title", status=S.MISSING, found=record.title)
+        return FieldCheck(field="title", status=S.MISSING, level="title.missing", found=record.title)
     if same_title(cited, record.title):
         same_text = collapse_whitespace(cited).casefold() == collapse_whitespace(record.title).casefold()
         if same_text:
-            return FieldCheck(field="title", status=S.MATCH, cited=cited, found=record.title)
+            return FieldCheck(
+                field="title", status=S.MATCH, level="title.exact", cited=cited, found=record.title
+            )
         return FieldCheck(
             field="title",
             status=S.BENIGN,
+            level="title.same_key",
             cited=cited,
             found=record.title,
             note="differs only in punctuation, spacing, spelling, accents, articles or markup",
@@ -68,6 +71,7 @@ def check_title(cited: str | None, record: Record) -> FieldCheck:
     return FieldCheck(
         field="title",
         status=S.MISMATCH,
+        level="title.differs",
         cited=cited,
         found=record.title,
         note=f"different title words (similarity {similarity:.2f})",
@@ -170,16 +174,28 @@ def check_authors(cited: ParsedFields, record: Record) -> AuthorComparison:
     if cited.authors and record.authors:
         cited = cited.model_copy(update={"authors": read_as_the_record(cited.authors, record)})
     if not cited.authors:
-        return AuthorComparison(FieldCheck(field="authors", status=S.MISSING, found=found_text), 0, 0)
+        missing = FieldCheck(field="authors", status=S.MISSING, level="authors.missing", found=found_text)
+        return AuthorComparison(missing, 0, 0)
     cited_text = "; ".join(cited.authors)
     if _anonymous_submission(cited):
         note = "an anonymous submission under review names no authors"
-        check = FieldCheck(field="authors", status=S.MISSING, cited=cited_text, found=found_text, note=note)
+        check = FieldCheck(
+            field="authors",
+            status=S.MISSING,
+            level="authors.anonymous",
+            cited=cited_text,
+            found=found_text,
+            note=note,
+        )
         return AuthorComparison(check, 0, 0)
     if not record.authors:
         return AuthorComparison(
             FieldCheck(
-                field="authors", status=S.UNCHECKED, cited=cited_text, note="the record lists no authors"
+                field="authors",
+                status=S.UNCHECKED,
+                level="authors.record_has_none",
+                cited=cited_text,
+                note="the record lists no authors",
             ),
             0,
             len(cited.authors),
@@ -228,8 +244,9 @@ def check_authors(cited: ParsedFields, record: Record) -> AuthorComparison:
         if cited.authors_truncated and dropped:
             notes.append(f"'et al.' stands for {len(dropped)} more")
         status = S.MATCH if in_order and exact and not (cited.authors_truncated and dropped) else S.BENIGN
+    level = {S.MISMATCH: "authors.differ", S.MATCH: "authors.exact", S.BENIGN: "authors.variant"}[status]
     check = FieldCheck(
-        field="authors", status=status, cited=cited_text, found=found_text, note="; ".join(notes)
+        field="authors", status=status, level=level, cited=cited_text, found=found_text, note="; ".join(notes)
     )
     extends = bool(unmatched) and not dropped and [i for i, _, _ in pairs] == [j for _, j, _ in pairs]
     skipped = len(record.authors) - len(cited.authors)
@@ -279,37 +296,61 @@ def check_venue(
 ) -> FieldCheck:
     """`host_events` asks the index which events hosted the record's volume (without it, none is known)."""
     if not cited.venue:
-        return FieldCheck(field="venue", status=S.MISSING, found=record.venue)
+        return FieldCheck(field="venue", status=S.MISSING, level="venue.missing", found=record.venue)
     if not record.venue:
         return FieldCheck(
-            field="venue", status=S.UNCHECKED, cited=cited.venue, note="the record names no venue"
+            field="venue",
+            status=S.UNCHECKED,
+            level="venue.record_has_none",
+            cited=cited.venue,
+            note="the record names no venue",
         )
     ours, theirs = parse_venue(cited.venue), parse_venue(record.venue)
 
-    def result(status: FieldStatus, note: str = "", severity: Severity | None = None) -> FieldCheck:
+    def result(
+        status: FieldStatus, level: str, note: str = "", severity: Severity | None = None
+    ) -> FieldCheck:
         return FieldCheck(
-            field="venue", status=status, severity=severity, cited=cited.venue, found=record.venue, note=note
+            field="venue",
+            status=status,
+            level=f"venue.{level}",
+            severity=severity,
+            cited=cited.venue,
+            found=record.venue,
+            note=note,
         )
 
     if ours.key is not None and ours.key == theirs.key:
-        return result(S.MATCH)
+        return result(S.MATCH, "same_series")
     if theirs.key is not None and ours.key != f"ws:{theirs.key}" and theirs.key in series_named(cited.venue):
         # A satellite event cited with its host, "ACL workshop (SemEval)", for SemEval's proceedings; but
         # "CVPR Workshop on …" is not CVPR's main proceedings.
-        return result(S.BENIGN, f"the cited venue names {theirs.key.upper()} among others")
+        return result(
+            S.BENIGN, "names_it_among_others", f"the cited venue names {theirs.key.upper()} among others"
+        )
     if _partner_of_joint_conference(ours, theirs, record.venue):
-        return result(S.BENIGN, f"the record's joint conference includes {(ours.key or '').upper()}")
+        return result(
+            S.BENIGN, "joint_conference", f"the record's joint conference includes {(ours.key or '').upper()}"
+        )
     if theirs.key is not None and ours.key == f"ws:{theirs.key}" and "@" in cited.venue:
         # "*SEM@NAACL-HLT": the series, held with a host conference.
-        return result(S.BENIGN, f"{theirs.key.upper()}, named with the conference it was held with")
+        return result(
+            S.BENIGN, "series_at_host", f"{theirs.key.upper()}, named with the conference it was held with"
+        )
     if ours.key is None and theirs.key is not None and theirs.key in published_in_series(cited.venue):
-        return result(S.BENIGN, f"the proceedings series that publishes {theirs.key.upper()}")
+        return result(
+            S.BENIGN, "proceedings_series", f"the proceedings series that publishes {theirs.key.upper()}"
+        )
     if theirs.key is None and ours.key is not None and ours.key in published_in_series(record.venue):
-        return result(S.BENIGN, f"the proceedings series that publishes {ours.key.upper()}")
+        return result(
+            S.BENIGN, "proceedings_series", f"the proceedings series that publishes {ours.key.upper()}"
+        )
     if _is_preprint(ours) and _is_preprint(theirs, record):
-        return result(S.MATCH)
+        return result(S.MATCH, "both_preprints")
     if _is_preprint(ours):
-        return result(S.BENIGN, "cited as a preprint; the record is the published version")
+        return result(
+            S.BENIGN, "cited_as_preprint", "cited as a preprint; the record is the published version"
+        )
     if _is_preprint(theirs, record):
         # Only a preprint was found: publication at the cited venue is unconfirmed, and disproved when
         # the index holds that venue and year completely (the published version would be there).
@@ -318,18 +359,22 @@ def check_venue(
         if held:
             return result(
                 S.MISMATCH,
+                "preprint_absent_from_complete",
                 f"only a preprint exists; {key.upper()} {cited.year} does not have it "
                 f"({', '.join(source for source, _ in held)} holds it completely)",
                 Severity.MAJOR,
             )
         return result(
-            S.UNCHECKED, "only a preprint record was found; publication at the cited venue is unconfirmed"
+            S.UNCHECKED,
+            "only_preprint_found",
+            "only a preprint record was found; publication at the cited venue is unconfirmed",
         )
     if held_with := _held_with(ours, theirs, record, host_events):
         # Workshops, Findings and satellite conferences are published beside their host's proceedings:
         # citing the host for one is a slip with a correction, not another event.
         return result(
             S.MISMATCH,
+            "host_of_volume",
             f"a volume held with {held_with}, cited as {(ours.key or '').upper()} itself",
             Severity.MINOR,
         )
@@ -337,21 +382,27 @@ def check_venue(
         kinds = {ours.kind, theirs.kind}
         # A journal article extending a conference or workshop paper is the same work's other version.
         if VenueKind.JOURNAL in kinds and kinds & {VenueKind.CONFERENCE, VenueKind.WORKSHOP}:
-            return result(S.BENIGN, "conference vs journal version")
+            return result(S.BENIGN, "journal_version", "conference vs journal version")
         if _host(ours) == _host(theirs):
             # Findings and Student Research Workshop papers are accepted by the conference and published
             # beside its main proceedings: citing one volume for another is a slip, not another event.
             return result(
                 S.MISMATCH,
+                "same_conference_other_volume",
                 "another volume of the same conference (main, Findings, Student Research Workshop)",
                 Severity.MINOR,
             )
-        return result(S.MISMATCH, f"{ours.key.upper()} is not {theirs.key.upper()}", Severity.MAJOR)
+        return result(
+            S.MISMATCH,
+            "other_known_series",
+            f"{ours.key.upper()} is not {theirs.key.upper()}",
+            Severity.MAJOR,
+        )
     similarity = venue_similarity(cited.venue, record.venue)
     if similarity >= settings.venue_similarity:
-        return result(S.BENIGN, f"venue names differ in form (similarity {similarity:.2f})")
+        return result(S.BENIGN, "similar_names", f"venue names differ in form (similarity {similarity:.2f})")
     if {ours.kind, theirs.kind} == {VenueKind.WORKSHOP, VenueKind.CONFERENCE}:
-        return result(S.MISMATCH, "workshop vs main conference", Severity.MAJOR)
+        return result(S.MISMATCH, "workshop_vs_conference", "workshop vs main conference", Severity.MAJOR)
     unlike = similarity < settings.venue_borderline_similarity
     if unlike and ours.kind is theirs.kind is VenueKind.CONFERENCE and (ours.key or theirs.key):
         # A paper appears at one conference. One name is a series the table knows, the other is named as
@@ -360,13 +411,14 @@ def check_venue(
         known = (ours.key or theirs.key or "").upper()
         known_name, unknown = (cited.venue, record.venue) if ours.key else (record.venue, cited.venue)
         if typo := _acronym_typo({known, *_ACRONYM.findall(known_name)}, unknown):
-            return result(S.MISMATCH, f"{typo} written with a typo", Severity.MINOR)
+            return result(S.MISMATCH, "acronym_typo", f"{typo} written with a typo", Severity.MINOR)
         return result(
             S.MISMATCH,
+            "other_conference",
             f"another conference (similarity {similarity:.2f}), not one of {known}'s names",
             Severity.MAJOR,
         )
-    return result(S.MISMATCH, f"different venue (similarity {similarity:.2f})")
+    return result(S.MISMATCH, "differs", f"different venue (similarity {similarity:.2f})")
 
 
 _ACRONYM = re.compile(r"\b[A-Z]{3,}\b")
@@ -419,11 +471,12 @@ def _acronym_typo(acronyms: set[str], venue: str) -> str | None:
 
 def check_year(cited: ParsedFields, record: Record, this_year: int, settings: JudgeSettings) -> FieldCheck:
     if cited.year is None:
-        return FieldCheck(field="year", status=S.MISSING, found=_str(record.year))
+        return FieldCheck(field="year", status=S.MISSING, level="year.missing", found=_str(record.year))
     if cited.year > this_year + settings.max_future_years:
         return FieldCheck(
             field="year",
             status=S.MISMATCH,
+            level="year.future",
             severity=Severity.MAJOR,
             cited=str(cited.year),
             found=_str(record.year),
@@ -431,10 +484,16 @@ def check_year(cited: ParsedFields, record: Record, this_year: int, settings: Ju
         )
     if record.year is None:
         return FieldCheck(
-            field="year", status=S.UNCHECKED, cited=str(cited.year), note="the record has no year"
+            field="year",
+            status=S.UNCHECKED,
+            level="year.record_has_none",
+            cited=str(cited.year),
+            note="the record has no year",
         )
     if cited.year == record.year:
-        return FieldCheck(field="year", status=S.MATCH, cited=str(cited.year), found=str(record.year))
+        return FieldCheck(
+            field="year", status=S.MATCH, level="year.same", cited=str(cited.year), found=str(record.year)
+        )
     preprint_involved = (
         record.entry_type == "preprint"
         or record.arxiv_id is not None
@@ -445,11 +504,14 @@ def check_year(cited: ParsedFields, record: Record, this_year: int, settings: Ju
         return FieldCheck(
             field="year",
             status=S.BENIGN,
+            level="year.preprint_one_off",
             cited=str(cited.year),
             found=str(record.year),
             note="preprint and published version differ by one year",
         )
-    return FieldCheck(field="year", status=S.MISMATCH, cited=str(cited.year), found=str(record.year))
+    return FieldCheck(
+        field="year", status=S.MISMATCH, level="year.differs", cited=str(cited.year), found=str(record.year)
+    )
 
 
 def check_doi(cited: str | None, record: Record, owner: Record | None) -> FieldCheck | None:
@@ -457,13 +519,14 @@ def check_doi(cited: str | None, record: Record, owner: Record | None) -> FieldC
     doi = normalize_doi(cited) if cited else None
     found = normalize_doi(record.doi) if record.doi else None
     if doi is None:
-        return FieldCheck(field="doi", status=S.MISSING, found=found) if found else None
+        return FieldCheck(field="doi", status=S.MISSING, level="doi.missing", found=found) if found else None
     if doi == found:
-        return FieldCheck(field="doi", status=S.MATCH, cited=doi, found=found)
+        return FieldCheck(field="doi", status=S.MATCH, level="doi.same", cited=doi, found=found)
     if owner is not None:
         return FieldCheck(
             field="doi",
             status=S.MISMATCH,
+            level="doi.another_works",
             severity=Severity.MAJOR,
             cited=doi,
             found=found,
@@ -475,6 +538,7 @@ def check_doi(cited: str | None, record: Record, owner: Record | None) -> FieldC
         return FieldCheck(
             field="doi",
             status=S.BENIGN if same else S.MISMATCH,
+            level="doi.arxiv_doi_of_this_work" if same else "doi.arxiv_doi_of_another",
             severity=None if same else Severity.MAJOR,
             cited=doi,
             found=found or record.arxiv_id,
@@ -485,17 +549,24 @@ def check_doi(cited: str | None, record: Record, owner: Record | None) -> FieldC
         return FieldCheck(
             field="doi",
             status=S.UNCHECKED,
+            level="doi.arxiv_doi_unchecked",
             cited=doi,
             found=found,
             note="arXiv's DOI of a preprint, and the record has no arXiv id: only arXiv can tell whose it is",
         )
     if found is not None:
         return FieldCheck(
-            field="doi", status=S.MISMATCH, cited=doi, found=found, note="the record has another DOI"
+            field="doi",
+            status=S.MISMATCH,
+            level="doi.differs",
+            cited=doi,
+            found=found,
+            note="the record has another DOI",
         )
     return FieldCheck(
         field="doi",
         status=S.UNCHECKED,
+        level="doi.unchecked",
         cited=doi,
         note="the record has no DOI and no indexed work carries this one; resolving it needs the network",
     )
@@ -508,9 +579,13 @@ def check_arxiv(cited: ParsedFields, record: Record, owner: Record | None) -> Fi
         return None  # an arXiv id the citation does not give is not an error of the citation
     impossible = impossible_arxiv_id(cited.arxiv_id, cited.year if cites_preprint(cited) else None)
     if impossible is not None:
+        # An id no date allows, or only one from after the year a preprint is cited by (a paper posted
+        # later than it was written, or an invented id).
+        never = impossible_arxiv_id(cited.arxiv_id, None) is not None
         return FieldCheck(
             field="arxiv_id",
             status=S.MISMATCH,
+            level="arxiv_id.impossible" if never else "arxiv_id.after_cited_year",
             severity=Severity.MAJOR,
             cited=cited.arxiv_id,
             found=record.arxiv_id,
@@ -521,21 +596,25 @@ def check_arxiv(cited: ParsedFields, record: Record, owner: Record | None) -> Fi
     if ours is None:
         return None  # not an arXiv id at all: nothing to compare
     if ours == theirs:
-        return FieldCheck(field="arxiv_id", status=S.MATCH, cited=ours, found=theirs)
+        return FieldCheck(field="arxiv_id", status=S.MATCH, level="arxiv_id.same", cited=ours, found=theirs)
     if owner is not None:
         return FieldCheck(
             field="arxiv_id",
             status=S.MISMATCH,
+            level="arxiv_id.another_works",
             severity=Severity.MAJOR,
             cited=ours,
             found=theirs,
             note=f"this arXiv id belongs to another work: {owner.title}",
         )
     if theirs is not None:
-        return FieldCheck(field="arxiv_id", status=S.MISMATCH, cited=ours, found=theirs)
+        return FieldCheck(
+            field="arxiv_id", status=S.MISMATCH, level="arxiv_id.differs", cited=ours, found=theirs
+        )
     return FieldCheck(
         field="arxiv_id",
         status=S.UNCHECKED,
+        level="arxiv_id.unchecked",
         cited=ours,
         note="a possible id, but the record has none and no indexed work carries it: checking it needs "
         "arXiv (online)",

@@ -11,13 +11,16 @@ from __future__ import annotations
 import re
 
 from refhound.agents.alignment import PrintedString
-from refhound.agents.candidates import best_first, near_title
+from refhound.agents.candidates import best_first, held_venue, near_title
 from refhound.agents.context import AgentContext, Candidate, Findings
 from refhound.index.store import IndexedRecord, IndexStore
 from refhound.models import ParsedFields, Record, Reference
 from refhound.normalize.identifiers import arxiv_id_from_doi, normalize_arxiv_id, normalize_doi
 from refhound.normalize.titles import title_key, title_similarity
 from refhound.settings import JudgeSettings
+
+# How alike a venue-year's title must be to the cited one, both without spaces, to be looked at as the work.
+_NEAR_IN_VENUE = 0.9
 
 
 def find_candidates(
@@ -47,7 +50,15 @@ def find_candidates(
         exact = store.by_title_key(key)
         add(exact, "title")
         if not exact:
-            add(store.search_title(key, settings.candidates), "title")
+            searched = store.search_title(key, settings.candidates)
+            add(searched, "title")
+            held = _complete_venue(cited, store)
+            if held is not None and cited.year is not None and not _any_near(cited, searched, settings):
+                # Absence from a venue-year held completely raises the likelihood of invention, so it must
+                # not be a search miss: the venue's titles of that year and the years beside it, compared
+                # whole (a compound written apart, stray quote marks, a typo, a year one off).
+                years = (cited.year - 1, cited.year, cited.year + 1)
+                add(store.near_titles_in(key, held, years, _NEAR_IN_VENUE), "title")
 
     string = PrintedString(raw) if raw else None
     printed = {rowid for rowid, (row, _) in found.items() if string and _printed_in(string, row.record)}
@@ -137,3 +148,17 @@ def search_index(reference: Reference, context: AgentContext) -> Findings:
         return Findings(note="no indexed record is close")
     best = max(c.title_similarity for c in candidates)
     return Findings(tuple(candidates), note=f"{len(candidates)} indexed candidates (best title {best:.2f})")
+
+
+def _complete_venue(cited: ParsedFields, store: IndexStore) -> str | None:
+    """The cited venue's key when the index holds its cited year completely and absence from it would be
+    evidence (`held_venue`); else None."""
+    venue = held_venue(cited)
+    return (
+        venue if venue is not None and cited.year is not None and store.coverage(venue, cited.year) else None
+    )
+
+
+def _any_near(cited: ParsedFields, rows: list[IndexedRecord], settings: JudgeSettings) -> bool:
+    title, least = cited.title or "", settings.title_candidate_similarity
+    return any(title_similarity(title, row.record.title) >= least for row in rows)

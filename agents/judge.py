@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from refhound.agents.candidates import near_title
+from refhound.agents.candidates import held_venue, near_title
 from refhound.agents.context import AgentContext, Candidate
 from refhound.agents.field_rules import (
     AuthorComparison,
@@ -48,6 +48,7 @@ from refhound.agents.field_rules import (
 from refhound.agents.severity import grade, overall
 from refhound.models import Evidence, FieldCheck, FieldStatus, ParsedFields, Record, Severity, Stage, Verdict
 from refhound.normalize.identifiers import arxiv_id_from_doi
+from refhound.normalize.titles import main_title_of, title_key
 from refhound.normalize.venues import parse_venue
 from refhound.settings import JudgeSettings
 
@@ -66,6 +67,8 @@ class Judgement:
     doubted: tuple[str, ...] = ()
     # For a metadata_error: major (signals a hallucination) or minor (a human slip); else None.
     severity: Severity | None = None
+    # Evidence levels beyond the field checks' own: what the search and the index's coverage proved.
+    levels: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -171,7 +174,7 @@ def _same_work(
     # nothing about whether it is the same work.
     venue = next(f for f in fields if f.field == "venue")
     same_venue = venue.status in (S.MATCH, S.MISSING, S.UNCHECKED) or (
-        venue.status is S.BENIGN and "version" not in venue.note
+        venue.status is S.BENIGN and venue.level not in _OTHER_VERSION
     )
     no_names_to_compare = not authors.cited or not candidate.record.authors
     if status["title"] in (S.MATCH, S.BENIGN):
@@ -181,8 +184,12 @@ def _same_work(
         and authors.overlap >= settings.author_overlap_same_work
         and same_year
         and venue.status is not S.MISMATCH
-        and "journal version" not in venue.note
+        and venue.level != "venue.journal_version"
     )
+
+
+# Venue levels that name another version of the work (its preprint, its journal article).
+_OTHER_VERSION = frozenset({"venue.journal_version", "venue.cited_as_preprint"})
 
 
 def _unless_dead(check: FieldCheck | None, dead_identifiers: Collection[str]) -> FieldCheck | None:
@@ -190,7 +197,12 @@ def _unless_dead(check: FieldCheck | None, dead_identifiers: Collection[str]) ->
     if check is None or check.field not in dead_identifiers or check.status is S.MATCH:
         return check
     return check.model_copy(
-        update={"status": S.MISMATCH, "severity": Severity.MAJOR, "note": _DEAD[check.field]}
+        update={
+            "status": S.MISMATCH,
+            "level": f"{check.field}.does_not_exist",
+            "severity": Severity.MAJOR,
+            "note": _DEAD[check.field],
+        }
     )
 
 
@@ -225,7 +237,11 @@ def judge(
     if not cited.title and not cited.doi and not cited.arxiv_id:
         only = f" (only a URL, {cited.url}, which only an online run reads)" if cited.url else ""
         return Judgement(
-            Verdict.UNVERIFIED, [], [], f"too little metadata to check: no title and no identifier{only}"
+            Verdict.UNVERIFIED,
+            [],
+            [],
+            f"too little metadata to check: no title and no identifier{only}",
+            levels=("metadata.too_little",),
         )
     # Records that the cited DOI / arXiv id lead to but whose titles say they are other works.
     owners = (_owner(candidates, "doi", settings), _owner(candidates, "arxiv_id", settings))
@@ -363,8 +379,7 @@ def _decide_on_record(
         )
         doubted = tuple(f.field for f in wrong if f.field in doubts)
         hinges = len(doubted) == len(wrong) or "title" in doubted  # a near title: is it this work at all?
-        slip = "a citation error, not a sign of invention: " if severity is Severity.MINOR else ""
-        reason = f"{slip}wrong {names} per {where}"
+        reason = f"wrong {names} per {where}"
         if not hinges:
             return Judgement(verdict, fields, evidence, reason, severity=severity)
         borderline = "; ".join(doubts[name] for name in doubted)
@@ -390,7 +405,12 @@ def _dead_identifier(cited: ParsedFields, dead: list[str], unanswered: Collectio
     source gave no answer, which might have held the work (the citation then only has a wrong identifier)."""
     fields = [
         FieldCheck(
-            field=f, status=S.MISMATCH, severity=Severity.MAJOR, cited=getattr(cited, f), note=_DEAD[f]
+            field=f,
+            status=S.MISMATCH,
+            level=f"{f}.does_not_exist",
+            severity=Severity.MAJOR,
+            cited=getattr(cited, f),
+            note=_DEAD[f],
         )
         for f in dead
     ]
@@ -400,6 +420,7 @@ def _dead_identifier(cited: ParsedFields, dead: list[str], unanswered: Collectio
             FieldCheck(
                 field="title",
                 status=S.UNCHECKED,
+                level="title.no_record",
                 cited=cited.title,
                 note="no source consulted has this title",
             ),
@@ -411,12 +432,14 @@ def _dead_identifier(cited: ParsedFields, dead: list[str], unanswered: Collectio
             fields,
             [],
             f"the cited {names} does not exist; whether the work does could not be checked",
+            levels=("coverage.some_source_silent",),
         )
     return Judgement(
         Verdict.FABRICATED,
         fields,
         [],
         f"the cited {names} does not exist and no source consulted has this work",
+        levels=("coverage.no_source_has_it",),
     )
 
 
@@ -442,6 +465,7 @@ def _decide_without_record(
                 FieldCheck(
                     field=c.via,
                     status=S.MISMATCH,
+                    level=f"{c.via}.another_works",
                     severity=Severity.MAJOR,
                     cited=cited.doi if c.via == "doi" else cited.arxiv_id,
                     found=record.title,
@@ -453,7 +477,11 @@ def _decide_without_record(
         fields.insert(
             0,
             FieldCheck(
-                field="title", status=S.UNCHECKED, cited=cited.title, note="no indexed record has this title"
+                field="title",
+                status=S.UNCHECKED,
+                level="title.no_record",
+                cited=cited.title,
+                note="no indexed record has this title",
             ),
         )
     if cited.arxiv_id and not any(f.field == "arxiv_id" for f in fields):
@@ -466,6 +494,7 @@ def _decide_without_record(
             FieldCheck(
                 field="year",
                 status=S.MISMATCH,
+                level="year.future",
                 severity=Severity.MAJOR,
                 cited=str(cited.year),
                 note="in the future",
@@ -476,6 +505,7 @@ def _decide_without_record(
             fields,
             evidence,
             f"no record has it and its year {cited.year} is in the future",
+            levels=("coverage.future_year",),
         )
 
     venue = parse_venue(cited.venue) if cited.venue else None
@@ -483,19 +513,15 @@ def _decide_without_record(
     # Records whose titles the reference string prints, found from the string itself: the parser may have
     # misread the reference, so the work may be among them.
     printed = [c for c in candidates if c.via == "raw"]
+    # A record with the cited title under another venue or year that is not the cited work by the rules.
+    elsewhere = ("coverage.title_elsewhere",) if _title_elsewhere(cited, candidates, settings) else ()
     if venue is not None and venue.key is not None and cited.year is not None and cited.title:
-        complete = coverage(venue.key, cited.year)
+        # Absence from the index proves something only where it holds every volume the cited string can
+        # mean; the online sources, asked as well, hold the companion and workshop volumes it may lack.
+        means_one = held_venue(cited) == venue.key
+        complete = coverage(venue.key, cited.year) if means_one or searched_online else []
         where = f"{venue.key.upper()} {cited.year}"
         sources = ", ".join(f"{source} ({n} records)" for source, n in complete)
-        if complete and not searched_online:
-            return Judgement(
-                Verdict.UNVERIFIED,
-                fields,
-                evidence,
-                f"no record of {where} has this title, though the index holds that venue and year "
-                f"completely ({sources}): the citation is wrong, but whether the work is invented or a real "
-                f"one cited at another venue or year, only the online sources can tell{conflict}",
-            )
         if complete and printed:
             return Judgement(
                 Verdict.UNVERIFIED,
@@ -504,6 +530,27 @@ def _decide_without_record(
                 f"no source has the parsed title, but the reference string prints the title of "
                 f"{printed[0].record.source} record {printed[0].record.source_id}: the string may be "
                 f"misread{conflict}",
+                levels=("coverage.printed_title", *elsewhere),
+            )
+        if complete and elsewhere:
+            return Judgement(
+                Verdict.UNVERIFIED,
+                fields,
+                evidence,
+                f"no record of {where} has this title, though the index holds that venue and year "
+                f"completely ({sources}); a record elsewhere has a title like it: a real work cited at "
+                f"another venue or year, or with other authors, or an invented one borrowing it{conflict}",
+                levels=elsewhere,
+            )
+        if complete and not searched_online:
+            return Judgement(
+                Verdict.UNVERIFIED,
+                fields,
+                evidence,
+                f"no record of {where} has this title, though the index holds that venue and year "
+                f"completely ({sources}): the citation is wrong, but whether the work is invented or a real "
+                f"one cited at another venue or year, only the online sources can tell{conflict}",
+                levels=("coverage.absent_from_complete",),
             )
         if complete:
             return Judgement(
@@ -512,6 +559,7 @@ def _decide_without_record(
                 evidence,
                 f"no record of {where} has this title, though the index holds that venue and year "
                 f"completely ({sources}), and no online source has it",
+                levels=("coverage.absent_from_complete", "coverage.absent_online"),
             )
     if not cited.title:
         cited_ids = " and ".join(
@@ -521,9 +569,33 @@ def _decide_without_record(
             f"no title to search by, and no indexed record carries the cited {cited_ids}: only its resolver "
             "(doi.org, arXiv) can tell whose it is"
         )
+    elif venue and cited.year and venue.key and coverage(venue.key, cited.year):
+        reason = (
+            f"not found in the index; it holds {venue.key.upper()} {cited.year} completely, but the cited "
+            f"{cited.venue!r} can name a volume it may not hold (companion, Findings, workshops; a journal's "
+            "later issues), or the title is a volume's"
+        )
     elif venue and cited.year:
         scope = f"{(venue.key or venue.name).upper()} {cited.year}"
         reason = f"not found in the index, which does not cover {scope} completely"
     else:
         reason = "not found in the index; with no venue and year cited, nothing says the index would hold it"
-    return Judgement(Verdict.UNVERIFIED, fields, evidence, reason + conflict)
+    online = ("coverage.absent_online",) if searched_online and cited.title else ()
+    return Judgement(Verdict.UNVERIFIED, fields, evidence, reason + conflict, levels=(*online, *elsewhere))
+
+
+def _title_elsewhere(cited: ParsedFields, candidates: list[Candidate], settings: JudgeSettings) -> bool:
+    """Whether a record found by its title (not by a cited identifier) has a title close to the cited one,
+    or the cited one as its main title ("SelfCheckGPT" for "SelfCheckGPT: Zero-Resource …"), though the
+    rules did not take it for the cited work: the title exists under other authors, venue or year."""
+    title = cited.title or ""
+    key = title_key(title)
+
+    def like(record: Record, similarity: float) -> bool:
+        if similarity >= settings.title_candidate_similarity or main_title_of(title, record.title):
+            return True
+        return key == title_key(record.title.split(":", 1)[0])
+
+    return bool(key) and any(
+        c.via not in ("doi", "arxiv_id") and like(c.record, c.title_similarity) for c in candidates
+    )

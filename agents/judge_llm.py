@@ -1,8 +1,10 @@
-"""The LLM part of the strict judge: it adjudicates only what the rules leave borderline.
+"""The LLM part of the strict judge: it adjudicates only what the rules leave borderline, or where its
+answer can move the flag.
 
 The deterministic judge (`judge.py`) marks a metadata_error `borderline` when its verdict hinges on
 mismatches the rules cannot settle alone (`Judgement.doubted`: a title reworded or another work's, names
-written another way, an unrecognised but similar venue). Only those cases reach the model, with
+written another way, an unrecognised but similar venue); the graph also sends a case whose likelihood of
+invention lies near the threshold (`likelihood.llm_band`). Only those cases reach the model, with
 CiteAudit's strict criteria ("Verifying citations with multi-agent LLMs"): the cited reference against the
 record the rules chose, field by field; any substantive difference is not a match; too little evidence,
 no decision.
@@ -25,7 +27,9 @@ No answer (server down, circuit breaker open, timeout, a reply still invalid aft
 → unverified, "LLM judge unavailable: …", never a guess: a borderline case is one the rules' verdict is not
 trusted with. With no LLM configured at all the rules' verdict stands and the reason says the case was not
 adjudicated, so the default without an LLM is the deterministic judge, unchanged. The model's decision and
-rationale are kept as evidence (source ``llm-judge``, record id the model's name).
+rationale are kept as evidence (source ``llm-judge``, record id the model's name), and its decision enters
+the likelihood as the level ``llm.<decision>``, whose weight is a documented prior in the shipped model (no
+model that runs here can fit it; `scripts/train_likelihood.py --llm URL` fits it with a real one).
 """
 
 from __future__ import annotations
@@ -157,11 +161,18 @@ def request_text(cited: ParsedFields, judgement: Judgement) -> str:
     )
 
 
-def adjudicate(cited: ParsedFields, judgement: Judgement, client: LLMClient | None) -> Judgement:
+def adjudicate(
+    cited: ParsedFields, judgement: Judgement, client: LLMClient | None, near_threshold: bool = False
+) -> Judgement:
     """The judgement with its borderline case settled by the LLM judge (see the module doc).
 
-    Not borderline: returned unchanged, and the model is never called.
+    A case is put to the model when the rules leave it borderline or its likelihood of invention is near
+    the threshold (`near_threshold`), where the answer can move the flag; the answer also enters the
+    likelihood as a level (`llm.<decision>`). Otherwise it is returned unchanged, and the model is never
+    called.
     """
+    if client is not None and near_threshold and judgement.borderline is None and judgement.evidence:
+        judgement = replace(judgement, borderline="the likelihood of invention is near the threshold")
     if judgement.borderline is None or judgement.verdict is Verdict.FABRICATED:
         return judgement  # nothing in doubt; and a no-record verdict has no record to compare with
     if client is None:
@@ -208,8 +219,15 @@ def _apply(judgement: Judgement, reply: JudgeReply, model: str) -> Judgement:
 
     def result(verdict: Verdict, checks: list[FieldCheck], reason: str) -> Judgement:
         severity = verdict_of(checks)[1] if verdict is Verdict.METADATA_ERROR else None
+        levels = (*judgement.levels, f"llm.{reply.decision}")
         return replace(
-            judgement, verdict=verdict, fields=checks, evidence=evidence, reason=reason, severity=severity
+            judgement,
+            verdict=verdict,
+            fields=checks,
+            evidence=evidence,
+            reason=reason,
+            severity=severity,
+            levels=levels,
         )
 
     doubted = set(judgement.doubted)

@@ -33,6 +33,8 @@ from refhound.settings import JudgeSettings
 
 S = FieldStatus
 MAJOR, MINOR = Severity.MAJOR, Severity.MINOR
+# A grade: the severity, why (for people), and the comparison level's name within its field (for code).
+Graded = tuple[Severity, str, str]
 
 # A name this similar to a record author's (same first initial) is a typo of it: "Schmidhuber" /
 # "Schmidhueber", "Krizhevsky" / "Krizhevksy".
@@ -166,7 +168,7 @@ def grade(
         if check.status is not S.MISMATCH or check.severity is not None:
             graded.append(check)  # a rule that knew the mismatch for what it is has graded it already
             continue
-        severity, why = _grade_one(
+        severity, why, level = _grade_one(
             check,
             cited,
             record,
@@ -178,7 +180,9 @@ def grade(
             known_name,
         )
         note = "; ".join(part for part in (check.note, why) if part)
-        graded.append(check.model_copy(update={"severity": severity, "note": note}))
+        graded.append(
+            check.model_copy(update={"severity": severity, "note": note, "level": f"{check.field}.{level}"})
+        )
     return graded
 
 
@@ -200,7 +204,7 @@ def _grade_one(
     settings: JudgeSettings,
     co_authorship: CoAuthorship,
     known_name: KnownName,
-) -> tuple[Severity, str]:
+) -> Graded:
     match check.field:
         case "title":
             # A preprint's title may be an earlier one than the version the record publishes.
@@ -214,24 +218,25 @@ def _grade_one(
             return _year(cited, record, journal_version)
         case "doi" | "arxiv_id":
             return _identifier(check)
-    return MAJOR, ""
+    return MAJOR, "", "differs"
 
 
 def _title(
     cited: str, found: str, similarity: float, settings: JudgeSettings, preprint_cited: bool
-) -> tuple[Severity, str]:
+) -> Graded:
     if similarity >= settings.title_borderline_similarity:
-        return MINOR, "a typo in the title"
+        return MINOR, "a typo in the title", "typo"
     ours, theirs = title_key(cited).split(), title_key(found).split()
     if sorted(ours) == sorted(theirs):
-        return MINOR, "the title's words in another order"
+        return MINOR, "the title's words in another order", "reordered"
     shorter, longer = sorted((ours, theirs), key=len)
     cut_short = len(shorter) >= _MIN_SHORT_TITLE_WORDS and longer[: len(shorter)] == shorter
     if cut_short or main_title_of(cited, found):
-        return MINOR, "the title with or without its subtitle, a bracketed note or a translation"
+        return MINOR, "the title with or without its subtitle, a bracketed note or a translation", "subtitle"
     if preprint_cited:
-        return MINOR, "cited as a preprint, whose title may be an earlier one than the published version's"
-    return MAJOR, ""
+        why = "cited as a preprint, whose title may be an earlier one than the published version's"
+        return MINOR, why, "near_on_preprint"
+    return MAJOR, "", "other_words"
 
 
 def _authors(
@@ -242,11 +247,13 @@ def _authors(
     settings: JudgeSettings,
     co_authorship: CoAuthorship,
     known_name: KnownName,
-) -> tuple[Severity, str]:
+) -> Graded:
     if authors.tail_of_record and _cut_inside_a_name(cited.authors):
-        return MINOR, (
+        return (
+            MINOR,
             f"only the record's last {len(cited.authors)} of {len(record.authors)} authors, the first a bare "
-            "family name: the string seems to begin inside its author list"
+            "family name: the string seems to begin inside its author list",
+            "record_tail",
         )
     # A later or journal version's list, or a record short of authors (a database that lost one), adds
     # people of the same group: one of the added names has written with the record's authors elsewhere.
@@ -258,12 +265,14 @@ def _authors(
     if evidence is not None:
         where = "after them" if authors.extends_record else "among them"
         version = "the journal version's list" if journal_version else "a later version's list"
-        return MINOR, (
+        return (
+            MINOR,
             f"the record's {len(record.authors)} authors, in order, with {len(authors.unmatched)} more "
-            f"{where}, who write with them ({evidence}): {version}, or a record short of authors"
+            f"{where}, who write with them ({evidence}): {version}, or a record short of authors",
+            "coauthor_added",
         )
     unused = list(authors.unused)
-    misspelt = []
+    misspelt, strangers = [], []
     for name in authors.unmatched:
         other = next((o for o in unused if _variant(name, o, settings)), None)
         if other is None:
@@ -272,23 +281,45 @@ def _authors(
             # that person, whom the index knows.
             other = next((o for o in unused if _misspelt(name, o)), None)
             if other is None or known_name(name):
-                return MAJOR, f"{name} is no variant of any author of the record"
+                strangers.append(name)
+                continue
             misspelt.append(f"{name} for {other}")
         unused.remove(other)
+    if strangers:
+        are = "is" if len(strangers) == 1 else "are"
+        return (
+            MAJOR,
+            f"{', '.join(strangers)} {are} no variant of any author of the record",
+            _stranger_level(strangers, unused, len(authors.unmatched) + authors.matched),
+        )
     first = record.authors[0] if record.authors else None
     if first is not None and first in unused:
-        return MAJOR, f"the first author, {first}, is left out"
+        return MAJOR, f"the first author, {first}, is left out", "first_left_out"
     if authors.first_displaced and not authors.unmatched and not unused:
-        return MINOR, "every author cited, in another order"
+        return MINOR, "every author cited, in another order", "first_elsewhere"
     typos = f" (a typo: {'; '.join(misspelt)}, a name no author of the index has)" if misspelt else ""
     if authors.unmatched and unused and not cited.authors_truncated:
         return (
             MINOR,
             f"names written another way{typos}, and authors left out as in an earlier version's list",
+            "variants_and_left_out",
         )
     if authors.unmatched:
-        return MINOR, f"names written another way{typos or ' (a typo, a variant or a short form)'}"
-    return MINOR, "authors left out, as in an earlier version's list"
+        level = "misspelt_unknown_name" if misspelt else "written_another_way"
+        return MINOR, f"names written another way{typos or ' (a typo, a variant or a short form)'}", level
+    return MINOR, "authors left out, as in an earlier version's list", "left_out"
+
+
+def _stranger_level(strangers: Sequence[str], unpaired: Sequence[str], cited: int) -> str:
+    """The level of cited names no record author can be: each with a record author's family name and
+    another given name ("Anant K. Agarwal" for Aman Agarwal), one among several right ones, or most of the
+    list."""
+    families = {_family(parse_name(name).family) for name in unpaired}
+    if all(_family(parse_name(name).family) in families for name in strangers):
+        return "given_name_other"
+    if len(strangers) == 1:
+        return "one_stranger"
+    return "mostly_strangers" if 2 * len(strangers) > cited else "some_strangers"
 
 
 def _cut_inside_a_name(names: Sequence[str]) -> bool:
@@ -429,16 +460,16 @@ def _same_words(cited: str, found: str) -> bool:
     return full >= 2 or (full == 1 and not left and len(theirs) >= _MIN_WORDS_ONE_FULL)
 
 
-def _venue(cited: ParsedFields, record: Record) -> tuple[Severity, str]:
+def _venue(cited: ParsedFields, record: Record) -> Graded:
     """Venues the table knows apart, a workshop for the main event and a preprint cited as published
     are graded major where they are found (field_rules); what is left are names the table does not know."""
     ours = parse_venue(cited.venue) if cited.venue else None
     theirs = parse_venue(record.venue) if record.venue else None
     if ours is None or theirs is None:
-        return MAJOR, ""
+        return MAJOR, "", "differs"
     if ours.key is None and theirs.key is None:
-        return MINOR, "venue names the rules cannot recognise; check the correction"
-    return MINOR, "one venue name is not recognised; check the correction"
+        return MINOR, "venue names the rules cannot recognise; check the correction", "neither_known"
+    return MINOR, "one venue name is not recognised; check the correction", "one_unknown"
 
 
 def _cites_journal_version(cited: ParsedFields, record: Record) -> bool:
@@ -450,34 +481,38 @@ def _cites_journal_version(cited: ParsedFields, record: Record) -> bool:
     return ours is VenueKind.JOURNAL and theirs in (VenueKind.CONFERENCE, VenueKind.WORKSHOP)
 
 
-def _year(cited: ParsedFields, record: Record, journal_version: bool) -> tuple[Severity, str]:
+def _year(cited: ParsedFields, record: Record, journal_version: bool) -> Graded:
     if cited.year is None or record.year is None:
-        return MAJOR, ""
+        return MAJOR, "", "differs"
     gap = cited.year - record.year
     if journal_version and 0 < gap <= _JOURNAL_VERSION_YEARS:
-        return MINOR, "the year of the journal version"
+        return MINOR, "the year of the journal version", "journal_version"
     if gap == -1:
-        return MINOR, "a year before the published version's: the preprint's year"
+        return MINOR, "a year before the published version's: the preprint's year", "one_before"
     # A year after the published version's is another version's only where one can come later: the
     # journal version (above), a preprint posted after the proceedings, or the published version of a
     # preprint record. At the record's own venue no version has it.
     preprint = cites_preprint(cited)
     if gap == 1 and (preprint or not cited.venue or record.entry_type == "preprint"):
-        return MINOR, "a year after the record's: a later version's year"
+        return MINOR, "a year after the record's: a later version's year", "one_after_version"
     if gap < 0 and preprint:
         id_year = arxiv_year(cited.arxiv_id) if cited.arxiv_id else None
         if -gap <= _PREPRINT_LEAD_YEARS or id_year == cited.year:
-            return MINOR, f"the preprint's year, {-gap} years before the published version's"
-    return MAJOR, "a year no version of the work has"
+            return MINOR, f"the preprint's year, {-gap} years before the published version's", "preprint_lead"
+    # No version has the year; how far and which way still tell a slip (a proceedings volume dated the
+    # year after its meeting) from an invented year.
+    direction = "after" if gap > 0 else "before"
+    distance = {1: "one", 2: "two"}.get(abs(gap), "years")
+    return MAJOR, "a year no version of the work has", f"no_version_{distance}_{direction}"
 
 
-def _identifier(check: FieldCheck) -> tuple[Severity, str]:
+def _identifier(check: FieldCheck) -> Graded:
     """Another work's identifier and one that does not exist are graded major where they are found."""
     if not check.cited or not check.found:
-        return MAJOR, ""
+        return MAJOR, "", "differs"
     cited, found = check.cited.casefold(), check.found.casefold()
     if found.startswith(cited):
-        return MINOR, "the identifier cut short (broken across a line?)"
+        return MINOR, "the identifier cut short (broken across a line?)", "cut_short"
     if OSA.distance(cited, found) <= _IDENTIFIER_TYPO_EDITS:
-        return MINOR, "a typo in the identifier"
-    return MAJOR, ""
+        return MINOR, "a typo in the identifier", "typo"
+    return MAJOR, "", "differs"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from refhound.models import FlagPolicy, Severity, UnverifiedPolicy, Verdict, is_hallucinated
+from refhound.models import FlagPolicy, ReferenceResult, UnverifiedPolicy, is_decided, is_hallucinated
 
 
 def _ratio(a: int, b: int) -> float:
@@ -80,16 +80,17 @@ def score(pairs: Iterable[tuple[bool, bool]]) -> Scores:
 
 
 def predicted_hallucinated(
-    verdict: Verdict,
+    result: ReferenceResult,
+    threshold: float,
     policy: UnverifiedPolicy,
-    severity: Severity | None = None,
     positive: FlagPolicy = FlagPolicy.MAJOR,
 ) -> bool:
-    """The detector's yes/no: `unverified` counts as the policy says (real or fake; never unknown here); a
-    minor metadata error counts only when `positive` is `any`."""
+    """The detector's yes/no: the likelihood reaches the threshold (or, when `positive` is `any`, any
+    metadata error); below it an `unverified` reference counts as the policy says (real or fake; never
+    unknown here)."""
     if policy is UnverifiedPolicy.UNKNOWN:
         raise ValueError("a benchmark needs a yes/no answer: count unverified as real or fake")
-    return bool(is_hallucinated(verdict, severity, policy, positive))
+    return bool(is_hallucinated(result.verdict, result.likelihood, threshold, policy, positive))
 
 
 @dataclass(frozen=True)
@@ -117,6 +118,7 @@ def per_type(rows: Iterable[tuple[str, bool]]) -> dict[str, TypeCount]:
     return {kind: TypeCount(n, d) for kind, (n, d) in sorted(counts.items())}
 
 
-def decided(verdict: Verdict) -> bool:
-    """Whether the verifier gave an answer of its own (not `unverified`): what coverage counts."""
-    return verdict is not Verdict.UNVERIFIED
+def decided(result: ReferenceResult, threshold: float) -> bool:
+    """Whether the verifier gave an answer of its own (a verdict other than `unverified`, or a flag): what
+    coverage counts."""
+    return is_decided(result.verdict, result.likelihood, threshold)

@@ -14,7 +14,9 @@ from typing import Any
 
 from refhound.benchmark.items import BenchItem, Benchmark, InputMode
 from refhound.benchmark.metrics import Scores, TypeCount, decided, per_type, predicted_hallucinated, score
+from refhound.benchmark.ranking import average_precision, expected_calibration_error, roc_auc, threshold_sweep
 from refhound.benchmark.runner import BenchRun
+from refhound.likelihood.model import features
 from refhound.models import FlagPolicy, ReferenceResult, UnverifiedPolicy, Verdict
 
 BENCH_SCHEMA = "refhound.bench/1"
@@ -42,21 +44,29 @@ class BenchResult:
     positive: FlagPolicy = FlagPolicy.MAJOR  # whether a minor metadata error counts as a positive
     part: str | None = None  # "K/N" when only that part of the items was scored
     items_in_file: int | None = None  # items of the file (its split) before --part; None: `bench.items`
+    threshold: float = 0.5  # the likelihood from which a reference is hallucinated
+    model: str | None = None  # the likelihood model's name and version
 
     def __post_init__(self) -> None:
         self.pairs: list[tuple[BenchItem, ReferenceResult]] = list(
             zip(self.bench.items, self.run.results, strict=False)
         )
         self.predicted = [
-            predicted_hallucinated(r.verdict, self.policy, r.severity, self.positive) for _, r in self.pairs
+            predicted_hallucinated(r, self.threshold, self.policy, self.positive) for _, r in self.pairs
         ]
+        # The likelihood as a ranking: every item, and the decided ones (where the verifier answered).
+        self.scored = [(i.hallucinated, r.likelihood or 0.0) for i, r in self.pairs]
+        self.scored_decided = [
+            (i.hallucinated, r.likelihood or 0.0) for i, r in self.pairs if decided(r, self.threshold)
+        ]
+        self.levels = Counter(level for _, r in self.pairs for level in features(r.fields, r.levels))
         self.scores = score((i.hallucinated, p) for (i, _), p in zip(self.pairs, self.predicted, strict=True))
         self.types: dict[str, TypeCount] = per_type(
             (i.type, p) for (i, _), p in zip(self.pairs, self.predicted, strict=True)
         )
         self.verdicts = Counter(r.verdict.value for _, r in self.pairs)
         decided_rows = [
-            (i, p) for (i, r), p in zip(self.pairs, self.predicted, strict=True) if decided(r.verdict)
+            (i, p) for (i, r), p in zip(self.pairs, self.predicted, strict=True) if decided(r, self.threshold)
         ]
         self.decided = len(decided_rows)
         self.scores_decided = score((i.hallucinated, p) for i, p in decided_rows)
@@ -66,7 +76,7 @@ class BenchResult:
             rows = [(i, r) for i, r in self.pairs if i.upstream_real is not None]
             self.upstream = score((i.hallucinated, not i.upstream_real) for i, _ in rows)
             self.upstream_decided = score(
-                (i.hallucinated, not i.upstream_real) for i, r in rows if decided(r.verdict)
+                (i.hallucinated, not i.upstream_real) for i, r in rows if decided(r, self.threshold)
             )
 
     @property
@@ -102,6 +112,8 @@ class BenchResult:
                     "verdict": r.verdict.value,
                     "severity": r.severity.value if r.severity else None,
                     "type": i.type,
+                    "likelihood": r.likelihood,
+                    "features": features(r.fields, r.levels),
                 }
                 for (i, r), p in zip(self.pairs, self.predicted, strict=True)
             ],
@@ -119,6 +131,20 @@ class BenchResult:
                 "share": round(self.decided / self.n, 4) if self.n else 0.0,
                 "scores_on_decided": self.scores_decided.as_dict(),
             },
+            "model": self.model,
+            "threshold": self.threshold,
+            "likelihood": {
+                "roc_auc": _rounded(roc_auc(self.scored)),
+                "pr_auc": _rounded(average_precision(self.scored)),
+                "ece": round(expected_calibration_error(self.scored), 4),
+                "on_decided": {
+                    "roc_auc": _rounded(roc_auc(self.scored_decided)),
+                    "pr_auc": _rounded(average_precision(self.scored_decided)),
+                    "ece": round(expected_calibration_error(self.scored_decided), 4),
+                },
+                "sweep": threshold_sweep(self.scored),
+            },
+            "levels": dict(sorted(self.levels.items())),
             "timing": {
                 "load_s": round(timing.load, 4),
                 "setup_s": round(timing.setup, 4),
@@ -136,6 +162,10 @@ class BenchResult:
                 "scores_on_decided": self.upstream_decided.as_dict(),
             }
         return out
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)
 
 
 _TABLE_HEAD = [
@@ -182,6 +212,13 @@ def markdown(result: BenchResult, timing: Timing) -> str:
         lines += ["", "On the decided items only:", "", *_TABLE_HEAD, _row("refhound", result.scores_decided)]
         if result.upstream_decided is not None:
             lines.append(_row(upstream, result.upstream_decided))
+    auc, ap = roc_auc(result.scored), average_precision(result.scored)
+    lines += [
+        "",
+        f"Likelihood (`{result.model}`, threshold {result.threshold:.2f}): ROC AUC "
+        f"{'—' if auc is None else f'{auc:.3f}'}, PR AUC {'—' if ap is None else f'{ap:.3f}'}, "
+        f"expected calibration error {expected_calibration_error(result.scored):.3f}.",
+    ]
     lines += ["", "| type | n | flagged | rate |", "|---|---:|---:|---:|"]
     lines += [f"| {k} | {c.n:,} | {c.detected:,} | {c.rate:.3f} |" for k, c in result.types.items()]
     lines += [

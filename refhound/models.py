@@ -82,7 +82,14 @@ class Severity(StrEnum):
 class FieldCheck(_Model):
     field: str
     status: FieldStatus
-    severity: Severity | None = Field(default=None, description="For a mismatch: major or minor.")
+    level: str | None = Field(
+        default=None,
+        description="The comparison level the check reached: a stable identifier ('authors.given_other') "
+        "that code and the likelihood model read; the note says the same for people.",
+    )
+    severity: Severity | None = Field(
+        default=None, description="For a mismatch: whether its level is invention-like (major) or slip-like."
+    )
     cited: str | None = None
     found: str | None = None
     note: str = ""
@@ -136,19 +143,26 @@ class FlagPolicy(StrEnum):
 
 def is_hallucinated(
     verdict: Verdict,
-    severity: Severity | None = None,
+    likelihood: float | None,
+    threshold: float,
     policy: UnverifiedPolicy = UnverifiedPolicy.UNKNOWN,
     flag: FlagPolicy = FlagPolicy.MAJOR,
 ) -> bool | None:
-    """Whether a verdict counts as hallucinated; `None` when it is unverified and the policy says unknown.
-
-    A fabricated work always counts; a metadata error counts when it is major, or under `flag=any` when
-    it is a minor slip too."""
+    """Whether a reference counts as hallucinated: its likelihood of invention reaches the threshold, or,
+    under `flag=any`, it has any metadata error. Below the threshold an `unverified` reference counts as the
+    policy says (`None` for unknown): no evidence either way decides nothing."""
+    if likelihood is not None and likelihood >= threshold:
+        return True
+    if flag is FlagPolicy.ANY and verdict is Verdict.METADATA_ERROR:
+        return True
     if verdict is Verdict.UNVERIFIED:
         return {UnverifiedPolicy.REAL: False, UnverifiedPolicy.FAKE: True}.get(policy)
-    if verdict is Verdict.METADATA_ERROR:
-        return flag is FlagPolicy.ANY or severity is not Severity.MINOR
-    return verdict is Verdict.FABRICATED
+    return False
+
+
+def is_decided(verdict: Verdict, likelihood: float | None, threshold: float) -> bool:
+    """Whether refhound answered for the reference: a verdict other than `unverified`, or a flag."""
+    return verdict is not Verdict.UNVERIFIED or (likelihood is not None and likelihood >= threshold)
 
 
 class StageRun(_Model):
@@ -158,6 +172,13 @@ class StageRun(_Model):
     elapsed_ms: float
     candidates: int = Field(default=0, description="Records the stage put before the judge.")
     note: str = ""
+
+
+class Contribution(_Model):
+    """One comparison level's part in a reference's likelihood: its weight in log-odds."""
+
+    level: str
+    weight: float
 
 
 class ReferenceResult(_Model):
@@ -171,6 +192,18 @@ class ReferenceResult(_Model):
         default=None, description="For a metadata_error: major (counts as hallucinated) or minor (a slip)."
     )
     hallucinated: bool | None
+    likelihood: float | None = Field(
+        default=None,
+        description="Calibrated probability that the reference was invented rather than written with slips.",
+    )
+    contributions: list[Contribution] = Field(
+        default_factory=list,
+        description="The likelihood's terms: the model's prior, then each level that fired, in log-odds.",
+    )
+    levels: list[str] = Field(
+        default_factory=list,
+        description="Evidence levels beyond the field checks' own (coverage, parse, LLM).",
+    )
     fields: list[FieldCheck] = Field(default_factory=list)
     evidence: list[Evidence] = Field(default_factory=list)
     stage: str = Field(description="The SOP stage that decided the verdict.")
@@ -217,6 +250,10 @@ class Report(_Model):
     inputs: list[str] = Field(default_factory=list)
     references: list[ReferenceResult] = Field(default_factory=list)
     problems: list[InputProblem] = Field(default_factory=list)
+    model: str | None = Field(default=None, description="The likelihood model's name and version.")
+    threshold: float | None = Field(
+        default=None, description="The likelihood from which a reference is called hallucinated."
+    )
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 

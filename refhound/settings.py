@@ -94,6 +94,33 @@ class JudgeSettings(_Section):
     )
 
 
+class LikelihoodSettings(_Section):
+    model: Path | None = Field(
+        default=None,
+        description="The likelihood model file (refhound.likelihood/1 JSON); unset: the packaged model.",
+    )
+    threshold: float | None = Field(
+        default=None,
+        ge=0.0,
+        le=1.0,
+        description="A reference whose likelihood of being invented reaches this is called hallucinated; "
+        "unset: the model's own threshold, chosen so that at most 1% of decided real references are flagged.",
+    )
+    prior: float | None = Field(
+        default=None,
+        gt=0.0,
+        lt=1.0,
+        description="The share of invented references expected in the population checked (a programme "
+        "chair's submissions, say); unset: the calibrated rate of the real-world items it was fitted on.",
+    )
+    llm_band: float = Field(
+        default=2.0,
+        ge=0.0,
+        description="With an LLM judge configured, it is asked only about references whose log-odds lie "
+        "within this distance of the threshold's, where its answer can move the flag.",
+    )
+
+
 class CheckSettings(_Section):
     unverified_as: UnverifiedPolicy = Field(
         default=UnverifiedPolicy.UNKNOWN,
@@ -482,6 +509,9 @@ class Settings(BaseSettings):
         default_factory=JudgeSettings, description="The deterministic judge's rules."
     )
     check: CheckSettings = Field(default_factory=CheckSettings, description="`refhound check` behaviour.")
+    likelihood: LikelihoodSettings = Field(
+        default_factory=LikelihoodSettings, description="The likelihood that a reference was invented."
+    )
     llm: LLMSettings = Field(default_factory=LLMSettings, description="The OpenAI-compatible LLM server.")
     extract: ExtractSettings = Field(
         default_factory=ExtractSettings, description="Reference extraction from PDFs (`refhound extract`)."

@@ -2,7 +2,7 @@
 
 Each evidence stage runs its agent, lets the judge's rules look at every candidate gathered so far,
 and either ends the branch (decisive evidence) or sends it on. The judge node decides from everything
-gathered, asking the LLM only when the rules call the case borderline. A node takes a batch of branches
+gathered, asking the LLM only where the likelihood is near the threshold. A node takes a batch of branches
 on through the local stages after its own in the same graph step; only a stage that waits on a service
 gets its branches in `Send`s of their own.
 """
@@ -21,7 +21,9 @@ from langgraph.types import Command, Send
 from refhound.agents.context import Agent, AgentContext, Findings
 from refhound.agents.judge import Judgement, judge_gathered, what_was_not_asked
 from refhound.agents.reread import reread_by_record
-from refhound.models import Reference, ReferenceResult, Stage, StageRun, Verdict, is_hallucinated
+from refhound.likelihood import Policy, assess
+from refhound.likelihood.model import features
+from refhound.models import Reference, ReferenceResult, Stage, StageRun, Verdict
 from refhound.sop.routes import BatchSizes, Decided, after_stage, new_branches
 from refhound.sop.state import Branch, merge
 
@@ -82,9 +84,22 @@ def stage_step(stage: str, agent: Agent, order: list[str], context: AgentContext
         )
         branch = merge(branch, {"stages": [timing]})
         route = after_stage(branch, judgement, order)
+        if isinstance(route, Decided) and _for_the_llm(route.judgement, context):
+            return Send(Stage.JUDGE, branch)
         return finish(branch, route.judgement, stage, context) if isinstance(route, Decided) else route
 
     return work
+
+
+def _for_the_llm(judgement: Judgement, context: AgentContext) -> bool:
+    """Whether a case the rules settled goes to the judge all the same: an LLM judge is configured and
+    the likelihood is near the threshold, where its answer can move the flag."""
+    if context.llm is None or not judgement.evidence:
+        return False
+    policy = Policy.from_settings(context.settings.likelihood)
+    return policy.near_threshold(
+        features(judgement.fields, judgement.levels), context.settings.likelihood.llm_band
+    )
 
 
 def stage_node(
@@ -134,15 +149,16 @@ def _chained(work: Step, local: Mapping[str, Step]) -> Step:
 
 
 def judge_step(context: AgentContext) -> Callable[[Branch], ReferenceResult]:
-    """The judge on one branch, blocking: rules first, the LLM for what they leave borderline."""
+    """The judge on one branch, blocking: rules first, the LLM where its answer can move the flag."""
 
     def work(branch: Branch) -> ReferenceResult:
         from refhound.agents.judge_llm import adjudicate
 
         started = time.perf_counter()
         rules = _rules(branch, context)
-        judgement = adjudicate(branch["reference"].parsed, rules, context.llm)
-        asked = "; borderline, asked the LLM" if rules.borderline and context.llm else ""
+        near = _for_the_llm(rules, context)
+        judgement = adjudicate(branch["reference"].parsed, rules, context.llm, near)
+        asked = "; near the threshold, asked the LLM" if near and context.llm else ""
         timing = StageRun(
             stage=Stage.JUDGE,
             elapsed_ms=_ms_since(started),
@@ -196,10 +212,8 @@ def finish(branch: Branch, judgement: Judgement, decided_by: str, context: Agent
         raw=reference.raw,
         parsed=reference.parsed,
         verdict=judgement.verdict,
-        severity=judgement.severity,
-        hallucinated=is_hallucinated(
-            judgement.verdict, judgement.severity, context.settings.check.unverified_as
-        ),
+        hallucinated=None,
+        levels=list(judgement.levels),
         fields=judgement.fields,
         evidence=judgement.evidence,
         stage=decided_by,
@@ -207,6 +221,9 @@ def finish(branch: Branch, judgement: Judgement, decided_by: str, context: Agent
         stages=branch["stages"],
         reason=reason,
         input=reference.input,
+    )
+    result = assess(
+        result, Policy.from_settings(context.settings.likelihood), context.settings.check.unverified_as
     )
     if judgement.verdict is Verdict.VERIFIED and judgement.evidence:
         _remember(result, branch, context)

@@ -23,6 +23,7 @@ from langchain_core.runnables import RunnableConfig
 
 from refhound.agents.context import Agent, AgentContext
 from refhound.index.store import IndexStore
+from refhound.likelihood import Policy
 from refhound.llm import client_from_settings
 from refhound.models import InputProblem, Reference, ReferenceResult
 from refhound.settings import Settings
@@ -104,6 +105,7 @@ class SopRunner:
         context: AgentContext | None = None,
     ) -> None:
         self.settings = settings
+        Policy.from_settings(settings.likelihood)  # an unusable model file is an error before any work
         self.sop = sop or load_sop(settings.sop.name)
         self.context = context or build_context(settings, store)
         self._overrides = agents

@@ -309,6 +309,7 @@ def _judged(severity: Severity) -> ReferenceResult:
         verdict=Verdict.METADATA_ERROR,
         severity=severity,
         hallucinated=severity is Severity.MAJOR,
+        likelihood=0.9 if severity is Severity.MAJOR else 0.02,  # above or below any sensible threshold
         stage="index",
     )
 

@@ -26,8 +26,19 @@ from typer.core import TyperGroup
 
 from refhound.benchmark.items import Benchmark, InputMode, part_of
 from refhound.cli.index import open_index_or_fail
-from refhound.cli.output import EXIT_INTERRUPTED, EXIT_OK, err, fail, settings_from_options, write_output
+from refhound.cli.output import (
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    PriorOption,
+    ThresholdOption,
+    err,
+    fail,
+    likelihood_options,
+    settings_from_options,
+    write_output,
+)
 from refhound.errors import InputError, RefhoundError
+from refhound.likelihood import Policy
 from refhound.models import FlagPolicy, UnverifiedPolicy
 from refhound.settings import Settings
 
@@ -118,6 +129,8 @@ def run(
             "counts partial author lists and wrong venues as hallucinations).",
         ),
     ] = None,
+    threshold: ThresholdOption = None,
+    prior: PriorOption = None,
     part: Annotated[
         str | None,
         typer.Option(
@@ -163,9 +176,11 @@ def run(
                 "memory": {"enabled": memory_dir is not None, "path": memory_dir},
                 "check": {"offline": offline or None},
                 "sop": {"concurrency": concurrency},
-            }
+            },
+            likelihood_options(threshold, prior),
         )
         outcome, ready = _verify(bench, mode, index, settings)
+    likelihood = Policy.from_settings(settings.likelihood)
     if outcome.interrupted:
         err.print(
             f"interrupted: {len(outcome.results):,} of {len(bench.items):,} items finished; scoring those",
@@ -181,6 +196,8 @@ def run(
         positive=positive or (FlagPolicy.ANY if bench.name == "hallmark" else FlagPolicy.MAJOR),
         part=part,
         items_in_file=in_file,
+        threshold=likelihood.threshold,
+        model=likelihood.model.label,
     )
     _report(result, Timing(load=loaded - started, setup=ready - loaded), outputs)
     raise typer.Exit(EXIT_INTERRUPTED if outcome.interrupted else EXIT_OK)

@@ -23,9 +23,12 @@ from refhound.cli.output import (
     EXIT_OK,
     EXIT_PROBLEMS,
     EXIT_USAGE,
+    PriorOption,
+    ThresholdOption,
     err,
     fail,
     format_for,
+    likelihood_options,
     print_error,
     settings_from_options,
     write_output,
@@ -35,6 +38,7 @@ from refhound.cli.serve import serve
 from refhound.cli.triage import triage
 from refhound.errors import InputError, RefhoundError
 from refhound.index.store import IndexStore
+from refhound.likelihood import Policy
 from refhound.models import FlagPolicy, InputProblem, Reference, Report, UnverifiedPolicy, is_hallucinated
 from refhound.report import FORMATS, render
 from refhound.settings import Settings
@@ -164,6 +168,8 @@ def check(
             "any metadata error, minor slips included (any).",
         ),
     ] = None,
+    threshold: ThresholdOption = None,
+    prior: PriorOption = None,
 ) -> None:
     """Check every reference of INPUTS and report a verdict per reference."""
     fmt = format_for(fmt, output, "table")
@@ -177,6 +183,7 @@ def check(
             "sop": {"name": sop, "concurrency": concurrency},
         },
         llm_options(llm_url, llm_model, llm),
+        likelihood_options(threshold, prior),
     )
     # Inputs first: when none can be used, their errors are all there is to say, before any set-up.
     references, problems, unusable = _read(inputs or [], settings)
@@ -191,13 +198,21 @@ def check(
 
             batch = _Batch(references, [str(p) for p in inputs or []], problems)
             outcome = _run(runner, new_run_id(), settings, batch)
-    report = Report(inputs=outcome.inputs, references=outcome.results, problems=outcome.problems)
+    likelihood = Policy.from_settings(settings.likelihood)
+    report = Report(
+        inputs=outcome.inputs,
+        references=outcome.results,
+        problems=outcome.problems,
+        model=likelihood.model.label,
+        threshold=likelihood.threshold,
+    )
     _emit(report, fmt, output, index_stats, settings.check.offline)
     if unusable:
         raise typer.Exit(EXIT_USAGE)
     policy = settings.check
     problems_found = outcome.problems or any(
-        is_hallucinated(r.verdict, r.severity, policy.unverified_as, policy.flag) for r in outcome.results
+        is_hallucinated(r.verdict, r.likelihood, likelihood.threshold, policy.unverified_as, policy.flag)
+        for r in outcome.results
     )
     raise typer.Exit(EXIT_PROBLEMS if problems_found else EXIT_OK)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 from pydantic import ValidationError
@@ -77,3 +77,28 @@ def settings_from_options(*sections: dict[str, dict[str, Any]]) -> Settings:
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
         raise fail(f"invalid settings: {problems}") from None
+
+
+ThresholdOption = Annotated[
+    float | None,
+    typer.Option(
+        "--threshold",
+        min=0.0,
+        max=1.0,
+        help="Likelihood of invention from which a reference is called hallucinated (default: the model's).",
+    ),
+]
+PriorOption = Annotated[
+    float | None,
+    typer.Option(
+        "--prior",
+        min=0.0,
+        max=1.0,
+        help="Share of invented references expected in what is checked (default: the calibrated rate).",
+    ),
+]
+
+
+def likelihood_options(threshold: float | None, prior: float | None) -> dict[str, dict[str, Any]]:
+    """The likelihood options as a settings section, for `settings_from_options` to validate."""
+    return {"likelihood": {"threshold": threshold, "prior": prior}}

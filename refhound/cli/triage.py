@@ -17,7 +17,17 @@ from rich.progress import (
 
 from refhound.cli.extract import LLMModelOption, LLMModeOption, LLMUrlOption, llm_options
 from refhound.cli.index import open_index_or_fail
-from refhound.cli.output import EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, err, fail, settings_from_options
+from refhound.cli.output import (
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    PriorOption,
+    ThresholdOption,
+    err,
+    fail,
+    likelihood_options,
+    settings_from_options,
+)
 from refhound.models import UnverifiedPolicy
 
 
@@ -63,6 +73,8 @@ def triage(
     llm_url: LLMUrlOption = None,
     llm_model: LLMModelOption = None,
     llm: LLMModeOption = None,
+    threshold: ThresholdOption = None,
+    prior: PriorOption = None,
 ) -> None:
     """Check every submission under PATHS into DIR: triage.json, triage.csv, index.html and a report per
     paper, ranked most suspicious first. Re-running with the same --out reuses finished papers."""
@@ -72,6 +84,7 @@ def triage(
     settings = settings_from_options(
         {"check": {"offline": offline or None, "unverified_as": unverified_as}, "sop": {"name": sop}},
         llm_options(llm_url, llm_model, llm),
+        likelihood_options(threshold, prior),
     )
     if out.exists() and not out.is_dir():
         raise fail(f"--out {out} is a file, not a folder")

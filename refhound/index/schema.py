@@ -4,7 +4,8 @@ from __future__ import annotations
 
 # 4: completeness is proven per record (`proof`) and per venue-year (`coverage.reason`); an index of an
 # older schema claims completeness from record counts alone, so it is refused (the default one rebuilt).
-SCHEMA_VERSION = "4"
+# 5: records are indexed by venue and year, where the judge confirms a title's absence from a venue-year.
+SCHEMA_VERSION = "5"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -44,6 +45,8 @@ CREATE TABLE IF NOT EXISTS records (
     UNIQUE (source, source_id)
 );
 CREATE INDEX IF NOT EXISTS records_title_key ON records (title_key);
+-- A venue-year's titles, compared whole where absence from it is to count as evidence.
+CREATE INDEX IF NOT EXISTS records_venue_year ON records (venue_key, year);
 CREATE INDEX IF NOT EXISTS records_doi ON records (doi) WHERE doi IS NOT NULL;
 CREATE INDEX IF NOT EXISTS records_arxiv ON records (arxiv_id) WHERE arxiv_id IS NOT NULL;
 

@@ -22,6 +22,8 @@ from itertools import combinations, islice
 from pathlib import Path
 from typing import Any
 
+from rapidfuzz.distance import Indel
+
 from refhound.errors import IndexCorrupt, IndexMissing, IndexStale, IngestError
 from refhound.index.completeness import Proof, assess
 from refhound.index.ingest.acl import SOURCE as ACL_SOURCE
@@ -675,6 +677,27 @@ class IndexStore:
 
     def by_title_key(self, key: str) -> list[IndexedRecord]:
         return self._rows(f"SELECT id, {_COLUMNS} FROM records WHERE title_key = ?", (key,))
+
+    def near_titles_in(
+        self, key: str, venue_key: str, years: Sequence[int], least: float
+    ) -> list[IndexedRecord]:
+        """Records of a venue's `years` whose title key, written without spaces, is at least `least` alike
+        to `key` written so (rapidfuzz's normalised Indel similarity): the same title with a compound
+        written joined, hyphenated or apart ("lowresource" / "low resource"), stray quote marks, or a typo,
+        which the full-text search's tokens miss. A venue-year is a few thousand records at most."""
+        compact = key.replace(" ", "")
+        marks = ",".join("?" * len(years))
+        rows = self._db.execute(
+            f"SELECT id, title_key FROM records WHERE venue_key = ? AND year IN ({marks})",
+            (venue_key, *years),
+        ).fetchall()
+        ids = [
+            i for i, theirs in rows if Indel.normalized_similarity(compact, theirs.replace(" ", "")) >= least
+        ]
+        if not ids:
+            return []
+        found = ",".join("?" * len(ids))
+        return self._rows(f"SELECT id, {_COLUMNS} FROM records WHERE id IN ({found})", ids)
 
     def search_title(self, key: str, limit: int) -> list[IndexedRecord]:
         """Full-text candidates for a title key, best BM25 first; tolerant of typos and missing words.

@@ -193,6 +193,31 @@ def _series_matches(normalized: str) -> Iterator[re.Match[str]]:
         position = position + 1 if position >= 0 else -1
 
 
+# Words that say nothing of which volume of a series is meant.
+_VOLUME_NEUTRAL = frozenset({"#", "|", "proceedings", "of", "the", "in", "at"})
+# Words naming a volume beside a conference's main proceedings.
+_SIDE_VOLUME = re.compile(
+    r"\b(?:companion|posters?|demos?|demonstrations?|tutorials?|abstracts?|workshops?|student|doctoral|"
+    r"findings|extended|adjunct|satellite)\b"
+)
+
+
+def main_proceedings_key(text: str) -> str | None:
+    """The series key of a venue string that names a conference's main proceedings, else None.
+
+    "Proceedings of the 58th Annual Meeting of the ACL" names them. A bare acronym ("In WWW", "LREC", "EMNLP
+    2023", "Proc. of ACL") also stands for the series' companion, Findings and workshop volumes; "Companion
+    Proceedings of the Web Conference" names another volume; a journal's year is published issue by issue
+    and a dump holds the issues out by its date. Absence from a venue-year held completely proves something
+    only of the first kind."""
+    normalized = _normalize(_display(text))
+    words = [w for w in normalized.split() if w not in _VOLUME_NEUTRAL]
+    info = parse_venue(text)
+    if info.kind is not VenueKind.CONFERENCE or len(words) <= 1 or _SIDE_VOLUME.search(normalized):
+        return None
+    return info.key
+
+
 @lru_cache(maxsize=1 << 16)
 def parse_venue(text: str) -> VenueInfo:
     """Recognise the venue series a venue string names, with its kind; key None when unrecognised. A work

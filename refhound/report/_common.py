@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
+from refhound.likelihood.levels import describe
+from refhound.likelihood.model import PRIOR
 from refhound.models import Evidence, FieldCheck, FieldStatus, InputProblem, ReferenceResult, Summary, Verdict
 
 ABSENT = "—"
@@ -27,6 +29,13 @@ def deciding_evidence(result: ReferenceResult) -> Evidence | None:
 def verdict_text(result: ReferenceResult) -> str:
     """The verdict, with the severity of a metadata error: 'metadata_error (minor)'."""
     return f"{result.verdict.value} ({result.severity.value})" if result.severity else result.verdict.value
+
+
+def strongest_reason(result: ReferenceResult) -> str | None:
+    """The likelihood's strongest term in words ("every author right but another given name …"), or None
+    when nothing but the prior speaks."""
+    terms = [t for t in result.contributions if t.level != PRIOR]
+    return describe(terms[0].level) if terms else None
 
 
 def hallucinated_text(result: ReferenceResult) -> str | None:

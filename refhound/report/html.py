@@ -34,6 +34,7 @@ from refhound.report._common import (
     evidence_tail,
     hallucinated_text,
     safe_url,
+    strongest_reason,
     verdict_text,
 )
 from refhound.report.marks import author_names, names_not_in, wrong_field_spans
@@ -56,6 +57,8 @@ pre { white-space: pre-wrap; margin: .3rem 0; }
 mark.wrong { background: #ffd6d6; border-bottom: 2px solid #c62828; }
 mark.minor { background: #fff0c2; border-bottom: 2px solid #a15c00; }
 .fix { margin: .25rem 0; }
+.bar { display: inline-block; width: 5em; height: .6em; background: #eee; vertical-align: middle; }
+.bar > span { display: block; height: 100%; background: #c62828; }
 """
 #: Author lists longer than this are abbreviated in corrections (the cited string shows them whole).
 _LONG_AUTHORS = 3
@@ -162,7 +165,20 @@ def _verdict_cell(result: ReferenceResult) -> str:
     hallucinated = hallucinated_text(result)
     if hallucinated is not None:
         cell += f'<br><span class="muted">hallucinated: {hallucinated}</span>'
-    return cell
+    return cell + likelihood_html(result)
+
+
+def likelihood_html(result: ReferenceResult) -> str:
+    """The likelihood of invention as a bar, its value and its strongest reason."""
+    if result.likelihood is None:
+        return ""
+    width = round(100 * result.likelihood)
+    why = strongest_reason(result)
+    said = f'<br><span class="muted">{escape(why)}</span>' if why else ""
+    return (
+        f'<br><span class="likelihood" title="likelihood that the reference was invented">'
+        f'<span class="bar"><span style="width:{width}%"></span></span> {result.likelihood:.2f}</span>{said}'
+    )
 
 
 def _problem_row(result: ReferenceResult) -> str:
@@ -221,7 +237,10 @@ def render_html(report: Report, header: ReportHeader | None = None) -> str:
         f'<tr><td class="{verdict.value}">{verdict.value}</td><td>{count_text(summary, verdict)}</td></tr>'
         for verdict in Verdict
     )
-    problems = sorted((r for r in report.references if r.verdict is not Verdict.VERIFIED), key=problem_rank)
+    problems = sorted(
+        (r for r in report.references if r.verdict is not Verdict.VERIFIED),
+        key=lambda r: (-(r.likelihood or 0.0), problem_rank(r)),
+    )
     verified = [r for r in report.references if r.verdict is Verdict.VERIFIED]
     parts = [
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">',

@@ -71,6 +71,8 @@ def _details(result: ReferenceResult) -> list[str]:
     hallucinated = hallucinated_text(result)
     if hallucinated is not None:
         status.append(f"hallucinated: {hallucinated}")
+    if result.likelihood is not None:
+        status.append(f"likelihood of invention {result.likelihood:.2f}")
     reason = f". {escape(result.reason)}" if result.reason else ""
     lines = [f"### {escape(result.id)}: {escape(display_title(result))}", ""]
     lines += [", ".join(status) + reason, "", f"Cited as: {escape(result.raw)}", ""]

@@ -33,6 +33,8 @@ def _verdict_cell(result: ReferenceResult) -> Text:
     hallucinated = hallucinated_text(result)
     if hallucinated is not None:
         cell.append(f"\nhallucinated: {hallucinated}", style="dim")
+    if result.likelihood is not None:
+        cell.append(f"\nlikelihood: {result.likelihood:.2f}", style="dim")
     return cell
 
 

@@ -14,6 +14,7 @@ from pydantic_core import PydanticSerializationError
 
 from refhound.errors import InputError
 from refhound.inputs.screen import EntryLimits, TooManyEntries
+from refhound.likelihood import Policy
 from refhound.models import (
     FlagPolicy,
     InputProblem,
@@ -83,7 +84,14 @@ def run_check(job: Job, jobs: JobStore, runtime: CheckRuntime, request: CheckReq
         limit = f"the check ran past the server's time limit of {job.timeout_s:g} s"
         raise JobFailed(limit, FailureKind.TIMEOUT) from None
     found = with_policy(results, request.options, runtime.settings)
-    return Report(inputs=request.input_names, references=found, problems=problems)
+    policy = Policy.from_settings(runtime.settings.likelihood)
+    return Report(
+        inputs=request.input_names,
+        references=found,
+        problems=problems,
+        model=policy.model.label,
+        threshold=policy.threshold,
+    )
 
 
 def read_references(
@@ -185,9 +193,14 @@ def with_policy(
     server's)."""
     if options.unverified_as is None or options.unverified_as is settings.check.unverified_as:
         return results
+    threshold = Policy.from_settings(settings.likelihood).threshold
     return [
         result.model_copy(
-            update={"hallucinated": is_hallucinated(result.verdict, result.severity, options.unverified_as)}
+            update={
+                "hallucinated": is_hallucinated(
+                    result.verdict, result.likelihood, threshold, options.unverified_as
+                )
+            }
         )
         for result in results
     ]
@@ -197,6 +210,7 @@ def flagged(report: Report, options: CheckOptions, settings: Settings) -> bool:
     """What exit code 1 of `refhound check` would say: an input problem, or a reference the flag policy
     counts."""
     policy = options.unverified_as or settings.check.unverified_as
+    threshold = Policy.from_settings(settings.likelihood).threshold
     return bool(report.problems) or any(
-        is_hallucinated(r.verdict, r.severity, policy, options.flag) for r in report.references
+        is_hallucinated(r.verdict, r.likelihood, threshold, policy, options.flag) for r in report.references
     )

@@ -25,6 +25,8 @@ td.worst { min-width: 22rem; }
 th[aria-sort="ascending"]::after { content: " ▲"; }
 th[aria-sort="descending"]::after { content: " ▼"; }
 td.num { text-align: right; }
+.bar { display: inline-block; width: 4em; height: 0.6em; background: #eee; vertical-align: middle; }
+.bar > span { display: block; height: 100%; background: #c0392b; }
 tr.error td { background: #fafafa; color: #666; }
 tr.flagged td:first-child { border-left: 4px solid #c62828; }
 .flags { margin: 0; padding-left: 1.1rem; font-size: .9em; }
@@ -77,6 +79,8 @@ _COLUMNS: list[tuple[str, str]] = [
     ("rank", "number"),
     ("paper", "text"),
     ("worst references / reason", "text"),
+    ("expected invented", "number"),
+    ("highest likelihood", "number"),
     ("status", "text"),
     ("references", "number"),
     ("hallucinated", "number"),
@@ -90,6 +94,15 @@ _COLUMNS: list[tuple[str, str]] = [
 
 def _num(value: int) -> str:
     return f'<td class="num" data-value="{value}">{value}</td>'
+
+
+def _bar(value: float, top: float) -> str:
+    """A number with a bar of its share of `top`, sortable by the number."""
+    width = 0 if top <= 0 else round(100 * min(value / top, 1.0))
+    return (
+        f'<td class="num" data-value="{value}"><span class="bar"><span style="width:{width}%"></span>'
+        f"</span> {value:.2f}</td>"
+    )
 
 
 def _row(rank: int, paper: dict[str, Any]) -> str:
@@ -106,6 +119,8 @@ def _row(rank: int, paper: dict[str, Any]) -> str:
         _num(rank),
         f'<td data-value="{name}">{link}</td>',
         f'<td class="worst">{detail}</td>',
+        _bar(float(paper.get("expected_invented", 0.0)), max(1.0, float(paper.get("references", 0)) / 4)),
+        _bar(float(paper.get("max_likelihood", 0.0)), 1.0),
         f"<td>{escape(status)}</td>",
         _num(paper["references"]),
         _num(paper["hallucinated"]),

@@ -1,9 +1,10 @@
 """A triage row per paper (`refhound.triage/1`), the ranking, and the CSV.
 
-A paper's row counts its verdicts, its hallucinated references (fabricated works and major metadata errors,
-plus unverified ones when `--unverified-as fake`) and its minor slips, and names its worst references in
-`flags`. Papers are ranked most suspicious first: hallucinated references, then minor errors, then the share
-left unverified; papers that could not be checked follow, with their reason.
+A paper's row counts its verdicts, its hallucinated references (those whose likelihood of invention reaches
+the threshold, plus unverified ones when `--unverified-as fake`) and its minor slips, sums its references'
+likelihoods (the expected number of invented references) and names its most likely invented references in
+`flags`. Papers are ranked by that expected number, then by their highest single likelihood; papers that could
+not be checked follow, with their reason.
 """
 
 from __future__ import annotations
@@ -43,6 +44,10 @@ class PaperRow(BaseModel):
     verdicts: VerdictCounts = Field(default_factory=VerdictCounts)
     hallucinated: int = 0
     minor: int = 0
+    expected_invented: float = Field(
+        default=0.0, description="The sum of the references' likelihoods: how many are expected invented."
+    )
+    max_likelihood: float = Field(default=0.0, description="The highest likelihood of any one reference.")
     flags: list[str] = Field(default_factory=list)
     report: str | None = Field(default=None, description="papers/<slug>.json, relative to the output folder.")
     html: str | None = Field(default=None, description="papers/<slug>.html, relative to the output folder.")
@@ -59,17 +64,18 @@ def _short(text: str) -> str:
 def flag_line(result: ReferenceResult) -> str:
     """E.g. '[12] fabricated: "Sparse Mixture Attention…"' or '[3] major error, year 2021 → 2017: "…"'."""
     title = f'"{_short(display_title(result))}"'
+    chance = f" (likelihood {result.likelihood:.2f})" if result.likelihood is not None else ""
     if result.verdict is Verdict.FABRICATED:
-        return f"[{result.id}] fabricated: {title}"
+        return f"[{result.id}] fabricated{chance}: {title}"
     if result.verdict is Verdict.UNVERIFIED:
-        return f"[{result.id}] unverified: {title}"
+        return f"[{result.id}] unverified{chance}: {title}"
     wrong = [c for c in result.fields if c.status is FieldStatus.MISMATCH]
     fixes = ", ".join(
         f"{c.field} differ" if c.field == "authors" else f"{c.field} {c.cited or '—'} → {c.found or '—'}"
         for c in wrong[:2]
     )
     severity = result.severity.value if result.severity else "major"
-    return f"[{result.id}] {severity} error" + (f", {_short(fixes)}" if fixes else "") + f": {title}"
+    return f"[{result.id}] {severity} error{chance}" + (f", {_short(fixes)}" if fixes else "") + f": {title}"
 
 
 def checked_row(paper: str, report: Report, report_path: str, html_path: str) -> PaperRow:
@@ -77,8 +83,9 @@ def checked_row(paper: str, report: Report, report_path: str, html_path: str) ->
     summary = report.summary
     worst = sorted(
         (r for r in report.references if r.hallucinated or r.verdict is Verdict.METADATA_ERROR),
-        key=problem_rank,
+        key=lambda r: (-(r.likelihood or 0.0), problem_rank(r)),
     )
+    likelihoods = [r.likelihood or 0.0 for r in report.references]
     return PaperRow(
         paper=paper,
         status="checked",
@@ -91,6 +98,8 @@ def checked_row(paper: str, report: Report, report_path: str, html_path: str) ->
         ),
         hallucinated=sum(1 for r in report.references if r.hallucinated),
         minor=summary.minor,
+        expected_invented=round(sum(likelihoods), 3),
+        max_likelihood=max(likelihoods, default=0.0),
         flags=[flag_line(r) for r in worst[:MAX_FLAGS]],
         report=report_path,
         html=html_path,
@@ -102,16 +111,11 @@ def error_row(paper: str, error: str) -> PaperRow:
 
 
 def ranked(rows: list[PaperRow]) -> list[PaperRow]:
-    """Most suspicious first: hallucinated, then minor errors, then share unverified; errors last."""
+    """Most suspicious first: the expected number of invented references, then the highest likelihood;
+    errors last."""
     return sorted(
         rows,
-        key=lambda row: (
-            row.status == "error",
-            -row.hallucinated,
-            -row.minor,
-            -row.unverified_share,
-            row.paper,
-        ),
+        key=lambda row: (row.status == "error", -row.expected_invented, -row.max_likelihood, row.paper),
     )
 
 
@@ -127,6 +131,8 @@ CSV_COLUMNS = (
     "unverified",
     "hallucinated",
     "minor",
+    "expected_invented",
+    "max_likelihood",
     "flags",
     "report",
 )
@@ -157,6 +163,8 @@ def to_csv(rows: list[PaperRow]) -> str:
                 counts.unverified,
                 row.hallucinated,
                 row.minor,
+                row.expected_invented,
+                row.max_likelihood,
                 _cell(" | ".join(row.flags)),
                 row.report or "",
             ]

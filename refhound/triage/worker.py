@@ -18,6 +18,7 @@ from pathlib import Path
 from refhound.agents.context import AgentContext
 from refhound.errors import InputError, RefhoundError
 from refhound.index.store import IndexStore
+from refhound.likelihood import Policy
 from refhound.models import InputProblem, Reference, Report
 from refhound.report.html import ReportHeader, render_html
 from refhound.settings import Settings
@@ -106,7 +107,14 @@ class PaperChecker:
             results = self.runner.run(references, inputs=[job.paper], problems=problems).results
         except RefhoundError as exc:
             return Outcome(job, error_row(job.paper, f"could not be checked: {exc}"), final=False)
-        report = Report(inputs=[job.paper], references=results, problems=problems)
+        likelihood = Policy.from_settings(self.runner.settings.likelihood)
+        report = Report(
+            inputs=[job.paper],
+            references=results,
+            problems=problems,
+            model=likelihood.model.label,
+            threshold=likelihood.threshold,
+        )
         row = checked_row(job.paper, report, f"papers/{job.slug}.json", f"papers/{job.slug}.html")
         lookups, reused = self.counter.take()
         html = render_html(report, self.setup.header)

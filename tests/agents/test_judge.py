@@ -224,14 +224,26 @@ def test_real_title_with_invented_authors_is_a_metadata_error(store: IndexStore)
     assert statuses(j)["authors"] is FieldStatus.MISMATCH
 
 
-@pytest.mark.parametrize(
-    "venue",
-    ["Proceedings of the 36th International Conference on Machine Learning", "ICML", "In Proc. of ICML 2019"],
-)
 def test_a_title_missing_from_a_complete_venue_is_wrong_but_offline_not_proof_of_fabrication(
-    store: IndexStore, venue: str
+    store: IndexStore,
 ) -> None:
     # A real work cited at another venue or year is missing there as well: only the online sources can tell.
+    j = run(
+        store,
+        title="Contrastive Curriculum Distillation for Sparse Mixture Models",
+        authors=["Wei Seo", "Tamara Fu"],
+        venue="Proceedings of the 36th International Conference on Machine Learning",
+        year=2019,
+    )
+    assert j.verdict is Verdict.UNVERIFIED
+    assert "ICML 2019" in j.reason and "dblp" in j.reason and "online sources can tell" in j.reason
+    assert j.levels == ("coverage.absent_from_complete",)
+
+
+@pytest.mark.parametrize("venue", ["ICML", "In Proc. of ICML 2019"])
+def test_a_bare_acronym_proves_no_absence_it_also_names_volumes_the_index_may_not_hold(
+    store: IndexStore, venue: str
+) -> None:
     j = run(
         store,
         title="Contrastive Curriculum Distillation for Sparse Mixture Models",
@@ -239,8 +251,8 @@ def test_a_title_missing_from_a_complete_venue_is_wrong_but_offline_not_proof_of
         venue=venue,
         year=2019,
     )
-    assert j.verdict is Verdict.UNVERIFIED
-    assert "ICML 2019" in j.reason and "dblp" in j.reason and "online sources can tell" in j.reason
+    assert j.verdict is Verdict.UNVERIFIED and j.levels == ()
+    assert "ICML 2019 completely" in j.reason and "can name a volume it may not hold" in j.reason
 
 
 def test_a_title_no_online_source_has_either_at_a_complete_venue_is_fabricated(store: IndexStore) -> None:

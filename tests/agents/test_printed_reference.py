@@ -183,6 +183,9 @@ class _TitleOnlyStore:
         self.searched.append(key)
         return [self.row] if key == self.row.title_key else []
 
+    def coverage(self, venue_key: str, year: int) -> list[tuple[str, int]]:
+        return []
+
 
 def test_the_spans_that_may_be_a_title_are_searched_when_the_whole_string_finds_nothing() -> None:
     misread = parse_reference_string(WU_PRINTED)

@@ -53,21 +53,34 @@ def test_empty_denominators_give_zero_not_nan() -> None:
     assert (only_fakes_all_caught.f1, only_fakes_all_caught.fpr, only_fakes_all_caught.accuracy) == (1, 0, 1)
 
 
-def test_unverified_counts_as_the_policy_says() -> None:
-    assert predicted_hallucinated(Verdict.UNVERIFIED, UnverifiedPolicy.FAKE) is True
-    assert predicted_hallucinated(Verdict.UNVERIFIED, UnverifiedPolicy.REAL) is False
-    assert predicted_hallucinated(Verdict.METADATA_ERROR, UnverifiedPolicy.REAL) is True
-    assert predicted_hallucinated(Verdict.VERIFIED, UnverifiedPolicy.FAKE) is False
+def _scored(verdict: Verdict, likelihood: float) -> ReferenceResult:
+    return ReferenceResult(
+        id="1",
+        raw="",
+        parsed=ParsedFields(),
+        verdict=verdict,
+        hallucinated=None,
+        likelihood=likelihood,
+        stage="judge",
+    )
+
+
+def test_unverified_below_the_threshold_counts_as_the_policy_says() -> None:
+    low, high = 0.1, 0.9
+    assert predicted_hallucinated(_scored(Verdict.UNVERIFIED, low), 0.5, UnverifiedPolicy.FAKE) is True
+    assert predicted_hallucinated(_scored(Verdict.UNVERIFIED, low), 0.5, UnverifiedPolicy.REAL) is False
+    assert predicted_hallucinated(_scored(Verdict.UNVERIFIED, high), 0.5, UnverifiedPolicy.REAL) is True
+    assert predicted_hallucinated(_scored(Verdict.VERIFIED, low), 0.5, UnverifiedPolicy.FAKE) is False
     with pytest.raises(ValueError, match="yes/no"):
-        predicted_hallucinated(Verdict.VERIFIED, UnverifiedPolicy.UNKNOWN)
+        predicted_hallucinated(_scored(Verdict.VERIFIED, low), 0.5, UnverifiedPolicy.UNKNOWN)
 
 
-def test_a_minor_error_is_a_positive_only_when_every_error_counts() -> None:
-    real, minor, major = UnverifiedPolicy.REAL, Severity.MINOR, Severity.MAJOR
-    assert predicted_hallucinated(Verdict.METADATA_ERROR, real, minor) is False
-    assert predicted_hallucinated(Verdict.METADATA_ERROR, real, minor, FlagPolicy.ANY) is True
-    assert predicted_hallucinated(Verdict.METADATA_ERROR, real, major) is True
-    assert predicted_hallucinated(Verdict.FABRICATED, real) is True
+def test_a_metadata_error_below_the_threshold_is_a_positive_only_when_every_error_counts() -> None:
+    real = UnverifiedPolicy.REAL
+    assert predicted_hallucinated(_scored(Verdict.METADATA_ERROR, 0.2), 0.5, real) is False
+    assert predicted_hallucinated(_scored(Verdict.METADATA_ERROR, 0.2), 0.5, real, FlagPolicy.ANY) is True
+    assert predicted_hallucinated(_scored(Verdict.METADATA_ERROR, 0.8), 0.5, real) is True
+    assert predicted_hallucinated(_scored(Verdict.FABRICATED, 0.99), 0.5, real) is True
 
 
 def test_per_type_counts_items_and_flags() -> None:
@@ -91,6 +104,7 @@ def _items() -> list[BenchItem]:
 
 
 def _result(reference: Reference) -> ReferenceResult:
+    """The item's verdict, with a likelihood above the threshold for a metadata error (a major one)."""
     verdict = VERDICTS[reference.raw]
     return ReferenceResult(
         id=reference.id,
@@ -98,6 +112,7 @@ def _result(reference: Reference) -> ReferenceResult:
         parsed=ParsedFields(),
         verdict=verdict,
         hallucinated=None,
+        likelihood=0.9 if verdict is Verdict.METADATA_ERROR else 0.1,
         stage="judge",
     )
 
@@ -186,7 +201,11 @@ def test_the_json_follows_the_contract_and_scores_both_policies() -> None:
         "verdict": "metadata_error",
         "severity": None,
         "type": "t1",
+        "likelihood": 0.9,
+        "features": [],
     }
+    # The likelihood ranks the items: every metadata error above every other verdict.
+    assert as_real["likelihood"]["roc_auc"] is not None and as_real["model"] is None
     assert as_real["coverage"]["decided"] == 9
     assert as_real["coverage"]["scores_on_decided"]["fp"] == 3
     # The upstream's own predictions are right on every item here.
@@ -251,6 +270,8 @@ def _judged(severities: list[Severity | None]) -> FakeVerifier:
                     verdict=Verdict.METADATA_ERROR,
                     severity=severities[int(r.id)],
                     hallucinated=None,
+                    # the likelihood a major error has: above the threshold
+                    likelihood=0.2 if severities[int(r.id)] is Severity.MINOR else 0.8,
                     stage="judge",
                 )
                 for r in references

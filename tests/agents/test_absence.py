@@ -1,0 +1,80 @@
+"""Absence from a venue-year held completely: when it counts as evidence, and the search behind it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from refhound.agents.candidates import held_venue
+from refhound.agents.index_search import find_candidates
+from refhound.index.store import IndexStore
+from refhound.models import ParsedFields, Reference, Verdict
+from refhound.normalize.venues import main_proceedings_key
+from refhound.settings import JudgeSettings
+from tests.conftest import check_offline
+
+ICML_2019 = "Proceedings of the 36th International Conference on Machine Learning"
+
+
+@pytest.mark.parametrize(
+    ("venue", "key"),
+    [
+        (ICML_2019, "icml"),
+        ("Proceedings of the 58th Annual Meeting of the Association for Computational Linguistics", "acl"),
+        # a bare acronym also names the series' companion, Findings and workshop volumes
+        ("ICML", None),
+        ("In WWW", None),
+        ("EMNLP 2023", None),
+        ("Proc. of ACL", None),
+        # volumes beside the main proceedings
+        ("Companion Proceedings of the The Web Conference 2018", None),
+        ("Proceedings of the 58th Annual Meeting of the ACL: Student Research Workshop", None),
+        # a journal's year is published issue by issue
+        ("Computational Linguistics", None),
+    ],
+)
+def test_only_a_conferences_main_proceedings_make_absence_evidence(venue: str, key: str | None) -> None:
+    assert main_proceedings_key(venue) == key
+
+
+def test_a_proceedings_volume_cited_as_a_work_is_no_paper_missing_from_it() -> None:
+    volume = "Proceedings of the Ninth International Conference on Language Resources and Evaluation"
+    assert held_venue(ParsedFields(title=volume, venue=volume, year=2014)) is None
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "Revisiting Self Supervised Visual Representation Learning",  # a compound written apart
+        "Revisiting Selfsupervised Visual Representation Learning",  # written joined
+        'Revisiting "Self-Supervised" Visual Representation Learning',  # stray quote marks
+        "Revisting Self-Supervised Visual Representation Learning",  # a typo
+    ],
+)
+def test_before_absence_counts_the_venue_years_titles_are_compared_whole(
+    written: str, store: IndexStore
+) -> None:
+    for year in (2019, 2020):  # the cited year, and one off
+        cited = ParsedFields(title=written, venue=ICML_2019, year=year)
+        found = find_candidates(cited, store, JudgeSettings())
+        assert "conf/icml/KolesnikovZB19" in [c.record.source_id for c in found], (written, year)
+
+
+def test_a_title_absent_from_a_complete_venue_year_fires_its_level_offline(
+    store: IndexStore, tmp_path: Path
+) -> None:
+    invented = ParsedFields(
+        title="Sparse Hypergraph Attention for Quantum Gradient Descent",
+        authors=["Jane Doe"],
+        venue=ICML_2019,
+        year=2019,
+    )
+    result = check_offline(Reference(id="1", raw="r", parsed=invented, structured=True), store, tmp_path)
+    assert result.verdict is Verdict.UNVERIFIED  # offline, a real work cited elsewhere looks the same
+    assert "coverage.absent_from_complete" in result.levels
+    assert result.likelihood is not None and result.likelihood > 0.5
+    bare = invented.model_copy(update={"venue": "ICML"})
+    result = check_offline(Reference(id="2", raw="r", parsed=bare, structured=True), store, tmp_path)
+    assert "coverage.absent_from_complete" not in result.levels
+    assert "can name a volume it may not hold" in result.reason
