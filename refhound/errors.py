@@ -10,6 +10,7 @@ RefhoundError                 anything refhound raises on purpose; `str()` is a 
 ├── IngestError               a dump cannot be ingested (unknown format, unreadable file)
 ├── SopInvalid                an SOP file cannot be used (unreadable, not YAML, unknown stage)
 ├── RunNotFound               `--resume` names a run the checkpoint file does not hold
+├── RunMismatch               a run would be resumed with other settings or another index than it started with
 ├── MemoryUnavailable         the verified-citation memory cannot be used (not a memory directory, corrupt,
 │                             unreadable, or its embedding model is not installed)
 ├── SourceError               an evidence source gave no usable answer
@@ -79,6 +80,12 @@ class RunNotFound(RefhoundError):
     def __init__(self, run_id: str, where: str | Path) -> None:
         self.run_id = run_id
         super().__init__(f"no run {run_id!r} in {where} (runs are listed with `refhound runs`)")
+
+
+class RunMismatch(RefhoundError):
+    def __init__(self, run_id: str, problem: str) -> None:
+        self.run_id = run_id
+        super().__init__(f"run {run_id!r} {problem}")
 
 
 class MemoryUnavailable(RefhoundError):
