@@ -79,7 +79,10 @@ class SopInvalid(RefhoundError):
 class RunNotFound(RefhoundError):
     def __init__(self, run_id: str, where: str | Path) -> None:
         self.run_id = run_id
-        super().__init__(f"no run {run_id!r} in {where} (runs are listed with `refhound runs`)")
+        super().__init__(
+            f"no run {run_id!r} in {where}: `refhound runs` lists the runs it holds (a run is forgotten once "
+            "its report is out, or when pruned)"
+        )
 
 
 class RunMismatch(RefhoundError):

@@ -206,6 +206,12 @@ class SopSettings(_Section):
         default_factory=default_runs_path,
         description="SQLite file of run checkpoints, for `refhound check --resume RUN_ID`.",
     )
+    prune_interrupted_after_days: float = Field(
+        default=30.0,
+        ge=0,
+        description="An interrupted run older than this many days is forgotten when the next run starts "
+        "(`refhound runs prune` does it by hand); 0 keeps them all.",
+    )
 
 
 SourceName = Literal["crossref", "openalex", "dblp", "arxiv", "semantic_scholar", "doi"]

@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable, Coroutine, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -161,6 +161,8 @@ class SopRunner:
                         self.sop = load_sop(manifest.sop)
                         self.plan = plan_stages(self.sop, self.context, self._overrides)
                 else:
+                    if days := self.settings.sop.prune_interrupted_after_days:
+                        await runs.prune(timedelta(days=days), interrupted_only=True)
                     await runs.save(manifest)
                 results = await self._check(manifest, runs, progress)
                 await runs.finish(manifest.run_id)

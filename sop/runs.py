@@ -19,7 +19,7 @@ import zlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from enum import Enum
 from pathlib import Path
 from typing import Any
@@ -304,6 +304,26 @@ class RunStore:
                 found.append(RunInfo(run_id, created, status, json.loads(inputs), total, done, sop))
         return found
 
+    async def prune(self, older_than: timedelta, *, interrupted_only: bool) -> list[str]:
+        """Forget the runs started more than `older_than` ago (only the interrupted ones, or finished ones
+        too); a run still going is never pruned. Returns their ids."""
+        cutoff = (datetime.now(UTC) - older_than).isoformat(timespec="seconds")
+        statuses = {"interrupted"} if interrupted_only else {"interrupted", "finished"}
+        pruned = [r.run_id for r in await self.runs() if r.created_at < cutoff and r.status in statuses]
+        for run_id in pruned:
+            await self.forget_id(run_id)
+        return pruned
+
+    async def compact(self) -> None:
+        """Give the free pages back to the file system. A file made before `auto_vacuum` was set keeps
+        them after an incremental vacuum: it is rewritten (VACUUM), and has the setting from then on."""
+        await self._db.execute("PRAGMA incremental_vacuum")
+        await self._db.commit()
+        async with self._db.execute("PRAGMA freelist_count") as cursor:
+            row = await cursor.fetchone()
+        if row is not None and row[0]:
+            await self._db.execute("VACUUM")
+
     async def forget(self, manifest: Manifest) -> None:
         await self.forget_id(manifest.run_id, len(manifest.chunks()))
 
@@ -320,7 +340,7 @@ class RunStore:
         await self._db.execute("DELETE FROM refhound_chunks WHERE run_id = ?", (run_id,))
         await self._db.execute("DELETE FROM refhound_runs WHERE run_id = ?", (run_id,))
         await self._db.commit()
-        await self._db.execute("PRAGMA incremental_vacuum")
+        await self._db.execute("PRAGMA incremental_vacuum")  # no-op in a file made without auto_vacuum
         await self._db.commit()
 
 

@@ -31,6 +31,7 @@ from refhound.cli.output import (
     write_output,
 )
 from refhound.cli.quotes import quotes_app
+from refhound.cli.runs import runs_app
 from refhound.cli.serve import serve
 from refhound.cli.triage import triage
 from refhound.errors import InputError, RefhoundError
@@ -73,6 +74,7 @@ app.add_typer(index_app, name="index")
 app.add_typer(quotes_app, name="quotes")
 app.add_typer(bench_app, name="bench")
 app.add_typer(memory_app, name="memory")
+app.add_typer(runs_app, name="runs")
 app.command()(extract)
 app.command()(triage)
 app.command()(serve)

@@ -105,7 +105,7 @@ def test_an_unknown_sop_name_lists_the_packaged_ones(bib: Path, small_index: Pat
 def test_resume_needs_a_known_run_id(small_index: Path) -> None:
     code, _, err = check("--resume", "20260101-000000-abcdef")
     assert code == 2
-    assert "no run '20260101-000000-abcdef'" in err and "(runs are listed with `refhound runs`)" in err
+    assert "no run '20260101-000000-abcdef'" in err and "`refhound runs` lists the runs it holds" in err
 
 
 def test_inputs_and_resume_are_exclusive(bib: Path, small_index: Path) -> None:
