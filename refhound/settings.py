@@ -459,6 +459,12 @@ class QuotesSettings(_Section):
     link_check: bool = Field(
         default=True, description="Check every cited URL (status, final URL, content type)."
     )
+    local_files: bool = Field(
+        default=True,
+        description="Read the local files a document's citations name (any path, absolute or relative, and "
+        "file:// URLs). Off for documents you do not trust: such citations are left unresolved, saying "
+        "which path was refused; files given with --source are still read.",
+    )
     entailment: bool = Field(
         default=False,
         description="Ask the configured LLM whether each triple's statement follows from its quote "
