@@ -8,6 +8,9 @@ from dataclasses import dataclass, field
 from refhound.models import InputProblem, ParsedFields, Reference
 
 _YEAR = re.compile(r"(?<!\d)(1[89]\d\d|20\d\d)(?!\d)")
+#: The longest text read as one reference. Real ones run to a few hundred characters (a thousand or two
+#: with a long author list); parsing a 20 MB "reference" took 22 s and 500 MB, so it is refused unparsed.
+MAX_REFERENCE_CHARS = 20_000
 
 
 @dataclass
@@ -23,6 +26,16 @@ class InputRead:
     def extend(self, other: InputRead) -> None:
         self.references.extend(other.references)
         self.problems.extend(other.problems)
+
+
+def too_long(reference: str) -> str | None:
+    """Why `reference` is not parsed, when it is longer than any reference can be."""
+    if len(reference) <= MAX_REFERENCE_CHARS:
+        return None
+    return (
+        f"{len(reference):,} characters starting {reference[:60]!r}: longer than any reference "
+        f"({MAX_REFERENCE_CHARS:,} at most), skipped"
+    )
 
 
 def year_of(text: str | None) -> int | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from refhound.inputs.base import InputRead
+from refhound.inputs.base import InputRead, too_long
 from refhound.inputs.bib import map_fields
 from refhound.models import InputProblem, Reference
 from refhound.normalize.text import collapse_whitespace, latex_to_unicode
@@ -113,9 +113,9 @@ def _read_bibitems(text: str, source: str) -> InputRead:
         body_end = starts[position].start() if position < len(starts) else len(text)
         body = _END_LIST.split(text[body_start:body_end], maxsplit=1)[0]
         reference = _bibitem_text(body)
-        if not reference:
+        if (problem := "empty \\bibitem" if not reference else too_long(reference)) is not None:
             read.problems.append(
-                InputProblem(input=source, location=key or f"item {position}", message="empty \\bibitem")
+                InputProblem(input=source, location=key or f"item {position}", message=problem)
             )
             continue
         parsed = parse_reference_string(reference)

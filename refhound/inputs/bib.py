@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from refhound.bibtex import parse_bibtex, split_bibtex_names
-from refhound.inputs.base import InputRead, missing_title, year_of
+from refhound.inputs.base import MAX_REFERENCE_CHARS, InputRead, missing_title, year_of
 from refhound.models import InputProblem, ParsedFields, Reference
 from refhound.normalize.identifiers import (
     arxiv_id_from_doi,
@@ -89,7 +89,7 @@ def map_fields(
 
 def read_bibtex(text: str, source: str) -> InputRead:
     """Every well-formed entry of a `.bib` file; one problem per malformed block, with its line."""
-    parse = parse_bibtex(text)
+    parse = parse_bibtex(text, MAX_REFERENCE_CHARS)
     read = InputRead()
     for failure in parse.failures:
         location = f"line {failure.line}" if failure.line else None

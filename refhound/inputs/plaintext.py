@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from refhound.inputs.base import InputRead
+from refhound.inputs.base import InputRead, too_long
 from refhound.models import InputProblem, Reference
 from refhound.refstring import mend_broken_word, parse_reference_string
 
@@ -129,9 +129,11 @@ def read_plain_text(text: str, source: str, markdown: bool = False) -> InputRead
     """Every reference of a plain-text list; a fragment with no letters (a page number) is reported."""
     read = InputRead()
     for line, reference in split_references(text, markdown):
-        if not _THREE_LETTERS.search(reference):
-            message = f"{reference!r} is not a reference, skipped"
-            read.problems.append(InputProblem(input=source, location=f"line {line}", message=message))
+        problem = too_long(reference)
+        if problem is None and not _THREE_LETTERS.search(reference):
+            problem = f"{reference!r} is not a reference, skipped"
+        if problem is not None:
+            read.problems.append(InputProblem(input=source, location=f"line {line}", message=problem))
             continue
         position = str(len(read.references) + 1)
         parsed = parse_reference_string(reference)
