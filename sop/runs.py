@@ -96,9 +96,9 @@ SECRETS = frozenset({"api_key", "brave_api_key", "google_api_key", "serpapi_key"
 def run_settings(settings: Settings) -> dict[str, Any]:
     """The settings a run stores to be resumed with: every one but the secrets and the runs file itself
     (a run is resumed from the file it is found in)."""
-    dumped = settings.model_dump(mode="json")
+    dumped: dict[str, Any] = _without_secrets(settings.model_dump(mode="json"))
     dumped["sop"].pop("runs_path", None)
-    return _without_secrets(dumped)
+    return dumped
 
 
 def _without_secrets(value: Any) -> Any:
