@@ -153,7 +153,8 @@ def strip_comments(text: str) -> str:
 
 
 def parse_bibtex(text: str) -> BibParse:
-    """Parse BibTeX text; malformed blocks are reported, never silently dropped; comments are no entries."""
+    """Parse BibTeX text; malformed blocks are reported, never silently dropped; comments are no entries.
+    (Entries too long to be one are screened out before, by `refhound.inputs.screen`.)"""
     library = parse_string(strip_comments(text))
     result = BibParse()
     for entry in library.entries:

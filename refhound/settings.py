@@ -171,6 +171,25 @@ class ExtractSettings(_Section):
     ocr_dpi: int = Field(default=300, ge=72, le=600, description="Resolution pages are rendered at for OCR.")
 
 
+class ArchiveSettings(_Section):
+    """Caps on the `.zip` and `.tar(.gz)` archives `refhound triage` reads (refhound/inputs/archives.py)."""
+
+    max_total_bytes: int = Field(
+        default=4 * 1024**3,
+        ge=1,
+        description="Bytes one archive may expand to, counted as it is read (tar headers and members passed "
+        "over included); an archive that goes past it is refused whole. One member is capped by "
+        "extract.max_bytes.",
+    )
+    max_ratio: float = Field(
+        default=100.0,
+        gt=1,
+        description="How many times its own size an archive (and a zip member its packed size) may expand "
+        "to, past the first MiB; beyond it the archive is refused as a decompression bomb. PDFs compress "
+        "about 1-2x, BibTeX and LaTeX about 4-10x.",
+    )
+
+
 def default_memory_path() -> Path:
     return Path(user_data_dir(APP_NAME)) / "memory"
 
@@ -213,6 +232,12 @@ class SopSettings(_Section):
     runs_path: Path = Field(
         default_factory=default_runs_path,
         description="SQLite file of run checkpoints, for `refhound check --resume RUN_ID`.",
+    )
+    prune_interrupted_after_days: float = Field(
+        default=30.0,
+        ge=0,
+        description="An interrupted run older than this many days is forgotten when the next run starts "
+        "(`refhound runs prune` does it by hand); 0 keeps them all.",
     )
 
 
@@ -473,6 +498,12 @@ class QuotesSettings(_Section):
     link_check: bool = Field(
         default=True, description="Check every cited URL (status, final URL, content type)."
     )
+    local_files: bool = Field(
+        default=True,
+        description="Read the local files a document's citations name (any path, absolute or relative, and "
+        "file:// URLs). Off for documents you do not trust: such citations are left unresolved, saying "
+        "which path was refused; files given with --source are still read.",
+    )
     entailment: bool = Field(
         default=False,
         description="Ask the configured LLM whether each triple's statement follows from its quote "
@@ -515,6 +546,9 @@ class Settings(BaseSettings):
     llm: LLMSettings = Field(default_factory=LLMSettings, description="The OpenAI-compatible LLM server.")
     extract: ExtractSettings = Field(
         default_factory=ExtractSettings, description="Reference extraction from PDFs (`refhound extract`)."
+    )
+    archive: ArchiveSettings = Field(
+        default_factory=ArchiveSettings, description="Caps on the archives `refhound triage` unpacks."
     )
     memory: MemorySettings = Field(
         default_factory=MemorySettings, description="The verified-citation vector memory (chromadb)."

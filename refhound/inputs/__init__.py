@@ -21,7 +21,7 @@ from refhound.inputs.bib import read_bibtex
 from refhound.inputs.csl import read_csl_json
 from refhound.inputs.files import DEFAULT_MAX_BYTES, load_text
 from refhound.inputs.plaintext import read_plain_text
-from refhound.inputs.screen import NO_LIMITS, EntryLimits, TooManyEntries
+from refhound.inputs.screen import DEFAULT_LIMITS, EntryLimits, TooManyEntries
 from refhound.models import InputProblem
 
 __all__ = [
@@ -72,7 +72,9 @@ def detect_format(path: Path, text: str) -> InputFormat:
     return _TEXT_EXTENSIONS.get(path.suffix.lower(), InputFormat.TEXT)
 
 
-def read_input(path: Path, max_bytes: int = DEFAULT_MAX_BYTES, limits: EntryLimits = NO_LIMITS) -> InputRead:
+def read_input(
+    path: Path, max_bytes: int = DEFAULT_MAX_BYTES, limits: EntryLimits = DEFAULT_LIMITS
+) -> InputRead:
     """The references of one input file, and the problems met reading it; `limits` caps its entries
     (`TooManyEntries` past the count), checked before any entry is parsed."""
     text, problems = load_text(path, max_bytes)

@@ -11,7 +11,7 @@ import re
 
 from refhound.inputs.base import InputRead
 from refhound.inputs.bib import map_fields
-from refhound.inputs.screen import NO_LIMITS, EntryLimits, check_count, screen_blocks
+from refhound.inputs.screen import DEFAULT_LIMITS, EntryLimits, check_count, screen_blocks
 from refhound.models import InputProblem, Reference
 from refhound.normalize.text import collapse_whitespace, latex_to_unicode
 from refhound.refstring import parse_reference_string
@@ -181,7 +181,7 @@ def _read_biblatex(text: str, source: str) -> InputRead:
     return read
 
 
-def read_bbl(text: str, source: str, limits: EntryLimits = NO_LIMITS) -> InputRead:
+def read_bbl(text: str, source: str, limits: EntryLimits = DEFAULT_LIMITS) -> InputRead:
     """The references of a `.bbl` file, biblatex's `\\entry` records or a `thebibliography` list. The
     `limits` are checked by a scan first: an item over the length cap is skipped, and more items than
     the count cap raise `TooManyEntries`."""

@@ -9,7 +9,7 @@ import re
 
 from refhound.bibtex import LINE_OPEN, parse_bibtex, split_bibtex_names
 from refhound.inputs.base import InputRead, missing_title, year_of
-from refhound.inputs.screen import NO_LIMITS, EntryLimits, check_count, screen_blocks
+from refhound.inputs.screen import DEFAULT_LIMITS, EntryLimits, check_count, screen_blocks
 from refhound.models import InputProblem, ParsedFields, Reference
 from refhound.normalize.identifiers import (
     arxiv_id_from_doi,
@@ -92,7 +92,7 @@ def map_fields(
     return parsed, [*notes, no_title] if no_title else notes
 
 
-def read_bibtex(text: str, source: str, limits: EntryLimits = NO_LIMITS) -> InputRead:
+def read_bibtex(text: str, source: str, limits: EntryLimits = DEFAULT_LIMITS) -> InputRead:
     """Every well-formed entry of a `.bib` file; one problem per malformed block, with its line. The
     `limits` are checked by a scan before parsing: an entry over the length cap is skipped, and more
     entries than the count cap raise `TooManyEntries`."""

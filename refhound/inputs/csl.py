@@ -7,7 +7,7 @@ from typing import Any
 
 from refhound.errors import InputError
 from refhound.inputs.base import InputRead, missing_title, year_of
-from refhound.inputs.screen import NO_LIMITS, EntryLimits, check_count, too_long
+from refhound.inputs.screen import DEFAULT_LIMITS, EntryLimits, check_count, too_long
 from refhound.models import InputProblem, ParsedFields, Reference
 from refhound.normalize.identifiers import arxiv_id_from_doi, find_arxiv_id, normalize_doi
 from refhound.normalize.names import is_et_al
@@ -109,7 +109,7 @@ def _items(text: str, source: str) -> list[Any]:
     raise InputError(source, 'not CSL-JSON: expected a list of items or {"items": [...]}')
 
 
-def read_csl_json(text: str, source: str, limits: EntryLimits = NO_LIMITS) -> InputRead:
+def read_csl_json(text: str, source: str, limits: EntryLimits = DEFAULT_LIMITS) -> InputRead:
     """Every CSL item; an item that is not a JSON object, or has nothing to check, is reported. More items
     than `limits` allows raise `TooManyEntries`, and one longer than it allows is skipped, both before
     any item's fields are read."""

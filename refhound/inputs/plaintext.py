@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from refhound.inputs.base import InputRead
-from refhound.inputs.screen import NO_LIMITS, EntryLimits, check_count, too_long
+from refhound.inputs.screen import DEFAULT_LIMITS, EntryLimits, check_count, too_long
 from refhound.models import InputProblem, Reference
 from refhound.refstring import mend_broken_word, parse_reference_string
 
@@ -146,7 +146,7 @@ def _next_filled(lines: list[str], index: int) -> int:
 
 
 def read_plain_text(
-    text: str, source: str, markdown: bool = False, limits: EntryLimits = NO_LIMITS
+    text: str, source: str, markdown: bool = False, limits: EntryLimits = DEFAULT_LIMITS
 ) -> InputRead:
     """Every reference of a plain-text list; a fragment with no letters (a page number) is reported. More
     references than `limits` allows raise `TooManyEntries`, and one longer than it allows is reported,

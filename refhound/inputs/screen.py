@@ -24,7 +24,11 @@ class EntryLimits:
     max_entry_chars: int | None = None
 
 
-NO_LIMITS = EntryLimits()
+#: The longest text read as one entry. Real references run to a few hundred characters (a BibTeX entry with
+#: its abstract to a few thousand); parsing a 20 MB "reference" took 22 s and 500 MB, so longer ones are
+#: skipped unparsed, whoever reads them (the CLI, triage, the server).
+MAX_ENTRY_CHARS = 50_000
+DEFAULT_LIMITS = EntryLimits(max_entry_chars=MAX_ENTRY_CHARS)
 
 
 class TooManyEntries(InputError):
