@@ -61,7 +61,7 @@ logging.getLogger("bibtexparser").setLevel(logging.ERROR)
 # closed): bibtexparser takes any "@" for a block start, so "% see @misc{foo, …}" or prose that mentions
 # "@article" would otherwise become entries.
 _OPEN = r"[ \t\ufeff]*@[ \t]*([A-Za-z][\w-]*)\s*([{(])"
-_LINE_OPEN = re.compile(rf"(?m)^{_OPEN}")
+LINE_OPEN = re.compile(rf"(?m)^{_OPEN}")
 _AFTER_ENTRY_OPEN = re.compile(_OPEN)
 _COMMENT_LINE = re.compile(r"(?m)^[ \t]*%[^\n]*")
 # Inside an entry: braces and quotes (to know whether a "%" is between fields or inside a value; escaped
@@ -132,7 +132,7 @@ def strip_comments(text: str) -> str:
     text = _COMMENT_LINE.sub(lambda m: _blank(m.group(0)), text)
     out: list[str] = []
     pos = 0
-    opening = _LINE_OPEN.search(text)
+    opening = LINE_OPEN.search(text)
     while opening:
         out.append(_blank(text[pos : opening.start()]))
         if opening.group(1).lower() == "comment":
@@ -147,13 +147,14 @@ def strip_comments(text: str) -> str:
                 cursor = comment_end
             out.append(text[cursor:end])
         pos = end
-        opening = _AFTER_ENTRY_OPEN.match(text, pos) or _LINE_OPEN.search(text, pos)
+        opening = _AFTER_ENTRY_OPEN.match(text, pos) or LINE_OPEN.search(text, pos)
     out.append(_blank(text[pos:]))
     return "".join(out)
 
 
 def parse_bibtex(text: str) -> BibParse:
-    """Parse BibTeX text; malformed blocks are reported, never silently dropped; comments are no entries."""
+    """Parse BibTeX text; malformed blocks are reported, never silently dropped; comments are no entries.
+    (Entries too long to be one are screened out before, by `refhound.inputs.screen`.)"""
     library = parse_string(strip_comments(text))
     result = BibParse()
     for entry in library.entries:

@@ -11,6 +11,7 @@ RefhoundError                 anything refhound raises on purpose; `str()` is a 
 ├── SopInvalid                an SOP file cannot be used (unreadable, not YAML, unknown stage)
 ├── RunNotFound               `--resume` names a run the checkpoint file does not hold
 ├── ModelInvalid              the likelihood model file is missing, unreadable or of another format
+├── RunMismatch               a run would be resumed with other settings or another index than it started with
 ├── MemoryUnavailable         the verified-citation memory cannot be used (not a memory directory, corrupt,
 │                             unreadable, or its embedding model is not installed)
 ├── SourceError               an evidence source gave no usable answer
@@ -79,7 +80,16 @@ class SopInvalid(RefhoundError):
 class RunNotFound(RefhoundError):
     def __init__(self, run_id: str, where: str | Path) -> None:
         self.run_id = run_id
-        super().__init__(f"no run {run_id!r} in {where} (runs are listed with `refhound runs`)")
+        super().__init__(
+            f"no run {run_id!r} in {where}: `refhound runs` lists the runs it holds (a run is forgotten once "
+            "its report is out, or when pruned)"
+        )
+
+
+class RunMismatch(RefhoundError):
+    def __init__(self, run_id: str, problem: str) -> None:
+        self.run_id = run_id
+        super().__init__(f"run {run_id!r} {problem}")
 
 
 class ModelInvalid(RefhoundError):

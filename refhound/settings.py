@@ -171,6 +171,25 @@ class ExtractSettings(_Section):
     ocr_dpi: int = Field(default=300, ge=72, le=600, description="Resolution pages are rendered at for OCR.")
 
 
+class ArchiveSettings(_Section):
+    """Caps on the `.zip` and `.tar(.gz)` archives `refhound triage` reads (refhound/inputs/archives.py)."""
+
+    max_total_bytes: int = Field(
+        default=4 * 1024**3,
+        ge=1,
+        description="Bytes one archive may expand to, counted as it is read (tar headers and members passed "
+        "over included); an archive that goes past it is refused whole. One member is capped by "
+        "extract.max_bytes.",
+    )
+    max_ratio: float = Field(
+        default=100.0,
+        gt=1,
+        description="How many times its own size an archive (and a zip member its packed size) may expand "
+        "to, past the first MiB; beyond it the archive is refused as a decompression bomb. PDFs compress "
+        "about 1-2x, BibTeX and LaTeX about 4-10x.",
+    )
+
+
 def default_memory_path() -> Path:
     return Path(user_data_dir(APP_NAME)) / "memory"
 
@@ -213,6 +232,12 @@ class SopSettings(_Section):
     runs_path: Path = Field(
         default_factory=default_runs_path,
         description="SQLite file of run checkpoints, for `refhound check --resume RUN_ID`.",
+    )
+    prune_interrupted_after_days: float = Field(
+        default=30.0,
+        ge=0,
+        description="An interrupted run older than this many days is forgotten when the next run starts "
+        "(`refhound runs prune` does it by hand); 0 keeps them all.",
     )
 
 
@@ -331,6 +356,18 @@ class SourcesSettings(_Section):
         "pools).",
     )
     user_agent: str = Field(default="refhound/0.1", description="User-Agent of every request.")
+
+
+class NetSettings(_Section):
+    """Which addresses refhound may fetch from on a document's behalf (`refhound.net.guard`)."""
+
+    allow: list[str] = Field(
+        default=[],
+        description="Hosts (names or addresses) and networks (CIDR, e.g. 10.1.0.0/16) that fetches may reach "
+        "although they are not public: a user's intranet. Loopback, private, link-local, multicast, reserved "
+        "and cloud metadata addresses are refused otherwise; the endpoints these settings configure "
+        "(base_url, searxng_url …) are always allowed.",
+    )
 
 
 def default_chromium_path() -> Path:
@@ -461,6 +498,12 @@ class QuotesSettings(_Section):
     link_check: bool = Field(
         default=True, description="Check every cited URL (status, final URL, content type)."
     )
+    local_files: bool = Field(
+        default=True,
+        description="Read the local files a document's citations name (any path, absolute or relative, and "
+        "file:// URLs). Off for documents you do not trust: such citations are left unresolved, saying "
+        "which path was refused; files given with --source are still read.",
+    )
     entailment: bool = Field(
         default=False,
         description="Ask the configured LLM whether each triple's statement follows from its quote "
@@ -504,6 +547,9 @@ class Settings(BaseSettings):
     extract: ExtractSettings = Field(
         default_factory=ExtractSettings, description="Reference extraction from PDFs (`refhound extract`)."
     )
+    archive: ArchiveSettings = Field(
+        default_factory=ArchiveSettings, description="Caps on the archives `refhound triage` unpacks."
+    )
     memory: MemorySettings = Field(
         default_factory=MemorySettings, description="The verified-citation vector memory (chromadb)."
     )
@@ -514,6 +560,9 @@ class Settings(BaseSettings):
     web: WebSettings = Field(default_factory=WebSettings, description="Web search and crawl (web stage).")
     quotes: QuotesSettings = Field(
         default_factory=QuotesSettings, description="The quote checker (`refhound quotes check`)."
+    )
+    net: NetSettings = Field(
+        default_factory=NetSettings, description="The addresses fetches may reach (the SSRF guard)."
     )
 
     @classmethod

@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable, Coroutine, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -22,6 +22,7 @@ import httpx
 from langchain_core.runnables import RunnableConfig
 
 from refhound.agents.context import Agent, AgentContext
+from refhound.errors import RunMismatch, RunNotFound
 from refhound.index.store import IndexStore
 from refhound.likelihood import Policy
 from refhound.llm import client_from_settings
@@ -29,7 +30,7 @@ from refhound.models import InputProblem, Reference, ReferenceResult
 from refhound.settings import Settings
 from refhound.sop.definition import Sop, load_sop
 from refhound.sop.graph import Graph, build_graph, networked_stages, on_the_loop
-from refhound.sop.runs import Manifest, RunStore, open_runs
+from refhound.sop.runs import Manifest, RunStore, open_runs, run_settings
 from refhound.sop.stages import plan_stages
 from refhound.sop.state import RunState
 
@@ -137,6 +138,8 @@ class SopRunner:
             inputs=inputs or [],
             problems=problems or [],
             references=references,
+            settings=run_settings(self.settings),
+            index=str(self.context.store.path.resolve()),
         )
         return _run_async(self._run(manifest, progress, checkpoint=run_id is not None, resume=False))
 
@@ -154,12 +157,17 @@ class SopRunner:
             async with open_runs(self.settings.sop.runs_path) as runs:
                 if resume:
                     manifest = await runs.load(manifest.run_id)
+                    self._check_same_run(manifest)
+                    await runs.claim(manifest.run_id)
                     if manifest.sop != self.sop.source:  # a run goes on as it started
                         self.sop = load_sop(manifest.sop)
                         self.plan = plan_stages(self.sop, self.context, self._overrides)
                 else:
+                    if days := self.settings.sop.prune_interrupted_after_days:
+                        await runs.prune(timedelta(days=days), interrupted_only=True)
                     await runs.save(manifest)
                 results = await self._check(manifest, runs, progress)
+                await runs.finish(manifest.run_id)
         return RunOutcome(
             run_id=manifest.run_id or None,
             sop=self.sop,
@@ -168,6 +176,22 @@ class SopRunner:
             results=[results[i] for i in sorted(results)],
             skipped_stages=self.plan.skipped,
         )
+
+    def _check_same_run(self, manifest: Manifest) -> None:
+        """A run goes on with the settings and index it started with (`refhound check --resume` builds its
+        runner from them): anything else would, say, send an offline run's references to the services."""
+        if manifest.settings is None:
+            raise RunMismatch(
+                manifest.run_id, "was stored by an older version without its settings: start it again"
+            )
+        changed = setting_changes(manifest.settings, run_settings(self.settings))
+        if changed:
+            raise RunMismatch(
+                manifest.run_id, f"started with other settings ({'; '.join(changed)}): resume it with its own"
+            )
+        index = str(self.context.store.path.resolve())
+        if manifest.index != index:
+            raise RunMismatch(manifest.run_id, f"checks the index {manifest.index}, not {index}")
 
     async def _check(
         self, manifest: Manifest, runs: RunStore | None, progress: OnDecided | None
@@ -183,8 +207,16 @@ class SopRunner:
         chunks = [(manifest.run_id, 0, manifest.references)] if inline else manifest.chunks()
         results: dict[int, ReferenceResult] = {}
         with garbage_collection_for_run(not networked_stages(self.plan, self.context)) as chunk_done:
-            for thread_id, offset, references in chunks:
+            for number, (thread_id, offset, references) in enumerate(chunks):
+                stored = await runs.load_chunk(manifest.run_id, number) if runs else None
+                if stored is not None:  # finished before the run was interrupted
+                    results.update(stored)
+                    _advance(progress, stored)
+                    continue
                 await self._check_chunk(graph, runs, thread_id, offset, references, results, progress)
+                if runs is not None:
+                    mine = {i: results[i] for i in range(offset, offset + len(references))}
+                    await runs.save_chunk(manifest.run_id, number, thread_id, mine)
                 chunk_done()
         return results
 
@@ -292,6 +324,41 @@ def check_references(
     """The verdicts on `references` through the configured SOP, without checkpoints."""
     with SopRunner(settings, store) as runner:
         return runner.run(references, progress=progress).results
+
+
+def setting_changes(before: Mapping[str, Any], now: Mapping[str, Any], prefix: str = "") -> list[str]:
+    """Every setting whose value differs, as `section.name (then -> now)`."""
+    changes: list[str] = []
+    for key in sorted(before.keys() | now.keys()):
+        old, new = before.get(key), now.get(key)
+        if isinstance(old, Mapping) and isinstance(new, Mapping):
+            changes += setting_changes(old, new, f"{prefix}{key}.")
+        elif old != new:
+            changes.append(f"{prefix}{key}: {old!r} -> {new!r}")
+    return changes
+
+
+def stored_run(runs_path: Path, run_id: str) -> tuple[Settings, Path]:
+    """The settings and index a stored run started with, to resume it with (`RunMismatch` when they
+    were not stored or no longer make valid settings; `RunNotFound` when there is no such run)."""
+    from pydantic import ValidationError
+
+    async def load() -> Manifest:
+        async with open_runs(runs_path) as runs:
+            return await runs.load(run_id)
+
+    if not runs_path.exists():
+        raise RunNotFound(run_id, runs_path)
+    manifest = _run_async(load())
+    if manifest.settings is None:
+        raise RunMismatch(run_id, "was stored by an older version without its settings: start it again")
+    stored = {**manifest.settings, "sop": {**manifest.settings["sop"], "runs_path": runs_path}}
+    try:
+        return Settings(**stored), Path(manifest.index)
+    except ValidationError as exc:
+        raise RunMismatch(
+            run_id, f"has settings this version cannot use ({exc.error_count()} errors)"
+        ) from exc
 
 
 def forget_run(runs_path: Path, run_id: str) -> None:

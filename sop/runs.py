@@ -1,18 +1,25 @@
 """Where runs are kept so they can be resumed: one SQLite file holding LangGraph's checkpoints and a
-table of run manifests (what was read, which SOP, how the references were cut into chunks).
+table of run manifests (what was read, which SOP and settings, which index, how the references were cut
+into chunks).
 
 A run is checked chunk by chunk; each chunk is its own LangGraph thread (`RUN_ID/chunk-N`), so a
-checkpoint holds one chunk's references and verdicts, not the whole run's again at every step.
+checkpoint holds one chunk's references and verdicts, not the whole run's again at every step. A finished
+chunk's verdicts are kept compressed (`refhound_chunks`) and its thread deleted: LangGraph keeps a
+checkpoint for every step, and only the chunks in flight need them. The references and settings are
+stored once, compressed; secrets (API keys) never are.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import os
+import socket
+import zlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from enum import Enum
 from pathlib import Path
 from typing import Any
@@ -28,7 +35,7 @@ from langgraph.checkpoint.serde.jsonplus import (
 )
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from langgraph.types import Send
-from pydantic import BaseModel
+from pydantic import BaseModel, TypeAdapter
 
 from refhound.agents.context import Candidate
 from refhound.errors import RunNotFound
@@ -45,6 +52,7 @@ from refhound.models import (
     StageRun,
     Verdict,
 )
+from refhound.settings import Settings
 
 # The only types a checkpoint may hold; anything else is refused when a run is read back.
 _CHECKPOINT_TYPES = (
@@ -66,6 +74,45 @@ CREATE TABLE IF NOT EXISTS refhound_runs (
     run_id TEXT PRIMARY KEY, created_at TEXT NOT NULL, sop TEXT NOT NULL, chunk_size INTEGER NOT NULL,
     inputs TEXT NOT NULL, problems TEXT NOT NULL, refs TEXT NOT NULL
 )"""
+# Added since the first version; a run stored before has none of them (and cannot be resumed).
+_ADDED_COLUMNS = {
+    "settings": "BLOB",
+    "index_path": "TEXT NOT NULL DEFAULT ''",
+    "total": "INTEGER NOT NULL DEFAULT 0",
+    "host": "TEXT NOT NULL DEFAULT ''",
+    "pid": "INTEGER NOT NULL DEFAULT 0",
+    "finished_at": "TEXT",
+}
+_CHUNKS = """
+CREATE TABLE IF NOT EXISTS refhound_chunks (
+    run_id TEXT NOT NULL, chunk INTEGER NOT NULL, results BLOB NOT NULL, PRIMARY KEY (run_id, chunk)
+)"""
+_RESULTS = TypeAdapter(dict[int, ReferenceResult])
+_REFERENCES = TypeAdapter(list[Reference])
+#: Settings never written to the runs file: a resumed run takes them from its environment and config file.
+SECRETS = frozenset({"api_key", "brave_api_key", "google_api_key", "serpapi_key"})
+
+
+def run_settings(settings: Settings) -> dict[str, Any]:
+    """The settings a run stores to be resumed with: every one but the secrets and the runs file itself
+    (a run is resumed from the file it is found in)."""
+    dumped: dict[str, Any] = _without_secrets(settings.model_dump(mode="json"))
+    dumped["sop"].pop("runs_path", None)
+    return dumped
+
+
+def _without_secrets(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _without_secrets(item) for key, item in value.items() if key not in SECRETS}
+    return value
+
+
+def _zipped(text: str | bytes) -> bytes:
+    return zlib.compress(text.encode() if isinstance(text, str) else text, 6)
+
+
+def _unzipped(stored: str | bytes) -> bytes:
+    return zlib.decompress(stored) if isinstance(stored, bytes) else stored.encode()  # text: an older run
 
 
 class CheckpointSerializer(JsonPlusSerializer):
@@ -131,6 +178,8 @@ class Manifest:
     inputs: list[str]
     problems: list[InputProblem]
     references: list[Reference]
+    settings: dict[str, Any] | None = None  # `run_settings`; None for a run stored by an older version
+    index: str = ""  # the index file it checks against
 
     def chunks(self) -> list[tuple[str, int, list[Reference]]]:
         """(thread id, position of its first reference, references) for every chunk."""
@@ -139,6 +188,19 @@ class Manifest:
             (f"{self.run_id}/chunk-{n}", start, self.references[start : start + size])
             for n, start in enumerate(range(0, len(self.references), size))
         ]
+
+
+@dataclass(frozen=True)
+class RunInfo:
+    """One stored run, as `refhound runs` lists it."""
+
+    run_id: str
+    created_at: str
+    status: str  # running, interrupted or finished
+    inputs: list[str]
+    references: int
+    done: int  # references whose verdicts are stored
+    sop: str
 
 
 class RunStore:
@@ -153,7 +215,8 @@ class RunStore:
 
     async def save(self, manifest: Manifest) -> None:
         await self._db.execute(
-            "INSERT OR REPLACE INTO refhound_runs VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO refhound_runs (run_id, created_at, sop, chunk_size, inputs, problems, "
+            "refs, settings, index_path, total, host, pid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 manifest.run_id,
                 datetime.now(UTC).isoformat(timespec="seconds"),
@@ -161,43 +224,156 @@ class RunStore:
                 manifest.chunk_size,
                 json.dumps(manifest.inputs),
                 json.dumps([p.model_dump(mode="json") for p in manifest.problems]),
-                json.dumps([r.model_dump(mode="json") for r in manifest.references]),
+                _zipped(_REFERENCES.dump_json(manifest.references)),
+                _zipped(json.dumps(manifest.settings)) if manifest.settings is not None else None,
+                manifest.index,
+                len(manifest.references),
+                socket.gethostname(),
+                os.getpid(),
             ),
         )
         await self._db.commit()
 
     async def load(self, run_id: str) -> Manifest:
         async with self._db.execute(
-            "SELECT sop, chunk_size, inputs, problems, refs FROM refhound_runs WHERE run_id = ?", (run_id,)
+            "SELECT sop, chunk_size, inputs, problems, refs, settings, index_path FROM refhound_runs "
+            "WHERE run_id = ?",
+            (run_id,),
         ) as cursor:
             row = await cursor.fetchone()
         if row is None:
             raise RunNotFound(run_id, self.path)
-        sop, chunk_size, inputs, problems, refs = row
+        sop, chunk_size, inputs, problems, refs, settings, index = row
         return Manifest(
             run_id=run_id,
             sop=sop,
             chunk_size=chunk_size,
             inputs=json.loads(inputs),
             problems=[InputProblem.model_validate(p) for p in json.loads(problems)],
-            references=[Reference.model_validate(r) for r in json.loads(refs)],
+            references=_REFERENCES.validate_json(_unzipped(refs)),
+            settings=json.loads(_unzipped(settings)) if settings is not None else None,
+            index=index,
         )
 
-    async def forget(self, manifest: Manifest) -> None:
-        for thread_id, _, _ in manifest.chunks():
-            await self.checkpointer.adelete_thread(thread_id)
-        await self._db.execute("DELETE FROM refhound_runs WHERE run_id = ?", (manifest.run_id,))
+    async def claim(self, run_id: str) -> None:
+        """This process is the one working on the run now (what `status` reads)."""
+        await self._db.execute(
+            "UPDATE refhound_runs SET host = ?, pid = ? WHERE run_id = ?",
+            (socket.gethostname(), os.getpid(), run_id),
+        )
         await self._db.commit()
+
+    async def save_chunk(self, run_id: str, chunk: int, thread_id: str, results: dict[int, Any]) -> None:
+        """A finished chunk's verdicts, compressed; its LangGraph checkpoints are no longer needed."""
+        await self._db.execute(
+            "INSERT OR REPLACE INTO refhound_chunks VALUES (?, ?, ?)",
+            (run_id, chunk, _zipped(_RESULTS.dump_json(results))),
+        )
+        await self._db.commit()
+        await self.checkpointer.adelete_thread(thread_id)
+
+    async def load_chunk(self, run_id: str, chunk: int) -> dict[int, ReferenceResult] | None:
+        async with self._db.execute(
+            "SELECT results FROM refhound_chunks WHERE run_id = ? AND chunk = ?", (run_id, chunk)
+        ) as cursor:
+            row = await cursor.fetchone()
+        return None if row is None else _RESULTS.validate_json(_unzipped(row[0]))
+
+    async def finish(self, run_id: str) -> None:
+        await self._db.execute(
+            "UPDATE refhound_runs SET finished_at = ? WHERE run_id = ?",
+            (datetime.now(UTC).isoformat(timespec="seconds"), run_id),
+        )
+        await self._db.commit()
+
+    async def runs(self) -> list[RunInfo]:
+        """Every stored run, oldest first."""
+        query = (
+            "SELECT r.run_id, r.created_at, r.finished_at, r.host, r.pid, r.inputs, r.total, r.refs, r.sop, "
+            "(SELECT COUNT(*) FROM refhound_chunks c WHERE c.run_id = r.run_id), r.chunk_size "
+            "FROM refhound_runs r ORDER BY r.created_at, r.run_id"
+        )
+        found: list[RunInfo] = []
+        async with self._db.execute(query) as cursor:
+            async for row in cursor:
+                run_id, created, finished, host, pid, inputs, total, refs, sop, chunks, size = row
+                if not total and isinstance(refs, str):  # stored by an older version
+                    total = len(json.loads(refs))
+                status = "finished" if finished else "running" if _alive(host, pid) else "interrupted"
+                done = total if finished else min(total, chunks * size)
+                found.append(RunInfo(run_id, created, status, json.loads(inputs), total, done, sop))
+        return found
+
+    async def prune(self, older_than: timedelta, *, interrupted_only: bool) -> list[str]:
+        """Forget the runs started more than `older_than` ago (only the interrupted ones, or finished ones
+        too); a run still going is never pruned. Returns their ids."""
+        cutoff = (datetime.now(UTC) - older_than).isoformat(timespec="seconds")
+        statuses = {"interrupted"} if interrupted_only else {"interrupted", "finished"}
+        pruned = [r.run_id for r in await self.runs() if r.created_at < cutoff and r.status in statuses]
+        for run_id in pruned:
+            await self.forget_id(run_id)
+        return pruned
+
+    async def compact(self) -> None:
+        """Give the free pages back to the file system. A file made before `auto_vacuum` was set keeps
+        them after an incremental vacuum: it is rewritten (VACUUM), and has the setting from then on."""
+        await self._db.execute("PRAGMA incremental_vacuum")
+        await self._db.commit()
+        async with self._db.execute("PRAGMA freelist_count") as cursor:
+            row = await cursor.fetchone()
+        if row is not None and row[0]:
+            await self._db.execute("VACUUM")
+
+    async def forget(self, manifest: Manifest) -> None:
+        await self.forget_id(manifest.run_id, len(manifest.chunks()))
+
+    async def forget_id(self, run_id: str, chunks: int | None = None) -> None:
+        """Delete a run: its manifest, its chunks' verdicts and checkpoints; the file gives the space back."""
+        if chunks is None:
+            async with self._db.execute(
+                "SELECT total, chunk_size FROM refhound_runs WHERE run_id = ?", (run_id,)
+            ) as cursor:
+                row = await cursor.fetchone()
+            chunks = -(-row[0] // max(row[1], 1)) if row else 0
+        for n in range(chunks):
+            await self.checkpointer.adelete_thread(f"{run_id}/chunk-{n}")
+        await self._db.execute("DELETE FROM refhound_chunks WHERE run_id = ?", (run_id,))
+        await self._db.execute("DELETE FROM refhound_runs WHERE run_id = ?", (run_id,))
+        await self._db.commit()
+        await self._db.execute("PRAGMA incremental_vacuum")  # no-op in a file made without auto_vacuum
+        await self._db.commit()
+
+
+def _alive(host: str, pid: int) -> bool:
+    """Whether the process that started (or resumed) a run is still running on this machine."""
+    if not pid or host != socket.gethostname():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    return True
 
 
 @asynccontextmanager
 async def open_runs(path: Path) -> AsyncIterator[RunStore]:
     path.parent.mkdir(parents=True, exist_ok=True)
     async with aiosqlite.connect(path) as connection:
+        # Pages freed by a forgotten run go back to the file system (set before any table is made; an
+        # older file is converted by `refhound runs prune`).
+        await connection.execute("PRAGMA auto_vacuum = INCREMENTAL")
         # WAL without a sync per commit: a finished reference's checkpoint write costs microseconds,
         # and a crash of the machine (not of refhound) may lose only the last few.
         await connection.execute("PRAGMA journal_mode = WAL")
         await connection.execute("PRAGMA synchronous = NORMAL")
         await connection.execute(_MANIFESTS)
+        await connection.execute(_CHUNKS)
+        async with connection.execute("PRAGMA table_info(refhound_runs)") as cursor:
+            present = {row[1] async for row in cursor}
+        for column, kind in _ADDED_COLUMNS.items():
+            if column not in present:
+                await connection.execute(f"ALTER TABLE refhound_runs ADD COLUMN {column} {kind}")
         await connection.commit()
         yield RunStore(path, connection)

@@ -98,8 +98,16 @@ def read_printed_references(path: Path, settings: ExtractSettings) -> Layout:
                     "(footnote-style citations)"
                 )
                 return Layout(from_footnotes, warnings, "footnotes", len(text.pages))
+            # The one message `check`, triage and the server pass on: it names the page cap when one applied.
+            read = len(text.pages)
+            capped = (
+                f" in the first {read} of {document.page_count} pages: extract.max_pages stopped the reading "
+                "there, and the list may come later"
+                if document.page_count > read
+                else ""
+            )
             warnings.append(
-                "no reference section found (no heading such as 'References' and no numbered list)"
+                f"no reference section found (no heading such as 'References' and no numbered list){capped}"
             )
             return Layout([], warnings, "none", len(text.pages))
         entries, cue = split_entries(section.lines)

@@ -34,6 +34,7 @@ from refhound.cli.output import (
     write_output,
 )
 from refhound.cli.quotes import quotes_app
+from refhound.cli.runs import runs_app
 from refhound.cli.serve import serve
 from refhound.cli.triage import triage
 from refhound.errors import InputError, RefhoundError
@@ -77,6 +78,7 @@ app.add_typer(index_app, name="index")
 app.add_typer(quotes_app, name="quotes")
 app.add_typer(bench_app, name="bench")
 app.add_typer(memory_app, name="memory")
+app.add_typer(runs_app, name="runs")
 app.command()(extract)
 app.command()(triage)
 app.command()(serve)
@@ -155,7 +157,11 @@ def check(
     ] = None,
     resume: Annotated[
         str | None,
-        typer.Option("--resume", help="Finish the interrupted run RUN_ID (its inputs are not read again)."),
+        typer.Option(
+            "--resume",
+            help="Finish the interrupted run RUN_ID with the settings and index it started with (its inputs "
+            "are not read again; only --format and --output may be given with it). Runs: `refhound runs`.",
+        ),
     ] = None,
     concurrency: Annotated[
         int | None, typer.Option("--concurrency", min=1, help="References checked at the same time.")
@@ -177,14 +183,34 @@ def check(
         raise fail(f"unknown format {fmt!r}; choose table or one of: {', '.join(FORMATS)}")
     if bool(inputs) == bool(resume):
         raise fail("give the INPUTS to check, or --resume RUN_ID to finish an interrupted run (not both)")
-    settings = settings_from_options(
-        {
-            "check": {"offline": offline or None, "unverified_as": unverified_as, "flag": flag},
-            "sop": {"name": sop, "concurrency": concurrency},
-        },
-        llm_options(llm_url, llm_model, llm),
-        likelihood_options(threshold, prior),
-    )
+    shaping = {
+        "--index": index,
+        "--offline": offline or None,
+        "--unverified-as": unverified_as,
+        "--flag": flag,
+        "--sop": sop,
+        "--concurrency": concurrency,
+        "--llm-url": llm_url,
+        "--llm-model": llm_model,
+        "--llm": llm,
+        "--threshold": threshold,
+        "--prior": prior,
+    }
+    if resume:
+        if given := [name for name, value in shaping.items() if value is not None]:
+            raise fail(
+                f"--resume repeats every setting run {resume} started with; leave out {', '.join(given)}"
+            )
+        settings, index = _stored_run_or_fail(resume)
+    else:
+        settings = settings_from_options(
+            {
+                "check": {"offline": offline or None, "unverified_as": unverified_as, "flag": flag},
+                "sop": {"name": sop, "concurrency": concurrency},
+            },
+            llm_options(llm_url, llm_model, llm),
+            likelihood_options(threshold, prior),
+        )
     # Inputs first: when none can be used, their errors are all there is to say, before any set-up.
     references, problems, unusable = _read(inputs or [], settings)
     if unusable and not references:
@@ -215,6 +241,16 @@ def check(
         for r in outcome.results
     )
     raise typer.Exit(EXIT_PROBLEMS if problems_found else EXIT_OK)
+
+
+def _stored_run_or_fail(run_id: str) -> tuple[Settings, Path]:
+    """The settings and index of the run to resume, found in the runs file the current settings name."""
+    from refhound.sop.runner import stored_run
+
+    try:
+        return stored_run(settings_from_options().sop.runs_path, run_id)
+    except RefhoundError as exc:
+        raise fail(str(exc)) from exc
 
 
 def _runner_or_fail(settings: Settings, store: IndexStore) -> SopRunner:

@@ -88,6 +88,14 @@ def check(
     ] = False,
     offline: Annotated[bool, typer.Option("--offline", help="Never use the network.")] = False,
     no_link_check: Annotated[bool, typer.Option("--no-link-check", help="Do not check cited URLs.")] = False,
+    no_local_files: Annotated[
+        bool,
+        typer.Option(
+            "--no-local-files",
+            help="Read no local file the document names (for documents you do not trust): each such "
+            "citation is left unresolved, naming the refused path. Files given with --source are read.",
+        ),
+    ] = False,
     entailment: Annotated[
         bool,
         typer.Option(
@@ -104,7 +112,11 @@ def check(
     llm_url: LLMUrlOption = None,
     llm_model: LLMModelOption = None,
 ) -> None:
-    """Check every quote of DOCUMENT against the full text of the source its citation names."""
+    """Check every quote of DOCUMENT against the full text of the source its citation names.
+
+    A citation may name a local file: any path the document writes (absolute, relative to it, or
+    file://) is read, like a URL is fetched. That suits your own documents; for one you do not trust,
+    pass --no-local-files."""
     from refhound.quotes import check_document, check_triples, read_document
     from refhound.quotes.annotate import render_html, render_markdown
     from refhound.quotes.document import TRIPLES_SUFFIXES
@@ -119,6 +131,7 @@ def check(
             "check": {"offline": offline or None},
             "quotes": {
                 "link_check": False if no_link_check else None,
+                "local_files": False if no_local_files else None,
                 "entailment": entailment or None,
                 "min_words": min_words,
                 "store_dir": store,

@@ -16,7 +16,7 @@ from refhound.cli.extract import LLMModelOption, LLMUrlOption, llm_options
 from refhound.cli.index import open_index_or_fail
 from refhound.cli.output import err, fail, settings_from_options
 from refhound.errors import RefhoundError
-from refhound.server.config import MB, ServerLimits, is_loopback
+from refhound.server.config import MB, ServerLimits, is_loopback, served_hosts
 
 TOKEN_ENV = "REFHOUND_SERVER_TOKEN"
 _DEFAULTS = ServerLimits()
@@ -53,6 +53,14 @@ def serve(
     keep: Annotated[
         float, typer.Option("--keep", min=1, help="Seconds a finished job's report stays available.")
     ] = _DEFAULTS.keep_finished_s,
+    allow_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow-host",
+            help="A name clients reach the server by (its Host header); loopback names and the bound "
+            "address are always accepted. Repeatable.",
+        ),
+    ] = None,
     llm_url: LLMUrlOption = None,
     llm_model: LLMModelOption = None,
 ) -> None:
@@ -90,7 +98,9 @@ def serve(
     state = ServerState(runtime, limits)
     try:
         err.print(f"refhound serving on http://{host}:{port}/ (API docs at /docs)", highlight=False)
-        uvicorn.run(create_app(state, token), host=host, port=port, log_level="warning", ws="none")
+        names, any_address = served_hosts(host, allow_host or [])
+        app = create_app(state, token, names, any_address)
+        uvicorn.run(app, host=host, port=port, log_level="warning", ws="none")
     finally:
         state.close()
         runtime.close()

@@ -21,9 +21,19 @@ from refhound.inputs.bib import read_bibtex
 from refhound.inputs.csl import read_csl_json
 from refhound.inputs.files import DEFAULT_MAX_BYTES, load_text
 from refhound.inputs.plaintext import read_plain_text
+from refhound.inputs.screen import DEFAULT_LIMITS, EntryLimits, TooManyEntries
 from refhound.models import InputProblem
 
-__all__ = ["DEFAULT_MAX_BYTES", "InputFormat", "InputRead", "detect_format", "read_input", "read_inputs"]
+__all__ = [
+    "DEFAULT_MAX_BYTES",
+    "EntryLimits",
+    "InputFormat",
+    "InputRead",
+    "TooManyEntries",
+    "detect_format",
+    "read_input",
+    "read_inputs",
+]
 
 
 class InputFormat(StrEnum):
@@ -62,19 +72,22 @@ def detect_format(path: Path, text: str) -> InputFormat:
     return _TEXT_EXTENSIONS.get(path.suffix.lower(), InputFormat.TEXT)
 
 
-def read_input(path: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> InputRead:
-    """The references of one input file, and the problems met reading it."""
+def read_input(
+    path: Path, max_bytes: int = DEFAULT_MAX_BYTES, limits: EntryLimits = DEFAULT_LIMITS
+) -> InputRead:
+    """The references of one input file, and the problems met reading it; `limits` caps its entries
+    (`TooManyEntries` past the count), checked before any entry is parsed."""
     text, problems = load_text(path, max_bytes)
     source = str(path)
     fmt = detect_format(path, text)
     if fmt is InputFormat.BIBTEX:
-        read = read_bibtex(text, source)
+        read = read_bibtex(text, source, limits)
     elif fmt is InputFormat.BBL:
-        read = read_bbl(text, source)
+        read = read_bbl(text, source, limits)
     elif fmt is InputFormat.CSL_JSON:
-        read = read_csl_json(text, source)
+        read = read_csl_json(text, source, limits)
     else:
-        read = read_plain_text(text, source, markdown=fmt is InputFormat.MARKDOWN)
+        read = read_plain_text(text, source, markdown=fmt is InputFormat.MARKDOWN, limits=limits)
     if not read.references:
         problems.append(
             InputProblem(input=source, location=None, message=f"no references found (read as {fmt})")

@@ -11,6 +11,7 @@ import re
 
 from refhound.inputs.base import InputRead
 from refhound.inputs.bib import map_fields
+from refhound.inputs.screen import DEFAULT_LIMITS, EntryLimits, check_count, screen_blocks
 from refhound.models import InputProblem, Reference
 from refhound.normalize.text import collapse_whitespace, latex_to_unicode
 from refhound.refstring import parse_reference_string
@@ -34,6 +35,7 @@ _BIBLATEX_MACROS = {
     "bibnamedelimd": " ", "bibnamedelimi": " ",
 }  # fmt: skip
 _BIBLATEX_MACRO = re.compile(r"\\(" + "|".join(_BIBLATEX_MACROS) + r")(?![A-Za-z])\s?")
+_ITEM_START = re.compile(r"\\bibitem(?![A-Za-z])|\\entry\s*\{")
 _ENTRY = re.compile(r"\\entry\s*\{([^{}]*)\}\s*\{([^{}]*)\}\s*\{[^{}]*\}(.*?)\\endentry", re.DOTALL)
 _FIELD = re.compile(r"\\field\s*\{(\w+)\}\s*\{")
 _VERB = re.compile(r"\\verb\s*\{(\w+)\}\s*((?:\\verb[^\n]*\n\s*)+)\\endverb")
@@ -179,7 +181,13 @@ def _read_biblatex(text: str, source: str) -> InputRead:
     return read
 
 
-def read_bbl(text: str, source: str) -> InputRead:
-    """The references of a `.bbl` file, biblatex's `\\entry` records or a `thebibliography` list."""
+def read_bbl(text: str, source: str, limits: EntryLimits = DEFAULT_LIMITS) -> InputRead:
+    """The references of a `.bbl` file, biblatex's `\\entry` records or a `thebibliography` list. The
+    `limits` are checked by a scan first: an item over the length cap is skipped, and more items than
+    the count cap raise `TooManyEntries`."""
+    check_count(source, sum(1 for _ in _ITEM_START.finditer(text)), limits, "bibliography items")
+    text, too_long = screen_blocks(text, _ITEM_START, limits.max_entry_chars, source)
     text = _COMMENT_LINE.sub("", text)
-    return _read_biblatex(text, source) if _ENTRY.search(text) else _read_bibitems(text, source)
+    read = _read_biblatex(text, source) if _ENTRY.search(text) else _read_bibitems(text, source)
+    read.problems[:0] = too_long
+    return read

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import re
 
-from refhound.bibtex import parse_bibtex, split_bibtex_names
+from refhound.bibtex import LINE_OPEN, parse_bibtex, split_bibtex_names
 from refhound.inputs.base import InputRead, missing_title, year_of
+from refhound.inputs.screen import DEFAULT_LIMITS, EntryLimits, check_count, screen_blocks
 from refhound.models import InputProblem, ParsedFields, Reference
 from refhound.normalize.identifiers import (
     arxiv_id_from_doi,
@@ -23,6 +24,10 @@ from refhound.refstring import ARXIV_VENUE, is_arxiv_venue
 _URL = re.compile(r"^\s*(?:https?://|www\.)\S+\s*$", re.IGNORECASE)
 # Entry types whose venue, if any, is in `howpublished` or `publisher` rather than a journal or booktitle.
 _MISC_TYPES = {"misc", "online", "electronic", "www", "unpublished"}
+# Any "@type{" counts towards the entry cap, wherever it stands: an upper bound a file cannot slip under by
+# putting entries on one line.
+_ANY_OPEN = re.compile(r"@[ \t]*([A-Za-z][\w-]*)\s*[{(]")
+_NO_ENTRY = {"string", "comment", "preamble"}
 _ARXIV_FIELDS = ("url", "journal", "journaltitle", "booktitle", "note", "volume", "howpublished")
 
 
@@ -87,10 +92,16 @@ def map_fields(
     return parsed, [*notes, no_title] if no_title else notes
 
 
-def read_bibtex(text: str, source: str) -> InputRead:
-    """Every well-formed entry of a `.bib` file; one problem per malformed block, with its line."""
+def read_bibtex(text: str, source: str, limits: EntryLimits = DEFAULT_LIMITS) -> InputRead:
+    """Every well-formed entry of a `.bib` file; one problem per malformed block, with its line. The
+    `limits` are checked by a scan before parsing: an entry over the length cap is skipped, and more
+    entries than the count cap raise `TooManyEntries`."""
+    if limits.max_entries is not None:
+        count = sum(1 for m in _ANY_OPEN.finditer(text) if m.group(1).lower() not in _NO_ENTRY)
+        check_count(source, count, limits, "BibTeX entries")
+    text, too_long = screen_blocks(text, LINE_OPEN, limits.max_entry_chars, source)
     parse = parse_bibtex(text)
-    read = InputRead()
+    read = InputRead(problems=too_long)
     for failure in parse.failures:
         location = f"line {failure.line}" if failure.line else None
         read.problems.append(InputProblem(input=source, location=location, message=failure.message))

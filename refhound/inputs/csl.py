@@ -7,6 +7,7 @@ from typing import Any
 
 from refhound.errors import InputError
 from refhound.inputs.base import InputRead, missing_title, year_of
+from refhound.inputs.screen import DEFAULT_LIMITS, EntryLimits, check_count, too_long
 from refhound.models import InputProblem, ParsedFields, Reference
 from refhound.normalize.identifiers import arxiv_id_from_doi, find_arxiv_id, normalize_doi
 from refhound.normalize.names import is_et_al
@@ -108,18 +109,25 @@ def _items(text: str, source: str) -> list[Any]:
     raise InputError(source, 'not CSL-JSON: expected a list of items or {"items": [...]}')
 
 
-def read_csl_json(text: str, source: str) -> InputRead:
-    """Every CSL item; an item that is not a JSON object, or has nothing to check, is reported."""
+def read_csl_json(text: str, source: str, limits: EntryLimits = DEFAULT_LIMITS) -> InputRead:
+    """Every CSL item; an item that is not a JSON object, or has nothing to check, is reported. More items
+    than `limits` allows raise `TooManyEntries`, and one longer than it allows is skipped, both before
+    any item's fields are read."""
+    items = _items(text, source)
+    check_count(source, len(items), limits, "CSL items")
     read = InputRead()
-    for position, item in enumerate(_items(text, source), 1):
+    for position, item in enumerate(items, 1):
         location = f"item {position}"
         if not isinstance(item, dict):
             message = f"not a CSL item (a JSON object) but {type(item).__name__}, skipped"
             read.problems.append(InputProblem(input=source, location=location, message=message))
             continue
+        raw = json.dumps(item, ensure_ascii=False)
+        if limits.max_entry_chars is not None and len(raw) > limits.max_entry_chars:
+            read.problems.append(too_long(source, location, len(raw), limits.max_entry_chars))
+            continue
         parsed = _item_fields(item)
         key = _text(item.get("id")) or str(position)
-        raw = json.dumps(item, ensure_ascii=False)
         read.references.append(Reference(id=key, raw=raw, parsed=parsed, input=source, structured=True))
         no_title = missing_title(parsed, "item")
         if no_title:

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from refhound.inputs.base import InputRead
+from refhound.inputs.screen import DEFAULT_LIMITS, EntryLimits, check_count, too_long
 from refhound.models import InputProblem, Reference
 from refhound.refstring import mend_broken_word, parse_reference_string
 
@@ -41,6 +42,7 @@ _LINES_PER_PARAGRAPH = 6  # more than this on average: blank lines are incidenta
 class _Chunk:
     line: int  # 1-based line where the reference starts
     lines: list[str]
+    size: int = 0  # characters of its lines as written
 
 
 def _numbered_starts(lines: list[str]) -> set[int]:
@@ -105,7 +107,16 @@ def _join(lines: list[str]) -> str:
 
 def split_references(text: str, markdown: bool = False) -> list[tuple[int, str]]:
     """The reference strings of a plain-text list, each with the line it starts on."""
+    return [(chunk.line, _join(chunk.lines)) for chunk in _chunks(text, markdown, None)]
+
+
+def _chunks(text: str, markdown: bool, max_chars: int | None) -> list[_Chunk]:
+    """The references of a plain-text list as lines. A line longer than `max_chars` is a chunk of its own,
+    seen by no pattern (the line-end ones cost more than linear time on such a line), and kept as blank."""
     lines = text.splitlines()
+    huge = {i: len(line) for i, line in enumerate(lines) if max_chars is not None and len(line) > max_chars}
+    for index in huge:
+        lines[index] = ""
     first = next((i for i, line in enumerate(lines) if line.strip()), len(lines))
     if first < len(lines) and _HEADING.match(lines[first]):
         lines[first] = ""
@@ -114,6 +125,7 @@ def split_references(text: str, markdown: bool = False) -> list[tuple[int, str]]
     bullets = {i for i, line in enumerate(lines) if _BULLET.match(line)}
     starts = _numbered_starts(lines) or (bullets if len(bullets) >= 2 else set())
     starts = starts or _paragraph_starts(lines) or _line_starts(lines)
+    starts |= {*huge, *(_next_filled(lines, i) for i in huge)}
     chunks: list[_Chunk] = []
     for index, line in enumerate(lines):
         if index in starts:
@@ -122,16 +134,35 @@ def split_references(text: str, markdown: bool = False) -> list[tuple[int, str]]
             chunks[-1].lines.append(line)
         elif line.strip():
             chunks.append(_Chunk(index + 1, [line]))  # text before the first label: reported as a reference
-    return [(chunk.line, _join(chunk.lines)) for chunk in chunks]
+        else:
+            continue
+        chunks[-1].size += huge.get(index, len(line))
+    return chunks
 
 
-def read_plain_text(text: str, source: str, markdown: bool = False) -> InputRead:
-    """Every reference of a plain-text list; a fragment with no letters (a page number) is reported."""
+def _next_filled(lines: list[str], index: int) -> int:
+    """The first line after `index` that is not blank (`len(lines)` if none)."""
+    return next((i for i in range(index + 1, len(lines)) if lines[i].strip()), len(lines))
+
+
+def read_plain_text(
+    text: str, source: str, markdown: bool = False, limits: EntryLimits = DEFAULT_LIMITS
+) -> InputRead:
+    """Every reference of a plain-text list; a fragment with no letters (a page number) is reported. More
+    references than `limits` allows raise `TooManyEntries`, and one longer than it allows is reported,
+    both before any reference is parsed."""
+    chunks = _chunks(text, markdown, limits.max_entry_chars)
+    check_count(source, len(chunks), limits, "references")
     read = InputRead()
-    for line, reference in split_references(text, markdown):
+    for chunk in chunks:
+        location = f"line {chunk.line}"
+        if limits.max_entry_chars is not None and chunk.size > limits.max_entry_chars:
+            read.problems.append(too_long(source, location, chunk.size, limits.max_entry_chars))
+            continue
+        reference = _join(chunk.lines)
         if not _THREE_LETTERS.search(reference):
             message = f"{reference!r} is not a reference, skipped"
-            read.problems.append(InputProblem(input=source, location=f"line {line}", message=message))
+            read.problems.append(InputProblem(input=source, location=location, message=message))
             continue
         position = str(len(read.references) + 1)
         parsed = parse_reference_string(reference)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import httpx
 
 from refhound.net.decode import html_type
+from refhound.net.guard import AddressRefused
 from refhound.net.http import RateLimiter, host_of
 
 _ACCEPT = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5"
@@ -102,6 +103,8 @@ async def get_once(
                     await response.aclose()
         except (TimeoutError, httpx.TimeoutException):
             raise NoAnswer(f"no answer within {timeout_s:g} s") from None
+        except AddressRefused as error:
+            raise NoAnswer(str(error)) from None
         except httpx.HTTPError as error:  # transport and protocol errors, undecodable content encodings
             raise NoAnswer(f"{type(error).__name__}: {error or 'transport error'}") from None
 

@@ -37,7 +37,8 @@ from tenacity import (
 from refhound.errors import Unreachable
 from refhound.net.breaker import CircuitBreaker
 from refhound.net.cache import HttpCache, cache_key
-from refhound.settings import SourceSettings, SourcesSettings
+from refhound.net.guard import AddressPolicy, AddressRefused, GuardedTransport
+from refhound.settings import Settings, SourceSettings, SourcesSettings
 
 T = TypeVar("T")
 _RETRY_STATUS = frozenset({408, 429, 500, 502, 503, 504})
@@ -76,16 +77,16 @@ def user_agent(settings: SourcesSettings) -> str:
     return f"{settings.user_agent} (mailto:{settings.mailto})" if settings.mailto else settings.user_agent
 
 
-def make_client(
-    settings: SourcesSettings, transport: httpx.AsyncBaseTransport | None = None
-) -> httpx.AsyncClient:
-    """The one client every source shares; tests pass `transport` (e.g. `httpx.MockTransport`)."""
+def make_client(settings: Settings, transport: httpx.AsyncBaseTransport | None = None) -> httpx.AsyncClient:
+    """The one client every source shares. Its connections go through the address guard (`guard`: no
+    loopback, private … address unless `net.allow` or a configured endpoint); tests may pass `transport`
+    (e.g. `httpx.MockTransport`) instead."""
+    limits = httpx.Limits(max_connections=64, max_keepalive_connections=16)
     return httpx.AsyncClient(
-        transport=transport,
-        headers={"User-Agent": user_agent(settings)},
+        transport=transport or GuardedTransport(AddressPolicy.of(settings), limits),
+        headers={"User-Agent": user_agent(settings.sources)},
         follow_redirects=True,
         timeout=httpx.Timeout(30.0),
-        limits=httpx.Limits(max_connections=64, max_keepalive_connections=16),
     )
 
 
@@ -342,6 +343,8 @@ class ServiceHttp:
                         await response.aclose()
             except (TimeoutError, httpx.TimeoutException):
                 raise _Retryable(f"no answer within {policy.timeout_s:g} s") from None
+            except AddressRefused as error:  # asking again gives the same answer
+                raise Unreachable(self.name, str(error)) from None
             except httpx.TransportError as error:
                 problem = f"{type(error).__name__}: {error or 'transport error'}"
                 if _unresolvable(error):

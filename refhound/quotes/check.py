@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -108,7 +109,8 @@ async def check_document(
     code_masked = mask(text, layout.code)
     base = str(document.path.resolve().parent)
     citations = scan_citations(text, code_masked, base)
-    citations.definitions.update(override_definitions(sources or {}))
+    given = override_definitions(sources or {})
+    citations.definitions.update(given)
     quote_masked = _mask_markup(code_masked, citations.markers)
     extracted = extract_quotes(
         text,
@@ -134,8 +136,13 @@ async def check_document(
     states = _citation_states(groups, pairings, citations.definitions, base)
     cited = [_cited(quote, pairing) for quote, pairing in zip(quotes, pairings, strict=True)]
     report.citations = list(states.values())
-    report.results = await verify(cited, states, settings, transport, fetcher)
+    report.results = await verify(cited, states, settings, transport, fetcher, given_files(given.values()))
     return report
+
+
+def given_files(definitions: Iterable[Definition]) -> frozenset[str]:
+    """The files the user named on the command line: read even with `quotes.local_files` off."""
+    return frozenset(d.target.value for d in definitions if d.target is not None and d.target.kind == "file")
 
 
 def _cited(quote: Quote, pairing: Pairing) -> Cited:
@@ -181,12 +188,14 @@ async def verify(
     settings: Settings,
     transport: httpx.AsyncBaseTransport | None = None,
     fetcher: SourceFetcher | None = None,
+    given: frozenset[str] = frozenset(),
 ) -> list[QuoteResult]:
-    """Read the sources the quotes need (and check cited links), then match every quote."""
+    """Read the sources the quotes need (and check cited links), then match every quote. `given`: the
+    files the user named (`given_files`)."""
     owned = fetcher is None
     if fetcher is None:
-        pool = None if settings.check.offline else HttpPool(make_client(settings.sources, transport))
-        fetcher = SourceFetcher(settings, pool)
+        pool = None if settings.check.offline else HttpPool(make_client(settings, transport))
+        fetcher = SourceFetcher(settings, pool, given)
     needed = {key for item in cited for key in item.keys}
     try:
         await _read_sources(states, needed, fetcher, settings)
@@ -211,7 +220,7 @@ async def _read_sources(
             return
         url = state.key[4:] if state.key.startswith("url:") else state.target.value
         if state.target.kind == "file":
-            state.link = check_file_link(state.target, url)
+            state.link = check_file_link(state.target, url, looked_at=fetcher.reads_file(state.target))
         else:
             state.link = await check_link(fetcher.pool, url, quotes_policy(settings))
 

@@ -32,6 +32,9 @@ from refhound.quotes.textof import content_to_text, html_pdf_link, looks_like_ht
 from refhound.settings import Settings
 
 OFFLINE = "offline: the source is on the network and check.offline is set"
+NO_LOCAL_FILES = (
+    "a local file the document names: refused (--no-local-files; give it with --source to read it)"
+)
 _ARXIV_PAGE = re.compile(r"^https?://(?:www\.|export\.)?arxiv\.org/(?:abs|html)/(.+?)/?$", re.IGNORECASE)
 Resolved = SourceText | Unresolved
 
@@ -57,9 +60,14 @@ def quotes_policy(settings: Settings) -> Policy:
 class SourceFetcher:
     """Resolves targets to source texts; each locator is read once, even when many citations share it."""
 
-    def __init__(self, settings: Settings, pool: HttpPool | None) -> None:
+    def __init__(
+        self, settings: Settings, pool: HttpPool | None, given_files: frozenset[str] = frozenset()
+    ) -> None:
+        """`given_files` are the paths the user named (`--source`): read even when `quotes.local_files`
+        is off, which refuses the paths the document names."""
         self.settings = settings
         self.pool = pool
+        self.given_files = given_files
         self.offline = settings.check.offline or pool is None
         self._hosts: dict[str, ServiceHttp] = {}  # one per host, for its own circuit breaker
         self._tasks: dict[str, asyncio.Task[Resolved]] = {}
@@ -90,7 +98,12 @@ class SourceFetcher:
 
     # --- local files ------------------------------------------------------------------------------------
 
+    def reads_file(self, target: Target) -> bool:
+        return self.settings.quotes.local_files or target.value in self.given_files
+
     def _file(self, target: Target) -> Resolved:
+        if not self.reads_file(target):
+            return Unresolved(target.locator, f"{target.value}: {NO_LOCAL_FILES}")
         path = Path(target.value)
         try:
             check_input_file(path, self.settings.quotes.max_source_bytes, kind="source")

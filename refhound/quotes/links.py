@@ -20,9 +20,13 @@ from refhound.quotes.fetch import now_iso
 from refhound.quotes.models import LinkStatus, Target
 
 
-def check_file_link(target: Target, url: str) -> LinkStatus:
+def check_file_link(target: Target, url: str, *, looked_at: bool = True) -> LinkStatus:
+    """Whether a `file://` link's file exists; not looked at (`looked_at` False) when local files are
+    refused: its existence alone would tell something about the machine."""
     path = Path(target.value)
     kind = mimetypes.guess_type(path.name)[0]
+    if not looked_at:
+        return LinkStatus(url, None, None, kind, "not checked: local files are refused", now_iso())
     if path.is_file():
         return LinkStatus(url, None, path.as_uri(), kind, None, now_iso())
     return LinkStatus(url, None, None, kind, "no such file", now_iso())

@@ -24,7 +24,7 @@ from pydantic import BaseModel, Field
 
 from refhound.errors import InputError, LLMError
 from refhound.llm import LLMClient
-from refhound.quotes.check import Cited, locator_definition, verify
+from refhound.quotes.check import Cited, given_files, locator_definition, verify
 from refhound.quotes.document import read_bytes
 from refhound.quotes.errors import QuotesError
 from refhound.quotes.fetch import now_iso
@@ -136,7 +136,8 @@ async def check_triples(
     report = QuoteReport(str(path), now_iso(), text=raw, kind="triples")
     report.warnings.extend(warnings)
     report.citations = list(states.values())
-    report.results = await verify(cited, states, settings, transport)
+    command_line = [definitions[source_id] for source_id in (sources or {})]
+    report.results = await verify(cited, states, settings, transport, given=given_files(command_line))
     return report, triples
 
 

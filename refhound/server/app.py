@@ -7,7 +7,7 @@ Every error is JSON `{"error": "…"}`: 4xx for bad input, 413 for a too-large u
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -23,13 +23,21 @@ from starlette.requests import ClientDisconnect, Request
 from refhound import __version__
 from refhound.models import Report
 from refhound.report import render
+from refhound.server import openapi
 from refhound.server.checks import CheckRequest, flagged, run_check
 from refhound.server.config import ServerLimits
-from refhound.server.guards import BearerToken, BodyLimit, BodyTooLarge
+from refhound.server.guards import (
+    LOOPBACK_NAMES,
+    BearerToken,
+    BodyLimit,
+    BodyTooLarge,
+    HostCheck,
+    SameOrigin,
+)
 from refhound.server.jobs import FailureKind, Job, JobState, JobStore, QueueFull, Work
 from refhound.server.marks import printed_marks
-from refhound.server.quotes import QuotesRequest, QuotesRuntime
-from refhound.server.requests import read_check_request, read_quotes_request
+from refhound.server.quotes import LABEL, QuotesRequest, QuotesRuntime
+from refhound.server.requests import NOT_BLANK, read_check_request, read_quotes_request
 from refhound.server.runtime import CheckRuntime
 
 _STATIC = resources.files("refhound.server") / "static"
@@ -50,10 +58,15 @@ _CHECK_BODY: dict[str, Any] = {
                     "properties": {
                         "file": {
                             "type": "array",
+                            "minItems": 1,
                             "items": {"type": "string", "format": "binary"},
                             "description": "PDFs, .bib, .bbl, .txt or CSL-JSON reference lists.",
                         },
-                        "text": {"type": "string", "description": "A pasted reference list."},
+                        "text": {
+                            "type": "string",
+                            "pattern": NOT_BLANK,
+                            "description": "A pasted reference list.",
+                        },
                         "offline": {"type": "boolean"},
                         "flag": {"type": "string", "enum": ["major", "any"]},
                         "unverified_as": {"type": "string", "enum": ["unknown", "real", "fake"]},
@@ -77,7 +90,7 @@ _QUOTES_BODY: dict[str, Any] = {
                         "source": {"type": "array", "items": {"type": "string", "format": "binary"}},
                         "label": {
                             "type": "array",
-                            "items": {"type": "string"},
+                            "items": {"type": "string", "pattern": f"^{LABEL}$"},
                             "description": "The citation label of the source at the same position "
                             "(default: its file name without the extension).",
                         },
@@ -115,8 +128,14 @@ class CheckOutcome:
     flagged: bool
 
 
-def create_app(state: ServerState, token: str | None = None) -> FastAPI:
-    """The app over `state`; with `token`, every API call must carry it as a bearer token."""
+def create_app(
+    state: ServerState,
+    token: str | None = None,
+    hosts: Sequence[str] = LOOPBACK_NAMES,
+    any_address: bool = False,
+) -> FastAPI:
+    """The app over `state`; with `token`, every API call must carry it as a bearer token. `hosts`: the
+    names its Host header may give (`any_address`: any IP address too; see `served_hosts`)."""
     app = FastAPI(
         title="refhound",
         version=__version__,
@@ -127,10 +146,13 @@ def create_app(state: ServerState, token: str | None = None) -> FastAPI:
     app.state.refhound = state
     _errors(app)
     _routes(app, state)
+    openapi.install(app, state.limits)
     app.mount("/static", StaticFiles(directory=str(_STATIC)), name="static")
     if token:
         app.add_middleware(BearerToken, token=token)
     app.add_middleware(BodyLimit, max_bytes=state.limits.max_upload_bytes)
+    app.add_middleware(SameOrigin, token=token)
+    app.add_middleware(HostCheck, names=hosts, any_address=any_address)  # the outermost: checked first
     return app
 
 

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pydantic_core import PydanticSerializationError
+
 from refhound.errors import InputError
+from refhound.inputs.screen import EntryLimits, TooManyEntries
 from refhound.likelihood import Policy
 from refhound.models import (
     FlagPolicy,
@@ -64,6 +67,9 @@ def run_check(job: Job, jobs: JobStore, runtime: CheckRuntime, request: CheckReq
         references, problems = read_references(request, runtime.settings, jobs.limits)
     finally:
         request.release()
+    if jobs.expired(job):  # the time limit covers reading the inputs, too
+        limit = f"reading the inputs ran past the server's time limit of {job.timeout_s:g} s"
+        raise JobFailed(limit, FailureKind.TIMEOUT)
     jobs.set_total(job, len(references))
     try:
         results = runtime.check(
@@ -95,8 +101,15 @@ def read_references(
     references: list[Reference] = []
     problems: list[InputProblem] = []
     for upload in request.uploads:
+        entries = EntryLimits(max(limits.max_references - len(references), 0), limits.max_entry_chars)
         try:
-            found, found_problems = _read_upload(upload, settings, limits)
+            found, found_problems = _read_upload(upload, settings, entries, limits.max_pdf_pages)
+        except TooManyEntries as error:  # counted before parsing: the whole job is over the limit
+            raise JobFailed(
+                f"{upload.name}: {error.count:,} {error.what}; this server checks at most "
+                f"{limits.max_references} references per job"
+                + (f" ({len(references)} already read from the inputs before it)" if references else "")
+            ) from None
         except InputError as error:
             problems.append(InputProblem(input=upload.name, message=_shown(error.problem, upload)))
             continue
@@ -109,6 +122,8 @@ def read_references(
         Reference(id=str(position), raw=text, parsed=parse_reference_string(text), input=PASTED)
         for position, text in enumerate(request.strings, start=1)
     ]
+    references, unreadable = _text_only(references)
+    problems += unreadable
     if not references:
         reasons = "; ".join(f"{p.input}: {p.message}" for p in problems) or "no references found"
         raise JobFailed(reasons)
@@ -119,17 +134,37 @@ def read_references(
     return references, problems
 
 
+def _text_only(references: list[Reference]) -> tuple[list[Reference], list[InputProblem]]:
+    """The references that are text; one that is not (a lone surrogate, e.g. from a CSL-JSON `\\ud800`
+    escape) is a problem of its input. Kept, it would make every later read of the job fail to encode."""
+    kept: list[Reference] = []
+    problems: list[InputProblem] = []
+    for reference in references:
+        try:
+            reference.model_dump_json()
+        except PydanticSerializationError:
+            problems.append(
+                InputProblem(
+                    input=reference.input or PASTED,
+                    message=f"reference {reference.id} holds a lone surrogate, which is no text: skipped",
+                )
+            )
+            continue
+        kept.append(reference)
+    return kept, problems
+
+
 def _read_upload(
-    upload: SavedUpload, settings: Settings, limits: ServerLimits
+    upload: SavedUpload, settings: Settings, entries: EntryLimits, max_pdf_pages: int
 ) -> tuple[list[Reference], list[InputProblem]]:
     from refhound.agents.extractor import is_pdf, read_pdf_references
     from refhound.inputs import read_input
 
     if is_pdf(upload.path):
-        _check_pages(upload, limits.max_pdf_pages)
+        _check_pages(upload, max_pdf_pages)
         pdf: tuple[list[Reference], list[InputProblem]] = read_pdf_references(upload.path, settings)
         return pdf
-    read = read_input(upload.path, max_bytes=settings.check.max_input_bytes)
+    read = read_input(upload.path, max_bytes=settings.check.max_input_bytes, limits=entries)
     return read.references, read.problems
 
 

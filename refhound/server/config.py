@@ -19,6 +19,8 @@ class ServerLimits:
     max_files: int = 20  # files in one request
     max_pdf_pages: int = 300  # a manuscript longer than this is refused, not half-read
     max_references: int = 2000  # references in one job, after reading every input
+    # One entry of an uploaded file (a BibTeX entry with its abstract fits); a longer one is skipped unparsed.
+    max_entry_chars: int = 50_000
     workers: int = 2  # jobs checked at the same time
     queue: int = 64  # jobs waiting for a worker, beyond which a new one gets 429
     job_timeout_s: float = 600.0  # a job still running after this fails with that reason
@@ -34,3 +36,15 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
         return False
+
+
+def served_hosts(bind: str, allowed: list[str]) -> tuple[list[str], bool]:
+    """The Host names a server bound to `bind` answers to, and whether any IP address is one too.
+
+    Loopback names always (the machine itself); the bound address; the `allowed` names (`--allow-host`).
+    Bound to every interface (0.0.0.0, ::), any literal address is accepted: DNS rebinding needs a name."""
+    names = ["localhost", "127.0.0.1", "::1", *allowed]
+    wildcard = bind.strip("[]") in ("0.0.0.0", "::", "")
+    if not wildcard:
+        names.append(bind.strip("[]"))
+    return names, wildcard

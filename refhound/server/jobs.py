@@ -67,6 +67,9 @@ class Job:
     outcome: Any = None  # what the work returned (a Report, a QuoteReport)
     error: str | None = None
     failure: FailureKind | None = None
+    # Whether its work has returned: an overdue job is failed at once, but holds its worker (and counts
+    # against admission) until its thread stops.
+    settled: bool = False
     _waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = field(default_factory=list)
 
     @property
@@ -102,7 +105,7 @@ class JobStore:
         earlier: it must be safe to call twice)."""
         with self._lock:
             self._sweep()
-            active = sum(1 for job in self._jobs.values() if job.state in (JobState.QUEUED, JobState.RUNNING))
+            active = sum(1 for job in self._jobs.values() if not job.settled)
             if self._closed or active >= self.limits.workers + self.limits.queue:
                 release()
                 raise QueueFull
@@ -110,8 +113,13 @@ class JobStore:
                 id=secrets.token_urlsafe(18), kind=kind, inputs=inputs, timeout_s=self.limits.job_timeout_s
             )
             self._jobs[job.id] = job
-        self._pool.submit(self._execute, job, work).add_done_callback(lambda _: release())
+        self._pool.submit(self._execute, job, work).add_done_callback(lambda _: self._settle(job, release))
         return job
+
+    def _settle(self, job: Job, release: Callable[[], None]) -> None:
+        release()
+        with self._lock:
+            job.settled = True
 
     def _execute(self, job: Job, work: Work) -> None:
         with self._lock:
@@ -223,7 +231,10 @@ class JobStore:
     def _sweep(self) -> None:
         """Forget jobs finished longer ago than `keep_finished_s`."""
         cutoff = time.time() - self.limits.keep_finished_s
-        for job_id in [j.id for j in self._jobs.values() if j.finished is not None and j.finished < cutoff]:
+        ended = [
+            j.id for j in self._jobs.values() if j.settled and j.finished is not None and j.finished < cutoff
+        ]
+        for job_id in ended:
             del self._jobs[job_id]
 
 

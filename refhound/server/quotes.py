@@ -28,7 +28,9 @@ from refhound.server.uploads import SavedUpload, UploadDir
 from refhound.settings import Settings
 
 NOT_UPLOADED = "a local file the server does not read: upload it as a source"
-_LABEL = re.compile(r"^[\w^.:-]{1,100}$")
+_NAME = r"[A-Za-z0-9_^.:-]{1,100}"
+#: A label as a client may give it: empty (the file name decides), or a name, in brackets or not.
+LABEL = rf"(?:\[?({_NAME})\]?)?"
 
 
 @dataclass
@@ -46,10 +48,12 @@ class QuotesRequest:
 
 
 def source_label(given: str | None, upload: SavedUpload) -> str:
-    """The citation label a source answers to: the one given, else its file name without the extension."""
-    label = (given or "").strip().strip("[]") or PurePosixPath(upload.name).stem
-    if not _LABEL.match(label):
-        raise ValueError(f"source label {label!r}: use letters, digits and . _ - : ^ (at most 100)")
+    """The citation label a source answers to: the one given (brackets allowed: "[7]"), else its file name
+    without the extension. `LABEL` (the API schema's pattern) says which labels may be given."""
+    match = re.fullmatch(LABEL, given or "")
+    label = (match.group(1) if match else given) or PurePosixPath(upload.name).stem
+    if not re.fullmatch(_NAME, label):
+        raise ValueError(f"source label {label!r}: use ASCII letters, digits and . _ - : ^ (at most 100)")
     return label
 
 
@@ -114,7 +118,7 @@ class QuotesRuntime:
 
 
 async def _new_pool(settings: Settings) -> HttpPool:
-    return HttpPool(make_client(settings.sources))
+    return HttpPool(make_client(settings))
 
 
 def _renamed(rendered: str, request: QuotesRequest) -> str:

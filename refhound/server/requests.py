@@ -5,8 +5,10 @@ Every problem with the request itself is an `HTTPException` with a 4xx status an
 
 from __future__ import annotations
 
-import json
-from typing import Any
+import asyncio
+import re
+import weakref
+from typing import Any, TypeVar
 
 from fastapi import HTTPException
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -17,11 +19,24 @@ from starlette.requests import Request
 
 from refhound.models import FlagPolicy, UnverifiedPolicy
 from refhound.server.checks import CheckOptions, CheckRequest
-from refhound.server.config import ServerLimits
+from refhound.server.config import MB, ServerLimits
 from refhound.server.quotes import QuotesRequest, source_label
 from refhound.server.uploads import SavedUpload, UploadDir
 
 MAX_REFERENCE_CHARS = 5000  # one reference string sent as JSON
+# A JSON body is held and parsed in memory: 2000 references of 5000 characters fit in 16 MB (unless written
+# as \u escapes), and no more than 2 are read at once (uploads go to disk as they stream in).
+MAX_JSON_BYTES = 16 * MB
+_JSON_READERS = 2
+_readers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary()
+)
+M = TypeVar("M", bound=BaseModel)
+# What a reference needs to be more than blank, as a JSON Schema pattern: a character Python's `str.strip`
+# keeps (spelt out, since ECMA-262's \s, which schema validators use, is another set).
+NOT_BLANK = (
+    "[^\\t\\n\\x0b\\x0c\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]"
+)
 
 
 class CheckBody(BaseModel):
@@ -45,7 +60,8 @@ async def read_check_request(request: Request, limits: ServerLimits, parent: Any
     """The check a request asks for; the uploads are saved in a private directory the job removes."""
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind == "application/json":
-        return _check_from_json(await request.body(), limits)
+        async with _readers.setdefault(asyncio.get_running_loop(), asyncio.Semaphore(_JSON_READERS)):
+            return _check_from_json(await _json_body(request), limits)
     if kind != "multipart/form-data":
         raise bad_request(
             "send multipart/form-data with files in the field `file` (or pasted text in `text`), "
@@ -55,10 +71,10 @@ async def read_check_request(request: Request, limits: ServerLimits, parent: Any
     form = await _form(request, limits)
     try:
         options = _options(form)
-        files = [item for item in form.getlist("file") if isinstance(item, UploadFile)]
+        files = _uploads(form, "file")
         text = _text_field(form, "text")
         if not files and text is None:
-            raise bad_request("no input: send one or more files in the field `file`, or text in `text`")
+            raise bad_request("no input: send one or more files in the field `file`, or text in `text`", 422)
         directory = UploadDir(parent)
         try:
             uploads = [await _save(directory, item) for item in files]
@@ -87,7 +103,7 @@ async def read_quotes_request(request: Request, limits: ServerLimits, parent: An
             raise bad_request(
                 "triples (.json/.jsonl) are checked by `refhound quotes check`, not by the server"
             )
-        sources = [item for item in form.getlist("source") if isinstance(item, UploadFile)]
+        sources = _uploads(form, "source")
         labels = [str(item) for item in form.getlist("label") if isinstance(item, str)]
         offline = _flag(form, "offline")
         directory = UploadDir(parent)
@@ -101,7 +117,7 @@ async def read_quotes_request(request: Request, limits: ServerLimits, parent: An
                 except ValueError as error:
                     raise bad_request(str(error)) from None
                 if label in named:
-                    raise bad_request(f"two sources answer to the label {label!r}")
+                    raise bad_request(f"two sources answer to the label {label!r}", 422)
                 named[label] = saved
         except BaseException:
             directory.remove()
@@ -112,24 +128,79 @@ async def read_quotes_request(request: Request, limits: ServerLimits, parent: An
 
 
 def _check_from_json(body: bytes, limits: ServerLimits) -> CheckRequest:
-    try:
-        parsed = CheckBody.model_validate(json.loads(body))
-    except json.JSONDecodeError as error:
-        raise bad_request(f"the body is not JSON: {error}") from None
-    except ValidationError as error:
-        raise bad_request(_validation_message(error)) from None
+    parsed = parse_json_body(body, CheckBody)
     if len(parsed.references) > limits.max_references:
         raise bad_request(
-            f"{len(parsed.references)} references; this server checks at most {limits.max_references}"
+            f"{len(parsed.references)} references; this server checks at most {limits.max_references}", 422
         )
-    strings = [text.strip() for text in parsed.references]
-    for position, text in enumerate(strings, start=1):
-        if not text:
+    for position, text in enumerate(parsed.references, start=1):
+        if not text.strip():
             raise bad_request(f"reference {position} is empty")
         if len(text) > MAX_REFERENCE_CHARS:
-            raise bad_request(f"reference {position} is longer than {MAX_REFERENCE_CHARS} characters")
+            raise bad_request(
+                f"reference {position} is {len(text)} characters long; one reference may have at most "
+                f"{MAX_REFERENCE_CHARS}",
+                422,
+            )
     options = CheckOptions(offline=parsed.offline, flag=parsed.flag, unverified_as=parsed.unverified_as)
-    return CheckRequest(options=options, strings=strings)
+    return CheckRequest(options=options, strings=[text.strip() for text in parsed.references])
+
+
+async def _json_body(request: Request) -> bytes:
+    """The JSON body, refused (413) past `MAX_JSON_BYTES`: from its Content-Length before reading, else as it
+    streams in. A JSON body is read and parsed in memory, so only `_JSON_READERS` are at once."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_JSON_BYTES:
+        raise bad_request(_json_too_large(int(declared)), 413)
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_JSON_BYTES:
+            raise bad_request(_json_too_large(None), 413)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _json_too_large(size: int | None) -> str:
+    what = f"{size / MB:.1f} MB" if size is not None else f"over {MAX_JSON_BYTES / MB:g} MB"
+    return (
+        f"the JSON body is {what}; a JSON check takes at most {MAX_JSON_BYTES / MB:g} MB "
+        "(upload larger reference lists as a file)"
+    )
+
+
+def parse_json_body(body: bytes, model: type[M]) -> M:
+    """`body` as `model`, strictly (`"offline": "yes"` is no boolean); a 400 naming what is wrong with it:
+    not UTF-8, not JSON, nested too deeply, a lone surrogate, a field of the wrong type."""
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise bad_request(
+            f"the body is not UTF-8: byte 0x{body[error.start]:02x} at offset {error.start} is invalid"
+        ) from None
+    try:
+        return model.model_validate_json(text, strict=True)
+    except ValidationError as error:
+        invalid = [e for e in error.errors() if e["type"] == "json_invalid"]
+        if not invalid:
+            raise bad_request(_validation_message(error)) from None
+        message = str(invalid[0]["msg"]).removeprefix("Invalid JSON: ")
+        if "recursion limit" in message:
+            raise bad_request(f"the body is nested too deeply to be read ({message})") from None
+        if _LONE_SURROGATE.search(text):
+            raise bad_request(
+                "the body holds a lone surrogate (a \\ud800-\\udfff escape without its pair): no text"
+            ) from None
+        raise bad_request(f"the body is not JSON: {message}") from None
+
+
+# A \uD800-\uDBFF escape not followed by a \uDC00-\uDFFF one, or the latter without the former (after an
+# even number of backslashes, so an escaped backslash followed by "u" is not taken for an escape).
+_LONE_SURROGATE = re.compile(
+    r"(?<!\\)(?:\\\\)*\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+    r"|(?<![\\]u[dD][89abAB][0-9a-fA-F]{2})(?<!\\)(?:\\\\)*\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+)
 
 
 async def _form(request: Request, limits: ServerLimits) -> FormData:
@@ -148,26 +219,40 @@ async def _form(request: Request, limits: ServerLimits) -> FormData:
         form = await parser.parse()
     except MultiPartException as error:
         _close_orphans(parser, None)
-        raise bad_request(error.message) from None
+        # Too many files is a well-formed request over a count limit, as too many references is: 422.
+        raise bad_request(error.message, 422 if error.message.startswith("Too many files") else 400) from None
     except BaseException:
         _close_orphans(parser, None)
         raise
-    _close_orphans(parser, form)
+    if _close_orphans(parser, form):
+        await form.close()
+        raise bad_request("the multipart body ends inside a part (no closing boundary)")
     return form
 
 
-def _close_orphans(parser: MultiPartParser, form: FormData | None) -> None:
+def _close_orphans(parser: MultiPartParser, form: FormData | None) -> int:
+    """Close the files of parts the body cut off; how many there were."""
     kept = {id(item.file) for _, item in (form.multi_items() if form else []) if isinstance(item, UploadFile)}
-    for spooled in getattr(parser, "_files_to_close_on_error", []):
-        if id(spooled) not in kept:
-            spooled.close()
+    orphans = [f for f in getattr(parser, "_files_to_close_on_error", []) if id(f) not in kept]
+    for spooled in orphans:
+        spooled.close()
+    return len(orphans)
 
 
 async def _save(directory: UploadDir, item: UploadFile) -> SavedUpload:
     saved = await run_in_threadpool(directory.save, item.file, item.filename)
-    if saved.path.stat().st_size == 0:
-        raise bad_request(f"{saved.name}: empty file")
+    if saved.path.stat().st_size == 0:  # well-formed, with nothing in it to check
+        raise bad_request(f"{saved.name}: empty file", 422)
     return saved
+
+
+def _uploads(form: FormData, name: str) -> list[UploadFile]:
+    """The files of the field `name`; a plain value there (no file name) is a 400, not silently dropped."""
+    items = form.getlist(name)
+    files = [item for item in items if isinstance(item, UploadFile)]
+    if len(files) != len(items):
+        raise bad_request(f"the field `{name}` takes files (with a file name), not plain values")
+    return files
 
 
 def _text_field(form: FormData, name: str) -> str | None:
@@ -184,10 +269,8 @@ def _flag(form: FormData, name: str) -> bool:
     if value is None or isinstance(value, UploadFile):
         return False
     lowered = value.strip().lower()
-    if lowered in ("1", "true", "yes", "on"):
-        return True
-    if lowered in ("", "0", "false", "no", "off"):
-        return False
+    if lowered in ("true", "false"):
+        return lowered == "true"
     raise bad_request(f"`{name}` must be true or false, not {value!r}")
 
 

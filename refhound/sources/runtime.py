@@ -136,7 +136,7 @@ class SourcesRuntime(LoopRuntime):
         cache = HttpCache(own.path, own.ttl_s) if own.enabled else None
         if settings.check.offline:
             transport = OfflineTransport()  # belt and braces: the pool itself never sends offline
-        self._pool = HttpPool(make_client(settings.sources, transport), cache, offline=settings.check.offline)
+        self._pool = HttpPool(make_client(settings, transport), cache, offline=settings.check.offline)
         sources = {
             name: BUILDERS[name](settings, self._pool) for tier in _enabled_tiers(settings) for name in tier
         }

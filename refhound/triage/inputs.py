@@ -1,9 +1,9 @@
 """The papers of a triage: PDFs, folders (recursive), `.zip` / `.tar(.gz)` archives, reference lists.
 
 Each paper gets a display name relative to the PATH it came from (`sub/paper.pdf`, an archive member as
-`archive.zip!dir/paper.pdf`) and the SHA-256 of its bytes. Archive members are never written under their own
-names: a member is copied, with its size capped while it is read, to `work_dir/<digest><suffix>`, so neither
-a path-traversal name (`../../x.pdf`) nor a zip bomb can write outside the run's folder or fill the disk.
+`archive.zip!dir/paper.pdf`) and the SHA-256 of its bytes. Archives are read by `refhound.inputs.archives`
+in one pass, every byte counted: a member is copied to `work_dir/<digest><suffix>`, so neither a
+path-traversal name (`../../x.pdf`) nor a bomb can write outside the run's folder or past the caps.
 Anything unusable becomes a paper with an `error` (one line naming the problem); files a folder or archive
 holds that are neither PDFs nor reference lists are listed as skipped, with the reason.
 """
@@ -12,23 +12,15 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
-import tarfile
-import tempfile
-import zipfile
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import IO, Literal
+from typing import Literal
+
+from refhound.inputs.archives import READ_ERRORS, ArchiveLimits, ArchiveTooLarge, is_archive, read_archive
 
 Kind = Literal["pdf", "list"]
 LIST_SUFFIXES = frozenset({".bib", ".bbl", ".txt"})
-_ARCHIVE_SUFFIXES = (".zip", ".tar", ".tar.gz", ".tgz")
 _PDF_MAGIC = b"%PDF-"
-#: A member that inflates more than this many times over its compressed size, past `_BOMB_FLOOR`, is
-#: refused as a decompression bomb (text PDFs compress 2–10×; bombs compress 1000×).
-_MAX_RATIO = 200
-_BOMB_FLOOR = 1024 * 1024
 _CHUNK = 1024 * 1024
 
 
@@ -59,10 +51,6 @@ def _kind_of(name: str) -> Kind | None:
     return "list" if suffix in LIST_SUFFIXES else None
 
 
-def _is_archive(name: str) -> bool:
-    return name.lower().endswith(_ARCHIVE_SUFFIXES)
-
-
 def file_digest(path: Path) -> str:
     digest = hashlib.sha256()
     with path.open("rb") as handle:
@@ -79,20 +67,23 @@ def _starts_as_pdf(path: Path) -> bool:
         return False
 
 
-def collect(paths: list[Path], out_dir: Path, work_dir: Path, max_bytes: int) -> Collected:
+def collect(paths: list[Path], out_dir: Path, work_dir: Path, limits: ArchiveLimits) -> Collected:
     """Every paper under `paths`, in a stable order; archive members are copied into `work_dir`.
-    `out_dir` (the run's outputs) is passed over when an input folder holds it."""
+    `out_dir` (the run's outputs) is passed over when an input folder holds it. A file, like an archive
+    member, is refused past `limits.max_member_bytes`."""
     found = Collected()
     for given in paths:
         if given.is_dir():
-            _collect_folder(given, out_dir.resolve(), work_dir, max_bytes, found)
+            _collect_folder(given, out_dir.resolve(), work_dir, limits, found)
         else:
-            _collect_file(given, given.name, work_dir, max_bytes, found, explicit=True)
+            _collect_file(given, given.name, work_dir, limits, found, explicit=True)
     _disambiguate(found.papers)
     return found
 
 
-def _collect_folder(folder: Path, out_dir: Path, work_dir: Path, max_bytes: int, found: Collected) -> None:
+def _collect_folder(
+    folder: Path, out_dir: Path, work_dir: Path, limits: ArchiveLimits, found: Collected
+) -> None:
     files: list[tuple[str, Path]] = []
     for root, dirs, names in os.walk(folder, followlinks=False):
         here = Path(root)
@@ -101,11 +92,11 @@ def _collect_folder(folder: Path, out_dir: Path, work_dir: Path, max_bytes: int,
             continue
         files += [((here / name).relative_to(folder).as_posix(), here / name) for name in names]
     for relative, path in sorted(files):
-        _collect_file(path, relative, work_dir, max_bytes, found, explicit=False)
+        _collect_file(path, relative, work_dir, limits, found, explicit=False)
 
 
 def _collect_file(
-    path: Path, name: str, work_dir: Path, max_bytes: int, found: Collected, *, explicit: bool
+    path: Path, name: str, work_dir: Path, limits: ArchiveLimits, found: Collected, *, explicit: bool
 ) -> None:
     origin = str(path.absolute())
     if not path.exists():
@@ -114,8 +105,8 @@ def _collect_file(
     if path.is_symlink() and not explicit:
         found.skipped[name] = "a symbolic link (not followed inside a folder)"
         return
-    if _is_archive(path.name):
-        _collect_archive(path, name, work_dir, max_bytes, found)
+    if is_archive(path.name):
+        _collect_archive(path, name, work_dir, limits, found)
         return
     kind = _kind_of(path.name) or ("pdf" if _starts_as_pdf(path) else None)
     if kind is None:
@@ -126,6 +117,7 @@ def _collect_file(
         else:
             found.skipped[name] = "not a PDF, an archive or a reference list"
         return
+    max_bytes = limits.max_member_bytes
     try:
         size = path.stat().st_size
         if size > max_bytes:
@@ -140,121 +132,49 @@ def _collect_file(
     found.papers.append(Paper(name, origin, path, kind, digest))
 
 
-def _collect_archive(archive: Path, name: str, work_dir: Path, max_bytes: int, found: Collected) -> None:
+def _collect_archive(
+    archive: Path, name: str, work_dir: Path, limits: ArchiveLimits, found: Collected
+) -> None:
+    """The archive's members as papers; an archive that passes a cap is one error row, nothing of it kept."""
     origin = str(archive.absolute())
+    papers: list[Paper] = []
+    skipped: dict[str, str] = {}
     try:
-        if archive.name.lower().endswith(".zip"):
-            members = list(_zip_members(archive))
-        else:
-            members = list(_tar_members(archive))
-    except (zipfile.BadZipFile, tarfile.TarError, OSError, EOFError, ValueError) as error:
+        for member in read_archive(archive, limits):
+            display, member_origin = f"{name}!{member.name}", f"{origin}!{member.name}"
+            kind = _kind_of(member.name)
+            if member.problem is None and kind is None:
+                why = (
+                    "a nested archive (not opened)"
+                    if is_archive(member.name)
+                    else "not a PDF or reference list"
+                )
+                skipped[display] = why
+                continue
+            if member.problem is not None:
+                papers.append(Paper(display, member_origin, error=f"archive member {member.problem}"))
+                continue
+            try:
+                copy, digest = member.copy_to(work_dir)
+            except READ_ERRORS as error:  # this member only (a zip's other members are still read)
+                papers.append(Paper(display, member_origin, error=f"archive member unreadable ({error})"))
+                continue
+            papers.append(Paper(display, member_origin, copy, kind or "pdf", digest))
+    except ArchiveTooLarge as error:
+        kept = {paper.path for paper in found.papers}
+        for paper in papers:  # the copies made before the cap was passed (a copy another paper shares stays)
+            if paper.path is not None and paper.path not in kept:
+                paper.path.unlink(missing_ok=True)
+        found.papers.append(Paper(name, origin, error=error.problem))
+        return
+    except READ_ERRORS as error:
+        if papers or skipped:  # broken part way: what was read stays, the rest is one error row
+            found.papers += papers
+            found.skipped.update(skipped)
         found.papers.append(Paper(name, origin, error=f"unreadable archive ({error})"))
         return
-    for member in members:
-        display, member_origin = f"{name}!{member.name}", f"{origin}!{member.name}"
-        kind = _kind_of(member.name)
-        if member.problem is None and kind is None:
-            why = (
-                "a nested archive (not opened)" if _is_archive(member.name) else "not a PDF or reference list"
-            )
-            found.skipped[display] = why
-            continue
-        problem = member.problem or _unsafe_name(member.name)
-        if problem is None and member.size > max_bytes:
-            problem = f"{member.size} bytes uncompressed, over the {max_bytes} limit"
-        if problem is None and member.size > _BOMB_FLOOR and member.size > _MAX_RATIO * max(member.packed, 1):
-            problem = (
-                f"expands {member.size // max(member.packed, 1)}× ({member.size} bytes): "
-                "refused as a decompression bomb"
-            )
-        if problem is not None:
-            found.papers.append(Paper(display, member_origin, error=f"archive member {problem}"))
-            continue
-        try:
-            copy, digest = _copy_capped(member.open(), work_dir, PurePosixPath(member.name).suffix, max_bytes)
-        except (zipfile.BadZipFile, tarfile.TarError, OSError, EOFError, RuntimeError, ValueError) as error:
-            found.papers.append(Paper(display, member_origin, error=f"archive member unreadable ({error})"))
-            continue
-        found.papers.append(Paper(display, member_origin, copy, kind or "pdf", digest))
-
-
-@dataclass
-class _Member:
-    name: str
-    size: int
-    packed: int
-    opener: object
-    problem: str | None = None
-
-    def open(self) -> IO[bytes]:
-        return self.opener()  # type: ignore[operator,no-any-return]
-
-
-def _zip_members(archive: Path) -> Iterator[_Member]:
-    with zipfile.ZipFile(archive) as zipped:
-        infos = [info for info in zipped.infolist() if not info.is_dir()]
-    for info in infos:
-        problem = "is encrypted (needs a password)" if info.flag_bits & 0x1 else None
-
-        def opener(info: zipfile.ZipInfo = info) -> IO[bytes]:
-            zipped = zipfile.ZipFile(archive)  # closed with the member's stream (see _copy_capped)
-            stream = zipped.open(info)
-            stream._refhound_archive = zipped  # type: ignore[attr-defined]
-            return stream
-
-        yield _Member(info.filename, info.file_size, info.compress_size, opener, problem)
-
-
-def _tar_members(archive: Path) -> Iterator[_Member]:
-    with tarfile.open(archive) as tarred:
-        infos = tarred.getmembers()
-    for info in infos:
-        if info.isdir():
-            continue
-        problem = None if info.isreg() else "is a link or special file (not read)"
-
-        def opener(info: tarfile.TarInfo = info) -> IO[bytes]:
-            tarred = tarfile.open(archive)  # noqa: SIM115 - closed with the member's stream
-            stream = tarred.extractfile(info.name)
-            if stream is None:
-                tarred.close()
-                raise ValueError("not a regular file")
-            stream._refhound_archive = tarred  # type: ignore[attr-defined]
-            return stream
-
-        # A tar member's size is its real size: there is no per-member compression ratio to check.
-        yield _Member(info.name, info.size, info.size, opener, problem)
-
-
-def _unsafe_name(name: str) -> str | None:
-    parts = PurePosixPath(name.replace("\\", "/")).parts
-    if name.startswith(("/", "\\")) or ".." in parts or (parts and ":" in parts[0]):
-        return "has an unsafe path (absolute or with '..'): not extracted"
-    return None
-
-
-def _copy_capped(stream: IO[bytes], work_dir: Path, suffix: str, max_bytes: int) -> tuple[Path, str]:
-    """Copy a member's bytes to the work folder, refusing more than `max_bytes` whatever its header says."""
-    work_dir.mkdir(parents=True, exist_ok=True)
-    digest = hashlib.sha256()
-    size = 0
-    owner = getattr(stream, "_refhound_archive", None)
-    handle, temporary = tempfile.mkstemp(dir=work_dir, suffix=".part")
-    try:
-        with os.fdopen(handle, "wb") as out, stream:
-            while chunk := stream.read(_CHUNK):
-                size += len(chunk)
-                if size > max_bytes:
-                    raise ValueError(f"expands past the {max_bytes}-byte limit (a decompression bomb?)")
-                digest.update(chunk)
-                out.write(chunk)
-        final = work_dir / f"{digest.hexdigest()}{suffix.lower() if suffix.isascii() else ''}"
-        shutil.move(temporary, final)
-        return final, digest.hexdigest()
-    finally:
-        if owner is not None:
-            owner.close()
-        Path(temporary).unlink(missing_ok=True)
+    found.papers += papers
+    found.skipped.update(skipped)
 
 
 def _disambiguate(papers: list[Paper]) -> None:

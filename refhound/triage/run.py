@@ -7,7 +7,7 @@ Layout of the output folder DIR:
     .triage/done/<key>.json                  each finished paper's row: what a re-run reuses
     .triage/lookups-<run>.sqlite             the cross-paper look-up store (`reuse.py`)
     .triage/rates.sqlite                     the run-wide rate limits of the online services
-    .triage/work/                            copies of archive members while the run lasts
+    .triage/work/<token>/                    copies of archive members while the run lasts (`workdir.py`)
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
+from refhound.inputs.archives import ArchiveLimits
 from refhound.report.html import ReportHeader, header_for
 from refhound.settings import Settings
 from refhound.triage.inputs import Collected, collect
@@ -29,6 +30,7 @@ from refhound.triage.keys import paper_key, run_fingerprint, slug
 from refhound.triage.ratelimit import SharedSlots, Slots
 from refhound.triage.reuse import prepare_lookups
 from refhound.triage.rows import TRIAGE_SCHEMA, PaperRow, error_row, ranked, to_csv
+from refhound.triage.workdir import work_folder
 from refhound.triage.worker import Job, Outcome, WorkerSetup, load_done, write_atomically
 
 STATE = ".triage"
@@ -63,14 +65,22 @@ def header_of(options: TriageOptions, when: datetime) -> ReportHeader:
     return header_for(options.index_stats, options.settings.check.offline, when)
 
 
-def prepare(options: TriageOptions) -> tuple[Path, Path]:
-    """The state and work folders, emptied first with --fresh."""
+def prepare(options: TriageOptions) -> Path:
+    """The state folder, emptied first with --fresh."""
     state = options.out_dir / STATE
     if options.fresh:
         shutil.rmtree(state, ignore_errors=True)
         shutil.rmtree(options.out_dir / "papers", ignore_errors=True)
     (state / "done").mkdir(parents=True, exist_ok=True)
-    return state, state / "work"
+    return state
+
+
+def archive_limits(settings: Settings) -> ArchiveLimits:
+    return ArchiveLimits(
+        max_member_bytes=settings.extract.max_bytes,
+        max_total_bytes=settings.archive.max_total_bytes,
+        max_ratio=settings.archive.max_ratio,
+    )
 
 
 def jobs_of(collected: Collected, fingerprint: str) -> tuple[list[Job], list[PaperRow]]:
@@ -95,15 +105,34 @@ def run_triage(
     """Check every paper under `paths` into `options.out_dir`; see the module's docstring."""
     started = time.perf_counter()
     when = datetime.now(UTC)
-    out_dir = options.out_dir
-    state, work = prepare(options)
+    state = prepare(options)
+    with work_folder(state / "work") as work:
+        collected = collect(paths, options.out_dir, work, archive_limits(options.settings))
+        rows, outcomes, resumed, interrupted = _check(collected, options, state, when, backend, progress)
+    header = header_of(options, when)
+    ordered = ranked(rows)
+    summary = _summary(ordered, collected, outcomes, options, header, resumed, time.perf_counter() - started)
+    summary["interrupted"] = interrupted
+    write_outputs(options.out_dir, ordered, summary)
+    return TriageResult(ordered, summary, interrupted, outcomes)
+
+
+def _check(
+    collected: Collected,
+    options: TriageOptions,
+    state: Path,
+    when: datetime,
+    backend: Backend,
+    progress: Callable[[int, int], None] | None,
+) -> tuple[list[PaperRow], list[Outcome], int, bool]:
+    """Rows of every paper (reused, input errors, checked now), the outcomes, how many were reused, and
+    whether the run was interrupted."""
     fingerprint = run_fingerprint(options.settings, options.index_stats)
-    collected = collect(paths, out_dir, work, options.settings.extract.max_bytes)
     jobs, rows = jobs_of(collected, fingerprint)
     todo: list[Job] = []
     resumed = 0
     for job in jobs:
-        done = load_done(out_dir, job.key)
+        done = load_done(options.out_dir, job.key)
         if done is not None:
             rows.append(done.model_copy(update={"paper": job.paper}))
             resumed += 1
@@ -112,11 +141,10 @@ def run_triage(
     total = len(rows) + len(todo)
     if progress:
         progress(len(rows), total)
-    header = header_of(options, when)
     setup = WorkerSetup(
         settings=options.settings,
         index_path=str(options.index_stats["path"]),
-        header=header,
+        header=header_of(options, when),
         lookups_path=_lookups(state, fingerprint) if options.reuse else None,
         slots=_slots(options.settings, state),
     )
@@ -128,19 +156,12 @@ def run_triage(
         if progress:
             progress(len(rows), total)
 
-    interrupted = False
     try:
         if todo:
             backend.run(setup, todo, finished)
     except KeyboardInterrupt:
-        interrupted = True
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-    ordered = ranked(rows)
-    summary = _summary(ordered, collected, outcomes, options, header, resumed, time.perf_counter() - started)
-    summary["interrupted"] = interrupted
-    write_outputs(out_dir, ordered, summary)
-    return TriageResult(ordered, summary, interrupted, outcomes)
+        return rows, outcomes, resumed, True
+    return rows, outcomes, resumed, False
 
 
 def _lookups(state: Path, fingerprint: str) -> str:

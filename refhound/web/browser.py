@@ -8,6 +8,11 @@ with what plain HTTP gave; no page is ever worth failing a run for.
 
 Each page gets a fresh browser context (no cookies or storage carried between sites); images, media
 and fonts are not loaded, and a page gets `timeout_s` to load and settle.
+
+Chromium opens no connection of its own: every request it makes (the page, its scripts, their XHRs, each
+redirect hop) is intercepted and sent through the run's guarded `httpx` client (`refhound.net.guard`), so a
+page cannot lead it to a loopback or private address. It is also pointed at a proxy that does not exist,
+loopback included, so whatever escapes interception (WebSockets, preconnects) fails instead.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 
+from refhound.net.guard import AddressRefused
 from refhound.net.hops import HostGates
 from refhound.net.http import host_of
 
@@ -39,7 +45,13 @@ CHROMIUM_ARGS = (
     "--disable-component-update",
     "--disable-sync",
 )
+# Nothing listens there: a connection the crawl's Chromium makes not through `_route` (a WebSocket, a
+# preconnect) fails, loopback included.
+NO_DIRECT_CONNECTIONS = ("--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=<-loopback>")
+# Headers that describe the body as it travelled, not as httpx hands it over (decoded, whole).
+_TRANSFER_HEADERS = frozenset({"content-encoding", "content-length", "transfer-encoding", "connection"})
 _SKIPPED_RESOURCES = frozenset({"image", "media", "font"})
+_MAX_RESOURCE_FACTOR = 4  # a script or page Chromium loads may be this many times `max_chars` in bytes
 _SETTLE_S = 3.0  # after `load`, how long to wait for scripts' own requests to finish
 
 
@@ -58,6 +70,7 @@ class Browser:
     def __init__(
         self,
         executable: Path,
+        client: httpx.AsyncClient,
         *,
         timeout_s: float,
         max_chars: int,
@@ -66,6 +79,7 @@ class Browser:
         pages_at_once: int = 2,
     ) -> None:
         self.executable = executable
+        self.client = client
         self.timeout_s = timeout_s
         self.max_chars = max_chars
         self.user_agent = user_agent
@@ -133,7 +147,7 @@ class Browser:
             self._playwright = await async_playwright().start()
             self._browser = await self._playwright.chromium.launch(
                 executable_path=str(self.executable),
-                args=list(CHROMIUM_ARGS),
+                args=[*CHROMIUM_ARGS, *NO_DIRECT_CONNECTIONS],
                 headless=True,
                 timeout=max(self.timeout_s, 30.0) * 1000,
             )
@@ -155,9 +169,14 @@ class Browser:
         context = await browser.new_context(
             user_agent=self.user_agent, service_workers="block", accept_downloads=False
         )
+        refused: list[str] = []
+
+        async def route(route: Route) -> None:
+            await self._route(route, refused)
+
         try:
             async with asyncio.timeout(self.timeout_s + _SETTLE_S + 5.0):
-                await context.route("**/*", _route)
+                await context.route("**/*", route)
                 page = await context.new_page()
                 page.set_default_timeout(timeout_ms)
                 response = await page.goto(url, wait_until="load", timeout=timeout_ms)
@@ -170,16 +189,56 @@ class Browser:
         except TimeoutError:
             raise BrowserProblem(f"Chromium did not render the page within {self.timeout_s:g} s") from None
         except PlaywrightError as error:
-            raise BrowserProblem(f"Chromium: {_first_line(error)}") from None
+            raise BrowserProblem(refused[0] if refused else f"Chromium: {_first_line(error)}") from None
         finally:
             await _quietly(context.close())
 
+    async def _route(self, route: Route, refused: list[str]) -> None:
+        """Answer one of Chromium's requests through the guarded client (redirects are Chromium's to
+        follow: each hop comes back here)."""
+        request = route.request
+        if request.resource_type in _SKIPPED_RESOURCES:
+            await route.abort()
+            return
+        headers = {k: v for k, v in (await request.all_headers()).items() if not k.startswith(":")}
+        headers.pop("host", None)
+        outgoing = self.client.build_request(
+            request.method,
+            request.url,
+            headers=headers,
+            content=request.post_data_buffer,
+            timeout=self.timeout_s,
+        )
+        try:
+            response = await self.client.send(outgoing, stream=True, follow_redirects=False)
+            try:
+                body = await _capped(response, _MAX_RESOURCE_FACTOR * self.max_chars)
+            finally:
+                await response.aclose()
+        except AddressRefused as error:
+            refused.append(str(error))
+            await route.abort("addressunreachable")
+            return
+        except (httpx.HTTPError, _TooLarge):
+            await route.abort("failed")
+            return
+        kept = [(k, v) for k, v in response.headers.multi_items() if k.lower() not in _TRANSFER_HEADERS]
+        await route.fulfill(status=response.status_code, headers=dict(kept), body=body)
 
-async def _route(route: Route) -> None:
-    if route.request.resource_type in _SKIPPED_RESOURCES:
-        await route.abort()
-    else:
-        await route.continue_()
+
+class _TooLarge(Exception):
+    pass
+
+
+async def _capped(response: httpx.Response, max_bytes: int) -> bytes:
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in response.aiter_bytes():
+        size += len(chunk)
+        if size > max_bytes:
+            raise _TooLarge
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 async def _quietly(closing: Any) -> None:

@@ -111,10 +111,11 @@ class WebRuntime(LoopRuntime):
     ) -> tuple[SearchProvider, Crawler]:
         # Built on the loop: the client's connection pool, the gates and the robots cache belong to it.
         web = self.settings.web
-        self._pool = HttpPool(make_client(self.settings.sources, transport))
+        self._pool = HttpPool(make_client(self.settings, transport))
         fetcher = PageFetcher(self._pool.client, web)
         self._browser = Browser(
             web.chromium_path,
+            self._pool.client,
             timeout_s=web.crawl_timeout_s,
             max_chars=web.max_page_bytes,
             user_agent=self._pool.client.headers.get("User-Agent"),

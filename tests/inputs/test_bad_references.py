@@ -96,3 +96,30 @@ def test_bibtex_comments_are_not_checked(tmp_path: Path, small_index: Path) -> N
     assert report["references"][0]["verdict"] == "verified"
     assert [p["location"] for p in report["problems"]] == ["line 8"]
     assert code in (0, 1)
+
+
+def test_a_reference_longer_than_any_is_skipped_unparsed_and_named(tmp_path: Path) -> None:
+    from refhound.inputs import read_input
+
+    huge = "Smith, J. " + "word " * 200_000 + "2020."
+    text = tmp_path / "refs.txt"
+    text.write_text(
+        f"Smith, J. A good title. In Proc. X, 2020.\n{huge}\nDoe, J. Another title. Journal Y, 2021.\n"
+    )
+    read = read_input(text)
+    assert [r.raw[:8] for r in read.references] == ["Smith, J", "Doe, J. "]
+    (problem,) = read.problems
+    assert problem.location == "line 2"
+    assert problem.message == (
+        "1,000,015 characters long, too long for one reference (at most 50,000): skipped"
+    )
+
+    bib = tmp_path / "refs.bib"
+    bib.write_text(
+        "@article{a, title={Good}, author={Smith, J}, year={2020}}\n"
+        f"@article{{big, title={{{huge}}}, author={{Smith, J}}, year={{2020}}}}\n"
+        "@article{c, title={Other}, author={Doe, J}, year={2021}}\n"
+    )
+    read = read_input(bib)
+    assert [r.id for r in read.references] == ["a", "c"]
+    assert "too long for one reference" in read.problems[0].message

@@ -25,9 +25,11 @@ def server() -> Iterator[SiteServer]:
 
 @pytest.fixture()
 def online(server: SiteServer) -> Settings:
-    """Settings that use the network — only the loopback server — quickly and without retries."""
+    """Settings that use the network — only the loopback servers, allowed past the address guard — quickly
+    and without retries."""
     settings = Settings()
     settings.check.offline = False
+    settings.net.allow = ["127.0.0.1"]
     settings.quotes.arxiv_pdf_url = server.url + "/arxiv/pdf"
     settings.quotes.doi_resolver_url = server.url + "/doi"
     settings.quotes.rate_per_s = 1000.0

@@ -82,6 +82,7 @@ def test_source_option_maps_a_label(tmp_path: Path) -> None:
 def test_loopback_url_source_and_link_check(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("REFHOUND_CHECK__OFFLINE", "false")
     monkeypatch.setenv("REFHOUND_QUOTES__RETRIES", "0")
+    monkeypatch.setenv("REFHOUND_NET__ALLOW", '["127.0.0.1"]')
     with SiteServer({"/a": Route(f"<p>{SOURCE_TEXT}</p>".encode())}) as server:
         doc = tmp_path / "d.md"
         doc.write_text(f'Per [the court]({server.url}/a): "a well-known result".\n', encoding="utf-8")
@@ -224,3 +225,35 @@ def test_entailment_is_recorded_apart(tmp_path: Path, llm_server: FakeLLMServer)
     verdicts = [(e["verdict"], e["error"] is None) for e in data["entailment"]]
     assert verdicts == [("contradicted", True), ("entailed", True), (None, False)]
     assert "Passage:" in llm_server.requests[0]["messages"][1]["content"]
+
+
+def test_no_local_files_refuses_the_paths_a_document_names(tmp_path: Path) -> None:
+    secret = tmp_path / "elsewhere" / "secret.txt"
+    secret.parent.mkdir()
+    secret.write_text(SOURCE_TEXT, encoding="utf-8")
+    given = tmp_path / "given.txt"
+    given.write_text(SOURCE_TEXT, encoding="utf-8")
+    memo = tmp_path / "untrusted.md"
+    memo.write_text(
+        'It held that "the defendant was not liable for the damages" [1]. Also "the defendant was not '
+        f'liable for the damages" [2], and "the defendant was not liable for the damages" [3].\n\n'
+        f"[1]: {secret}\n[2]: file://{secret}\n[3]: given.txt\n",
+        encoding="utf-8",
+    )
+    code, out, _ = quotes(memo, "--format", "json")
+    assert code == 0 and {q["status"] for q in json.loads(out)["quotes"]} == {"verified"}
+
+    code, out, _ = quotes(memo, "--format", "json", "--no-local-files", "--source", f"3={given}")
+    assert code == 1
+    first, second, third = json.loads(out)["quotes"]
+    assert first["status"] == second["status"] == "citation_unresolved"
+    assert f"{secret}: a local file the document names: refused (--no-local-files" in json.dumps(first)
+    assert third["status"] == "verified"  # named on the command line: the user's own choice
+    links = json.dumps(json.loads(out))
+    assert "not checked: local files are refused" in links
+
+
+def test_the_help_says_local_files_are_read() -> None:
+    result = runner.invoke(app, ["quotes", "check", "--help"])
+    help_text = " ".join(result.stdout.split())
+    assert "--no-local-files" in help_text and "A citation may name a local file" in help_text

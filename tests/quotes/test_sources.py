@@ -22,7 +22,7 @@ from tests.web.servers import Route, SiteServer, redirect
 
 def fetch(settings: Settings, *targets: Target) -> list[SourceText | Unresolved]:
     async def run() -> list[SourceText | Unresolved]:
-        pool = None if settings.check.offline else HttpPool(make_client(settings.sources))
+        pool = None if settings.check.offline else HttpPool(make_client(settings))
         try:
             fetcher = SourceFetcher(settings, pool)
             return [await fetcher.get(target) for target in targets]
@@ -186,7 +186,7 @@ def test_link_check_reports_status_final_url_and_type(server: SiteServer, online
     server.add("/loop", redirect("/loop", 302))
 
     async def run() -> list[LinkStatus]:
-        pool = HttpPool(make_client(online.sources))
+        pool = HttpPool(make_client(online))
         policy = quotes_policy(online)
         try:
             return [
@@ -238,7 +238,7 @@ def test_mock_transport_is_used_when_given() -> None:
         )
 
     async def run() -> SourceText | Unresolved:
-        pool = HttpPool(make_client(settings.sources, httpx.MockTransport(handler)))
+        pool = HttpPool(make_client(settings, httpx.MockTransport(handler)))
         try:
             return await SourceFetcher(settings, pool).get(Target("url", "https://example.org/x"))
         finally:

@@ -68,7 +68,7 @@ class Server:
     def call(self, method: str, url: str, **kwargs: Any) -> httpx.Response:
         async def send() -> httpx.Response:
             transport = httpx.ASGITransport(app=self.app)
-            async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+            async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1:8000") as client:
                 return await client.request(method, url, **kwargs)
 
         return asyncio.run(send())

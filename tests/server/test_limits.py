@@ -75,11 +75,11 @@ def test_bad_json_is_400_naming_the_problem(server: Server, body: bytes, expecte
     assert expected in error_of(response)
 
 
-def test_no_input_and_an_empty_file_are_400(server: Server) -> None:
+def test_no_input_and_an_empty_file_are_422(server: Server) -> None:
     response = server.call("POST", "/api/v1/check", files={"other": ("a.bib", b"x")})
-    assert response.status_code == 400 and "no input" in error_of(response)
+    assert response.status_code == 422 and "no input" in error_of(response)
     empty = server.call("POST", "/api/v1/check", files={"file": ("refs.bib", b"")})
-    assert empty.status_code == 400 and error_of(empty) == "refs.bib: empty file"
+    assert empty.status_code == 422 and error_of(empty) == "refs.bib: empty file"
     assert server.uploads_left() == []
 
 

@@ -6,13 +6,16 @@ import json
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from typer.testing import CliRunner
 
 from refhound.cli import app
 from tests.conftest import ROOT
+from tests.loopback import LoopbackServer, QuietHandler
 from tests.sop.fakes import FakeAgent
 
 runner = CliRunner()
@@ -101,9 +104,9 @@ def test_an_unknown_sop_name_lists_the_packaged_ones(bib: Path, small_index: Pat
 
 
 def test_resume_needs_a_known_run_id(small_index: Path) -> None:
-    code, _, err = check("--resume", "20260101-000000-abcdef", "--index", small_index)
+    code, _, err = check("--resume", "20260101-000000-abcdef")
     assert code == 2
-    assert "no run '20260101-000000-abcdef'" in err
+    assert "no run '20260101-000000-abcdef'" in err and "`refhound runs` lists the runs it holds" in err
 
 
 def test_inputs_and_resume_are_exclusive(bib: Path, small_index: Path) -> None:
@@ -143,13 +146,13 @@ def test_an_interrupted_run_is_finished_by_check_resume(small_index: Path, tmp_p
         timeout=120,
     )
     assert "KeyboardInterrupt" in interrupted.stderr
-    code, out, err = check("--resume", "run-x", "--index", small_index, "--format", "json")
+    code, out, err = check("--resume", "run-x", "--format", "json")
     assert code in (0, 1), err  # 1 when a verdict counts as hallucinated; 2 would be an error
     report = json.loads(out)
     assert [r["id"] for r in report["references"]] == [f"ref{i}" for i in range(6)]
     assert report["inputs"] == ["refs.bib"]
     # Finished and reported: the run's checkpoints are gone.
-    assert check("--resume", "run-x", "--index", small_index)[0] == 2
+    assert check("--resume", "run-x")[0] == 2
 
 
 def _dies_on(n: int) -> FakeAgent:
@@ -160,3 +163,51 @@ def _dies_on(n: int) -> FakeAgent:
             return super().__call__(ref, context)
 
     return Dying("index")
+
+
+class _Listening(QuietHandler):
+    """Any request at all is logged and answered 503: the test only asks whether one was sent."""
+
+    def do_GET(self) -> None:
+        self.server.state.requests.append(self.path)
+        self.send_response(503)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    do_POST = do_GET
+
+
+def test_a_resumed_run_repeats_its_settings_offline_included(
+    small_index: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Started offline and interrupted; resumed where the environment now says online, with every service
+    on a listening loopback server: the resumed run stays offline, and nothing is asked."""
+    state = SimpleNamespace(requests=[], stopping=threading.Event())
+    server = LoopbackServer(state, _Listening, "listening")
+    try:
+        interrupted = subprocess.run(
+            [sys.executable, "-c", _INTERRUPTED, str(small_index), "default"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(ROOT), "REFHOUND_CHECK__OFFLINE": "true"},
+            timeout=120,
+        )
+        assert "KeyboardInterrupt" in interrupted.stderr
+        monkeypatch.setenv("REFHOUND_CHECK__OFFLINE", "false")
+        for service in ("CROSSREF", "OPENALEX", "DBLP", "ARXIV", "SEMANTIC_SCHOLAR", "DOI"):
+            monkeypatch.setenv(f"REFHOUND_SOURCES__{service}__BASE_URL", server.url)
+            monkeypatch.setenv(f"REFHOUND_SOURCES__{service}__RETRIES", "0")
+        code, out, err = check("--resume", "run-x", "--format", "json")
+    finally:
+        server.stop()
+    assert code in (0, 1), err
+    assert "stage scholar skipped: no online scholarly source is enabled (offline)" in err
+    assert len(json.loads(out)["references"]) == 6
+    assert state.requests == []
+
+
+def test_options_that_shape_a_run_are_refused_with_resume(small_index: Path) -> None:
+    code, _, err = check("--resume", "run-y", "--offline", "--index", small_index)
+    assert code == 2
+    assert "--resume repeats every setting run run-y started with; leave out --index, --offline" in err

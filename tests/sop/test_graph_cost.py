@@ -255,18 +255,19 @@ def test_what_the_fast_writer_does_not_know_goes_to_langgraphs() -> None:
     assert fast.dumps_typed(None)[0] == "null"
 
 
-def test_a_chunks_checkpoint_holds_no_references(settings: Settings, store: IndexStore) -> None:
+def test_a_finished_chunk_keeps_its_verdicts_and_no_checkpoints(
+    settings: Settings, store: IndexStore
+) -> None:
     index = FakeAgent("index", knows={"ref0", "ref2"})
     runner = SopRunner(settings, store, sop=LOCAL, agents=agents(index, FakeAgent("memory")))
     outcome = runner.run([reference(i) for i in range(4)], run_id="run-x")
 
-    async def saved_values() -> dict[str, object]:
+    async def saved() -> tuple[dict[str, object], object]:
         async with open_runs(settings.sop.runs_path) as runs:
             graph = build_graph(runner.plan, runner.context, asyncio.Semaphore(1), runs.checkpointer)
             state = await graph.aget_state({"configurable": {"thread_id": "run-x/chunk-0"}})
-            return dict(state.values)
+            return dict(state.values), await runs.load_chunk("run-x", 0)
 
-    values = asyncio.run(saved_values())
-    assert "references" not in values
-    assert values["count"] == 4
-    assert values["results"] == dict(enumerate(outcome.results))
+    values, verdicts = asyncio.run(saved())
+    assert values == {}  # LangGraph's checkpoints of every step are deleted with the chunk done
+    assert verdicts == dict(enumerate(outcome.results))

@@ -278,7 +278,7 @@ def call(
 
     async def main() -> T:
         http_cache = HttpCache(cache, ttl_s=3600.0) if cache is not None else None
-        async with make_client(settings.sources) as client:
+        async with make_client(settings) as client:
             source = build(settings, HttpPool(client, http_cache))
             if today is not None:
                 source._today = lambda: today  # type: ignore[attr-defined]

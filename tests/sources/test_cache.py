@@ -93,7 +93,7 @@ def with_pool(pool: HttpPool, action: Callable[[Crossref], Awaitable[T]], settin
 def crossref_call(
     settings: Settings, action: Callable[[Crossref], Awaitable[T]], cache: HttpCache | None = None
 ) -> T:
-    pool = HttpPool(make_client(settings.sources), cache)
+    pool = HttpPool(make_client(settings), cache)
     return with_pool(pool, action, settings)
 
 
@@ -241,7 +241,7 @@ def test_no_api_key_or_contact_address_reaches_the_cache_file(
         )
 
     async def main() -> None:
-        async with make_client(settings.sources) as client:
+        async with make_client(settings) as client:
             pool = HttpPool(client, HttpCache(cache_path, 3600.0))
             await ask(pool)
             await ask(pool)  # the same question whatever the key: one request
@@ -280,9 +280,7 @@ def test_an_offline_miss_is_unreachable_never_not_found(server: CrossrefServer, 
         missed = runtime.lookup(ParsedFields(title="Attention is all you need", doi="10.9999/other-work"))
     assert missed.records == () and missed.unreachable == ("crossref",)
     assert missed.answers[0].problem == "offline: not in the HTTP cache"
-    pool = HttpPool(
-        make_client(settings.sources, OfflineTransport()), HttpCache(cache_path, 0.0), offline=True
-    )
+    pool = HttpPool(make_client(settings, OfflineTransport()), HttpCache(cache_path, 0.0), offline=True)
     with pytest.raises(Unreachable, match="crossref: offline: not in the HTTP cache"):
         with_pool(pool, lambda c: c.by_doi("10.9999/other-work"), settings)  # not None: no answer
     assert server.count == asked

@@ -93,7 +93,7 @@ def call(
     transport: httpx.AsyncBaseTransport | None = None,
 ) -> T:
     async def main() -> T:
-        async with make_client(settings.sources, transport) as client:
+        async with make_client(settings, transport) as client:
             return await action(Crossref.from_settings(settings, HttpPool(client)))
 
     return asyncio.run(main())

@@ -216,7 +216,7 @@ def _get(url: str, log: list[tuple[str, float]], rate: float) -> dict[str, objec
     policy = Policy.of(settings.sources.crossref.model_copy(update={"rate_per_s": rate, "retries": 0}))
 
     async def main() -> dict[str, object] | None:
-        async with make_client(settings.sources, _redirecting(log)) as client:
+        async with make_client(settings, _redirecting(log)) as client:
             return await fetch_json(HttpPool(client).service("redirecting", policy), url, None, dict)
 
     return asyncio.run(main())

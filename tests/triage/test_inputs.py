@@ -7,15 +7,16 @@ import tarfile
 import zipfile
 from pathlib import Path
 
+from refhound.inputs.archives import ArchiveLimits
 from refhound.triage.inputs import collect
 
 PDF = b"%PDF-1.4\n% a tiny stand-in: collect reads bytes, it does not parse them\n"
-LIMIT = 10 * 1024 * 1024
+LIMITS = ArchiveLimits(max_member_bytes=10 * 1024 * 1024, max_total_bytes=100 * 1024 * 1024, max_ratio=200)
 
 
 def _collect(tmp_path: Path, *paths: Path):  # type: ignore[no-untyped-def]
     out = tmp_path / "out"
-    return collect(list(paths), out, out / ".triage" / "work", LIMIT)
+    return collect(list(paths), out, out / ".triage" / "work", LIMITS)
 
 
 def test_a_folder_is_searched_recursively_and_names_are_relative(tmp_path: Path) -> None:
@@ -109,7 +110,7 @@ def test_a_zip_bomb_is_refused_without_inflating_it(tmp_path: Path) -> None:
 def test_a_member_larger_than_the_limit_is_refused(tmp_path: Path) -> None:
     archive = _zip(tmp_path / "big.zip", {"big.pdf": PDF + b"x" * 2048}, compression=zipfile.ZIP_STORED)
     out = tmp_path / "out"
-    found = collect([archive], out, out / "work", max_bytes=1024)
+    found = collect([archive], out, out / "work", ArchiveLimits(1024, 100 * 1024 * 1024, 200))
     assert "over the 1024 limit" in (found.papers[0].error or "")
 
 

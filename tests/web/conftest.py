@@ -37,7 +37,8 @@ def search() -> Iterator[SearchServer]:
 
 
 def web_settings(**web: Any) -> Settings:
-    """Online settings for the web stage, fast enough for tests (no politeness delays)."""
+    """Online settings for the web stage, fast enough for tests (no politeness delays); the fake sites are
+    on loopback, which the address guard refuses unless allowed."""
     section = {
         "provider": "searxng",
         "searxng_url": "http://127.0.0.1:9",
@@ -48,7 +49,7 @@ def web_settings(**web: Any) -> Settings:
         "search_timeout_s": 5.0,
         **web,
     }
-    return Settings(web=section, check={"offline": False})
+    return Settings(web=section, check={"offline": False}, net={"allow": ["127.0.0.1"]})
 
 
 def run_with_fetcher(
@@ -57,7 +58,7 @@ def run_with_fetcher(
     """Run `work` with a fetcher on a fresh event loop and client (closed afterwards)."""
 
     async def main() -> T:
-        async with client or make_client(settings.sources) as opened:
+        async with client or make_client(settings) as opened:
             return await work(PageFetcher(opened, settings.web))
 
     return asyncio.run(main())

@@ -25,9 +25,9 @@ needs_chromium = pytest.mark.skipif(
 
 def crawl_one(settings: Settings, url: str, executable: Path = CHROMIUM) -> tuple[CrawledPage, Browser]:
     async def main() -> tuple[CrawledPage, Browser]:
-        async with make_client(settings.sources) as client:
+        async with make_client(settings) as client:
             fetcher = PageFetcher(client, settings.web)
-            browser = Browser(executable, timeout_s=20.0, max_chars=settings.web.max_page_bytes)
+            browser = Browser(executable, client, timeout_s=20.0, max_chars=settings.web.max_page_bytes)
             try:
                 return await Crawler(fetcher, browser, settings.web.use_browser).page(url), browser
             finally:

@@ -45,7 +45,7 @@ def run_search(
     settings: Settings, query: str = "Attention Is All You Need Vaswani", n: int = 5
 ) -> list[SearchHit]:
     async def main() -> list[SearchHit]:
-        pool = HttpPool(make_client(settings.sources))
+        pool = HttpPool(make_client(settings))
         try:
             provider: SearchProvider = provider_from_settings(settings.web, pool)
             assert isinstance(provider, SearchProvider)
@@ -195,7 +195,7 @@ def test_a_missing_key_or_url_is_named(web: dict[str, str], message: str) -> Non
     assert problem is not None and problem.startswith(message)
     assert unavailable_reason(settings) == problem
     with pytest.raises(ValueError, match=message):
-        provider_from_settings(settings.web, HttpPool(make_client(settings.sources)))
+        provider_from_settings(settings.web, HttpPool(make_client(settings)))
 
 
 def test_no_provider_or_offline_is_a_reason_too() -> None:

@@ -179,6 +179,7 @@ def test_refhound_check_verifies_a_reference_from_the_web(
     monkeypatch.setenv("REFHOUND_WEB__PROVIDER", "searxng")
     monkeypatch.setenv("REFHOUND_WEB__SEARXNG_URL", search.url)
     monkeypatch.setenv("REFHOUND_WEB__RATE_PER_HOST", "100")
+    monkeypatch.setenv("REFHOUND_NET__ALLOW", '["127.0.0.1"]')  # the fake sites the search finds
     monkeypatch.setenv("REFHOUND_MEMORY__ENABLED", "false")
     for name in SOURCES:  # no scholarly API may be asked: they are not on this machine
         monkeypatch.setenv(f"REFHOUND_SOURCES__{name}__ENABLED", "false")

@@ -423,3 +423,19 @@ def test_a_500_page_pdf_is_read_to_its_reference_list(tmp_path: Path) -> None:
     assert [r.raw for r in extraction.references] == RAWS
     assert [r.page for r in extraction.references] == [500, 500, 500]
     assert elapsed < 60, f"500 pages took {elapsed:.1f}s"
+
+
+def test_the_page_cap_is_named_when_it_hid_the_reference_list(
+    tmp_path: Path, small_index: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`check`, like `extract`, says the page cap stopped the reading before the list."""
+    late = write_pdf(tmp_path / "late.pdf", [body(40), body(30), reference_page()])
+    monkeypatch.setenv("REFHOUND_EXTRACT__MAX_PAGES", "2")
+    result = cli("check", late, "--index", small_index, "--format", "json")
+    assert result.exit_code == 2
+    assert error_lines(result) == [
+        f"error: {late}: no reference section found (no heading such as 'References' and no numbered list) "
+        "in the first 2 of 3 pages: extract.max_pages stopped the reading there, and the list may come later"
+    ]
+    with pytest.raises(InputError, match=r"first 2 of 3 pages: extract\.max_pages stopped the reading"):
+        read_pdf_references(late, Settings())
