@@ -1,4 +1,4 @@
-"""The bench's PNG: the confusion matrix beside per-type detection rates.
+"""The bench's PNG: the confusion matrix, per-type detection rates and the likelihood's threshold sweep.
 
 Drawn on a `Figure` with the Agg canvas directly, never through `pyplot`: no global backend switch, no GUI,
 nothing left open between runs — the bench works on a headless machine and inside other programs.
@@ -13,6 +13,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from refhound.benchmark.items import VALID_TYPE
+from refhound.benchmark.ranking import threshold_sweep
 from refhound.benchmark.results import BenchResult
 
 _HALLUCINATED_COLOUR = "#c0392b"
@@ -55,14 +56,30 @@ def _per_type(ax: Axes, result: BenchResult) -> None:
         ax.text(min(rate + 0.01, 0.9), y, f"{rate:.2f}", va="center", fontsize=7)
 
 
+def _sweep(ax: Axes, result: BenchResult) -> None:
+    """Precision, recall, F1 and false-positive rate of the likelihood at each threshold, the one in use
+    marked."""
+    rows = threshold_sweep(result.scored)
+    cuts = [row["threshold"] for row in rows]
+    for key, colour in (("precision", "#2e86c1"), ("recall", "#c0392b"), ("f1", "#222"), ("fpr", "#999")):
+        ax.plot(cuts, [row[key] for row in rows], label=key, color=colour, linewidth=1.2)
+    ax.axvline(result.threshold, color="#555", linestyle="--", linewidth=1)
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel("likelihood threshold")
+    ax.set_title(f"threshold sweep (in use: {result.threshold:.2f})", fontsize=9)
+    ax.legend(fontsize=7, loc="lower left")
+
+
 def write_plot(result: BenchResult, path: Path) -> None:
     """Write the confusion matrix and per-type detection bars of `result` as a PNG."""
     height = max(3.5, 0.3 * len(result.types) + 1.5)
-    figure = Figure(figsize=(11, height), layout="constrained")
+    figure = Figure(figsize=(15, height), layout="constrained")
     FigureCanvasAgg(figure)
-    left, right = figure.subplots(1, 2, width_ratios=[1, 1.6])
+    left, middle, right = figure.subplots(1, 3, width_ratios=[1, 1.6, 1.2])
     _confusion(left, result)
-    _per_type(right, result)
+    _per_type(middle, result)
+    _sweep(right, result)
     bench = result.bench
     figure.suptitle(
         f"refhound on {bench.name} {bench.split}: n={result.n:,}, input {result.mode.value}, "
