@@ -213,8 +213,9 @@ def test_refhound_check_names_a_missing_key_once_and_goes_on(
     bib = tmp_path / "refs.bib"
     bib.write_text(BIB, encoding="utf-8")
     result = CliRunner().invoke(app, ["check", str(bib), "--index", str(small_index), "--format", "json"])
-    # With no online stage left, the invented reference is unverified (not proven fabricated): exit 0.
-    assert result.exit_code == 0, result.stderr
+    # With no online stage left, the invented reference is unverified (not proven fabricated), and flagged
+    # on its absence from ICML 2019's main proceedings, held completely: exit 1.
+    assert result.exit_code == 1, result.stderr
     assert result.stderr.count("web.brave_api_key is not set") == 1
     assert "stage web skipped: web.brave_api_key is not set (needed by web.provider = brave)" in result.stderr
     assert [r["verdict"] for r in json.loads(result.stdout)["references"]] == ["unverified", "unverified"]
