@@ -48,7 +48,7 @@ from refhound.agents.field_rules import (
 from refhound.agents.severity import grade, overall
 from refhound.models import Evidence, FieldCheck, FieldStatus, ParsedFields, Record, Severity, Stage, Verdict
 from refhound.normalize.identifiers import arxiv_id_from_doi
-from refhound.normalize.titles import main_title_of, title_key
+from refhound.normalize.titles import title_key
 from refhound.normalize.venues import parse_venue
 from refhound.settings import JudgeSettings
 
@@ -588,14 +588,10 @@ def _title_elsewhere(cited: ParsedFields, candidates: list[Candidate], settings:
     """Whether a record found by its title (not by a cited identifier) has a title close to the cited one,
     or the cited one as its main title ("SelfCheckGPT" for "SelfCheckGPT: Zero-Resource …"), though the
     rules did not take it for the cited work: the title exists under other authors, venue or year."""
-    title = cited.title or ""
-    key = title_key(title)
+    key = title_key(cited.title or "")
 
-    def like(record: Record, similarity: float) -> bool:
-        if similarity >= settings.title_candidate_similarity or main_title_of(title, record.title):
-            return True
-        return key == title_key(record.title.split(":", 1)[0])
+    def like(c: Candidate) -> bool:
+        near = near_title(cited.title, c.record.title, c.title_similarity, settings)
+        return near or key == title_key(c.record.title.split(":", 1)[0])
 
-    return bool(key) and any(
-        c.via not in ("doi", "arxiv_id") and like(c.record, c.title_similarity) for c in candidates
-    )
+    return bool(key) and any(c.via not in ("doi", "arxiv_id") and like(c) for c in candidates)
