@@ -34,6 +34,10 @@ def recall_from_memory(reference: Reference, context: AgentContext) -> Findings:
     """Remembered records close to the citation, as candidates for the judge."""
     settings = context.settings.memory
     cited = reference.parsed
+    if settings.enabled and not settings.path.expanduser().exists():
+        # Nothing was ever remembered here: opening chromadb and the embedding model (seconds) to learn
+        # that would be the slowest step of a small offline run. A record remembered later creates it.
+        return Findings(note="memory empty: nothing remembered yet")
     try:
         memory = context.open_memory()
         if memory is None:

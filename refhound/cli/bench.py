@@ -76,7 +76,7 @@ def _progress_bar(total: int) -> Progress | None:
     if total < 50 or not err.is_terminal:
         return None
     columns = (TextColumn("bench"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    return Progress(*columns, console=err, transient=True)
+    return Progress(*columns, console=err.console, transient=True)
 
 
 @bench_app.command("run")
