@@ -63,6 +63,10 @@ def serve(
     ] = None,
     llm_url: LLMUrlOption = None,
     llm_model: LLMModelOption = None,
+    log: Annotated[
+        bool,
+        typer.Option("--log/--no-log", help="Log every request on stderr: client, method, path and status."),
+    ] = True,
 ) -> None:
     """Serve the web page (upload a PDF or paste references) and the HTTP API (/docs)."""
     import uvicorn
@@ -94,13 +98,14 @@ def serve(
         store.close()
         raise fail(str(exc)) from exc
     for stage, why in runtime.skipped_stages.items():
-        err.print(f"[dim]stage {stage} skipped: {why}[/]", highlight=False)
+        err.say(f"[dim]stage {stage} skipped: {why}[/]")
     state = ServerState(runtime, limits)
     try:
         err.print(f"refhound serving on http://{host}:{port}/ (API docs at /docs)", highlight=False)
         names, any_address = served_hosts(host, allow_host or [])
         app = create_app(state, token, names, any_address)
-        uvicorn.run(app, host=host, port=port, log_level="warning", ws="none")
+        # uvicorn's access log is its request log; at "info" it also says when it starts and stops.
+        uvicorn.run(app, host=host, port=port, log_level="info" if log else "warning", ws="none")
     finally:
         state.close()
         runtime.close()

@@ -187,6 +187,12 @@ def _routes(app: FastAPI, state: ServerState) -> None:
     async def index() -> HTMLResponse:
         return HTMLResponse(page)
 
+    icon = (_STATIC / "favicon.svg").read_bytes()
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> Response:  # browsers ask for it whatever the page links
+        return Response(icon, media_type="image/svg+xml")
+
     @app.get("/docs", response_class=HTMLResponse, include_in_schema=False)
     async def api_docs() -> HTMLResponse:
         return HTMLResponse(docs)

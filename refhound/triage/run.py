@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 from refhound.inputs.archives import ArchiveLimits
+from refhound.likelihood import Policy
 from refhound.report.html import ReportHeader, header_for
 from refhound.settings import Settings
 from refhound.triage.inputs import Collected, collect
@@ -209,6 +210,7 @@ def _summary(
     lookups = sum(o.lookups for o in outcomes)
     reused = sum(o.reused for o in outcomes)
     return {
+        "threshold": Policy.from_settings(options.settings.likelihood).threshold,
         "papers": len(rows),
         "checked": len(checked),
         "errors": len(rows) - len(checked),
