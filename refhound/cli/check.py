@@ -32,6 +32,7 @@ from refhound.cli.output import (
     run_exit,
     set_verbosity,
     settings_from_options,
+    working,
     write_output,
 )
 from refhound.errors import InputError, RefhoundError
@@ -58,7 +59,8 @@ def _read_one(path: Path, settings: Settings) -> tuple[list[Reference], list[Inp
         check_pdf_file(path, settings.extract.max_bytes)
         from refhound.agents.extractor import read_pdf_references
 
-        extracted: tuple[list[Reference], list[InputProblem]] = read_pdf_references(path, settings)
+        with working(f"extracting the references of {path}"):
+            extracted: tuple[list[Reference], list[InputProblem]] = read_pdf_references(path, settings)
         return extracted
     read = read_input(path, max_bytes=settings.check.max_input_bytes)
     return read.references, read.problems

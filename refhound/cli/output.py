@@ -7,7 +7,8 @@ rich, pydantic or the index are loaded."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from enum import IntEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -78,6 +79,22 @@ class _Stderr:
 
 
 err = _Stderr()
+
+
+@contextmanager
+def working(message: str) -> Iterator[None]:
+    """A spinner with `message` and the time taken, on a terminal and unless --quiet: long steps that
+    report nothing else (a PDF's extraction, OCR) show that they are going on."""
+    if err.level == 0 or not err.is_terminal:
+        yield
+        return
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    columns = (SpinnerColumn(), TextColumn(message), TimeElapsedColumn())
+    with Progress(*columns, console=err.console, transient=True) as bar:
+        bar.add_task(message, total=None)
+        yield
+
 
 QuietOption = Annotated[
     bool, typer.Option("--quiet", "-q", help="Print only the report and errors (no notes or progress).")
