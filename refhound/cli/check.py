@@ -208,7 +208,7 @@ def check(
     references, problems, unusable = _read(inputs or [], settings)
     if unusable and not references:
         raise typer.Exit(EXIT_USAGE)
-    from refhound.cli.index import open_index_or_fail
+    from refhound.cli.output import open_index_or_fail
     from refhound.likelihood import Policy
     from refhound.models import Report
 

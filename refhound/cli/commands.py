@@ -10,10 +10,13 @@ from __future__ import annotations
 import os
 from importlib import import_module
 from pathlib import Path
-from typing import Annotated, Any, NamedTuple
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
 import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup
+
+if TYPE_CHECKING:
+    from typer._click.core import Context  # the parser's own context type, which the overrides take
 
 
 class Command(NamedTuple):
@@ -65,7 +68,7 @@ class _PlainArgument(TyperArgument):
     """An argument shown in usage lines as users read them elsewhere: PDF, PATHS..., [FILE] (Typer's own
     usage writes a required argument as `{pdf}`)."""
 
-    def make_metavar(self, ctx: typer.Context, *, usage: bool = False) -> str:
+    def make_metavar(self, ctx: Context, *, usage: bool = False) -> str:
         name = self.metavar or (self.name or "").upper()
         name = name if name.endswith("...") or self.nargs == 1 else f"{name}..."
         return name if self.required or name.startswith("[") else f"[{name}]"
@@ -80,13 +83,13 @@ def _plain_arguments(command: TyperCommand | TyperGroup) -> None:
 
 
 class _LazyGroup(TyperGroup):
-    def list_commands(self, ctx: typer.Context) -> list[str]:
+    def list_commands(self, ctx: Context) -> list[str]:
         return list(COMMANDS)
 
-    def get_command(self, ctx: typer.Context, cmd_name: str) -> TyperCommand | TyperGroup | None:
+    def get_command(self, ctx: Context, cmd_name: str) -> TyperCommand | TyperGroup | None:
         return load_command(cmd_name) if cmd_name in COMMANDS else None
 
-    def format_commands(self, ctx: typer.Context, formatter: Any) -> None:
+    def format_commands(self, ctx: Context, formatter: Any) -> None:
         with formatter.section("Commands"):
             formatter.write_dl([(name, entry.summary) for name, entry in COMMANDS.items()])
 

@@ -18,13 +18,12 @@ from rich.progress import BarColumn, DownloadColumn, TextColumn, TimeRemainingCo
 from rich.progress import Progress as RichProgress
 from rich.table import Table
 
-from refhound.cli.output import err, fail, print_error
+from refhound.cli.output import err, fail, open_index_or_fail, print_error
 from refhound.errors import RefhoundError
 from refhound.index.build import Hooks, Job, build_index
 from refhound.index.completeness import published_counts
-from refhound.index.default import open_index
 from refhound.index.download import Patience, Progress
-from refhound.index.store import IndexStore, IngestResult
+from refhound.index.store import IngestResult
 from refhound.index.summary import commands_to_add, major_venues
 from refhound.index.update import UpdateOptions, update_index
 from refhound.normalize.identifiers import find_arxiv_id, find_doi
@@ -202,14 +201,6 @@ def update(
         for failure in report.failures:
             print_error(f"{failure} (the pages read are kept; run `refhound index update` again to resume)")
         raise typer.Exit(1)
-
-
-def open_index_or_fail(db: Path | None, settings: Settings) -> IndexStore:
-    """The index a command asked for (building the default one on first use), or a one-line error."""
-    try:
-        return open_index(settings, db, notice=err.print)
-    except RefhoundError as exc:
-        raise fail(str(exc)) from exc
 
 
 @index_app.command()

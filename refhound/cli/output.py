@@ -18,6 +18,7 @@ import typer
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from refhound.index.store import IndexStore
     from refhound.settings import Settings
 
 
@@ -224,3 +225,14 @@ SearchOption = Annotated[
 def online_options(mailto: str | None, search: str | None) -> dict[str, dict[str, Any]]:
     """The politeness contact and the web search provider as settings sections."""
     return {"sources": {"mailto": mailto}, "web": {"provider": search}}
+
+
+def open_index_or_fail(db: Path | None, settings: Settings) -> IndexStore:
+    """The index a command asked for (building the default one on first use), or a one-line error."""
+    from refhound.errors import RefhoundError
+    from refhound.index.default import open_index
+
+    try:
+        return open_index(settings, db, notice=err.print)
+    except RefhoundError as exc:
+        raise fail(str(exc)) from exc

@@ -13,8 +13,7 @@ from typing import Annotated
 import typer
 
 from refhound.cli.extract import LLMModelOption, LLMUrlOption, llm_options
-from refhound.cli.index import open_index_or_fail
-from refhound.cli.output import err, fail, settings_from_options
+from refhound.cli.output import err, fail, open_index_or_fail, settings_from_options
 from refhound.errors import RefhoundError
 from refhound.server.config import MB, ServerLimits, is_loopback, served_hosts
 

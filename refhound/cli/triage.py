@@ -89,7 +89,7 @@ def triage(
         TimeRemainingColumn,
     )
 
-    from refhound.cli.index import open_index_or_fail
+    from refhound.cli.output import open_index_or_fail
     from refhound.triage.pool import ProcessBackend, WorkerFailed
     from refhound.triage.run import TriageOptions, default_workers, run_triage
 
