@@ -65,7 +65,9 @@ def main() -> None:
             f"| {label} | {statistics.median(walls):.3f} s | {min(walls):.3f}–{max(walls):.3f} s "
             f"| {statistics.median(cpus):.3f} s |"
         )
-    print(f"\nload average (1 min): {load:.2f} before, {os.getloadavg()[0]:.2f} after; {os.cpu_count()} cores")
+    print(
+        f"\nload average (1 min): {load:.2f} before, {os.getloadavg()[0]:.2f} after; {os.cpu_count()} cores"
+    )
 
 
 if __name__ == "__main__":
