@@ -34,6 +34,7 @@ tr.error td { background: #fafafa; color: #666; }
 tr.flagged td:first-child { border-left: 4px solid #c62828; }
 tr.unchecked td.unverified { background: #fff4e0; }
 .flags { margin: 0; padding-left: 1.1rem; }
+.retracted { color: #6a1b9a; margin: .2rem 0 0; }
 .controls { margin: 1rem 0; display: flex; gap: 1rem; align-items: center; flex-wrap: wrap; }
 """
 
@@ -48,6 +49,7 @@ _SCRIPT = """
     if (want === "all") return true;
     if (want === "unchecked") return row.dataset.unchecked === "yes";
     if (want === "error") return row.dataset.status === "error";
+    if (want === "retracted") return row.dataset.retracted === "yes";
     return row.dataset.band === want;
   }
   function apply() {
@@ -130,10 +132,15 @@ def _row(rank: int, paper: dict[str, Any], threshold: float) -> str:
     classes = [status] + (["flagged"] if paper["hallucinated"] else []) + (["unchecked"] if unchecked else [])
     name = escape(str(paper["paper"]))
     link = f'<a href="{escape(paper["html"])}">{name}</a>' if paper.get("html") else name
+    retracted = int(paper.get("retracted") or 0)
     if status == "error":
         detail = f'<span class="warn">could not be checked: {escape(str(paper["error"]))}</span>'
     else:
         detail = '<ul class="flags">' + "".join(f"<li>{escape(f)}</li>" for f in paper["flags"]) + "</ul>"
+        if retracted:  # said apart: a retracted work can be cited rightly
+            works = "work" if retracted == 1 else "works"
+            detail += f'<p class="retracted">cites {retracted} retracted or withdrawn {works}</p>'
+
     cells = [
         _num(rank),
         f'<td class="paper" data-value="{name}">{link}</td>',
@@ -148,7 +155,7 @@ def _row(rank: int, paper: dict[str, Any], threshold: float) -> str:
     ]
     attributes = (
         f'class="{" ".join(classes)}" data-status="{escape(status)}" data-band="{band(highest, threshold)}" '
-        f'data-unchecked="{"yes" if unchecked else "no"}"'
+        f'data-unchecked="{"yes" if unchecked else "no"}" data-retracted="{"yes" if retracted else "no"}"'
     )
     return f"<tr {attributes}>" + "".join(cells) + "</tr>"
 
@@ -207,6 +214,7 @@ def render_dashboard(document: dict[str, Any]) -> str:
         ("low", f"low: under {low:.2f}"),
         ("unchecked", f"mostly could not be checked (≥ {MOSTLY_UNCHECKED:.0%} unverified, or failed)"),
         ("error", "could not be read"),
+        ("retracted", "cite a retracted or withdrawn work"),
     ]
     select = "".join(f'<option value="{value}">{escape(label)}</option>' for value, label in options)
     return "\n".join(

@@ -140,6 +140,22 @@ function isBorderline(result) {
   return likelihoodOf(result) < t && likelihoodOf(result) >= t - BORDERLINE;
 }
 
+// A cited work that was retracted, withdrawn or put under concern: said apart from the verdict, which is
+// about whether the citation is right.
+function retractionNote(retraction) {
+  if (!retraction || !retraction.kind) return null;
+  const words = String(retraction.kind).replace(/_/g, " ");
+  const note = el("div", { class: "retraction" }, el("strong", {}, "the cited work is " + words));
+  if (retraction.date) note.append(" on " + retraction.date);
+  if (retraction.notice_doi) {
+    note.append(" · notice ");
+    note.append(el("a", { href: "https://doi.org/" + encodeURIComponent(retraction.notice_doi).replace(/%2F/g, "/"),
+      target: "_blank", rel: "noopener noreferrer" }, retraction.notice_doi));
+  }
+  if (retraction.source) note.append(el("span", { class: "muted" }, " (" + retraction.source + ")"));
+  return note;
+}
+
 function referenceItem(result) {
   const group = groupOf(result);
   const band = group === "flagged" ? " band-flagged" : isBorderline(result) ? " band-borderline" : "";
@@ -162,6 +178,8 @@ function referenceItem(result) {
   }
   const link = evidenceLink(result);
   if (link) item.append(el("div", { class: "fix" }, "evidence: ", link));
+  const retraction = retractionNote(result.retraction);
+  if (retraction) item.append(retraction);
   if (result.reason) item.append(el("div", { class: "reason" }, result.reason));
   return item;
 }
@@ -356,16 +374,36 @@ async function checkQuotes(event) {
     $("q-status").textContent = plural(summary.total, "quote") + " checked";
     $("q-summary").replaceChildren(...["verified", "near_match", "not_found", "citation_unresolved", "uncited"]
       .filter((s) => summary[s]).map((s) => el("span", { class: s }, s.replace("_", " ") + ": " + summary[s] + "  ")));
-    for (const quote of report.quotes) {
-      $("q-results").append(el("li", { class: "quote", "data-status": quote.status },
-        el("span", { class: "verdict " + quote.status }, quote.status.replace("_", " ")), " ",
-        quote.citation ? el("strong", {}, plainCitation(quote.citation) + " ") : null,
-        el("div", { class: "cited" }, quote.quote || quote.text || ""),
-        quote.note ? el("div", { class: "reason" }, quote.note) : null));
+    if (typeof report.confidence === "number") {
+      $("q-summary").append(el("span", { class: "confidence" }, "document confidence " + report.confidence.toFixed(2)));
     }
+    for (const quote of report.quotes) $("q-results").append(quoteItem(quote));
   } catch (error) {
     $("q-status").replaceChildren(el("span", { class: "error" }, String(error.message || error)));
   }
+}
+
+// One quote: its status, what was changed in it (in red, whatever the status), each evaluator's verdict
+// with its explanation, and its confidence.
+function quoteItem(quote) {
+  const altered = (quote.alterations || []).length > 0;
+  const item = el("li", { class: "quote" + (altered ? " altered" : ""), "data-status": quote.status },
+    el("span", { class: "verdict " + quote.status }, quote.status.replace("_", " ")), " ",
+    quote.citation ? el("strong", {}, plainCitation(quote.citation) + " ") : null,
+    typeof quote.confidence === "number" ? el("span", { class: "muted" }, "confidence " + quote.confidence.toFixed(2)) : null,
+    el("div", { class: "cited" }, quote.quote || quote.text || ""));
+  if (altered) {
+    item.append(el("div", { class: "alterations" }, "changed: " + quote.alterations.join(", ")));
+  }
+  if (quote.note) item.append(el("div", { class: "reason" }, quote.note));
+  for (const [name, evaluation] of Object.entries(quote.evaluations || {})) {
+    if (!evaluation) continue;
+    const verdict = String(evaluation.verdict || "").replace(/_/g, " ");
+    item.append(el("div", { class: "evaluation", "data-evaluator": name },
+      el("strong", {}, name + ": "), el("span", { class: "eval-" + (evaluation.verdict || "") }, verdict),
+      evaluation.explanation ? el("span", { class: "muted" }, " — " + evaluation.explanation) : null));
+  }
+  return item;
 }
 
 // --- wiring -----------------------------------------------------------------------------------------
