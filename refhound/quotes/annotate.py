@@ -30,6 +30,8 @@ mark.citation_unresolved { background: #ecd5f5; } mark.uncited { background: #d5
          color: #fff; background: #666; white-space: nowrap; }
 .badge.near_match { background: #a17a00; } .badge.not_found { background: #c62828; }
 .badge.citation_unresolved { background: #7b1fa2; } .badge.uncited { background: #3f5f8f; }
+mark.altered { background: #ffb3b3; outline: 2px solid #c62828; } .badge.altered { background: #c62828; }
+td.altered { color: #c62828; font-weight: bold; }
 pre.document { white-space: pre-wrap; }
 table { border-collapse: collapse; }
 td, th { border: 1px solid #ccc; padding: .3rem .5rem; vertical-align: top; }
@@ -61,8 +63,14 @@ def _with_sentinels(text: str, flagged: list[tuple[int, QuoteResult]]) -> str:
     return "".join(pieces)
 
 
+def altered_label(result: QuoteResult) -> str:
+    """ "altered: number, entity" for a quote the guard caught changing such words; else empty."""
+    return f"altered: {', '.join(result.alterations)}" if result.alterations else ""
+
+
 def _finding_lines(number: int, result: QuoteResult) -> list[str]:
-    lines = [f"- **Q{number} · {result.status}** — cited as {result.citation or '(nothing)'}"]
+    altered = f" · 🔴 **{altered_label(result)}**" if result.alterations else ""
+    lines = [f"- **Q{number} · {result.status}**{altered} — cited as {result.citation or '(nothing)'}"]
     if result.source:
         version = f" (sha256 {result.source_sha256[:12]}…)" if result.source_sha256 else ""
         lines.append(f"  - source: {result.source}{version}")
@@ -83,7 +91,8 @@ def render_markdown(report: QuoteReport) -> str:
             return "<mark>"
         if match.group(2):
             result = report.results[int(match.group(2)) - 1]
-            return f" **⚠ {result.status} [Q{match.group(2)}]**"
+            altered = f" 🔴 {altered_label(result)}" if result.alterations else ""
+            return f" **⚠ {result.status}{altered} [Q{match.group(2)}]**"
         return "</mark>"
 
     annotated = _SENTINELS.sub(swap, _with_sentinels(body, flagged)) if body else ""
@@ -109,9 +118,11 @@ def render_markdown(report: QuoteReport) -> str:
 def _finding_rows(report: QuoteReport, flagged: list[tuple[int, QuoteResult]]) -> str:
     rows = []
     for number, result in flagged:
+        label = escape(altered_label(result))
+        altered = f' <span class="badge altered">{label}</span>' if result.alterations else ""
         cells = [
             f"Q{number}",
-            f'<span class="badge {result.status}">{result.status}</span>',
+            f'<span class="badge {result.status}">{result.status}</span>{altered}',
             escape(" ".join(result.quote.text.split())),
             escape(result.citation or "—"),
             escape(result.source or "—")
@@ -142,11 +153,14 @@ def render_html(report: QuoteReport) -> str:
     def swap(match: re.Match[str]) -> str:
         if match.group(1):
             result = report.results[int(match.group(1)) - 1]
-            return f'<mark class="{result.status}" title="{escape(result.note)}">'
+            classes = result.status + (" altered" if result.alterations else "")
+            return f'<mark class="{classes}" title="{escape(result.note)}">'
         if match.group(2):
             number = int(match.group(2))
-            status = report.results[number - 1].status
-            return f' <a href="#q{number}" class="badge {status}">⚠ {status} Q{number}</a>'
+            result = report.results[number - 1]
+            classes = result.status + (" altered" if result.alterations else "")
+            altered = f" · {escape(altered_label(result))}" if result.alterations else ""
+            return f' <a href="#q{number}" class="badge {classes}">⚠ {result.status}{altered} Q{number}</a>'
         return "</mark>"
 
     body = _SENTINELS.sub(swap, body)

@@ -84,13 +84,17 @@ def print_table(report: QuoteReport, console: Console) -> None:
     for name in ("citation", "quote", "note"):
         table.add_column(name, overflow="fold")
     for index, result in enumerate(report.results, 1):
-        style = _STYLES.get(result.status, "")
+        # A changed number, date, negation, modal verb or name is a misquote: red, whatever the status.
+        style = "bold red" if result.alterations else _STYLES.get(result.status, "")
+        note = _short(result.note, _NOTE_SHOWN)
+        if result.alterations:
+            note = f"ALTERED ({', '.join(result.alterations)}): {note}"
         table.add_row(
             str(index),
             Text(result.status, style=style),
             result.citation or "—",
-            _short(result.quote.text),
-            _short(result.note, _NOTE_SHOWN),
+            Text(_short(result.quote.text), style="red" if result.alterations else ""),
+            Text(note, style="red" if result.alterations else ""),
         )
     console.print(table)
     counts = report.counts()
