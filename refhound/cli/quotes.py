@@ -1,7 +1,8 @@
 """`refhound quotes check DOC`: is every quoted passage of DOC in the source it cites?
 
 Exit codes: 0 every quote verified (or none found), 1 some quote is not (near_match, not_found,
-citation_unresolved, uncited), 2 usage or input error.
+citation_unresolved, uncited) or an evaluator (`--evaluate`) found against a statement, 2 usage or input
+error.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ _BY_SUFFIX = {
     ".htm": "html",
 }
 LLMUrlOption = Annotated[
-    str | None, typer.Option("--llm-url", help="OpenAI-compatible endpoint for --entailment, e.g. vLLM's.")
+    str | None, typer.Option("--llm-url", help="OpenAI-compatible endpoint for --evaluate and --entailment, e.g. vLLM's.")
 ]
 LLMModelOption = Annotated[str | None, typer.Option("--llm-model", help="Model name the LLM server serves.")]
 
@@ -102,6 +103,14 @@ def check(
             "--entailment", help="Ask the LLM whether each triple's statement follows from its quote."
         ),
     ] = False,
+    evaluate: Annotated[
+        str | None,
+        typer.Option(
+            "--evaluate",
+            help="Evaluators to run on the LLM, comma-separated: entailment, relevance, factcheck, or all. "
+            "Without an LLM server each is reported not_run, with the reason.",
+        ),
+    ] = None,
     min_words: Annotated[
         int | None,
         typer.Option("--min-words", min=1, help="Shorter quoted spans are not checked (default 4)."),
@@ -121,6 +130,7 @@ def check(
     from refhound.quotes.annotate import render_html, render_markdown
     from refhound.quotes.document import TRIPLES_SUFFIXES
     from refhound.quotes.render import print_table, render_json, render_jsonl
+    from refhound.quotes.evaluate import evaluate_report, parse_evaluators
     from refhound.quotes.triples import check_entailment
 
     fmt = format_for(fmt, output, "table", _BY_SUFFIX)
@@ -139,6 +149,17 @@ def check(
         },
         llm_options(llm_url, llm_model, None),
     )
+    try:
+        evaluators = parse_evaluators(evaluate) if evaluate is not None else None
+    except ValueError as error:
+        raise fail(f"--evaluate: {error}") from None
+    if evaluators and not settings.llm.base_url:
+        err.print(
+            "[yellow]warning:[/] --evaluate without an LLM server (llm.base_url / --llm-url): the evaluators "
+            "are reported not_run",
+            highlight=False,
+            soft_wrap=True,
+        )
     overrides = _sources(source)
     as_triples = triples or document.suffix.lower() in TRIPLES_SUFFIXES
     if settings.quotes.entailment and not as_triples:
@@ -151,8 +172,12 @@ def check(
             if settings.quotes.entailment:
                 pairs = [(item.statement, item.quote.text) for item in items]
                 report.entailment = check_entailment(pairs, settings)
+            if evaluators:
+                evaluate_report(report, settings, evaluators, [item.statement for item in items])
         else:
             report = asyncio.run(check_document(read_document(document, settings), settings, overrides))
+            if evaluators:
+                evaluate_report(report, settings, evaluators)
     except RefhoundError as error:
         raise fail(str(error)) from error
     for warning in report.warnings:
@@ -177,4 +202,5 @@ def check(
             "html": lambda: render_html(report),
         }
         write_output(renderers[fmt](), output)
-    raise typer.Exit(EXIT_OK if report.all_verified else EXIT_PROBLEMS)
+    problems = not report.all_verified or report.evaluations_failed
+    raise typer.Exit(EXIT_PROBLEMS if problems else EXIT_OK)
