@@ -41,7 +41,8 @@ _BY_SUFFIX = {
     ".htm": "html",
 }
 LLMUrlOption = Annotated[
-    str | None, typer.Option("--llm-url", help="OpenAI-compatible endpoint for --evaluate and --entailment, e.g. vLLM's.")
+    str | None,
+    typer.Option("--llm-url", help="OpenAI-compatible endpoint for --evaluate and --entailment (vLLM's)."),
 ]
 LLMModelOption = Annotated[str | None, typer.Option("--llm-model", help="Model name the LLM server serves.")]
 
@@ -129,8 +130,8 @@ def check(
     from refhound.quotes import check_document, check_triples, read_document
     from refhound.quotes.annotate import render_html, render_markdown
     from refhound.quotes.document import TRIPLES_SUFFIXES
-    from refhound.quotes.render import print_table, render_json, render_jsonl
     from refhound.quotes.evaluate import evaluate_report, parse_evaluators
+    from refhound.quotes.render import print_table, render_json, render_jsonl
     from refhound.quotes.triples import check_entailment
 
     fmt = format_for(fmt, output, "table", _BY_SUFFIX)

@@ -14,6 +14,8 @@ from html import escape
 
 from markdown_it import MarkdownIt
 
+from refhound.quotes.evaluate.render import STYLE as EVALUATION_STYLE
+from refhound.quotes.evaluate.render import html_section, markdown_lines
 from refhound.quotes.models import QuoteResult
 from refhound.quotes.report import QuoteReport
 
@@ -112,6 +114,7 @@ def render_markdown(report: QuoteReport) -> str:
             if not body:
                 lines.append(f"- Q{number}: “{' '.join(result.quote.text.split())}”")
             lines.extend(_finding_lines(number, result))
+    lines.extend(markdown_lines(report))
     return "\n".join(lines).lstrip() + "\n"
 
 
@@ -170,6 +173,7 @@ def render_html(report: QuoteReport) -> str:
     title = escape(f"Quote check: {report.document}")
     return (
         f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{title}</title>'
-        f"<style>{_STYLE}</style></head><body>\n<h1>{title}</h1>\n<p>{len(report.results)} quotes: "
-        f"{escape(counts)}.</p>\n{body}\n<h2>Findings</h2>\n{findings}\n</body></html>\n"
+        f"<style>{_STYLE}{EVALUATION_STYLE}</style></head><body>\n<h1>{title}</h1>\n"
+        f"<p>{len(report.results)} quotes: "
+        f"{escape(counts)}.</p>\n{body}\n<h2>Findings</h2>\n{findings}\n{html_section(report)}</body></html>\n"
     )

@@ -286,5 +286,9 @@ def omitted_findings(gap: str) -> list[Difference]:
     if not dropped:
         return []
     text = f"the ellipsis leaves out {', '.join(repr(w) for w in dropped)}"
-    kinds: list[Alteration] = (["negation"] if words.negations else []) + (["modal"] if words.modals else [])
-    return [Difference(kind, text) for kind in kinds]
+    found: list[Difference] = []
+    if words.negations:
+        found.append(Difference("negation", text))
+    if words.modals:
+        found.append(Difference("modal", text))
+    return found

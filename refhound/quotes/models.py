@@ -172,6 +172,7 @@ class QuoteResult:
     evidence: dict[str, object] | None = None
     confidence: float | None = None
     confidence_notes: list[str] = field(default_factory=list)
+    confidence_basis: list[str] = field(default_factory=list)
     confidence_base: float | None = None  # before the quote penalty: what the document's mean is of
 
     def as_json(self) -> dict[str, object]:
@@ -199,5 +200,6 @@ class QuoteResult:
             "evaluations": self.evaluations,
             "evidence": self.evidence,
             "confidence": self.confidence,
+            "confidence_basis": list(self.confidence_basis),
             "confidence_notes": list(self.confidence_notes),
         }

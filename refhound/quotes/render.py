@@ -67,6 +67,15 @@ def render_jsonl(report: QuoteReport, settings: Settings) -> str:
         lines.append({"type": "quote", "index": index, **result.as_json()})
     for item in report.entailment or []:
         lines.append({"type": "entailment", **item.as_json()})
+    if report.evaluated is not None:
+        lines.append(
+            {
+                "type": "confidence",
+                "evaluated": report.evaluated,
+                "confidence": report.confidence,
+                "notes": report.confidence_notes,
+            }
+        )
     lines.append({"type": "summary", **report.summary()})
     return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
 
@@ -106,3 +115,7 @@ def print_table(report: QuoteReport, console: Console) -> None:
             console.print(f"[yellow]link {citation.label}:[/] {problem}", highlight=False)
     for warning in report.warnings:
         console.print(f"[yellow]warning:[/] {warning}", highlight=False)
+    if report.evaluated is not None:
+        from refhound.quotes.evaluate.render import print_evaluations
+
+        print_evaluations(report, console)

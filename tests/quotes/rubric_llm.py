@@ -94,6 +94,8 @@ class _State:
     delay_s: float = 0.0
     requests: list[dict[str, Any]] = field(default_factory=list)
     model_seconds: float = 0.0
+    in_flight: int = 0
+    peak_in_flight: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
     stopping: threading.Event = field(default_factory=threading.Event)
 
@@ -115,6 +117,8 @@ class _Handler(QuietHandler):
         state: _State = self.server.state
         body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
         with state.lock:
+            state.in_flight += 1
+            state.peak_in_flight = max(state.peak_in_flight, state.in_flight)
             state.requests.append(body)
             failing = state.fail_first > 0
             state.fail_first -= failing
@@ -137,6 +141,7 @@ class _Handler(QuietHandler):
         self.end_headers()
         self.wfile.write(data)
         with state.lock:
+            state.in_flight -= 1
             state.model_seconds += time.perf_counter() - began
 
 

@@ -17,7 +17,8 @@ What each evaluator is shown:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 
 import httpx
 
@@ -99,6 +100,7 @@ def evaluate_report(
     statements: Sequence[str | None] | None = None,
     http: httpx.Client | None = None,
     embedder: Embedder | None = None,
+    sleep: Callable[[float], None] = time.sleep,
 ) -> None:
     """Fill every result's statement, evaluations, evidence and confidence, and the report's confidence.
 
@@ -127,17 +129,17 @@ def evaluate_report(
     slots: list[tuple[int, str]] = []
     refusals: dict[tuple[int, str], str] = {}
     for number, result in enumerate(results):
-        source = sources.get(result.source or "")
+        cited = sources.get(result.source or "")
         window, where = None, ""
-        if source is not None:
+        if cited is not None:
             support = supports.get(number)
             center = (
                 result.source_start
                 if result.source_start is not None
                 else (support.start if support else None)
             )
-            start, window = excerpt(source.text, center)
-            where = f"characters {start}–{start + len(window)} of {len(source.text)}"
+            start, window = excerpt(cited.text, center)
+            where = f"characters {start}–{start + len(window)} of {len(cited.text)}"
         for name in names:
             asked = _question(name, claims[number], result.quote.text, window, where)
             if isinstance(asked, str):
@@ -146,7 +148,7 @@ def evaluate_report(
                 questions.append(asked)
                 slots.append((number, name))
     if settings.llm.base_url:
-        answers = dict(zip(slots, ask_all(questions, settings, http), strict=True))
+        answers = dict(zip(slots, ask_all(questions, settings, http, sleep), strict=True))
     else:
         answers = {slot: not_run(NO_LLM) for slot in slots}
     model = settings.llm.model if settings.llm.base_url else None
@@ -180,6 +182,10 @@ def _fill(
     }
     confidence, base, notes = statement_confidence(evaluations, result.status, result.alterations)
     result.confidence, result.confidence_notes = confidence, notes
+    # What the number rests on: a confidence of 1.0 from the quote's location alone is no evaluator's pass.
+    result.confidence_basis = ["quote_location"] + [
+        name for name, item in evaluations.items() if item["verdict"] != "not_run"
+    ]
     result.confidence_base = base
 
 

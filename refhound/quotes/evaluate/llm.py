@@ -61,7 +61,7 @@ def _ask(client: LLMClient, question: Question, retries: int, sleep: Callable[[f
                 rubric_.text, question.user, schema, question.evaluator, max_tokens=MAX_TOKENS
             )
         except LLMUnavailable as error:
-            if attempt == retries or client.breaker.is_open():
+            if attempt == retries or client.breaker.is_open:
                 return not_run(f"the LLM server did not answer: {error}")
             sleep(BACKOFF_S * 2**attempt)
             continue
