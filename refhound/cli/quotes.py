@@ -205,3 +205,75 @@ def check(
         write_output(renderers[fmt](), output)
     problems = not report.all_verified or report.evaluations_failed
     raise typer.Exit(EXIT_PROBLEMS if problems else EXIT_OK)
+
+
+@quotes_app.command("repair")
+def repair(
+    triples_file: Annotated[
+        Path, typer.Argument(help="Triples (.json/.jsonl): statement, source_id, evidence_quote.")
+    ],
+    out: Annotated[Path, typer.Option("--out", help="Write the kept and repaired triples here.")],
+    source_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--source-dir", help="Read each source_id as the file of that name (any extension) here."
+        ),
+    ] = None,
+    online: Annotated[
+        bool,
+        typer.Option(
+            "--online", help="Fetch sources by their locators (URL, DOI, arXiv id); public addresses only."
+        ),
+    ] = False,
+    audit: Annotated[
+        Path | None,
+        typer.Option("--audit", help="JSONL audit of every action (default: OUT + .audit.jsonl)."),
+    ] = None,
+    evaluate: Annotated[
+        str,
+        typer.Option(
+            "--evaluate", help="Evaluators a quote must pass besides being found (default entailment)."
+        ),
+    ] = "entailment",
+    llm_url: LLMUrlOption = None,
+    llm_model: LLMModelOption = None,
+) -> None:
+    """Repair or drop failing triples: the LLM requotes from the same source (re-checked) or deletes.
+
+    A quote is written only if it is verified in the source and passes the evaluators; everything else is
+    dropped from OUT and recorded in the audit. Exit 0 when nothing was dropped, 1 otherwise."""
+    from refhound.quotes.evaluate import parse_evaluators
+    from refhound.quotes.repair import audit_lines, repair_triples, source_dir_map, write_repaired
+    from refhound.quotes.triples import read_triples
+
+    if (source_dir is None) == (not online):
+        raise fail("give exactly one of --source-dir DIR or --online")
+    if source_dir is not None and not source_dir.is_dir():
+        raise fail(f"--source-dir {source_dir}: not a folder")
+    try:
+        names = parse_evaluators(evaluate)
+    except ValueError as error:
+        raise fail(f"--evaluate: {error}") from None
+    settings = settings_from_options(
+        {"check": {"offline": True if source_dir is not None else None}, "quotes": {"link_check": False}},
+        llm_options(llm_url, llm_model, None),
+    )
+    try:
+        sources: dict[str, str] = {}
+        if source_dir is not None:
+            items, _, _, _ = read_triples(triples_file, settings)
+            sources = source_dir_map(source_dir, [t.source_id for t in items])
+        outcome, _ = repair_triples(triples_file, settings, sources, names)
+    except RefhoundError as error:
+        raise fail(str(error)) from error
+    write_repaired(outcome, out, jsonl=triples_file.suffix.lower() == ".jsonl")
+    audit_path = audit or out.with_name(out.name + ".audit.jsonl")
+    audit_path.write_text(audit_lines(outcome, triples_file, settings, names), encoding="utf-8")
+    counts = outcome.counts()
+    err.print(
+        f"{counts['kept']} kept, {counts['repaired']} repaired, {counts['dropped']} dropped → {out} "
+        f"(audit: {audit_path})",
+        highlight=False,
+        soft_wrap=True,
+    )
+    raise typer.Exit(EXIT_PROBLEMS if counts["dropped"] else EXIT_OK)

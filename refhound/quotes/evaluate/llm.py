@@ -27,6 +27,7 @@ from refhound.quotes.evaluate.rubrics import REPLIES, rubric
 from refhound.settings import Settings
 
 BACKOFF_S = 0.5
+NO_ANSWER = "the LLM server did not answer"
 MAX_TOKENS = 300
 
 
@@ -62,14 +63,14 @@ def _ask(client: LLMClient, question: Question, retries: int, sleep: Callable[[f
             )
         except LLMUnavailable as error:
             if attempt == retries or client.breaker.is_open:
-                return not_run(f"the LLM server did not answer: {error}")
+                return not_run(f"{NO_ANSWER}: {error}")
             sleep(BACKOFF_S * 2**attempt)
             continue
         except LLMError as error:
             return not_run(f"the LLM gave no usable verdict: {error}")
         data = reply.model_dump()
         return Answer(str(data["verdict"]), str(data["explanation"]))
-    return not_run("the LLM server did not answer")  # pragma: no cover — the loop always returns
+    return not_run(NO_ANSWER)  # pragma: no cover — the loop always returns
 
 
 def ask_all(
