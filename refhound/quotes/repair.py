@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -94,7 +95,7 @@ def _recheck(
     source: SourceText,
     report: QuoteReport,
     settings: Settings,
-    names: list[str],
+    names: Sequence[str],
 ) -> QuoteResult:
     """The new quote through every check again: located in the same source, then the evaluators."""
     outcome = locate(quote_text, Haystack(source.text), settings.quotes)
@@ -123,7 +124,7 @@ def _written(triple: Triple, quote: str) -> dict[str, Any]:
 
 
 def repair_triples(
-    path: Path, settings: Settings, sources: dict[str, str], names: list[str]
+    path: Path, settings: Settings, sources: dict[str, str], names: Sequence[str]
 ) -> tuple[RepairOutcome, QuoteReport]:
     """Check, ask, re-check; the repaired triples and the audit. QuotesError without an LLM server."""
     if not settings.llm.base_url:
@@ -222,7 +223,7 @@ def write_repaired(outcome: RepairOutcome, out: Path, jsonl: bool) -> None:
     out.write_text(text, encoding="utf-8")
 
 
-def audit_lines(outcome: RepairOutcome, path: Path, settings: Settings, names: list[str]) -> str:
+def audit_lines(outcome: RepairOutcome, path: Path, settings: Settings, names: Sequence[str]) -> str:
     run = {
         "type": "run",
         "input": str(path),
