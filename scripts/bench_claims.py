@@ -10,8 +10,10 @@ and what is measured is refhound's — prompts, HTTP round trips, JSON validatio
 the best-supporting passages with their MiniLM embeddings, the confidence. Reported per statement:
 
 - `evaluate_ms`: the whole of `evaluate_report` (3 × N requests), with a fresh verdict cache, after the
-  embedding model is loaded (its one-off load is reported apart as `model_load_s`);
-- `cached_ms`: the same again, every verdict from the cache;
+  embedding model is loaded (its one-off load is reported apart as `model_load_s`); `minilm_ms` the part
+  spent inside the MiniLM model (ONNX inference and tokenizing, `minilm_texts` texts), and
+  `evaluate_outside_models_ms` the rest: refhound's own time outside both models;
+- `cached_ms`: the same again, every verdict from the cache (and `cached_outside_models_ms`);
 - `check_ms`: the string check alone (reading the source, matching), for scale.
 """
 
@@ -35,7 +37,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from eval_quotes import passages  # noqa: E402
 
 from refhound.quotes.evaluate import EVALUATORS, evaluate_report  # noqa: E402
-from refhound.quotes.evaluate.evidence import _embedding  # noqa: E402
+from refhound.quotes.evaluate.evidence import Embedder, _embedding  # noqa: E402
 from refhound.quotes.normalize import normalize  # noqa: E402
 from refhound.quotes.textof import pdf_to_text  # noqa: E402
 from refhound.quotes.triples import check_triples  # noqa: E402
@@ -91,12 +93,14 @@ def main() -> None:
         report, items = asyncio.run(check_triples(work / "triples.json", settings))
         check = time.perf_counter() - began
         statements = [t.statement for t in items]
+        embedder = Embedder()
         began = time.perf_counter()
-        evaluate_report(report, settings, EVALUATORS, statements)
+        evaluate_report(report, settings, EVALUATORS, statements, embedder=embedder)
         evaluate = time.perf_counter() - began
         report2, _ = asyncio.run(check_triples(work / "triples.json", settings))
+        cached_embedder = Embedder()
         began = time.perf_counter()
-        evaluate_report(report2, settings, EVALUATORS, statements)
+        evaluate_report(report2, settings, EVALUATORS, statements, embedder=cached_embedder)
         cached = time.perf_counter() - began
     finally:
         if server.stdin:
@@ -114,7 +118,11 @@ def main() -> None:
                 "model_load_s": round(load, 2),
                 "check_ms": round(check / n * 1000, 2),
                 "evaluate_ms": round(evaluate / n * 1000, 2),
+                "minilm_ms": round(embedder.seconds / n * 1000, 2),
+                "minilm_texts": embedder.texts,
+                "evaluate_outside_models_ms": round((evaluate - embedder.seconds) / n * 1000, 2),
                 "cached_ms": round(cached / n * 1000, 2),
+                "cached_outside_models_ms": round((cached - cached_embedder.seconds) / n * 1000, 2),
                 "not_run": verdicts.count("not_run"),
             },
             indent=2,

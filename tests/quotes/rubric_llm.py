@@ -112,6 +112,9 @@ def _rubric_name(body: dict[str, Any]) -> str:
 
 
 class _Handler(QuietHandler):
+    protocol_version = "HTTP/1.1"  # keep-alive, as vLLM's server: no new connection per request
+    disable_nagle_algorithm = True  # headers and body are two writes: no delayed-ACK stall between them
+
     def do_POST(self) -> None:
         began = time.perf_counter()
         state: _State = self.server.state

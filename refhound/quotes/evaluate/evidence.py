@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import re
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
@@ -31,7 +32,9 @@ if TYPE_CHECKING:
     from refhound.memory.embedding import MiniLMEmbeddingFunction, Vectors
 
 PASSAGE_CHARS = 400
-CANDIDATES = 2  # passages re-ranked by embedding, per claim
+# Passages re-ranked by embedding, per claim: each costs one more MiniLM run (~10–20 ms on a free core) unless
+# another claim on the same source already asked for it.
+CANDIDATES = 2
 # Measured on 2 loaded cores: a 128-token text costs ~70 ms, a 20-token one ~10 ms; 64 tokens (about 250
 # characters) keep a claim's and a passage's topic and the per-statement cost low.
 EMBED_TOKENS = 64
@@ -130,12 +133,18 @@ class Embedder:
 
     def __init__(self) -> None:
         self.problem: str | None = None
+        self.seconds = 0.0  # spent in the model: what a timing of everything around it leaves out
+        self.texts = 0
 
     def encode(self, texts: list[str]) -> Vectors | None:
         if self.problem is not None:
             return None
         try:
-            return _embedding().encode(texts)
+            began = time.perf_counter()
+            vectors = _embedding().encode(texts)
+            self.seconds += time.perf_counter() - began
+            self.texts += len(texts)
+            return vectors
         except Exception as error:  # a missing model leaves the similarity out, and says why
             self.problem = f"topical similarity unavailable: {error}"
             return None
