@@ -307,6 +307,7 @@ def main() -> None:
     parser.add_argument("--limit", type=int, help="AVeriTeC claims used (default: all)")
     parser.add_argument("--llm-url", help="OpenAI-compatible base URL: also score the LLM evaluators")
     parser.add_argument("--llm-model", default="judge")
+    parser.add_argument("--llm-only", action="store_true", help="skip the deterministic evidence")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     if not args.averitec.exists() or not args.pdfs.exists():
@@ -315,19 +316,22 @@ def main() -> None:
     began = time.perf_counter()
     items = averitec(args.averitec, rng, args.limit) + generated(args.pdfs, rng, args.per_pdf)
     built = time.perf_counter() - began
-    embedder = Embedder()
-    began = time.perf_counter()
-    evidence = deterministic(items, embedder)
-    seconds = time.perf_counter() - began
-    if embedder.problem:
-        sys.exit(embedder.problem)
     result: dict[str, object] = {
         "seed": args.seed,
         "items": {s: sum(1 for i in items if i.set == s) for s in ("averitec", "generated")},
+        "per_kind": {
+            f"{i.set}/{i.kind}": sum(1 for j in items if (j.set, j.kind) == (i.set, i.kind)) for i in items
+        },
         "seconds_build": round(built, 1),
-        "seconds_evidence": round(seconds, 1),
-        "deterministic": score_deterministic(items, evidence),
     }
+    if not args.llm_only:
+        embedder = Embedder()
+        began = time.perf_counter()
+        evidence = deterministic(items, embedder)
+        result["seconds_evidence"] = round(time.perf_counter() - began, 1)
+        if embedder.problem:
+            sys.exit(embedder.problem)
+        result["deterministic"] = score_deterministic(items, evidence)
     if args.llm_url:
         settings = Settings()
         settings.llm.base_url, settings.llm.model = args.llm_url, args.llm_model
