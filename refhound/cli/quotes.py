@@ -164,7 +164,8 @@ def check(
     overrides = _sources(source)
     as_triples = triples or document.suffix.lower() in TRIPLES_SUFFIXES
     if settings.quotes.entailment and not as_triples:
-        raise fail("--entailment checks statements against quotes: it needs structured triples (--triples)")
+        # A document's quotes have no `statement` field: the gate runs on the writer's words around each one.
+        evaluators = list(dict.fromkeys(["entailment", *(evaluators or [])]))
     if settings.quotes.entailment and not settings.llm.base_url:
         raise fail("the entailment check needs an LLM server: set llm.base_url or pass --llm-url")
     try:
