@@ -256,7 +256,7 @@ def repair(
     except ValueError as error:
         raise fail(f"--evaluate: {error}") from None
     settings = settings_from_options(
-        {"check": {"offline": True if source_dir is not None else None}, "quotes": {"link_check": False}},
+        {"check": {"offline": source_dir is not None}, "quotes": {"link_check": False}},
         llm_options(llm_url, llm_model, None),
     )
     try:

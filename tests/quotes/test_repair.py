@@ -88,3 +88,19 @@ def test_repair_needs_one_source_option(work: Path) -> None:
         app, ["quotes", "repair", str(work / "triples.json"), "--out", str(work / "o.json")]
     )
     assert result.exit_code == 2 and "--source-dir" in result.stderr
+
+
+def test_online_repair_refuses_non_public_addresses(work: Path) -> None:
+    # The sources are fetched through the address guard: a loopback URL is refused, never read, and the
+    # triple is dropped with the reason (no quote from a source that was not read is ever written).
+    with RubricLLMServer() as server:
+        triples = [{**TRIPLES[1], "source_id": server.url.replace("/v1", "/secret.txt")}]
+        (work / "triples.json").write_text(json.dumps(triples), encoding="utf-8")
+        env = {"XDG_CACHE_HOME": str(work / "cache"), "REFHOUND_CONFIG": str(work / "absent.toml")}
+        args = ["quotes", "repair", str(work / "triples.json"), "--online", "--out", str(work / "out.json")]
+        result = CliRunner().invoke(app, [*args, "--llm-url", server.url], env=env)
+        assert all("secret" not in str(r.get("messages")) for r in server.requests)
+    assert result.exit_code == 1, result.stderr
+    line = json.loads((work / "out.json.audit.jsonl").read_text(encoding="utf-8").splitlines()[1])
+    assert line["action"] == "dropped" and "could not be read" in line["reason"]
+    assert "not public" in line["before"]["note"] or "refus" in line["before"]["note"]
