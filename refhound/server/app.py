@@ -36,7 +36,7 @@ from refhound.server.guards import (
 )
 from refhound.server.jobs import FailureKind, Job, JobState, JobStore, QueueFull, Work
 from refhound.server.marks import printed_marks
-from refhound.server.quotes import LABEL, QuotesRequest, QuotesRuntime
+from refhound.server.quotes import EVALUATE, LABEL, QuotesRequest, QuotesRuntime
 from refhound.server.requests import NOT_BLANK, read_check_request, read_quotes_request
 from refhound.server.runtime import CheckRuntime
 
@@ -95,6 +95,12 @@ _QUOTES_BODY: dict[str, Any] = {
                             "(default: its file name without the extension).",
                         },
                         "offline": {"type": "boolean"},
+                        "evaluate": {
+                            "type": "string",
+                            "pattern": f"^{EVALUATE}$",
+                            "description": "Evaluators to run on the server's LLM, comma-separated: "
+                            "entailment, relevance, factcheck, or all. Without an LLM each is not_run.",
+                        },
                     },
                 }
             }
