@@ -89,3 +89,39 @@ def test_nothing_flagged_but_unchecked_references_is_said_as_such(offline_server
             assert failed == [], failed  # the favicon included
         finally:
             browser.close()
+
+
+def test_a_changed_number_is_red_and_evaluators_without_an_llm_say_they_did_not_run(
+    offline_server: LiveServer, tmp_path: Path
+) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    source = tmp_path / "bleu.txt"
+    source.write_text("The model reaches 28.4 BLEU on English-to-German translation.\n", encoding="utf-8")
+    memo = tmp_path / "memo.md"
+    memo.write_text(
+        'They report that "the model reaches 32.4 BLEU on English-to-German translation" '
+        "[Vaswani](bleu.txt).\n",
+        encoding="utf-8",
+    )
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=list(CHROMIUM_ARGS))
+        try:
+            page = browser.new_page()
+            page.goto(offline_server.url + "/")
+            page.click("#tab-quotes")
+            page.set_input_files("#q-document", str(memo))
+            page.set_input_files("#q-sources", str(source))
+            page.check("#q-evaluate")
+            page.click("#q-check")
+            expect(page.locator("#q-status")).to_contain_text("1 quote checked", timeout=30_000)
+            quote = page.locator("#q-results > li")
+            expect(quote).to_have_class("quote altered")  # red, whatever its status
+            expect(quote.locator(".alterations")).to_contain_text("number")
+            expect(quote.locator("strong").first).to_have_text("Vaswani ")  # no Markdown link syntax
+            evaluations = quote.locator(".evaluation")
+            expect(evaluations).to_have_count(3)
+            for evaluation in evaluations.all():
+                expect(evaluation).to_contain_text("not run")
+        finally:
+            browser.close()

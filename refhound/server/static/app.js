@@ -360,6 +360,7 @@ async function checkQuotes(event) {
   form.append("document", documentFile, documentFile.name);
   for (const file of $("q-sources").files) form.append("source", file, file.name);
   form.append("offline", $("q-offline").checked ? "true" : "false");
+  if ($("q-evaluate").checked) form.append("evaluate", "all");
   $("q-status").textContent = "checking…";
   $("q-results").replaceChildren();
   $("q-summary").replaceChildren();
@@ -401,7 +402,8 @@ function quoteItem(quote) {
     const verdict = String(evaluation.verdict || "").replace(/_/g, " ");
     item.append(el("div", { class: "evaluation", "data-evaluator": name },
       el("strong", {}, name + ": "), el("span", { class: "eval-" + (evaluation.verdict || "") }, verdict),
-      evaluation.explanation ? el("span", { class: "muted" }, " — " + evaluation.explanation) : null));
+      evaluation.explanation || evaluation.reason
+        ? el("span", { class: "muted" }, " — " + (evaluation.explanation || evaluation.reason)) : null));
   }
   return item;
 }
