@@ -266,7 +266,8 @@ def _print_summary(out: Console, info: dict[str, Any]) -> None:
     for v in info["major_venues"]:
         span = f"{v['first']}–{v['last']}" if v["first"] is not None else "—"
         last = str(v["last_complete"]) if v["last_complete"] is not None else "—"
-        venues.add_row(v["venue"], span, f"{v['complete_years']} years", last, f"{v['records']:,}")
+        years = f"{v['complete_years']} year{'' if v['complete_years'] == 1 else 's'}"
+        venues.add_row(v["venue"], span, years, last, f"{v['records']:,}")
     out.print(venues)
     if info["to_add"]:
         out.print("to cover recent years (sizes and times: docs/coverage.md):")

@@ -76,7 +76,7 @@ def check(tmp_path: Path, small_index: Path) -> dict[str, dict[str, object]]:
     bib = tmp_path / "refs.bib"
     bib.write_text(BIB)
     result = CliRunner().invoke(app, ["check", str(bib), "--index", str(small_index), "--format", "json"])
-    assert result.exit_code in (0, 1), result.output
+    assert result.exit_code in (0, 1, 4), result.output  # 4: unverified because a resolver was silent
     report = json.loads(result.stdout)
     return {r["id"]: r for r in report["references"]}
 

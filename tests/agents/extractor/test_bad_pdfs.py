@@ -173,7 +173,7 @@ def test_refhound_check_reports_the_bad_pdf_and_still_checks_the_bib(
     good = tmp_path / "good.bib"
     good.write_text(GOOD_BIB, encoding="utf-8")
     result = cli("check", bad, good, "--index", small_index, "--format", "json")
-    assert result.exit_code == 2
+    assert result.exit_code == 3  # an input could not be read; the other was checked
     (line,) = error_lines(result)
     assert line.startswith(f"error: {bad}: ") and message in line
     report = json.loads(result.stdout)
@@ -339,13 +339,13 @@ def test_refhound_extract_exits_2_when_no_reference_is_found(no_references: Path
     ]
 
 
-def test_refhound_check_exits_2_and_still_checks_the_good_bib(
+def test_refhound_check_exits_3_and_still_checks_the_good_bib(
     no_references: Path, tmp_path: Path, small_index: Path
 ) -> None:
     good = tmp_path / "good.bib"
     good.write_text(GOOD_BIB, encoding="utf-8")
     result = cli("check", no_references, good, "--index", small_index, "--format", "json")
-    assert result.exit_code == 2
+    assert result.exit_code == 3
     assert error_lines(result) == [f"error: {no_references}: no reference section found (no heading such "
                                    "as 'References' and no numbered list)"]  # fmt: skip
     report = json.loads(result.stdout)
