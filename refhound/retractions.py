@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from refhound.models import Retraction, RetractionKind
+from refhound.models import ReferenceResult, Retraction, RetractionKind
 
 K = RetractionKind
 # Crossmark update types (Crossref's schema, `update` element) that mark a work, and their kind.
@@ -147,3 +147,8 @@ def most_serious(notices: Iterable[Notice | Retraction | None]) -> Retraction | 
     if not marks:
         return None
     return min(marks, key=lambda m: (_SERIOUSNESS.index(m.kind), m.date or "9999", m.source))
+
+
+def fails_on_retracted(results: Iterable[ReferenceResult], fail_on_retracted: bool) -> bool:
+    """Whether `--fail-on-retracted` makes the exit code 1: asked for, and some cited work is marked."""
+    return fail_on_retracted and any(result.retraction is not None for result in results)

@@ -132,6 +132,11 @@ class CheckSettings(_Section):
         description="What makes `refhound check` exit with 1: a fabricated or major-error reference (major), "
         "or any metadata error, minor slips included (any).",
     )
+    fail_on_retracted: bool = Field(
+        default=False,
+        description="Exit with 1 when a cited work is retracted, withdrawn or under an expression of concern "
+        "(`check`; `triage` when a paper cites one); by default a retraction is reported, not an exit code.",
+    )
     max_input_bytes: int = Field(
         default=200 * 1024 * 1024, ge=1, description="Inputs larger than this are refused as unusable."
     )

@@ -42,6 +42,7 @@ from refhound.index.store import IndexStore
 from refhound.likelihood import Policy
 from refhound.models import FlagPolicy, InputProblem, Reference, Report, UnverifiedPolicy, is_hallucinated
 from refhound.report import FORMATS, render
+from refhound.retractions import fails_on_retracted
 from refhound.settings import Settings
 
 if TYPE_CHECKING:
@@ -176,6 +177,14 @@ def check(
     ] = None,
     threshold: ThresholdOption = None,
     prior: PriorOption = None,
+    fail_on_retracted: Annotated[
+        bool | None,
+        typer.Option(
+            "--fail-on-retracted",
+            help="Exit with 1 when a cited work is retracted, withdrawn or under concern (by default a "
+            "retraction is reported, and the exit code is about the citations).",
+        ),
+    ] = None,
 ) -> None:
     """Check every reference of INPUTS and report a verdict per reference."""
     fmt = format_for(fmt, output, "table")
@@ -195,6 +204,7 @@ def check(
         "--llm": llm,
         "--threshold": threshold,
         "--prior": prior,
+        "--fail-on-retracted": fail_on_retracted,
     }
     if resume:
         if given := [name for name, value in shaping.items() if value is not None]:
@@ -205,7 +215,12 @@ def check(
     else:
         settings = settings_from_options(
             {
-                "check": {"offline": offline or None, "unverified_as": unverified_as, "flag": flag},
+                "check": {
+                    "offline": offline or None,
+                    "unverified_as": unverified_as,
+                    "flag": flag,
+                    "fail_on_retracted": fail_on_retracted,
+                },
                 "sop": {"name": sop, "concurrency": concurrency},
             },
             llm_options(llm_url, llm_model, llm),
@@ -240,6 +255,7 @@ def check(
         is_hallucinated(r.verdict, r.likelihood, likelihood.threshold, policy.unverified_as, policy.flag)
         for r in outcome.results
     )
+    problems_found = problems_found or fails_on_retracted(outcome.results, policy.fail_on_retracted)
     raise typer.Exit(EXIT_PROBLEMS if problems_found else EXIT_OK)
 
 

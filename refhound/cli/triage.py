@@ -75,6 +75,14 @@ def triage(
     llm: LLMModeOption = None,
     threshold: ThresholdOption = None,
     prior: PriorOption = None,
+    fail_on_retracted: Annotated[
+        bool,
+        typer.Option(
+            "--fail-on-retracted",
+            help="Exit with 1 when a paper cites a retracted, withdrawn or concerned work (by default such "
+            "citations are counted per paper, and the exit code is about invented references).",
+        ),
+    ] = False,
 ) -> None:
     """Check every submission under PATHS into DIR: triage.json, triage.csv, index.html and a report per
     paper, ranked most suspicious first. Re-running with the same --out reuses finished papers."""
@@ -140,4 +148,5 @@ def triage(
     if result.interrupted:
         err.print("interrupted; finished papers are kept: run the same command again to go on")
         raise typer.Exit(EXIT_INTERRUPTED)
-    raise typer.Exit(EXIT_PROBLEMS if summary["flagged"] or summary["errors"] else EXIT_OK)
+    retracted = fail_on_retracted and summary["papers_citing_retracted"]
+    raise typer.Exit(EXIT_PROBLEMS if summary["flagged"] or summary["errors"] or retracted else EXIT_OK)
