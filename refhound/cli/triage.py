@@ -32,14 +32,14 @@ from refhound.models import UnverifiedPolicy
 
 
 def triage(
+    out: Annotated[Path, typer.Option("--out", "-o", help="Output folder (created; reused to resume).")],
     paths: Annotated[
-        list[Path],
+        list[Path] | None,
         typer.Argument(
             help="PDFs, folders (searched recursively), .zip/.tar(.gz) archives of PDFs; a .bib, .bbl or "
             ".txt reference list counts as one paper."
         ),
-    ],
-    out: Annotated[Path, typer.Option("--out", "-o", help="Output folder (created; reused to resume).")],
+    ] = None,
     index: Annotated[
         Path | None, typer.Option("--index", help="Index database (default: the embedded one).")
     ] = None,
@@ -75,6 +75,16 @@ def triage(
     llm: LLMModeOption = None,
     threshold: ThresholdOption = None,
     prior: PriorOption = None,
+    openreview: Annotated[
+        str | None,
+        typer.Option(
+            "--openreview",
+            metavar="VENUE_ID",
+            help="Also triage the submissions of this OpenReview venue (e.g. ICLR.cc/2026/Conference, or an "
+            "invitation such as ICLR.cc/2026/Conference/-/Submission): listed and downloaded politely into "
+            "DIR/openreview/ (resumed), with the token in $OPENREVIEW_TOKEN when set (a chair's).",
+        ),
+    ] = None,
     fail_on_retracted: Annotated[
         bool,
         typer.Option(
@@ -96,6 +106,13 @@ def triage(
     )
     if out.exists() and not out.is_dir():
         raise fail(f"--out {out} is a file, not a folder")
+    paths = list(paths or [])
+    if openreview:
+        from refhound.cli.openreview import venue_folder_or_fail
+
+        paths.append(venue_folder_or_fail(openreview, out, settings))
+    if not paths:
+        raise fail("give the PATHS to triage, or --openreview VENUE_ID")
     with open_index_or_fail(index, settings) as store:
         stats = store.stats()
     count = workers or default_workers()

@@ -55,7 +55,9 @@ def test_a_notice_update_to_marks_the_work_it_updates_not_itself() -> None:
     assert marked == Notice(
         "doi",
         "10.5555/33334444",
-        Retraction(kind=K.WITHDRAWN, notice_doi="10.5555/withdrawal.notice", date="2024-05-06", source="crossref"),
+        Retraction(
+            kind=K.WITHDRAWN, notice_doi="10.5555/withdrawal.notice", date="2024-05-06", source="crossref"
+        ),
     )
 
 

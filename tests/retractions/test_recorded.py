@@ -1,9 +1,9 @@
 """Real answers: no work of the 106 recorded responses of Crossref, Semantic Scholar and OpenAlex
 (`../shared/data/services/recorded-responses.jsonl`) is marked by its own body (one carries a real
-`updated-by` of type "correction", nine OpenAlex works `is_retracted: false`), and with 20 real Retraction
-Watch rows in the index only the one recorded work those rows retract is; and the recorded real Crossref search that resolves to a retracted paper
-(`crossref-retractions/test_crossref_retraction_status.yaml`, paper-qa's cassette) is marked once those rows
-are in the index. Both replayed over loopback by the sources' own clients."""
+`updated-by` of type "correction", nine OpenAlex works `is_retracted: false`); with 20 real Retraction Watch
+rows in the index, only the one recorded work those rows retract is. And the recorded real Crossref search
+that resolves to a retracted paper (`crossref-retractions/test_crossref_retraction_status.yaml`, paper-qa's
+cassette) is marked once those rows are in the index. Replayed over loopback by the sources' own clients."""
 
 from __future__ import annotations
 
@@ -27,7 +27,9 @@ from tests.sources.test_recorded import _ask, _holds_no_title
 
 def _rw_index(tmp_path: Path) -> IndexStore:
     store = IndexStore.create(tmp_path / "rw.db")
-    store.ingest(read_retraction_watch(shared_path("services", "crossref-retractions", "stub_retractions.csv")))
+    store.ingest(
+        read_retraction_watch(shared_path("services", "crossref-retractions", "stub_retractions.csv"))
+    )
     return store
 
 
@@ -36,7 +38,9 @@ def test_no_recorded_work_is_marked(tmp_path: Path) -> None:
     assert len(recordings) == 106
     with _rw_index(tmp_path) as store:
         # As the clients read them (bodies recorded with a `select=` that drops the title hold no work).
-        answered = [r for r in recordings if r.kind != "transform" and r.status == 200 and not _holds_no_title(r)]
+        answered = [
+            r for r in recordings if r.kind != "transform" and r.status == 200 and not _holds_no_title(r)
+        ]
         records = [record for rec in answered for record in _ask(rec)]
         assert len(records) > 50
         assert [r.source_id for r in records if r.retraction is not None] == []
