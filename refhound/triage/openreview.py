@@ -70,7 +70,8 @@ def submission_of(note: Any) -> Submission | None:
     """A note as a submission; None for an object that is no note (no id)."""
     if not isinstance(note, dict) or not isinstance(note.get("id"), str) or not note["id"]:
         return None
-    content = note.get("content") if isinstance(note.get("content"), dict) else {}
+    given = note.get("content")
+    content: dict[str, Any] = given if isinstance(given, dict) else {}
     authors = _value(content, "authors")
     number = note.get("number")
     pdf = _value(content, "pdf")

@@ -14,6 +14,7 @@ import csv
 import io
 from collections.abc import Iterator
 from pathlib import Path
+from typing import IO, cast
 
 from refhound.errors import IngestError
 from refhound.formats.fields import year_of
@@ -48,7 +49,8 @@ def read_retraction_watch(path: Path, version: str | None = None) -> Dump:
 def _records(path: Path, version: str, problems: list[str], notices: list[Notice]) -> Iterator[Record]:
     with open_binary(path) as binary:
         # utf-8-sig: the file may start with a byte-order mark; a stray byte must not end the ingest.
-        reader = csv.DictReader(io.TextIOWrapper(binary, encoding="utf-8-sig", errors="replace", newline=""))
+        text = io.TextIOWrapper(cast(IO[bytes], binary), encoding="utf-8-sig", errors="replace", newline="")
+        reader = csv.DictReader(text)
         missing = [name for name in _REQUIRED if name not in (reader.fieldnames or [])]
         if missing:
             raise IngestError(path, f"not a Retraction Watch CSV (no column {', '.join(missing)})")
