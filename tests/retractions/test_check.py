@@ -108,3 +108,20 @@ def test_every_real_retraction_watch_row_is_marked_offline(tmp_path: Path) -> No
             "retraction-watch",
         )
     assert code == 0
+
+
+def test_triage_counts_marks_per_paper_and_fails_on_them_only_when_asked(tmp_path: Path) -> None:
+    index = _index(tmp_path, FIXTURE)
+    bib = tmp_path / "paper.bib"
+    bib.write_text(BIB, encoding="utf-8")
+    args = ["triage", str(bib), "--index", str(index), "--workers", "1", "--offline"]
+    first = runner.invoke(app, [*args, "--out", str(tmp_path / "a")])
+    assert first.exit_code == 0, first.stderr
+    triage = json.loads((tmp_path / "a" / "triage.json").read_text(encoding="utf-8"))
+    (row,) = triage["papers"]
+    assert row["retracted"] == 2 and len(row["retractions"]) == 2
+    assert row["retractions"][0].startswith("[retracted] RETRACTED (notice 10.5555/rw.notice.1, 2021-06-02")
+    assert (triage["summary"]["retracted"], triage["summary"]["papers_citing_retracted"]) == (2, 1)
+    assert "retracted" in (tmp_path / "a" / "triage.csv").read_text(encoding="utf-8").splitlines()[0]
+    failing = runner.invoke(app, [*args, "--out", str(tmp_path / "b"), "--fail-on-retracted"])
+    assert failing.exit_code == 1

@@ -115,3 +115,52 @@ def test_retraction_watch_rows_become_records_and_marks(tmp_path: Path) -> None:
             ["Ada Example", "Bo Sample"],
             2019,
         )
+
+
+WITHDRAWN_FEED = b"""<?xml version="1.0" encoding="UTF-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom" xmlns:arxiv="http://arxiv.org/schemas/atom"
+      xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/">
+  <opensearch:totalResults>1</opensearch:totalResults>
+  <entry>
+    <id>http://arxiv.org/abs/0704.0156v2</id>
+    <updated>2008-03-05T04:28:27Z</updated>
+    <published>2007-04-02T12:02:40Z</published>
+    <title>Nonlinear force-free coronal magnetic field extrapolation scheme based
+  on the direct boundary integral formulation</title>
+    <summary>This paper has been withdrawn by the authors.</summary>
+    <author><name>Han He</name></author>
+    <author><name>Huaning Wang</name></author>
+    <arxiv:comment>This paper has been withdrawn by the authors. This paper has been accepted for
+  publication in JGR-Space Physics.</arxiv:comment>
+  </entry>
+</feed>"""
+
+
+def test_an_arxiv_api_entry_whose_comment_withdraws_it_is_withdrawn() -> None:
+    """An Atom entry in arXiv's API format (its fields as the API's documentation gives them, the values
+    those of the real withdrawn listing 0704.0156): the comment marks it, dated by `<updated>`."""
+    from refhound.sources.arxiv import parse_feed
+
+    (record,) = parse_feed(WITHDRAWN_FEED, "2026-01-01").records
+    assert record.retraction == Retraction(kind=K.WITHDRAWN, date="2008-03-05", source="arxiv")
+    assert parse_feed(WITHDRAWN_FEED.replace(b"withdrawn", b"revised"), "v").records[0].retraction is None
+
+
+def test_crossref_look_ups_ask_for_updated_by() -> None:
+    from refhound.sources.crossref import _SELECT
+
+    assert "updated-by" in _SELECT.split(",")
+
+
+def test_the_real_withdrawn_listing_of_arxivs_sample_is_the_only_one_marked(tmp_path: Path) -> None:
+    from refhound.index.ingest.arxiv import read_arxiv_snapshot
+    from tests.conftest import shared_path
+
+    sample = shared_path("index", "arxiv-oai-snapshot-sample-200.jsonl")
+    with IndexStore.create(tmp_path / "arxiv.db") as store:
+        store.ingest(read_arxiv_snapshot(sample))
+        assert store.stats()["retractions"] == 1
+        (notice,) = store.retraction_notices(None, "0704.0156")
+        assert notice.retraction == Retraction(kind=K.WITHDRAWN, date="2008-03-05", source="arxiv")
+        # The listing carries its journal version's DOI, which is not withdrawn with the preprint.
+        assert store.retraction_notices("10.1029/2007JA012441", None) == []
