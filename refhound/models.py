@@ -46,6 +46,31 @@ class Reference(_Model):
     )
 
 
+class RetractionKind(StrEnum):
+    """What a notice says of a published work: the marks a citing author must know about. Corrections and
+    errata are not marks: the work stands."""
+
+    RETRACTED = "retracted"
+    PARTIALLY_RETRACTED = "partially_retracted"
+    WITHDRAWN = "withdrawn"  # withdrawn by its authors or its server (an arXiv withdrawal)
+    REMOVED = "removed"
+    EXPRESSION_OF_CONCERN = "expression_of_concern"
+
+
+class Retraction(_Model):
+    """A notice that retracts, withdraws or raises concern about a work, and who says so."""
+
+    kind: RetractionKind
+    notice_doi: str | None = Field(default=None, description="The DOI of the notice, when it has one.")
+    date: str | None = Field(
+        default=None, description="The notice's date, ISO (YYYY, YYYY-MM or YYYY-MM-DD)."
+    )
+    source: str = Field(
+        description="Who asserts it: 'crossref' (the publisher's Crossmark update), 'retraction-watch', "
+        "'arxiv' (a withdrawal stated in the listing's comments), 'openalex'."
+    )
+
+
 class Record(_Model):
     """A bibliographic record from a trusted source (a dump in the index, or an online service)."""
 
@@ -61,6 +86,9 @@ class Record(_Model):
     url: str | None = None
     entry_type: str | None = Field(
         default=None, description="article, inproceedings, preprint, book, … as the source says."
+    )
+    retraction: Retraction | None = Field(
+        default=None, description="A retraction, withdrawal or concern the source states for this work."
     )
 
 
@@ -204,6 +232,11 @@ class ReferenceResult(_Model):
         "nothing, so an `unverified` verdict beside them may change when they answer.",
     )
     input: str | None = None
+    retraction: Retraction | None = Field(
+        default=None,
+        description="The cited work was retracted, withdrawn or has an expression of concern: said apart "
+        "from the verdict, which is about whether the citation is right.",
+    )
 
 
 class InputProblem(_Model):
@@ -224,6 +257,9 @@ class Summary(_Model):
         default=0, description="Metadata errors that signal a hallucination (those without a severity too)."
     )
     minor: int = Field(default=0, description="Metadata errors that are slips, reported with a correction.")
+    retracted: int = Field(
+        default=0, description="References whose cited work carries a retraction mark (any kind)."
+    )
 
 
 def problem_rank(result: ReferenceResult) -> int:
@@ -256,6 +292,8 @@ class Report(_Model):
         counts = Summary(total=len(self.references))
         for result in self.references:
             setattr(counts, result.verdict.value, getattr(counts, result.verdict.value) + 1)
+            if result.retraction is not None:
+                counts.retracted += 1
             if result.verdict is Verdict.METADATA_ERROR:
                 # An error without a severity counts as major, as `is_hallucinated` counts it, so that
                 # major + minor is always metadata_error.

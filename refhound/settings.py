@@ -132,6 +132,11 @@ class CheckSettings(_Section):
         description="What makes `refhound check` exit with 1: a fabricated or major-error reference (major), "
         "or any metadata error, minor slips included (any).",
     )
+    fail_on_retracted: bool = Field(
+        default=False,
+        description="Exit with 1 when a cited work is retracted, withdrawn or under an expression of concern "
+        "(`check`; `triage` when a paper cites one); by default a retraction is reported, not an exit code.",
+    )
     max_input_bytes: int = Field(
         default=200 * 1024 * 1024, ge=1, description="Inputs larger than this are refused as unusable."
     )
@@ -358,6 +363,28 @@ class SourcesSettings(_Section):
     user_agent: str = Field(default="refhound/0.1", description="User-Agent of every request.")
 
 
+class OpenReviewSettings(_Section):
+    """OpenReview's API (v2): `refhound triage --openreview VENUE_ID` takes a venue's submissions from it."""
+
+    base_url: str = Field(default="https://api2.openreview.net", description="The API's root URL.")
+    token_env: str = Field(
+        default="OPENREVIEW_TOKEN",
+        description="Environment variable holding an OpenReview token (a chair's, for submissions that are "
+        "not public); without it, only public notes and PDFs are read.",
+    )
+    rate_per_s: float = Field(default=1.0, gt=0, description="Requests per second sent to the API, at most.")
+    timeout_s: float = Field(default=60.0, gt=0, description="Seconds one request may take, body included.")
+    retries: int = Field(
+        default=4, ge=0, le=10, description="Further attempts after a transport error, 429, 5xx."
+    )
+    backoff_s: float = Field(default=2.0, ge=0, description="First wait before a retry; it doubles.")
+    max_wait_s: float = Field(
+        default=120.0, ge=0, description="Longest wait before a retry (Retry-After too)."
+    )
+    page_size: int = Field(default=1000, ge=1, le=1000, description="Notes asked for per page of a listing.")
+    max_pdf_bytes: int = Field(default=50 * 1024 * 1024, ge=1024, description="Larger PDFs are refused.")
+
+
 class NetSettings(_Section):
     """Which addresses refhound may fetch from on a document's behalf (`refhound.net.guard`)."""
 
@@ -577,6 +604,9 @@ class Settings(BaseSettings):
     )
     net: NetSettings = Field(
         default_factory=NetSettings, description="The addresses fetches may reach (the SSRF guard)."
+    )
+    openreview: OpenReviewSettings = Field(
+        default_factory=OpenReviewSettings, description="OpenReview's API (`refhound triage --openreview`)."
     )
 
     @classmethod

@@ -21,6 +21,7 @@ from langgraph.types import Command, Send
 from refhound.agents.context import Agent, AgentContext, Findings
 from refhound.agents.judge import Judgement, judge_gathered, what_was_not_asked
 from refhound.agents.reread import reread_by_record
+from refhound.agents.retraction import retraction_of
 from refhound.likelihood import Policy, assess
 from refhound.likelihood.model import features
 from refhound.models import Reference, ReferenceResult, Stage, StageRun, Verdict
@@ -222,6 +223,7 @@ def finish(branch: Branch, judgement: Judgement, decided_by: str, context: Agent
         reason=reason,
         unreachable=list(branch["unreachable"]),
         input=reference.input,
+        retraction=retraction_of(judgement.verdict, judgement.evidence, branch["candidates"], context.store),
     )
     result = assess(
         result, Policy.from_settings(context.settings.likelihood), context.settings.check.unverified_as

@@ -93,6 +93,7 @@ def test_json_report_follows_the_contract(tmp_path: Path, small_index: Path) -> 
         "unverified": 0,
         "major": 0,
         "minor": 1,
+        "retracted": 0,
     }
     assert any(
         "broken" in (p["location"] or "") or "line" in (p["location"] or "") for p in report["problems"]

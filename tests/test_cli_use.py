@@ -52,7 +52,7 @@ def test_check_comes_first_in_help_and_every_listed_command_loads() -> None:
     [
         (["check"], "refhound check [OPTIONS] [INPUTS...]"),  # optional: --resume RUN_ID instead
         (["bench", "run"], "refhound bench run [OPTIONS] NAME PATH"),
-        (["triage"], "refhound triage [OPTIONS] PATHS..."),
+        (["triage"], "refhound triage [OPTIONS] [PATHS...]"),  # optional: --openreview VENUE_ID instead
         (["extract"], "refhound extract [OPTIONS] PDF"),
         (["quotes", "check"], "refhound quotes check [OPTIONS] DOCUMENT"),
     ],

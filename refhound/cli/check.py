@@ -147,6 +147,14 @@ def check(
     prior: PriorOption = None,
     mailto: MailtoOption = None,
     search: SearchOption = None,
+    fail_on_retracted: Annotated[
+        bool | None,
+        typer.Option(
+            "--fail-on-retracted",
+            help="Exit with 1 when a cited work is retracted, withdrawn or under concern (by default a "
+            "retraction is reported, and the exit code is about the citations).",
+        ),
+    ] = None,
     width: Annotated[
         int | None,
         typer.Option(
@@ -161,8 +169,9 @@ def check(
 ) -> None:
     """Check every reference of INPUTS and report a verdict and a likelihood of invention for each.
 
-    Exit code: 0 all good, 1 a hallucination found, 3 some entries could not be read, 4 some references
-    unverified because a source gave no answer (1 wins over 3, 3 over 4), 2 usage error."""
+    Exit code: 0 all good; 1 a hallucination found (or, with --fail-on-retracted, a retracted work);
+    3 some entries could not be read; 4 some references unverified because a source gave no answer
+    (1 wins over 3, 3 over 4); 2 usage error."""
     set_verbosity(quiet, verbose)
     fmt = format_for(fmt, output, "table")
     if fmt != "table" and fmt not in FORMATS:
@@ -187,6 +196,7 @@ def check(
         "--prior": prior,
         "--mailto": mailto,
         "--search": search,
+        "--fail-on-retracted": fail_on_retracted,
     }
     if resume:
         if given := [name for name, value in shaping.items() if value is not None]:
@@ -197,7 +207,12 @@ def check(
     else:
         settings = settings_from_options(
             {
-                "check": {"offline": offline or None, "unverified_as": unverified_as, "flag": flag},
+                "check": {
+                    "offline": offline or None,
+                    "unverified_as": unverified_as,
+                    "flag": flag,
+                    "fail_on_retracted": fail_on_retracted,
+                },
                 "sop": {"name": sop, "concurrency": concurrency},
             },
             online_options(mailto, search),
@@ -235,12 +250,13 @@ def check(
 
 def _exit_code(report: Report, settings: Settings, unusable: bool) -> int:
     from refhound.models import Verdict, is_hallucinated
+    from refhound.retractions import fails_on_retracted
 
     policy, threshold = settings.check, report.threshold if report.threshold is not None else 1.0
     hallucinated = any(
         is_hallucinated(r.verdict, r.likelihood, threshold, policy.unverified_as, policy.flag)
         for r in report.references
-    )
+    ) or fails_on_retracted(report.references, policy.fail_on_retracted)
     unreachable = any(r.verdict is Verdict.UNVERIFIED and r.unreachable for r in report.references)
     return run_exit(
         hallucinated=hallucinated, unreadable=unusable or bool(report.problems), unreachable=unreachable

@@ -63,6 +63,14 @@ def build(
     openalex: Annotated[list[str], typer.Option("--openalex", help="OpenAlex works JSONL." + _URL_HELP)] = [],  # noqa: B006
     pubmed: Annotated[list[str], typer.Option("--pubmed", help="PubMed / MEDLINE XML." + _URL_HELP)] = [],  # noqa: B006
     bib: Annotated[list[Path], typer.Option("--bib", help="A BibTeX file of trusted records.")] = [],  # noqa: B006
+    retraction_watch: Annotated[
+        list[str],
+        typer.Option(
+            "--retraction-watch",
+            help="Retraction Watch's CSV (retraction_watch.csv): its papers and their retraction marks, "
+            "for offline checks." + _URL_HELP,
+        ),
+    ] = [],  # noqa: B006
     version: Annotated[str | None, typer.Option("--version", help="Dump date or version to record.")] = None,
     downloads: DownloadsOption = None,
     retries: RetriesOption = 5,
@@ -80,6 +88,7 @@ def build(
         ("openalex", openalex),
         ("pubmed", pubmed),
         ("bib", [str(b) for b in bib]),
+        ("retraction-watch", retraction_watch),
     ):
         jobs.extend(Job(name, g) for g in given)
     if not jobs:

@@ -29,14 +29,14 @@ from refhound.policies import UnverifiedPolicy
 
 
 def triage(
+    out: Annotated[Path, typer.Option("--out", "-o", help="Output folder (created; reused to resume).")],
     paths: Annotated[
-        list[Path],
+        list[Path] | None,
         typer.Argument(
             help="PDFs, folders (searched recursively), .zip/.tar(.gz) archives of PDFs; a .bib, .bbl or "
             ".txt reference list counts as one paper."
         ),
-    ],
-    out: Annotated[Path, typer.Option("--out", "-o", help="Output folder (created; reused to resume).")],
+    ] = None,
     index: Annotated[
         Path | None, typer.Option("--index", help="Index database (default: the embedded one).")
     ] = None,
@@ -72,6 +72,24 @@ def triage(
     llm: LLMModeOption = None,
     threshold: ThresholdOption = None,
     prior: PriorOption = None,
+    openreview: Annotated[
+        str | None,
+        typer.Option(
+            "--openreview",
+            metavar="VENUE_ID",
+            help="Also triage the submissions of this OpenReview venue (e.g. ICLR.cc/2026/Conference, or an "
+            "invitation such as ICLR.cc/2026/Conference/-/Submission): listed and downloaded politely into "
+            "OUT/openreview/ (resumed), with the token in $OPENREVIEW_TOKEN when set (a chair's).",
+        ),
+    ] = None,
+    fail_on_retracted: Annotated[
+        bool,
+        typer.Option(
+            "--fail-on-retracted",
+            help="Exit with 1 when a paper cites a retracted, withdrawn or concerned work (by default such "
+            "citations are counted per paper, and the exit code is about invented references).",
+        ),
+    ] = False,
     mailto: MailtoOption = None,
     search: SearchOption = None,
     quiet: QuietOption = False,
@@ -102,6 +120,13 @@ def triage(
     )
     if out.exists() and not out.is_dir():
         raise fail(f"--out {out} is a file, not a folder")
+    paths = list(paths or [])
+    if openreview:
+        from refhound.cli.openreview import venue_folder_or_fail
+
+        paths.append(venue_folder_or_fail(openreview, out, settings))
+    if not paths:
+        raise fail("give the PATHS to triage, or --openreview VENUE_ID")
     with open_index_or_fail(index, settings) as store:
         stats = store.stats()
     count = workers or default_workers()
@@ -153,4 +178,5 @@ def triage(
     if result.interrupted:
         err.print("interrupted; finished papers are kept: run the same command again to go on")
         raise typer.Exit(EXIT_INTERRUPTED)
-    raise typer.Exit(EXIT_PROBLEMS if summary["flagged"] or summary["errors"] else EXIT_OK)
+    retracted = fail_on_retracted and summary["papers_citing_retracted"]
+    raise typer.Exit(EXIT_PROBLEMS if summary["flagged"] or summary["errors"] or retracted else EXIT_OK)

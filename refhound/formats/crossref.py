@@ -8,8 +8,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from refhound.formats.fields import person_name
-from refhound.models import Record
+from refhound.models import Record, Retraction
+from refhound.normalize.identifiers import normalize_doi
 from refhound.normalize.text import collapse_whitespace
+from refhound.retractions import Notice, crossref_kind, crossref_source, date_of_parts, most_serious
 
 SOURCE = "crossref"
 _TYPES = {
@@ -31,7 +33,15 @@ _DATE_FIELDS = ("issued", "published", "published-print", "published-online", "p
 _MARKUP = re.compile(r"<[^>]+>")
 
 
-def work_records(works: Iterator[tuple[str, Any]], version: str, problems: list[str]) -> Iterator[Record]:
+def work_records(
+    works: Iterator[tuple[str, Any]],
+    version: str,
+    problems: list[str],
+    notices: list[Notice] | None = None,
+) -> Iterator[Record]:
+    """The works as records, each with the mark its `updated-by` states; with `notices`, the marks every
+    work states (its own `updated-by`, and a notice's `update-to` on the works it updates) are appended
+    to it, for the index to keep."""
     for where, work in works:
         doi = work.get("DOI") if isinstance(work, dict) else None
         if not isinstance(doi, str) or not doi:
@@ -41,6 +51,8 @@ def work_records(works: Iterator[tuple[str, Any]], version: str, problems: list[
         if not title:
             continue
         kind = str(work.get("type") or "")
+        if notices is not None:
+            notices.extend(work_notices(work))
         yield Record(
             source=SOURCE,
             source_id=doi,
@@ -52,7 +64,45 @@ def work_records(works: Iterator[tuple[str, Any]], version: str, problems: list[
             doi=doi,
             url=work.get("URL") or None,
             entry_type=_TYPES.get(kind, "misc"),
+            retraction=most_serious(_updates(work.get("updated-by"), doi)),
         )
+
+
+def work_notices(work: dict[str, Any]) -> list[Notice]:
+    """The marks a work states: on itself (`updated-by`: the notices that update it) and, when it is a
+    notice, on the works it updates (`update-to`: each entry's DOI is the updated work)."""
+    doi = normalize_doi(str(work.get("DOI") or ""))
+    notices = [Notice("doi", doi, mark) for mark in _updates(work.get("updated-by"), doi)] if doi else []
+    for entry in work.get("update-to") or []:
+        target = normalize_doi(str(entry.get("DOI") or "")) if isinstance(entry, dict) else None
+        if target and (mark := _update(entry, notice_doi=doi)):
+            notices.append(Notice("doi", target, mark))
+    return notices
+
+
+def _updates(entries: Any, work_doi: str | None) -> list[Retraction]:
+    """The marks of a work's `updated-by` entries (each names the notice by its DOI)."""
+    marks = []
+    for entry in entries if isinstance(entries, list) else []:
+        if isinstance(entry, dict):
+            notice = normalize_doi(str(entry.get("DOI") or ""))
+            if notice != normalize_doi(work_doi or "") and (mark := _update(entry, notice_doi=notice)):
+                marks.append(mark)
+    return marks
+
+
+def _update(entry: dict[str, Any], notice_doi: str | None) -> Retraction | None:
+    """One Crossref `Update` ({DOI, type, label, source, updated: Partial Date, record-id}) as a mark;
+    None for an update that is no mark (a correction, an erratum, a new version)."""
+    kind = crossref_kind(entry.get("type"))
+    if kind is None:
+        return None
+    return Retraction(
+        kind=kind,
+        notice_doi=notice_doi or None,
+        date=date_of_parts(entry.get("updated")),
+        source=crossref_source(entry.get("source")),
+    )
 
 
 def first_text(values: Any) -> str:

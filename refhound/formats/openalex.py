@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from refhound.formats.fields import arxiv_of_doi, arxiv_of_url, doi_of
-from refhound.models import Record
+from refhound.models import Record, Retraction, RetractionKind
 from refhound.normalize.text import collapse_whitespace
 
 SOURCE = "openalex"
@@ -44,6 +44,12 @@ def work_record(work: Any, version: str) -> Record | None:
         arxiv_id=_arxiv_id({**work, "locations": _list(work.get("locations"))}, doi),
         url=work_id,
         entry_type=_entry_type(work, source),
+        # OpenAlex says only that the work is retracted: no notice, no date.
+        retraction=(
+            Retraction(kind=RetractionKind.RETRACTED, source=SOURCE)
+            if work.get("is_retracted") is True
+            else None
+        ),
     )
 
 

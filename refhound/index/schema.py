@@ -118,4 +118,17 @@ CREATE TABLE IF NOT EXISTS colocated (
     event TEXT NOT NULL,            -- an event listing it ("acl-2019"): a venue key, a hyphen, a year
     PRIMARY KEY (source, volume, event)
 );
+
+-- Retraction marks the dumps state (refhound/retractions.py), keyed by the marked work's DOI or arXiv id:
+-- what an offline check says of a cited work's retraction. A row with `reinstated` lifts the marks dated
+-- before it. Added within schema 5: an index without it holds no marks, and a check says none.
+CREATE TABLE IF NOT EXISTS retractions (
+    key_kind TEXT NOT NULL,         -- "doi" or "arxiv"
+    key TEXT NOT NULL,              -- normalized DOI or arXiv id
+    kind TEXT NOT NULL,             -- a RetractionKind, or "reinstated"
+    notice_doi TEXT NOT NULL,       -- '' when the notice has none (arXiv)
+    date TEXT NOT NULL,             -- ISO, '' when unknown
+    source TEXT NOT NULL,           -- who asserts it: crossref, retraction-watch, arxiv
+    PRIMARY KEY (key_kind, key, kind, source, notice_doi)
+);
 """

@@ -29,12 +29,14 @@ from refhound.index.completeness import Proof, assess
 from refhound.index.ingest.acl import SOURCE as ACL_SOURCE
 from refhound.index.ingest.acl import anthology_id_in, anthology_volume
 from refhound.index.ingest.base import Dump
+from refhound.index.retractions import count_notices, read_notices, write_notices
 from refhound.index.schema import SCHEMA, SCHEMA_VERSION
 from refhound.models import Record
 from refhound.normalize.identifiers import normalize_arxiv_id, normalize_doi
 from refhound.normalize.names import NameMatch, name_key, names_match, parse_name
 from refhound.normalize.titles import title_key
 from refhound.normalize.venues import parse_venue
+from refhound.retractions import Notice
 
 _BATCH = 2000
 # Rows written per transaction: one commit per batch rewrote the same B-tree pages of the indexes into
@@ -239,7 +241,7 @@ def _read_fields(dump: Dump, sender: Any, unused: list[Any]) -> None:
     try:
         while batch := list(islice(records, _BATCH)):
             sender.send(("rows", [_fields(r, dump.proof_of(r)) for r in batch]))
-        sender.send(("done", (dump.problems[known:], dump.colocated)))
+        sender.send(("done", (dump.problems[known:], dump.colocated, dump.notices)))
     except (BrokenPipeError, KeyboardInterrupt):
         pass  # the writer stopped
     except BaseException as error:
@@ -307,9 +309,10 @@ def _forked_row_chunks(dump: Dump) -> Iterator[list[tuple[object, ...]]]:
             if kind == "rows":
                 yield payload
             elif kind == "done":
-                problems, colocated = payload
+                problems, colocated, notices = payload
                 dump.problems.extend(problems)
                 dump.colocated |= colocated
+                dump.notices.extend(notices)
                 return
             elif kind == "ingest-error":
                 path, problem, problems = payload
@@ -510,6 +513,7 @@ class IndexStore:
                 "INSERT OR IGNORE INTO colocated (source, volume, event) VALUES (?, ?, ?)",
                 [(dump.source, volume, event) for volume, event in sorted(dump.colocated)],
             )
+            write_notices(self._db, dump.notices)
             self._db.execute(
                 "INSERT OR REPLACE INTO dumps VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
@@ -887,6 +891,14 @@ class IndexStore:
         except sqlite3.DatabaseError as exc:
             raise IndexCorrupt(self.path, f"unreadable ({exc})") from exc
 
+    def retraction_notices(self, doi: str | None, arxiv_id: str | None) -> list[Notice]:
+        """The retraction marks the index keeps for a work's DOI and arXiv id (any written form)."""
+        return read_notices(
+            self._db,
+            normalize_doi(doi) if doi else None,
+            normalize_arxiv_id(arxiv_id) if arxiv_id else None,
+        )
+
     def host_events(self, record: Record) -> list[str]:
         """The events that list the record's volume as held with them ("acl-2019" for a workshop held with
         ACL 2019, and the Anthology's "ws-2019"), where its dump says so; none for a record of no co-located
@@ -941,6 +953,7 @@ class IndexStore:
                 for o in self.origins()
             ],
             "withdrawn": self.withdrawn_count(),
+            "retractions": count_notices(self._db),  # marks kept (retracted, withdrawn, concern)
             # Years may have gaps (a list below its published count): `years` names the complete ones.
             "complete_coverage": [
                 {"venue": v, "from": min(ys), "to": max(ys), "records": sum(ys.values()), "years": sorted(ys)}

@@ -118,7 +118,7 @@ def configured_urls(settings: Settings) -> list[str]:
         getattr(sources, name).base_url for name in type(sources).model_fields if name not in _NOT_SERVICES
     ]
     urls += [web.searxng_url or "", web.brave_base_url, web.google_base_url, web.serpapi_base_url]
-    urls += [settings.quotes.arxiv_pdf_url, settings.quotes.doi_resolver_url]
+    urls += [settings.quotes.arxiv_pdf_url, settings.quotes.doi_resolver_url, settings.openreview.base_url]
     return [url for url in urls if url]
 
 

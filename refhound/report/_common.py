@@ -6,7 +6,17 @@ from urllib.parse import urlsplit
 
 from refhound.likelihood.levels import describe
 from refhound.likelihood.model import PRIOR
-from refhound.models import Evidence, FieldCheck, FieldStatus, InputProblem, ReferenceResult, Summary, Verdict
+from refhound.models import (
+    Evidence,
+    FieldCheck,
+    FieldStatus,
+    InputProblem,
+    ReferenceResult,
+    Retraction,
+    RetractionKind,
+    Summary,
+    Verdict,
+)
 
 ABSENT = "—"
 
@@ -29,6 +39,36 @@ def deciding_evidence(result: ReferenceResult) -> Evidence | None:
 def verdict_text(result: ReferenceResult) -> str:
     """The verdict, with the severity of a metadata error: 'metadata_error (minor)'."""
     return f"{result.verdict.value} ({result.severity.value})" if result.severity else result.verdict.value
+
+
+RETRACTION_LABELS = {
+    RetractionKind.RETRACTED: "RETRACTED",
+    RetractionKind.PARTIALLY_RETRACTED: "PARTIALLY RETRACTED",
+    RetractionKind.WITHDRAWN: "WITHDRAWN",
+    RetractionKind.REMOVED: "REMOVED",
+    RetractionKind.EXPRESSION_OF_CONCERN: "EXPRESSION OF CONCERN",
+}
+
+
+def retraction_label(retraction: Retraction) -> str:
+    """The mark in capitals: 'RETRACTED', 'EXPRESSION OF CONCERN'."""
+    return RETRACTION_LABELS[retraction.kind]
+
+
+def retraction_text(result: ReferenceResult) -> str | None:
+    """The cited work's mark in one line: 'RETRACTED (notice 10.1155/2023/9753475, 2023-09-27,
+    retraction-watch)'. It is about the work, not the citation: the verdict says whether the citation is
+    right. None without a mark."""
+    mark = result.retraction
+    if mark is None:
+        return None
+    parts = [f"notice {mark.notice_doi}" if mark.notice_doi else "", mark.date or "", mark.source]
+    return f"{retraction_label(mark)} ({', '.join(p for p in parts if p)})"
+
+
+def notice_url(retraction: Retraction) -> str | None:
+    """The notice's doi.org link, when it has a DOI."""
+    return f"https://doi.org/{retraction.notice_doi}" if retraction.notice_doi else None
 
 
 def strongest_reason(result: ReferenceResult) -> str | None:
@@ -111,7 +151,13 @@ def summary_line(summary: Summary) -> str:
         for verdict, count in summary_counts(summary)
     )
     noun = "reference" if summary.total == 1 else "references"
-    return f"{summary.total} {noun}: {counts}"
+    works = "work" if summary.retracted == 1 else "works"
+    marks = (
+        f"; {summary.retracted} cited {works} retracted, withdrawn or under concern"
+        if summary.retracted
+        else ""
+    )
+    return f"{summary.total} {noun}: {counts}{marks}"
 
 
 def describe_problem(problem: InputProblem) -> str:

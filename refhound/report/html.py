@@ -33,6 +33,9 @@ from refhound.report._common import (
     evidence_label,
     evidence_tail,
     hallucinated_text,
+    notice_url,
+    retraction_label,
+    retraction_text,
     safe_url,
     strongest_reason,
     verdict_text,
@@ -59,6 +62,7 @@ mark.minor { background: #fff0c2; border-bottom: 2px solid #a15c00; }
 .fix { margin: .25rem 0; }
 .bar { display: inline-block; width: 5em; height: .6em; background: #eee; vertical-align: middle; }
 .bar > span { display: block; height: 100%; background: #c62828; }
+.retraction { color: #fff; background: #6a1b9a; font-weight: bold; padding: 0 .3em; border-radius: 3px; }
 """
 #: Author lists longer than this are abbreviated in corrections (the cited string shows them whole).
 _LONG_AUTHORS = 3
@@ -162,6 +166,8 @@ def _fix(check: FieldCheck, evidence: Evidence | None) -> str:
 
 def _verdict_cell(result: ReferenceResult) -> str:
     cell = f'<span class="verdict {result.verdict.value}">{escape(verdict_text(result))}</span>'
+    if result.retraction is not None:  # about the work, apart from the verdict on the citation
+        cell += f'<br><span class="retraction">{escape(retraction_label(result.retraction))}</span>'
     hallucinated = hallucinated_text(result)
     if hallucinated is not None:
         cell += f'<br><span class="muted">hallucinated: {hallucinated}</span>'
@@ -185,7 +191,7 @@ def _problem_row(result: ReferenceResult) -> str:
     """A reference that is not verified: the cited string marked, then the corrections with evidence."""
     evidence = deciding_evidence(result)
     wrong = [c for c in result.fields if c.status is FieldStatus.MISMATCH]
-    body = f'<div class="cited">{marked_citation(result)}</div>'
+    body = f'<div class="cited">{marked_citation(result)}</div>' + retraction_html(result)
     body += "".join(_fix(check, evidence) for check in wrong)
     if result.reason:
         body += f'<p class="muted">{escape(result.reason)}</p>'
@@ -200,7 +206,7 @@ def _problem_row(result: ReferenceResult) -> str:
 def _verified_row(result: ReferenceResult) -> str:
     cells = [
         escape(result.id),
-        f"{escape(display_title(result))}<details><summary>cited as</summary>"
+        f"{escape(display_title(result))}{retraction_html(result)}<details><summary>cited as</summary>"
         f"<pre>{escape(result.raw)}</pre></details>",
         _verdict_cell(result),
         _list([escape(line) for line in _check_lines(result)]),
@@ -208,6 +214,19 @@ def _verified_row(result: ReferenceResult) -> str:
         escape(result.stage),
     ]
     return "<tr>" + "".join(f"<td>{cell}</td>" for cell in cells) + "</tr>"
+
+
+def retraction_html(result: ReferenceResult) -> str:
+    """The cited work's mark as a paragraph, its notice linked; '' without a mark."""
+    text = retraction_text(result)
+    if text is None or result.retraction is None:
+        return ""
+    url = notice_url(result.retraction)
+    link = f' <a href="{escape(url)}">notice</a>' if url else ""
+    return (
+        f'<p class="fix"><span class="retraction">cited work {escape(text)}</span>{link} '
+        '<span class="muted">(about the work; the verdict is about the citation)</span></p>'
+    )
 
 
 def _header(*names: str) -> str:
@@ -227,6 +246,12 @@ def header_lines(header: ReportHeader) -> str:
     if header.online is not None:
         parts.append("online" if header.online else "offline (no online source asked)")
     return " · ".join(escape(part) for part in parts)
+
+
+def _retracted_row(count: int) -> str:
+    if not count:
+        return ""
+    return f'<tr><td class="retraction">retracted, withdrawn or under concern</td><td>{count}</td></tr>'
 
 
 def render_html(report: Report, header: ReportHeader | None = None) -> str:
@@ -253,7 +278,7 @@ def render_html(report: Report, header: ReportHeader | None = None) -> str:
     parts += [
         "<h2>Summary</h2>",
         f"<table>{_header('verdict', 'count')}<tbody>{counts}"
-        f"<tr><th>total</th><th>{summary.total}</th></tr></tbody></table>",
+        f"<tr><th>total</th><th>{summary.total}</th></tr>{_retracted_row(summary.retracted)}</tbody></table>",
     ]
     if problems:
         parts += [

@@ -15,6 +15,8 @@ from refhound.report._common import (
     evidence_label,
     evidence_tail,
     hallucinated_text,
+    notice_url,
+    retraction_text,
     safe_url,
     squash,
     verdict_text,
@@ -75,7 +77,10 @@ def _details(result: ReferenceResult) -> list[str]:
         status.append(f"likelihood of invention {result.likelihood:.2f}")
     reason = f". {escape(result.reason)}" if result.reason else ""
     lines = [f"### {escape(result.id)}: {escape(display_title(result))}", ""]
-    lines += [", ".join(status) + reason, "", f"Cited as: {escape(result.raw)}", ""]
+    lines += [", ".join(status) + reason, ""]
+    if result.retraction is not None:
+        lines += [f"**Cited work {_retraction(result)}** (the verdict above is about the citation)", ""]
+    lines += [f"Cited as: {escape(result.raw)}", ""]
     if result.fields:
         rows = (_field_row(check) for check in result.fields)
         lines += [*_table(["field", "status", "cited", "found", "note"], rows), ""]
@@ -86,6 +91,13 @@ def _details(result: ReferenceResult) -> list[str]:
     return lines
 
 
+def _retraction(result: ReferenceResult) -> str:
+    """The mark, its notice linked."""
+    text = escape(retraction_text(result) or "")
+    url = notice_url(result.retraction) if result.retraction else None
+    return f"{text} [notice]({_link_target(url)})" if url else text
+
+
 def render_markdown(report: Report) -> str:
     """The report as GitHub-flavoured Markdown."""
     summary = report.summary
@@ -94,7 +106,12 @@ def render_markdown(report: Report) -> str:
         lines += ["Inputs: " + ", ".join(escape(name) for name in report.inputs), ""]
     lines += ["## Summary", ""]
     counts = [[verdict.value, count_text(summary, verdict)] for verdict in Verdict]
-    lines += [*_table(["verdict", "count"], [*counts, ["total", str(summary.total)]]), ""]
+    marked = (
+        [["cited works retracted, withdrawn or under concern", str(summary.retracted)]]
+        if summary.retracted
+        else []
+    )
+    lines += [*_table(["verdict", "count"], [*counts, ["total", str(summary.total)], *marked]), ""]
     lines += ["## References", ""]
     rows = (
         [
@@ -102,12 +119,15 @@ def render_markdown(report: Report) -> str:
             escape(display_title(result)),
             verdict_text(result),
             hallucinated_text(result) or "",
-            "<br>".join(escape(line) for line in check_lines(result)),
+            "<br>".join(
+                [f"**{_retraction(result)}**"] * (result.retraction is not None)
+                + [escape(line) for line in check_lines(result)]
+            ),
         ]
         for result in report.references
     )
     lines += [*_table(["id", "title", "verdict", "hallucinated", "problems"], rows), ""]
-    flagged = [result for result in report.references if result.verdict is not Verdict.VERIFIED]
+    flagged = [r for r in report.references if r.verdict is not Verdict.VERIFIED or r.retraction is not None]
     if flagged:
         lines += ["## Details", ""]
         for result in flagged:

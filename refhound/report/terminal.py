@@ -15,6 +15,8 @@ from refhound.report._common import (
     display_title,
     evidence_label,
     hallucinated_text,
+    retraction_label,
+    retraction_text,
     squash,
     summary_line,
     verdict_text,
@@ -30,6 +32,8 @@ VERDICT_STYLES = {
 
 def _verdict_cell(result: ReferenceResult) -> Text:
     cell = Text(verdict_text(result), style=VERDICT_STYLES[result.verdict])
+    if result.retraction is not None:  # about the work, apart from the verdict on the citation
+        cell.append(f"\n{retraction_label(result.retraction)}", style="bold magenta")
     hallucinated = hallucinated_text(result)
     if hallucinated is not None:
         cell.append(f"\nhallucinated: {hallucinated}", style="dim")
@@ -41,6 +45,8 @@ def _verdict_cell(result: ReferenceResult) -> Text:
 def _reference_cell(result: ReferenceResult) -> Group:
     """Title on one truncated line, then the fields not matching, the reason (unless verified), the source."""
     lines = [Text(display_title(result), style="bold", no_wrap=True, overflow="ellipsis")]
+    if mark := retraction_text(result):
+        lines.append(Text(f"cited work {mark}", style="bold magenta", overflow="fold"))
     lines += [Text(line, overflow="fold") for line in check_lines(result)]
     if result.reason and result.verdict is not Verdict.VERIFIED:
         lines.append(Text(squash(result.reason), style="italic", overflow="fold"))

@@ -10,6 +10,7 @@ from refhound.report._common import (
     evidence_label,
     evidence_tail,
     hallucinated_text,
+    retraction_text,
     squash,
     summary_line,
     verdict_text,
@@ -21,6 +22,8 @@ def _block(result: ReferenceResult) -> list[str]:
     hallucinated = hallucinated_text(result)
     if hallucinated is not None:
         lines.append(f"  hallucinated: {hallucinated}")
+    if mark := retraction_text(result):
+        lines.append(f"  cited work: {mark}")
     if result.reason:
         lines.append(f"  reason: {squash(result.reason)}")
     lines += [f"  {line}" for line in check_lines(result)]

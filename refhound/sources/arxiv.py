@@ -2,9 +2,10 @@
 
 Each `<entry>` is one preprint: `<id>http://arxiv.org/abs/2101.00001v2</id>`, `<title>` and `<summary>`
 hard-wrapped, `<author><name>`, `<published>` (the first version's date), and in arXiv's own namespace
-`<arxiv:doi>` and `<arxiv:journal_ref>`. Records are mapped as the index's arXiv ingester maps the OAI
-snapshot: the preprint itself (venue "arXiv", the first version's year, the id without its version); the
-journal reference names another, published record and is not used.
+`<arxiv:doi>`, `<arxiv:journal_ref>` and `<arxiv:comment>` (where a withdrawal is stated). Records are
+mapped as the index's arXiv ingester maps the OAI snapshot: the preprint itself (venue "arXiv", the first
+version's year, the id without its version); the journal reference names another, published record and is
+not used.
 
 arXiv reports a bad request inside a 200 feed: one entry titled "Error" whose summary says why
 ("incorrect id format for …"). For an id, that message is a definite "no such preprint" (`None`), as is
@@ -30,6 +31,7 @@ from refhound.models import ParsedFields, Record
 from refhound.net.http import HttpPool, Policy, ServiceHttp
 from refhound.normalize.identifiers import arxiv_id_from_doi, normalize_arxiv_id, normalize_doi
 from refhound.normalize.text import collapse_whitespace, latex_to_unicode
+from refhound.retractions import arxiv_withdrawal
 from refhound.settings import ArxivSettings, Settings
 from refhound.sources.base import identified_then_searched, map_items
 
@@ -203,6 +205,8 @@ def entry_record(entry: Any, version: str) -> Record | None:
         arxiv_id=arxiv_id,
         url=f"https://arxiv.org/abs/{arxiv_id}",
         entry_type="preprint",
+        # A withdrawn preprint says so in its comment; its `updated` is the withdrawing version's date.
+        retraction=arxiv_withdrawal(_child_text(entry, "comment", ARXIV), _child_text(entry, "updated")),
     )
 
 

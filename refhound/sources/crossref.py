@@ -43,6 +43,7 @@ _SELECT = ",".join(
         "posted",
         "approved",
         "created",
+        "updated-by",  # the notices that retract, withdraw or raise concern about the work
     )
 )
 

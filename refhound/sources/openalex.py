@@ -38,6 +38,7 @@ _SELECT = ",".join(
         "type",
         "type_crossref",
         "ids",
+        "is_retracted",
     )
 )
 

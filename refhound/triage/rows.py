@@ -16,7 +16,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from refhound.models import FieldStatus, ReferenceResult, Report, Verdict, problem_rank
-from refhound.report._common import display_title
+from refhound.report._common import display_title, retraction_text
 
 TRIAGE_SCHEMA = "refhound.triage/1"
 MAX_FLAGS = 5
@@ -49,6 +49,12 @@ class PaperRow(BaseModel):
     )
     max_likelihood: float = Field(default=0.0, description="The highest likelihood of any one reference.")
     flags: list[str] = Field(default_factory=list)
+    retracted: int = Field(
+        default=0, description="References whose cited work is retracted, withdrawn or under concern."
+    )
+    retractions: list[str] = Field(
+        default_factory=list, description="One line per such reference: its id, mark, notice and title."
+    )
     report: str | None = Field(default=None, description="papers/<slug>.json, relative to the output folder.")
     html: str | None = Field(default=None, description="papers/<slug>.html, relative to the output folder.")
 
@@ -78,6 +84,11 @@ def flag_line(result: ReferenceResult) -> str:
     return f"[{result.id}] {severity} error{chance}" + (f", {_short(fixes)}" if fixes else "") + f": {title}"
 
 
+def retraction_line(result: ReferenceResult) -> str:
+    """E.g. '[7] RETRACTED (notice 10.1155/2023/9753475, 2023-09-27, retraction-watch): "The Dilemma…"'."""
+    return f'[{result.id}] {retraction_text(result)}: "{_short(display_title(result))}"'
+
+
 def checked_row(paper: str, report: Report, report_path: str, html_path: str) -> PaperRow:
     """The row of a checked paper from its report."""
     summary = report.summary
@@ -101,6 +112,8 @@ def checked_row(paper: str, report: Report, report_path: str, html_path: str) ->
         expected_invented=round(sum(likelihoods), 3),
         max_likelihood=max(likelihoods, default=0.0),
         flags=[flag_line(r) for r in worst[:MAX_FLAGS]],
+        retracted=summary.retracted,
+        retractions=[retraction_line(r) for r in report.references if r.retraction is not None],
         report=report_path,
         html=html_path,
     )
@@ -135,6 +148,7 @@ CSV_COLUMNS = (
     "max_likelihood",
     "flags",
     "report",
+    "retracted",
 )
 
 
@@ -167,6 +181,7 @@ def to_csv(rows: list[PaperRow]) -> str:
                 row.max_likelihood,
                 _cell(" | ".join(row.flags)),
                 row.report or "",
+                row.retracted,
             ]
         )
     return out.getvalue()

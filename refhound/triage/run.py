@@ -219,6 +219,8 @@ def _summary(
         "verdicts": totals,
         "hallucinated": sum(row.hallucinated for row in checked),
         "minor": sum(row.minor for row in checked),
+        "retracted": sum(row.retracted for row in checked),
+        "papers_citing_retracted": sum(1 for row in checked if row.retracted),
         "skipped": [{"paper": name, "reason": why} for name, why in sorted(collected.skipped.items())],
         "run": {
             "date": header.date,

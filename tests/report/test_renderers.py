@@ -174,7 +174,7 @@ def test_json_follows_the_contract(report: Report) -> None:
     assert data["schema"] == "refhound.report/1"
     assert data["inputs"] == ["paper/refs.bib", "paper/refs.txt"]
     counts = {"verified": 1, "metadata_error": 1, "fabricated": 1, "unverified": 1}
-    assert data["summary"] == {"total": 4, **counts, "major": 1, "minor": 0}
+    assert data["summary"] == {"total": 4, **counts, "major": 1, "minor": 0, "retracted": 0}
     for ref in data["references"]:
         keys = {"id", "raw", "parsed", "verdict", "severity", "hallucinated", "fields", "evidence", "stage"}
         assert keys <= set(ref)

