@@ -197,6 +197,8 @@ def test_config_init_writes_every_default_and_show_prints_what_is_in_effect(
             assert (None if value == "UNSET" else value) == default, (section, key)
     assert invoke("config", "init", sample)[0] == 2  # no overwrite without --force
 
+    # --config sets REFHOUND_CONFIG for the rest of the process: monkeypatch restores it after the test.
+    monkeypatch.setenv("REFHOUND_CONFIG", str(tmp_path / "none.toml"))
     settings_file = tmp_path / "mine.toml"
     settings_file.write_text('[check]\nflag = "any"\n[web]\nbrave_api_key = "secret-key"\n', encoding="utf-8")
     monkeypatch.delenv("REFHOUND_CHECK__OFFLINE")
