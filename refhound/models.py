@@ -41,6 +41,10 @@ class Reference(_Model):
         default=False,
         description="The fields come from a structured entry (BibTeX, biblatex, CSL), not a printed string.",
     )
+    cited_at: list[str] = Field(
+        default_factory=list,
+        description="Where a LaTeX project cites this entry's key, as 'file:line' (relative to the project).",
+    )
 
 
 class Record(_Model):
@@ -211,6 +215,22 @@ class ReferenceResult(_Model):
     stages: list[StageRun] = Field(default_factory=list, description="Every stage run, in order, timed.")
     reason: str = Field(default="", description="One sentence saying why this verdict was reached.")
     input: str | None = None
+    cited_at: list[str] = Field(
+        default_factory=list,
+        description="Where a LaTeX project cites this entry's key, as 'file:line' (relative to the project).",
+    )
+    record: Record | None = Field(
+        default=None,
+        description="For a verified or metadata_error verdict: the record the fields were checked against "
+        "(what `refhound fix` copies corrections from).",
+    )
+
+
+class ProblemKind(StrEnum):
+    """What a LaTeX project's citation keys have wrong (other input problems have no kind)."""
+
+    MISSING_KEY = "missing_key"  # cited in the .tex, with no entry in its bibliography
+    UNCITED_KEY = "uncited_key"  # an entry of the bibliography that no \cite names (a note, not an error)
 
 
 class InputProblem(_Model):
@@ -219,6 +239,21 @@ class InputProblem(_Model):
     input: str
     location: str | None = Field(default=None, description="Line, entry key or position, if known.")
     message: str
+    kind: ProblemKind | None = Field(default=None, description="For a LaTeX project's citation keys.")
+    key: str | None = Field(default=None, description="The citation key a missing/uncited problem names.")
+    cited_at: list[str] = Field(default_factory=list, description="For a missing key: where it is cited.")
+
+    @property
+    def informational(self) -> bool:
+        """An uncited entry is reported but is no problem with the references that were checked."""
+        return self.kind is ProblemKind.UNCITED_KEY
+
+
+class CitedKey(_Model):
+    """A citation key of a LaTeX project that has no entry, and where it is cited."""
+
+    key: str
+    cited_at: list[str] = Field(default_factory=list)
 
 
 class Summary(_Model):
@@ -271,6 +306,22 @@ class Report(_Model):
                 else:
                     counts.major += 1
         return counts
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def uncited(self) -> list[str]:
+        """The keys of a LaTeX project's bibliography that no \\cite names (they were not checked)."""
+        return [p.key for p in self.problems if p.kind is ProblemKind.UNCITED_KEY and p.key]
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def missing(self) -> list[CitedKey]:
+        """The keys a LaTeX project cites that have no entry in its bibliography, with where."""
+        return [
+            CitedKey(key=p.key, cited_at=p.cited_at)
+            for p in self.problems
+            if p.kind is ProblemKind.MISSING_KEY and p.key
+        ]
 
     def to_json(self) -> str:
         return self.model_dump_json(by_alias=True, indent=2)

@@ -90,6 +90,13 @@ def _read_one(path: Path, settings: Settings) -> tuple[list[Reference], list[Inp
     from refhound.inputs import read_input
     from refhound.inputs.files import check_pdf_file, is_pdf
 
+    from refhound.inputs.project import is_latex_project, read_latex_project
+    from refhound.inputs.remote import fetch_if_remote
+
+    path = fetch_if_remote(path, settings)  # arXiv:ID or a URL: its LaTeX source folder or its PDF
+    if is_latex_project(path):
+        project = read_latex_project(path, settings.check.max_input_bytes)
+        return project.references, project.problems
     if is_pdf(path):
         # An unusable file is said at once, before the PDF library (and its layout model) is loaded.
         check_pdf_file(path, settings.extract.max_bytes)
@@ -236,7 +243,7 @@ def check(
     if unusable:
         raise typer.Exit(EXIT_USAGE)
     policy = settings.check
-    problems_found = outcome.problems or any(
+    problems_found = any(not p.informational for p in outcome.problems) or any(
         is_hallucinated(r.verdict, r.likelihood, likelihood.threshold, policy.unverified_as, policy.flag)
         for r in outcome.results
     )

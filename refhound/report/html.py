@@ -26,6 +26,9 @@ from refhound.models import (
 )
 from refhound.report._common import (
     check_lines,
+    cited_at_text,
+    input_problems,
+    key_lines,
     count_text,
     deciding_evidence,
     describe_problem,
@@ -189,6 +192,8 @@ def _problem_row(result: ReferenceResult) -> str:
     body += "".join(_fix(check, evidence) for check in wrong)
     if result.reason:
         body += f'<p class="muted">{escape(result.reason)}</p>'
+    if cited := cited_at_text(result):
+        body += f'<p class="muted">{escape(cited)}</p>'
     lines = _list([escape(line) for line in _check_lines(result)])
     sources = _list([_evidence(e) for e in result.evidence])
     if lines or sources:
@@ -200,7 +205,7 @@ def _problem_row(result: ReferenceResult) -> str:
 def _verified_row(result: ReferenceResult) -> str:
     cells = [
         escape(result.id),
-        f"{escape(display_title(result))}<details><summary>cited as</summary>"
+        f"{escape(display_title(result))}{_cited_at(result)}<details><summary>cited as</summary>"
         f"<pre>{escape(result.raw)}</pre></details>",
         _verdict_cell(result),
         _list([escape(line) for line in _check_lines(result)]),
@@ -208,6 +213,11 @@ def _verified_row(result: ReferenceResult) -> str:
         escape(result.stage),
     ]
     return "<tr>" + "".join(f"<td>{cell}</td>" for cell in cells) + "</tr>"
+
+
+def _cited_at(result: ReferenceResult) -> str:
+    cited = cited_at_text(result)
+    return f'<br><span class="muted">{escape(cited)}</span>' if cited else ""
 
 
 def _header(*names: str) -> str:
@@ -263,8 +273,10 @@ def render_html(report: Report, header: ReportHeader | None = None) -> str:
             *(_problem_row(result) for result in problems),
             "</tbody></table>",
         ]
-    if report.problems:
-        items = _list([escape(describe_problem(problem)) for problem in report.problems])
+    if keys := key_lines(report):
+        parts += ['<h2 id="keys">Citation keys</h2>', _list([escape(line) for line in keys])]
+    if problems_in := input_problems(report):
+        items = _list([escape(describe_problem(problem)) for problem in problems_in])
         parts += ["<h2>Input problems</h2>", items]
     if verified:
         parts += [

@@ -9,6 +9,9 @@ from refhound.models import Evidence, FieldCheck, ReferenceResult, Report, Verdi
 from refhound.report._common import (
     ABSENT,
     check_lines,
+    cited_at_text,
+    input_problems,
+    key_lines,
     count_text,
     describe_problem,
     display_title,
@@ -76,6 +79,8 @@ def _details(result: ReferenceResult) -> list[str]:
     reason = f". {escape(result.reason)}" if result.reason else ""
     lines = [f"### {escape(result.id)}: {escape(display_title(result))}", ""]
     lines += [", ".join(status) + reason, "", f"Cited as: {escape(result.raw)}", ""]
+    if cited := cited_at_text(result):
+        lines += [escape(cited[0].upper() + cited[1:]), ""]
     if result.fields:
         rows = (_field_row(check) for check in result.fields)
         lines += [*_table(["field", "status", "cited", "found", "note"], rows), ""]
@@ -102,7 +107,7 @@ def render_markdown(report: Report) -> str:
             escape(display_title(result)),
             verdict_text(result),
             hallucinated_text(result) or "",
-            "<br>".join(escape(line) for line in check_lines(result)),
+            "<br>".join(escape(line) for line in [*check_lines(result), cited_at_text(result) or ""] if line),
         ]
         for result in report.references
     )
@@ -112,8 +117,12 @@ def render_markdown(report: Report) -> str:
         lines += ["## Details", ""]
         for result in flagged:
             lines += _details(result)
-    if report.problems:
+    if keys := key_lines(report):
+        lines += ["## Citation keys", ""]
+        lines += [f"- {escape(line)}" for line in keys]
+        lines.append("")
+    if problems := input_problems(report):
         lines += ["## Input problems", ""]
-        lines += [f"- {escape(describe_problem(problem))}" for problem in report.problems]
+        lines += [f"- {escape(describe_problem(problem))}" for problem in problems]
         lines.append("")
     return "\n".join(lines)
