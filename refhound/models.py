@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, computed_field
+from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
 
 REPORT_SCHEMA = "refhound.report/1"
 
@@ -306,6 +307,14 @@ class Report(_Model):
                 else:
                     counts.major += 1
         return counts
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_derived(cls, data: Any) -> Any:
+        """`uncited` and `missing` are derived from `problems`: a report read back ignores them."""
+        if isinstance(data, dict) and ("uncited" in data or "missing" in data):
+            return {k: v for k, v in data.items() if k not in ("uncited", "missing")}
+        return data
 
     @computed_field  # type: ignore[prop-decorator]
     @property

@@ -89,7 +89,6 @@ def _read_one(path: Path, settings: Settings) -> tuple[list[Reference], list[Inp
     """The references of one input: a manuscript PDF through the extractor agent, else a reference list."""
     from refhound.inputs import read_input
     from refhound.inputs.files import check_pdf_file, is_pdf
-
     from refhound.inputs.project import is_latex_project, read_latex_project
     from refhound.inputs.remote import fetch_if_remote
 

@@ -76,6 +76,10 @@ def _group(text: str, start: int, opener: str, closer: str) -> tuple[str, int] |
     return None
 
 
+_PARENS = (("(", ")"), ("(", ")"))  # a multicite's global pre- and postnote
+_BRACKETS = (("[", "]"), ("[", "]"))  # a citation's pre- and postnote
+
+
 def cite_keys(text: str) -> list[tuple[str, int]]:
     """Every key `text` cites, with its offset (that of its command), in order; '*' for `\\nocite{*}`."""
     found: list[tuple[str, int]] = []
@@ -85,10 +89,12 @@ def cite_keys(text: str) -> list[tuple[str, int]]:
             continue
         multi = name.endswith("cites")  # biblatex multicite: (pre)(post)[pre][post]{keys}[pre][post]{keys}…
         pos = match.end()
+        optionals = (_PARENS + _BRACKETS) if multi else _BRACKETS
         while True:
-            for opener, closer in (("(", ")"), ("[", "]"), ("[", "]")) if multi else (("[", "]"), ("[", "]")):
+            for opener, closer in optionals:
                 if (optional := _group(text, pos, opener, closer)) is not None:
                     pos = optional[1]
+            optionals = _BRACKETS
             keys = _group(text, pos, "{", "}")
             if keys is None:
                 break
@@ -136,7 +142,8 @@ def find_main(folder: Path) -> Path:
             rank = (int(names_bib), int(path.stem.lower() in _MAIN_NAMES), len(text))
             candidates.append((rank, path))
     if not candidates:
-        raise InputError(folder, "no main .tex file (with \\documentclass and \\begin{document}) in the folder")
+        wanted = "no main .tex file (with \\documentclass and \\begin{document}) in the folder"
+        raise InputError(folder, wanted)
     return max(candidates, key=lambda item: item[0])[1]
 
 

@@ -27,8 +27,6 @@ from refhound.models import (
 from refhound.report._common import (
     check_lines,
     cited_at_text,
-    input_problems,
-    key_lines,
     count_text,
     deciding_evidence,
     describe_problem,
@@ -36,6 +34,8 @@ from refhound.report._common import (
     evidence_label,
     evidence_tail,
     hallucinated_text,
+    input_problems,
+    key_lines,
     safe_url,
     strongest_reason,
     verdict_text,
