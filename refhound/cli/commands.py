@@ -16,6 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from refhound.cli.bench import bench_app
 from refhound.cli.extract import LLMModelOption, LLMModeOption, LLMUrlOption, extract, llm_options
+from refhound.cli.fix import fix
 from refhound.cli.index import index_app, open_index_or_fail
 from refhound.cli.memory import memory_app
 from refhound.cli.output import (
@@ -80,6 +81,7 @@ app.add_typer(bench_app, name="bench")
 app.add_typer(memory_app, name="memory")
 app.add_typer(runs_app, name="runs")
 app.command()(extract)
+app.command()(fix)
 app.command()(triage)
 app.command()(serve)
 _PROGRESS_MIN = 50  # show a progress bar for inputs with at least this many references
