@@ -134,7 +134,10 @@ def _read(paths: list[Path], settings: Settings) -> tuple[list[Reference], list[
 def check(
     inputs: Annotated[
         list[Path] | None,
-        typer.Argument(help="Manuscript PDFs, or .bib, .bbl, CSL-JSON or plain-text reference lists."),
+        typer.Argument(
+            help="Manuscript PDFs, LaTeX projects (.tex or folder), arXiv:ID or URLs (online), or .bib, "
+            ".bbl, CSL-JSON or plain-text reference lists."
+        ),
     ] = None,
     fmt: Annotated[
         str | None,

@@ -84,6 +84,8 @@ def plan_entry(
         )
         return plan
     record = result.record
+    if result.verdict is Verdict.VERIFIED and record is None:
+        return plan  # right as it is (a report from before records were kept): nothing to say
     if result.verdict in (Verdict.FABRICATED, Verdict.UNVERIFIED) or record is None:
         plan.comment = f"{result.verdict.value}, not corrected: {_short(result.reason)}"
         return plan

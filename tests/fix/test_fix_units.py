@@ -100,3 +100,8 @@ def test_values_are_escaped_and_names_turned() -> None:
     assert latex_value("a } b") == r"a \} b"
     assert comma_name("Ludwig van Beethoven") == "van Beethoven, Ludwig"
     assert comma_name("Byron C. Wallace") == "Wallace, Byron C."
+
+
+def test_a_verified_entry_without_its_record_is_left_alone() -> None:
+    verified = result(Verdict.VERIFIED).model_copy(update={"record": None})
+    assert fix_bibliography(ENTRY, [verified], 0.5).text == ENTRY

