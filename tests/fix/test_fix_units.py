@@ -105,3 +105,12 @@ def test_values_are_escaped_and_names_turned() -> None:
 def test_a_verified_entry_without_its_record_is_left_alone() -> None:
     verified = result(Verdict.VERIFIED).model_copy(update={"record": None})
     assert fix_bibliography(ENTRY, [verified], 0.5).text == ENTRY
+
+
+def test_an_ascii_file_gets_its_accents_in_latex() -> None:
+    record = RECORD.model_copy(update={"authors": ["Sarthak Jaín", "Byron C. Wallace"]})
+    verdict = result(Verdict.METADATA_ERROR, ("authors",)).model_copy(update={"record": record})
+    outcome = fix_bibliography(ENTRY, [verdict], 0.5)
+    assert 'author = "Ja{\\\'i}n, Sarthak and Wallace, Byron C."' in outcome.text
+    utf8 = ENTRY.replace("Explanation", "Explanätion")
+    assert 'author = "Jaín, Sarthak' in fix_bibliography(utf8, [verdict], 0.5).text
