@@ -50,7 +50,8 @@ def ascii_latex(value: str) -> str:
         elif char in _LETTERS:
             out.append(_LETTERS[char])
         else:
-            base, *marks = unicodedata.normalize("NFD", char)
+            decomposed = unicodedata.normalize("NFD", char)
+            base, marks = decomposed[0], decomposed[1:]
             if len(marks) == 1 and base.isascii() and marks[0] in _ACCENTS:
                 command = _ACCENTS[marks[0]]
                 # A letter command takes its argument braced ({\c{C}}); a symbol one does not ({\'e}).
