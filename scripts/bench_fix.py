@@ -38,7 +38,7 @@ from typing import Any
 from bibtexparser.entrypoint import parse_string
 
 from refhound.bibtex import parse_bibtex
-from refhound.fix import fix_bibliography
+from refhound.fix import FixError, fix_bibliography
 from refhound.fix.bibtext import entry_spans
 from refhound.fix.verify import reads_back
 from refhound.inputs.files import load_text
@@ -76,6 +76,7 @@ def _measure(text: str, results: list[ReferenceResult], threshold: float, keep: 
         "fields_read_back_as_record": read_back,
         "fields_equal_to_record": equal_to_record,
         "commented": len(outcome.commented),
+        "unlocated": outcome.unlocated,
         "parses": len(fixed.failed_blocks) <= len(original.failed_blocks)
         and len(fixed.entries) == len(original.entries),
         "changes": [
@@ -252,12 +253,23 @@ def main() -> int:
             "REFHOUND_MEMORY__ENABLED": "false",
         }
         for bib in files:
-            results = _check(bib, args.index, args.out / f"{bib.stem}.json", env)
+            report = args.out / f"{bib.stem}.json"
+            if args.reuse and report.exists():
+                data = json.loads(report.read_text(encoding="utf-8"))
+                results = [ReferenceResult.model_validate(item) for item in data["references"]]
+            else:
+                results = _check(bib, args.index, report, env)
             text, _ = load_text(bib)
             row = {"file": bib.name, "entries": len(results)}
             row["verdicts"] = {v.value: sum(r.verdict is v for r in results) for v in Verdict}
-            row["fix"] = _measure(text, results, threshold, keep=False)
-            row["keep_preprints"] = _measure(text, results, threshold, keep=True)
+            try:
+                row["fix"] = _measure(text, results, threshold, keep=False)
+                row["keep_preprints"] = _measure(text, results, threshold, keep=True)
+            except FixError as error:  # the fix refused to write this file: a finding, not a crash
+                print(f"{bib.name}: refused: {error}", flush=True)
+                row["refused"] = str(error)
+                rows.append(row)
+                continue
             if kinds and bib.name == "slips.bib":
                 right_text = (args.folder / "right.bib").read_text(encoding="utf-8")
                 outcome = fix_bibliography(text, results, threshold)
@@ -285,7 +297,7 @@ def main() -> int:
                 flush=True,
             )
     total = {
-        key: sum(row[mode][key] for row in rows)
+        key: sum(row[mode][key] for row in rows if mode in row)
         for mode in ("fix",)
         for key in (
             "right",
@@ -296,11 +308,14 @@ def main() -> int:
             "commented",
         )
     }
-    total["right_changed"] = sum(len(row["fix"]["right_changed"]) for row in rows)
-    total["right_changed_keep_preprints"] = sum(len(row["keep_preprints"]["right_changed"]) for row in rows)
-    total["changed_entries_keep_preprints"] = sum(row["keep_preprints"]["changed_entries"] for row in rows)
+    done = [row for row in rows if "fix" in row]
+    total["refused_files"] = [row["file"] for row in rows if "refused" in row]
+    total["unlocated"] = sum(len(row["fix"]["unlocated"]) for row in done)
+    total["right_changed"] = sum(len(row["fix"]["right_changed"]) for row in done)
+    total["right_changed_keep_preprints"] = sum(len(row["keep_preprints"]["right_changed"]) for row in done)
+    total["changed_entries_keep_preprints"] = sum(row["keep_preprints"]["changed_entries"] for row in done)
     total["entries"] = sum(row["entries"] for row in rows)
-    total["all_parse"] = all(row["fix"]["parses"] and row["keep_preprints"]["parses"] for row in rows)
+    total["all_parse"] = all(row["fix"]["parses"] and row["keep_preprints"]["parses"] for row in done)
     total["seconds"] = round(time.perf_counter() - started, 1)
     (args.out / "fix-bench.json").write_text(json.dumps({"files": rows, "total": total}, indent=2))
     print(json.dumps(total, indent=2))

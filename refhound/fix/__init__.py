@@ -10,10 +10,11 @@ entry); `apply` splices it into the text in the entry's own style; `verify` read
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from refhound.bibtex import parse_bibtex
 from refhound.fix.apply import apply_plans
+from refhound.fix.bibtext import entry_spans
 from refhound.fix.plan import Change, EntryPlan, plan_entry
 from refhound.fix.verify import FixError, verify_fix
 from refhound.models import ReferenceResult
@@ -25,6 +26,9 @@ __all__ = ["Change", "EntryPlan", "FixError", "FixOutcome", "fix_bibliography", 
 class FixOutcome:
     text: str
     plans: list[EntryPlan]
+    # Entries with something to change whose fields could not be located in the text (a missing comma
+    # between fields …): left as they are, never rewritten on a guess.
+    unlocated: list[str] = field(default_factory=list)
 
     @property
     def changes(self) -> list[Change]:
@@ -40,17 +44,23 @@ def fix_bibliography(
 ) -> FixOutcome:
     """`text` corrected from `results` (the verdicts on its entries, by key), read back and checked."""
     entries = {entry.key: entry for entry in parse_bibtex(text).entries}
+    located = entry_spans(text)
     plans: list[EntryPlan] = []
+    unlocated: list[str] = []
     for result in results:
         entry = entries.get(result.id)
         if entry is None:
             continue
         plan = plan_entry(result, entry.entry_type, entry.fields, threshold, keep_preprints)
-        if plan.changes or plan.comment or plan.new_type or plan.drop:
+        if not (plan.changes or plan.comment or plan.new_type or plan.drop):
+            continue
+        if result.id in located:
             plans.append(plan)
+        else:
+            unlocated.append(result.id)
     fixed = apply_plans(text, plans)
     verify_fix(text, fixed, plans)
-    return FixOutcome(fixed, plans)
+    return FixOutcome(fixed, plans, unlocated)
 
 
 def unified_diff(before: str, after: str, name: str) -> str:

@@ -114,3 +114,9 @@ def test_an_ascii_file_gets_its_accents_in_latex() -> None:
     assert 'author = "Ja{\\\'i}n, Sarthak and Wallace, Byron C."' in outcome.text
     utf8 = ENTRY.replace("Explanation", "Explanätion")
     assert 'author = "Jaín, Sarthak' in fix_bibliography(utf8, [verdict], 0.5).text
+
+
+def test_an_entry_whose_fields_cannot_be_located_is_left_alone() -> None:
+    broken = ENTRY.replace('"2018",', '"2018"').replace('"NAACL",', '"NAACL"')  # commas missing
+    outcome = fix_bibliography(broken, [result(Verdict.METADATA_ERROR, ("year",))], 0.5)
+    assert outcome.text == broken and outcome.unlocated == ["jain"]
