@@ -10,6 +10,7 @@ entry); `apply` splices it into the text in the entry's own style; `verify` read
 from __future__ import annotations
 
 import difflib
+from collections import Counter
 from dataclasses import dataclass, field
 
 from refhound.bibtex import parse_bibtex
@@ -27,7 +28,7 @@ class FixOutcome:
     text: str
     plans: list[EntryPlan]
     # Entries with something to change whose fields could not be located in the text (a missing comma
-    # between fields …): left as they are, never rewritten on a guess.
+    # between fields, a key used by two entries …): left as they are, never rewritten on a guess.
     unlocated: list[str] = field(default_factory=list)
 
     @property
@@ -43,8 +44,10 @@ def fix_bibliography(
     text: str, results: list[ReferenceResult], threshold: float, keep_preprints: bool = False
 ) -> FixOutcome:
     """`text` corrected from `results` (the verdicts on its entries, by key), read back and checked."""
-    entries = {entry.key: entry for entry in parse_bibtex(text).entries}
-    located = entry_spans(text)
+    parsed = parse_bibtex(text).entries
+    entries = {entry.key: entry for entry in parsed}
+    twice = {key for key, count in Counter(entry.key for entry in parsed).items() if count > 1}
+    located = {key: span for key, span in entry_spans(text).items() if key not in twice}
     plans: list[EntryPlan] = []
     unlocated: list[str] = []
     for result in results:
@@ -56,7 +59,7 @@ def fix_bibliography(
             continue
         if result.id in located:
             plans.append(plan)
-        else:
+        elif result.id not in unlocated:  # a key used twice is ambiguous: which entry is meant?
             unlocated.append(result.id)
     fixed = apply_plans(text, plans)
     verify_fix(text, fixed, plans)

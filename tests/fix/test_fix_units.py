@@ -120,3 +120,9 @@ def test_an_entry_whose_fields_cannot_be_located_is_left_alone() -> None:
     broken = ENTRY.replace('"2018",', '"2018"').replace('"NAACL",', '"NAACL"')  # commas missing
     outcome = fix_bibliography(broken, [result(Verdict.METADATA_ERROR, ("year",))], 0.5)
     assert outcome.text == broken and outcome.unlocated == ["jain"]
+
+
+def test_a_key_used_twice_is_left_alone() -> None:
+    twice = ENTRY + "\n" + ENTRY
+    outcome = fix_bibliography(twice, [result(Verdict.METADATA_ERROR, ("year",))] * 2, 0.5)
+    assert outcome.text == twice and outcome.unlocated == ["jain"]
