@@ -106,7 +106,10 @@ def fix(
         if plan.comment:
             err.print(f"{plan.key}: unchanged, {plan.comment}", highlight=False, soft_wrap=True)
     for key in outcome.unlocated:
-        message = f"{key}: left as it is: its fields could not be located in the file (a missing comma, a key used twice?)"
+        message = (
+            f"{key}: left as it is: its fields could not be located in the file "
+            "(a missing comma, a key used twice?)"
+        )
         err.print(f"[yellow]warning:[/] {message}", highlight=False, soft_wrap=True)
     changed = sum(1 for plan in outcome.plans if plan.changes or plan.new_type)
     err.print(

@@ -10,12 +10,11 @@ entry); `apply` splices it into the text in the entry's own style; `verify` read
 from __future__ import annotations
 
 import difflib
-from collections import Counter
 from dataclasses import dataclass, field
 
 from refhound.bibtex import parse_bibtex
 from refhound.fix.apply import apply_plans
-from refhound.fix.bibtext import entry_spans
+from refhound.fix.bibtext import duplicate_keys, entry_spans
 from refhound.fix.plan import Change, EntryPlan, plan_entry
 from refhound.fix.verify import FixError, verify_fix
 from refhound.models import ReferenceResult
@@ -46,7 +45,7 @@ def fix_bibliography(
     """`text` corrected from `results` (the verdicts on its entries, by key), read back and checked."""
     parsed = parse_bibtex(text).entries
     entries = {entry.key: entry for entry in parsed}
-    twice = {key for key, count in Counter(entry.key for entry in parsed).items() if count > 1}
+    twice = duplicate_keys(text)
     located = {key: span for key, span in entry_spans(text).items() if key not in twice}
     plans: list[EntryPlan] = []
     unlocated: list[str] = []

@@ -119,6 +119,19 @@ def entry_spans(text: str) -> dict[str, EntrySpan]:
     return spans
 
 
+def duplicate_keys(text: str) -> set[str]:
+    """Keys that open more than one entry (the BibTeX reader keeps one of them and reports the other)."""
+    seen: set[str] = set()
+    twice: set[str] = set()
+    for match in LINE_OPEN.finditer(text):
+        if match.group(1).lower() in ("comment", "string", "preamble"):
+            continue
+        key = _KEY.match(text, match.end())
+        if key:
+            (twice if key.group(1) in seen else seen).add(key.group(1))
+    return twice
+
+
 @dataclass(frozen=True)
 class Style:
     """How an entry writes its fields, for a field it does not have yet."""
