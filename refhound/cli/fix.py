@@ -103,6 +103,11 @@ def fix(
             )
         if plan.new_type:
             err.print(f"{plan.key}: entry type -> @{plan.new_type}", highlight=False, soft_wrap=True)
+        if plan.kept:
+            kept = ", ".join(plan.kept)
+            err.print(
+                f"{plan.key}: {kept} kept: the entry cites another version of the work", highlight=False
+            )
         if plan.comment:
             err.print(f"{plan.key}: unchanged, {plan.comment}", highlight=False, soft_wrap=True)
     for key in outcome.unlocated:

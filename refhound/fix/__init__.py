@@ -54,7 +54,7 @@ def fix_bibliography(
         if entry is None:
             continue
         plan = plan_entry(result, entry.entry_type, entry.fields, threshold, keep_preprints)
-        if not (plan.changes or plan.comment or plan.new_type or plan.drop):
+        if not (plan.changes or plan.comment or plan.new_type or plan.drop or plan.kept):
             continue
         if result.id in located:
             plans.append(plan)

@@ -21,6 +21,20 @@ _PREPRINT_TYPES = {"preprint", "posted-content", "misc", "unpublished", "online"
 _JOURNAL_TYPES = {"article", "journal-article", "journal", "periodical"}
 
 
+# Levels that say the citation describes another version of the work than the record (its journal
+# version, a later or earlier author list): right for that version, so not "corrected" into a mix of two.
+OTHER_VERSION = frozenset(
+    {
+        "venue.journal_version",
+        "year.journal_version",
+        "year.one_after_version",
+        "venue.workshop_vs_conference",
+        "authors.coauthor_added",
+        "authors.left_out",
+    }
+)
+
+
 @dataclass(frozen=True)
 class Change:
     """One field set (or added) to the record's value; `old` is None for an added field."""
@@ -40,6 +54,7 @@ class EntryPlan:
     new_type: str | None = None  # the entry type the published version takes
     drop: list[str] = field(default_factory=list)  # fields that named the preprint server as the venue
     comment: str | None = None  # why the entry was left as it is, written above it
+    kept: list[str] = field(default_factory=list)  # wrong-looking fields that are another version's
 
 
 def _short(reason: str, most: int = 240) -> str:
@@ -96,6 +111,9 @@ def plan_entry(
             continue
         if preprint and keep_preprints and check.field in ("venue", "year"):
             continue  # the preprint's own venue and year are right for the preprint
+        if check.level in OTHER_VERSION:
+            plan.kept.append(check.field)
+            continue
         _correct(plan, check.field, entry_type, fields, record, f"wrong {check.field} per {source}")
     if preprint and not keep_preprints:
         _publish(plan, entry_type, fields, record, f"published version per {source}")

@@ -126,3 +126,10 @@ def test_a_key_used_twice_is_left_alone() -> None:
     twice = ENTRY + "\n" + ENTRY
     outcome = fix_bibliography(twice, [result(Verdict.METADATA_ERROR, ("year",))] * 2, 0.5)
     assert outcome.text == twice and outcome.unlocated == ["jain"]
+
+
+def test_a_journal_versions_year_is_not_mixed_into_the_conference_record() -> None:
+    journal = result(Verdict.METADATA_ERROR, ("year",))
+    journal.fields[0].level = "year.journal_version"
+    outcome = fix_bibliography(ENTRY, [journal], 0.5)
+    assert outcome.text == ENTRY and outcome.plans[0].kept == ["year"]
