@@ -77,6 +77,7 @@ def _measure(text: str, results: list[ReferenceResult], threshold: float, keep: 
         "fields_equal_to_record": equal_to_record,
         "commented": len(outcome.commented),
         "unlocated": outcome.unlocated,
+        "kept_other_version": sum(len(plan.kept) for plan in outcome.plans),
         "parses": len(fixed.failed_blocks) <= len(original.failed_blocks)
         and len(fixed.entries) == len(original.entries),
         "changes": [
@@ -312,6 +313,7 @@ def main() -> int:
     done = [row for row in rows if "fix" in row]
     total["refused_files"] = [row["file"] for row in rows if "refused" in row]
     total["unlocated"] = sum(len(row["fix"]["unlocated"]) for row in done)
+    total["kept_other_version"] = sum(row["fix"]["kept_other_version"] for row in done)
     total["right_changed"] = sum(len(row["fix"]["right_changed"]) for row in done)
     total["right_changed_keep_preprints"] = sum(len(row["keep_preprints"]["right_changed"]) for row in done)
     total["changed_entries_keep_preprints"] = sum(row["keep_preprints"]["changed_entries"] for row in done)
