@@ -10,8 +10,11 @@ use, once per run, so runs that never reach this stage never start chromadb.
 from __future__ import annotations
 
 import logging
+import sqlite3
 import threading
+from contextlib import closing
 from datetime import date
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from refhound.agents.context import AgentContext, Candidate, Findings
@@ -34,6 +37,11 @@ def recall_from_memory(reference: Reference, context: AgentContext) -> Findings:
     """Remembered records close to the citation, as candidates for the judge."""
     settings = context.settings.memory
     cited = reference.parsed
+    opened = getattr(context.open_memory, "opened", False)  # a memory opener says; a test's stand-in may not
+    if settings.enabled and not opened and _nothing_remembered(settings.path):
+        # Opening chromadb and the embedding model (seconds) to learn that the memory is empty would be the
+        # slowest step of a small offline run. A record remembered later in the run opens it.
+        return Findings(note="memory empty: nothing remembered yet")
     try:
         memory = context.open_memory()
         if memory is None:
@@ -51,6 +59,21 @@ def recall_from_memory(reference: Reference, context: AgentContext) -> Findings:
     best = max(r.similarity for r in kept)
     plural = "s" if len(kept) != 1 else ""
     return Findings(candidates, note=f"{len(kept)} remembered candidate{plural} (best {best:.2f})")
+
+
+def _nothing_remembered(path: Path) -> bool:
+    """Whether the memory at `path` certainly holds no record: there is no such directory, or chromadb's
+    own database counts no embedding. Anything else (another chromadb layout, a file being written) is
+    "perhaps", and the memory is opened as usual."""
+    path = path.expanduser()
+    if not path.exists():
+        return True
+    try:
+        uri = f"{(path / 'chroma.sqlite3').as_uri()}?mode=ro"
+        with closing(sqlite3.connect(uri, uri=True)) as database:
+            return int(database.execute("SELECT count(*) FROM embeddings").fetchone()[0]) == 0
+    except sqlite3.Error:
+        return False
 
 
 def _candidate(cited_title: str, recollection: Recollection) -> Candidate:

@@ -7,6 +7,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
 
+from refhound.policies import FlagPolicy as FlagPolicy  # re-exported: plain enums, kept light
+from refhound.policies import UnverifiedPolicy as UnverifiedPolicy
+
 REPORT_SCHEMA = "refhound.report/1"
 
 
@@ -131,21 +134,6 @@ class Stage(StrEnum):
         return self in (Stage.IDENTIFIERS, Stage.SCHOLAR, Stage.WEB)
 
 
-class UnverifiedPolicy(StrEnum):
-    """How an `unverified` reference is counted when a yes/no answer is required."""
-
-    UNKNOWN = "unknown"
-    REAL = "real"
-    FAKE = "fake"
-
-
-class FlagPolicy(StrEnum):
-    """Which wrong references count as flagged: hallucinations only (`major`), or every error (`any`)."""
-
-    MAJOR = "major"
-    ANY = "any"
-
-
 def is_hallucinated(
     verdict: Verdict,
     likelihood: float | None,
@@ -215,6 +203,11 @@ class ReferenceResult(_Model):
     elapsed_ms: float = 0.0
     stages: list[StageRun] = Field(default_factory=list, description="Every stage run, in order, timed.")
     reason: str = Field(default="", description="One sentence saying why this verdict was reached.")
+    unreachable: list[str] = Field(
+        default_factory=list,
+        description="Services that gave no answer while this reference was checked: their silence proves "
+        "nothing, so an `unverified` verdict beside them may change when they answer.",
+    )
     input: str | None = None
     cited_at: list[str] = Field(
         default_factory=list,

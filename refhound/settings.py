@@ -531,6 +531,20 @@ class QuotesSettings(_Section):
         description="Keep every fetched source here as SHA256.bin with a manifest.jsonl line (URL, fetch "
         "time, content type); unset: sources are not kept.",
     )
+    evaluate_concurrency: int = Field(
+        default=4, ge=1, le=64, description="Evaluator requests (--evaluate) open at once to the LLM server."
+    )
+    evaluate_retries: int = Field(
+        default=2,
+        ge=0,
+        le=10,
+        description="Further attempts of an evaluator request the LLM server did not answer (timeout, 5xx).",
+    )
+    evaluation_cache: Path | None = Field(
+        default=None,
+        description="SQLite file of cached evaluator verdicts, keyed by (claim, source hash, model, prompt "
+        "version); unset: evaluations.sqlite in the user cache folder.",
+    )
 
 
 class Settings(BaseSettings):

@@ -220,6 +220,7 @@ def finish(branch: Branch, judgement: Judgement, decided_by: str, context: Agent
         elapsed_ms=round(sum(s.elapsed_ms for s in branch["stages"]), 3),
         stages=branch["stages"],
         reason=reason,
+        unreachable=list(branch["unreachable"]),
         input=reference.input,
         cited_at=reference.cited_at,
         # Only a verdict that rests on the record keeps it: an LLM that found it another work drops it.

@@ -25,7 +25,6 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from typer.core import TyperGroup
 
 from refhound.benchmark.items import Benchmark, InputMode, part_of
-from refhound.cli.index import open_index_or_fail
 from refhound.cli.output import (
     EXIT_INTERRUPTED,
     EXIT_OK,
@@ -34,6 +33,7 @@ from refhound.cli.output import (
     err,
     fail,
     likelihood_options,
+    open_index_or_fail,
     settings_from_options,
     write_output,
 )
@@ -76,7 +76,7 @@ def _progress_bar(total: int) -> Progress | None:
     if total < 50 or not err.is_terminal:
         return None
     columns = (TextColumn("bench"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    return Progress(*columns, console=err, transient=True)
+    return Progress(*columns, console=err.console, transient=True)
 
 
 @bench_app.command("run")

@@ -18,6 +18,7 @@ from refhound.cli.output import (
     fail,
     print_error,
     settings_from_options,
+    working,
     write_output,
 )
 from refhound.errors import InputError
@@ -59,7 +60,8 @@ def extract(
         raise fail(f"unknown format {fmt!r}; choose one of: {', '.join(_FORMATS)}")
     settings = settings_from_options(llm_options(llm_url, llm_model, llm))
     try:
-        extraction = extract_pdf(pdf, settings)
+        with working(f"extracting the references of {pdf}"):
+            extraction = extract_pdf(pdf, settings)
     except InputError as error:
         raise fail(str(error)) from error
     for warning in extraction.warnings:

@@ -8,7 +8,6 @@ from typing import Annotated
 
 import typer
 
-from refhound.cli.index import open_index_or_fail
 from refhound.cli.output import (
     EXIT_OK,
     PriorOption,
@@ -16,6 +15,7 @@ from refhound.cli.output import (
     err,
     fail,
     likelihood_options,
+    open_index_or_fail,
     print_error,
     settings_from_options,
     write_output,
@@ -60,8 +60,10 @@ def fix(
     threshold: ThresholdOption = None,
     prior: PriorOption = None,
 ) -> None:
-    """Write a corrected copy of BIB: the record's value for every wrong field of an entry refhound is sure
-    of, a preprint's published version; flagged, fabricated and unverified entries get a comment only."""
+    """Write a corrected copy of a .bib file.
+
+    The record's value for every wrong field of an entry refhound is sure of, and a preprint's published
+    version; flagged, fabricated and unverified entries get a comment only."""
     from refhound.fix import FixError, fix_bibliography, unified_diff
     from refhound.inputs import read_input
     from refhound.inputs.files import load_text

@@ -18,13 +18,13 @@ from rich.progress import BarColumn, DownloadColumn, TextColumn, TimeRemainingCo
 from rich.progress import Progress as RichProgress
 from rich.table import Table
 
-from refhound.cli.output import err, fail, print_error
+from refhound.cli.output import err, fail, open_index_or_fail, print_error
 from refhound.errors import RefhoundError
 from refhound.index.build import Hooks, Job, build_index
 from refhound.index.completeness import published_counts
-from refhound.index.default import open_index
 from refhound.index.download import Patience, Progress
-from refhound.index.store import IndexStore, IngestResult
+from refhound.index.store import IngestResult
+from refhound.index.summary import commands_to_add, major_venues
 from refhound.index.update import UpdateOptions, update_index
 from refhound.normalize.identifiers import find_arxiv_id, find_doi
 from refhound.normalize.titles import title_key, title_similarity
@@ -104,7 +104,7 @@ def cli_hooks() -> Hooks:
             DownloadColumn(),
             TransferSpeedColumn(),
             TimeRemainingColumn(),
-            console=err,
+            console=err.console,
             transient=True,
         )
         task = bar.add_task(f"downloading {url.rsplit('/', 1)[-1]}", total=None)
@@ -203,14 +203,6 @@ def update(
         raise typer.Exit(1)
 
 
-def open_index_or_fail(db: Path | None, settings: Settings) -> IndexStore:
-    """The index a command asked for (building the default one on first use), or a one-line error."""
-    try:
-        return open_index(settings, db, notice=err.print)
-    except RefhoundError as exc:
-        raise fail(str(exc)) from exc
-
-
 @index_app.command()
 def stats(
     db: Annotated[Path | None, typer.Option("--db", help="Index file (default: the embedded index).")] = None,
@@ -230,11 +222,16 @@ def stats(
         rows = info["venue_years"] = [v for v in rows if v["venue"] in keys]
         if not rows:
             err.print(f"no venue-years of {venue!r} in this index (keys as in `refhound index stats --json`)")
+    venues = major_venues(info["venue_years"])  # type: ignore[arg-type]
+    info["major_venues"] = venues
+    info["to_add"] = commands_to_add(venues, dt.date.today().year)
     if as_json:
         sys.stdout.write(json.dumps(info, indent=2) + "\n")
         return
     out = Console()
     out.print(f"[bold]{info['path']}[/]: {info['records']:,} records")
+    if venue is None:
+        _print_summary(out, info)
     dumps = Table("source", "version", "official dump", "records", "location", title="dumps")
     for d in info["dumps"]:  # type: ignore[attr-defined]
         dumps.add_row(
@@ -257,6 +254,24 @@ def stats(
     held = {(v["venue"], v["year"]) for v in rows}
     proven = {(v["venue"], v["year"]) for v in rows if v["complete"]}
     out.print(f"{len(proven):,} of {len(held):,} venue-years complete")
+
+
+def _print_summary(out: Console, info: dict[str, Any]) -> None:
+    """Records per decade, the major venues' years, and what would add what is missing."""
+    decades = Table("decade", "records", title="records per decade (by year of publication)")
+    for row in info["decades"]:
+        decades.add_row(f"{row['decade']}s", f"{row['records']:,}")
+    out.print(decades)
+    venues = Table("venue", "years held", "held completely", "last complete", "records", title="major venues")
+    for v in info["major_venues"]:
+        span = f"{v['first']}–{v['last']}" if v["first"] is not None else "—"
+        last = str(v["last_complete"]) if v["last_complete"] is not None else "—"
+        venues.add_row(v["venue"], span, f"{v['complete_years']} years", last, f"{v['records']:,}")
+    out.print(venues)
+    if info["to_add"]:
+        out.print("to cover recent years (sizes and times: docs/coverage.md):")
+        for command in info["to_add"]:
+            out.print(f"  {escape(command)}", highlight=False, soft_wrap=True)
 
 
 def _venue_year_table(rows: list[dict[str, Any]]) -> Table:

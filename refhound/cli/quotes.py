@@ -1,7 +1,8 @@
 """`refhound quotes check DOC`: is every quoted passage of DOC in the source it cites?
 
 Exit codes: 0 every quote verified (or none found), 1 some quote is not (near_match, not_found,
-citation_unresolved, uncited), 2 usage or input error.
+citation_unresolved, uncited) or an evaluator (`--evaluate`) found against a statement, 2 usage or input
+error.
 """
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ _BY_SUFFIX = {
     ".htm": "html",
 }
 LLMUrlOption = Annotated[
-    str | None, typer.Option("--llm-url", help="OpenAI-compatible endpoint for --entailment, e.g. vLLM's.")
+    str | None,
+    typer.Option("--llm-url", help="OpenAI-compatible endpoint for --evaluate and --entailment (vLLM's)."),
 ]
 LLMModelOption = Annotated[str | None, typer.Option("--llm-model", help="Model name the LLM server serves.")]
 
@@ -102,6 +104,14 @@ def check(
             "--entailment", help="Ask the LLM whether each triple's statement follows from its quote."
         ),
     ] = False,
+    evaluate: Annotated[
+        str | None,
+        typer.Option(
+            "--evaluate",
+            help="Evaluators to run on the LLM, comma-separated: entailment, relevance, factcheck, or all. "
+            "Without an LLM server each is reported not_run, with the reason.",
+        ),
+    ] = None,
     min_words: Annotated[
         int | None,
         typer.Option("--min-words", min=1, help="Shorter quoted spans are not checked (default 4)."),
@@ -120,6 +130,7 @@ def check(
     from refhound.quotes import check_document, check_triples, read_document
     from refhound.quotes.annotate import render_html, render_markdown
     from refhound.quotes.document import TRIPLES_SUFFIXES
+    from refhound.quotes.evaluate import evaluate_report, parse_evaluators
     from refhound.quotes.render import print_table, render_json, render_jsonl
     from refhound.quotes.triples import check_entailment
 
@@ -139,10 +150,22 @@ def check(
         },
         llm_options(llm_url, llm_model, None),
     )
+    try:
+        evaluators = parse_evaluators(evaluate) if evaluate is not None else None
+    except ValueError as error:
+        raise fail(f"--evaluate: {error}") from None
+    if evaluators and not settings.llm.base_url:
+        err.print(
+            "[yellow]warning:[/] --evaluate without an LLM server (llm.base_url / --llm-url): the evaluators "
+            "are reported not_run",
+            highlight=False,
+            soft_wrap=True,
+        )
     overrides = _sources(source)
     as_triples = triples or document.suffix.lower() in TRIPLES_SUFFIXES
     if settings.quotes.entailment and not as_triples:
-        raise fail("--entailment checks statements against quotes: it needs structured triples (--triples)")
+        # A document's quotes have no `statement` field: the gate runs on the writer's words around each one.
+        evaluators = list(dict.fromkeys(["entailment", *(evaluators or [])]))
     if settings.quotes.entailment and not settings.llm.base_url:
         raise fail("the entailment check needs an LLM server: set llm.base_url or pass --llm-url")
     try:
@@ -151,8 +174,12 @@ def check(
             if settings.quotes.entailment:
                 pairs = [(item.statement, item.quote.text) for item in items]
                 report.entailment = check_entailment(pairs, settings)
+            if evaluators:
+                evaluate_report(report, settings, evaluators, [item.statement for item in items])
         else:
             report = asyncio.run(check_document(read_document(document, settings), settings, overrides))
+            if evaluators:
+                evaluate_report(report, settings, evaluators)
     except RefhoundError as error:
         raise fail(str(error)) from error
     for warning in report.warnings:
@@ -177,4 +204,77 @@ def check(
             "html": lambda: render_html(report),
         }
         write_output(renderers[fmt](), output)
-    raise typer.Exit(EXIT_OK if report.all_verified else EXIT_PROBLEMS)
+    problems = not report.all_verified or report.evaluations_failed
+    raise typer.Exit(EXIT_PROBLEMS if problems else EXIT_OK)
+
+
+@quotes_app.command("repair")
+def repair(
+    triples_file: Annotated[
+        Path, typer.Argument(help="Triples (.json/.jsonl): statement, source_id, evidence_quote.")
+    ],
+    out: Annotated[Path, typer.Option("--out", help="Write the kept and repaired triples here.")],
+    source_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--source-dir", help="Read each source_id as the file of that name (any extension) here."
+        ),
+    ] = None,
+    online: Annotated[
+        bool,
+        typer.Option(
+            "--online", help="Fetch sources by their locators (URL, DOI, arXiv id); public addresses only."
+        ),
+    ] = False,
+    audit: Annotated[
+        Path | None,
+        typer.Option("--audit", help="JSONL audit of every action (default: OUT + .audit.jsonl)."),
+    ] = None,
+    evaluate: Annotated[
+        str,
+        typer.Option(
+            "--evaluate", help="Evaluators a quote must pass besides being found (default entailment)."
+        ),
+    ] = "entailment",
+    llm_url: LLMUrlOption = None,
+    llm_model: LLMModelOption = None,
+) -> None:
+    """Repair or drop failing triples: the LLM requotes from the same source (re-checked) or deletes.
+
+    A quote is written only if it is verified in the source and passes the evaluators; everything else is
+    dropped from OUT and recorded in the audit. Exit 0 when nothing was dropped, 1 otherwise."""
+    from refhound.quotes.evaluate import parse_evaluators
+    from refhound.quotes.repair import audit_lines, repair_triples, source_dir_map, write_repaired
+    from refhound.quotes.triples import read_triples
+
+    if (source_dir is None) == (not online):
+        raise fail("give exactly one of --source-dir DIR or --online")
+    if source_dir is not None and not source_dir.is_dir():
+        raise fail(f"--source-dir {source_dir}: not a folder")
+    try:
+        names = parse_evaluators(evaluate)
+    except ValueError as error:
+        raise fail(f"--evaluate: {error}") from None
+    settings = settings_from_options(
+        {"check": {"offline": source_dir is not None}, "quotes": {"link_check": False}},
+        llm_options(llm_url, llm_model, None),
+    )
+    try:
+        sources: dict[str, str] = {}
+        if source_dir is not None:
+            items, _, _, _ = read_triples(triples_file, settings)
+            sources = source_dir_map(source_dir, [t.source_id for t in items])
+        outcome, _ = repair_triples(triples_file, settings, sources, names)
+    except RefhoundError as error:
+        raise fail(str(error)) from error
+    write_repaired(outcome, out, jsonl=triples_file.suffix.lower() == ".jsonl")
+    audit_path = audit or out.with_name(out.name + ".audit.jsonl")
+    audit_path.write_text(audit_lines(outcome, triples_file, settings, names), encoding="utf-8")
+    counts = outcome.counts()
+    err.print(
+        f"{counts['kept']} kept, {counts['repaired']} repaired, {counts['dropped']} dropped → {out} "
+        f"(audit: {audit_path})",
+        highlight=False,
+        soft_wrap=True,
+    )
+    raise typer.Exit(EXIT_PROBLEMS if counts["dropped"] else EXIT_OK)

@@ -13,8 +13,7 @@ from typing import Annotated
 import typer
 
 from refhound.cli.extract import LLMModelOption, LLMUrlOption, llm_options
-from refhound.cli.index import open_index_or_fail
-from refhound.cli.output import err, fail, settings_from_options
+from refhound.cli.output import err, fail, open_index_or_fail, settings_from_options
 from refhound.errors import RefhoundError
 from refhound.server.config import MB, ServerLimits, is_loopback, served_hosts
 
@@ -63,6 +62,10 @@ def serve(
     ] = None,
     llm_url: LLMUrlOption = None,
     llm_model: LLMModelOption = None,
+    log: Annotated[
+        bool,
+        typer.Option("--log/--no-log", help="Log every request on stderr: client, method, path and status."),
+    ] = True,
 ) -> None:
     """Serve the web page (upload a PDF or paste references) and the HTTP API (/docs)."""
     import uvicorn
@@ -94,13 +97,14 @@ def serve(
         store.close()
         raise fail(str(exc)) from exc
     for stage, why in runtime.skipped_stages.items():
-        err.print(f"[dim]stage {stage} skipped: {why}[/]", highlight=False)
+        err.say(f"[dim]stage {stage} skipped: {why}[/]")
     state = ServerState(runtime, limits)
     try:
         err.print(f"refhound serving on http://{host}:{port}/ (API docs at /docs)", highlight=False)
         names, any_address = served_hosts(host, allow_host or [])
         app = create_app(state, token, names, any_address)
-        uvicorn.run(app, host=host, port=port, log_level="warning", ws="none")
+        # uvicorn's access log is its request log; at "info" it also says when it starts and stops.
+        uvicorn.run(app, host=host, port=port, log_level="info" if log else "warning", ws="none")
     finally:
         state.close()
         runtime.close()

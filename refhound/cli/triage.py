@@ -6,29 +6,26 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 
 from refhound.cli.extract import LLMModelOption, LLMModeOption, LLMUrlOption, llm_options
-from refhound.cli.index import open_index_or_fail
 from refhound.cli.output import (
     EXIT_INTERRUPTED,
     EXIT_OK,
     EXIT_PROBLEMS,
+    MailtoOption,
     PriorOption,
+    QuietOption,
+    SearchOption,
     ThresholdOption,
+    VerboseOption,
     err,
     fail,
     likelihood_options,
+    online_options,
+    set_verbosity,
     settings_from_options,
 )
-from refhound.models import UnverifiedPolicy
+from refhound.policies import UnverifiedPolicy
 
 
 def triage(
@@ -75,16 +72,33 @@ def triage(
     llm: LLMModeOption = None,
     threshold: ThresholdOption = None,
     prior: PriorOption = None,
+    mailto: MailtoOption = None,
+    search: SearchOption = None,
+    quiet: QuietOption = False,
+    verbose: VerboseOption = False,
 ) -> None:
-    """Check every submission under PATHS into DIR: triage.json, triage.csv, index.html and a report per
-    paper, ranked most suspicious first. Re-running with the same --out reuses finished papers."""
+    """Check every submission under PATHS and write to the --out folder: triage.json, triage.csv,
+    index.html and a report per paper, ranked most suspicious first. Re-running with the same --out reuses
+    finished papers."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from refhound.cli.output import open_index_or_fail
     from refhound.triage.pool import ProcessBackend, WorkerFailed
     from refhound.triage.run import TriageOptions, default_workers, run_triage
 
+    set_verbosity(quiet, verbose)
     settings = settings_from_options(
         {"check": {"offline": offline or None, "unverified_as": unverified_as}, "sop": {"name": sop}},
         llm_options(llm_url, llm_model, llm),
         likelihood_options(threshold, prior),
+        online_options(mailto, search),
     )
     if out.exists() and not out.is_dir():
         raise fail(f"--out {out} is a file, not a folder")
@@ -117,7 +131,7 @@ def triage(
         TextColumn("ETA"),
         TimeRemainingColumn(),
     )
-    with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as bar:
+    with Progress(*columns, console=err.console, transient=True, disable=not err.is_terminal or quiet) as bar:
         task = bar.add_task("triage", total=None)
 
         def progress(done: int, total: int) -> None:
@@ -129,14 +143,13 @@ def triage(
             raise fail(f"the workers could not start: {exc}") from exc
     summary = result.summary
     run = summary["run"]
-    err.print(
+    err.say(
         f"{summary['papers']} papers: {summary['flagged']} with hallucinated references, "
         f"{summary['errors']} could not be checked; {run['checked_now']} checked now, "
         f"{run['resumed']} reused from an earlier run ({run['seconds']} s). "
-        f"Look-ups reused across papers: {summary['reuse']['reused']} of {summary['reuse']['lookups']}.",
-        highlight=False,
+        f"Look-ups reused across papers: {summary['reuse']['reused']} of {summary['reuse']['lookups']}."
     )
-    err.print(f"dashboard: {out / 'index.html'}", highlight=False)
+    err.say(f"dashboard: {out / 'index.html'}")
     if result.interrupted:
         err.print("interrupted; finished papers are kept: run the same command again to go on")
         raise typer.Exit(EXIT_INTERRUPTED)

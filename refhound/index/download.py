@@ -25,6 +25,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 import httpx
 
 from refhound.errors import IngestError
+from refhound.net.http import transport_problem
 
 _RETRY_STATUS = frozenset({408, 429, 500, 502, 503, 504})
 _CHUNK = 1 << 20
@@ -201,7 +202,7 @@ def _attempt(
                 raise _Transient(f"the body ran past its declared {total:,} bytes")
             return response.headers.get("ETag"), response.headers.get("Last-Modified")
     except (httpx.TransportError, httpx.TimeoutException) as error:
-        raise _Transient(f"{type(error).__name__}: {error or 'transport error'}") from None
+        raise _Transient(transport_problem(url, error)) from None
 
 
 def _extent(response: httpx.Response, have: int) -> tuple[int | None, int]:
@@ -249,12 +250,14 @@ def _md5_of(path: Path) -> str:
 def _published_md5(http: httpx.Client, url: str, patience: Patience) -> str | None:
     """The hex digest of an `md5sum`-style file (`HASH  NAME` or the bare hash); None when the publisher
     has none there (a 404: dblp publishes one for `dblp.xml.gz`, not for every file beside it)."""
+    problem = "it kept answering with a server error"
     for attempt in range(patience.retries + 1):
         if attempt:
             time.sleep(min(patience.backoff_s * 2 ** (attempt - 1), patience.max_wait_s))
         try:
             response = http.get(url)
-        except (httpx.TransportError, httpx.TimeoutException):
+        except (httpx.TransportError, httpx.TimeoutException) as error:
+            problem = transport_problem(url, error)
             continue
         if response.status_code in _RETRY_STATUS:
             continue
@@ -267,7 +270,7 @@ def _published_md5(http: httpx.Client, url: str, patience: Patience) -> str | No
         if len(digest) != 32 or any(c not in "0123456789abcdef" for c in digest):
             raise DownloadError(url, f"not an md5 checksum file: {_snippet(response.content)}")
         return digest
-    raise DownloadError(url, "the checksum file could not be fetched")
+    raise DownloadError(url, f"the checksum file could not be fetched: {problem}")
 
 
 def _snippet(body: bytes) -> str:

@@ -927,9 +927,13 @@ class IndexStore:
         for v, y, _, n, c, _ in venue_years:
             if c:
                 complete[v][y] = complete[v].get(y, 0) + n
+        decades = self._db.execute(
+            "SELECT year / 10 * 10, count(*) FROM records WHERE year IS NOT NULL GROUP BY 1 ORDER BY 1"
+        ).fetchall()
         return {
             "path": str(self.path),
             "records": total,
+            "decades": [{"decade": d, "records": n} for d, n in decades],
             "dumps": dumps,
             # Where each source came from, its version or date, and when it was last brought up to date.
             "origins": [

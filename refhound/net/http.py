@@ -161,6 +161,21 @@ def _unresolvable(error: BaseException) -> bool:
     return False
 
 
+def transport_problem(url: str, error: BaseException) -> str:
+    """A transport failure in words that name the host and the cause, e.g. "cannot reach dblp.org: its name
+    does not resolve (no network, or a wrong host name)"."""
+    host = httpx.URL(url).host or url
+    if _unresolvable(error):
+        cause = "its name does not resolve (no network, or a wrong host name)"
+    elif isinstance(error, httpx.TimeoutException | TimeoutError):
+        cause = "no answer in time"
+    elif isinstance(error, httpx.ConnectError) and "refused" in str(error).lower():
+        cause = "the connection was refused"
+    else:
+        cause = f"{type(error).__name__}: {error or 'transport error'}"
+    return f"cannot reach {host}: {cause}"
+
+
 class HttpPool:
     """The shared client, one gate (rate limit, concurrency cap) per host, and the answers' cache.
 

@@ -14,6 +14,8 @@ from html import escape
 
 from markdown_it import MarkdownIt
 
+from refhound.quotes.evaluate.render import STYLE as EVALUATION_STYLE
+from refhound.quotes.evaluate.render import html_section, markdown_lines
 from refhound.quotes.models import QuoteResult
 from refhound.quotes.report import QuoteReport
 
@@ -30,6 +32,8 @@ mark.citation_unresolved { background: #ecd5f5; } mark.uncited { background: #d5
          color: #fff; background: #666; white-space: nowrap; }
 .badge.near_match { background: #a17a00; } .badge.not_found { background: #c62828; }
 .badge.citation_unresolved { background: #7b1fa2; } .badge.uncited { background: #3f5f8f; }
+mark.altered { background: #ffb3b3; outline: 2px solid #c62828; } .badge.altered { background: #c62828; }
+td.altered { color: #c62828; font-weight: bold; }
 pre.document { white-space: pre-wrap; }
 table { border-collapse: collapse; }
 td, th { border: 1px solid #ccc; padding: .3rem .5rem; vertical-align: top; }
@@ -61,8 +65,14 @@ def _with_sentinels(text: str, flagged: list[tuple[int, QuoteResult]]) -> str:
     return "".join(pieces)
 
 
+def altered_label(result: QuoteResult) -> str:
+    """ "altered: number, entity" for a quote the guard caught changing such words; else empty."""
+    return f"altered: {', '.join(result.alterations)}" if result.alterations else ""
+
+
 def _finding_lines(number: int, result: QuoteResult) -> list[str]:
-    lines = [f"- **Q{number} · {result.status}** — cited as {result.citation or '(nothing)'}"]
+    altered = f" · 🔴 **{altered_label(result)}**" if result.alterations else ""
+    lines = [f"- **Q{number} · {result.status}**{altered} — cited as {result.citation or '(nothing)'}"]
     if result.source:
         version = f" (sha256 {result.source_sha256[:12]}…)" if result.source_sha256 else ""
         lines.append(f"  - source: {result.source}{version}")
@@ -83,7 +93,8 @@ def render_markdown(report: QuoteReport) -> str:
             return "<mark>"
         if match.group(2):
             result = report.results[int(match.group(2)) - 1]
-            return f" **⚠ {result.status} [Q{match.group(2)}]**"
+            altered = f" 🔴 {altered_label(result)}" if result.alterations else ""
+            return f" **⚠ {result.status}{altered} [Q{match.group(2)}]**"
         return "</mark>"
 
     annotated = _SENTINELS.sub(swap, _with_sentinels(body, flagged)) if body else ""
@@ -103,15 +114,18 @@ def render_markdown(report: QuoteReport) -> str:
             if not body:
                 lines.append(f"- Q{number}: “{' '.join(result.quote.text.split())}”")
             lines.extend(_finding_lines(number, result))
+    lines.extend(markdown_lines(report))
     return "\n".join(lines).lstrip() + "\n"
 
 
 def _finding_rows(report: QuoteReport, flagged: list[tuple[int, QuoteResult]]) -> str:
     rows = []
     for number, result in flagged:
+        label = escape(altered_label(result))
+        altered = f' <span class="badge altered">{label}</span>' if result.alterations else ""
         cells = [
             f"Q{number}",
-            f'<span class="badge {result.status}">{result.status}</span>',
+            f'<span class="badge {result.status}">{result.status}</span>{altered}',
             escape(" ".join(result.quote.text.split())),
             escape(result.citation or "—"),
             escape(result.source or "—")
@@ -142,11 +156,14 @@ def render_html(report: QuoteReport) -> str:
     def swap(match: re.Match[str]) -> str:
         if match.group(1):
             result = report.results[int(match.group(1)) - 1]
-            return f'<mark class="{result.status}" title="{escape(result.note)}">'
+            classes = result.status + (" altered" if result.alterations else "")
+            return f'<mark class="{classes}" title="{escape(result.note)}">'
         if match.group(2):
             number = int(match.group(2))
-            status = report.results[number - 1].status
-            return f' <a href="#q{number}" class="badge {status}">⚠ {status} Q{number}</a>'
+            result = report.results[number - 1]
+            classes = result.status + (" altered" if result.alterations else "")
+            altered = f" · {escape(altered_label(result))}" if result.alterations else ""
+            return f' <a href="#q{number}" class="badge {classes}">⚠ {result.status}{altered} Q{number}</a>'
         return "</mark>"
 
     body = _SENTINELS.sub(swap, body)
@@ -156,6 +173,7 @@ def render_html(report: QuoteReport) -> str:
     title = escape(f"Quote check: {report.document}")
     return (
         f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{title}</title>'
-        f"<style>{_STYLE}</style></head><body>\n<h1>{title}</h1>\n<p>{len(report.results)} quotes: "
-        f"{escape(counts)}.</p>\n{body}\n<h2>Findings</h2>\n{findings}\n</body></html>\n"
+        f"<style>{_STYLE}{EVALUATION_STYLE}</style></head><body>\n<h1>{title}</h1>\n"
+        f"<p>{len(report.results)} quotes: "
+        f"{escape(counts)}.</p>\n{body}\n<h2>Findings</h2>\n{findings}\n{html_section(report)}</body></html>\n"
     )

@@ -277,4 +277,5 @@ def _result(
         matched_text=source.text[located.start : located.end] if located else None,
         source_sha256=source.sha256,
         note=note,
+        alterations=outcome.alterations,
     )

@@ -24,7 +24,7 @@ import edlib
 import numpy as np
 import numpy.typing as npt
 
-from refhound.quotes.guard import join_broken_words
+from refhound.quotes.guard import join_line_breaks
 from refhound.quotes.normalize import NormText, normalize_needle
 
 _ALPHABET_LIMIT = 256  # edlib's
@@ -106,8 +106,9 @@ def _shown(words: list[str]) -> str:
 
 
 def describe_differences(quote: str, span: str) -> str:
-    """The words that differ, quote against source: "'12%' → '21%'; quote adds 'very'; …"."""
-    quote_words, span_words = join_broken_words(quote).split(), join_broken_words(span).split()
+    """The words that differ, quote against source: "'12%' → '21%'; quote adds 'very'; …". Words keep
+    their hyphens ("English-to-French"); only words a line end broke are joined."""
+    quote_words, span_words = join_line_breaks(quote).split(), join_line_breaks(span).split()
     matcher = difflib.SequenceMatcher(
         a=[normalize_needle(w) for w in quote_words],
         b=[normalize_needle(w) for w in span_words],

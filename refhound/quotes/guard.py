@@ -7,6 +7,11 @@ verbs are what turn a true quotation into a false one with a one-word edit — "
 freedom (brackets stand for any short span, an ellipsis drops text) is checked here, and any difference
 downgrades the result: a quote is `verified` only when these words agree exactly, in number and kind.
 
+Named entities (capitalised words inside a sentence: "German", "Smith", "WHO") are compared too, but only
+for near matches (`entity_differences`): a bracketed alteration may rightly put a name for a pronoun
+("[Smith] said"), while a fuzzy match that swaps "French" for "German" is a misquote. Each difference has a
+kind (`Alteration`: number, date, negation, modal, entity), which fills a quote's `alterations`.
+
 A match that starts or ends inside a number of the source ("5 percent" in "12.5 percent", "12." in
 "12.5", "5 degrees" in "-5 degrees") is compared with the whole number (`guard_match`), so a quote that
 cuts a number never agrees with it.
@@ -17,6 +22,10 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from typing import Literal
+
+Alteration = Literal["number", "date", "negation", "modal", "entity"]
+ALTERATIONS: tuple[Alteration, ...] = ("number", "date", "negation", "modal", "entity")
 
 _NUMBER = re.compile(r"(?<![\d.,])(?:(?:^|(?<=[\s(\[]))[-\u2212])?\d+(?:[.,]\d+)*")
 _JOIN = re.compile(r"(?<=[^\W\d_])[-\u00ad\u2010-\u2015\u2212]+\s*(?=[^\W\d_])")
@@ -70,6 +79,15 @@ class Guarded:
     negations: Counter[str]
     modals: Counter[str]
     words: Counter[str]  # every word, lower case: for the negating prefixes
+
+
+_LINE_BREAK = re.compile(r"(?<=[^\W\d_])(?:\u00ad\s*|[-\u2010\u2011]\s*\n\s*)(?=[^\W\d_])")
+
+
+def join_line_breaks(text: str) -> str:
+    """Only words a line end (or a soft hyphen) broke made whole: "English-to-French" keeps its hyphens, as a
+    note shown to people must."""
+    return _LINE_BREAK.sub("", text)
 
 
 def join_broken_words(text: str) -> str:
@@ -149,19 +167,75 @@ def _negated_words(quote: Counter[str], source: Counter[str]) -> str | None:
     return f"negations differ ({shown})"
 
 
-def guard_differences(quote_text: str, source_span: str) -> list[str]:
-    """What differs between the guarded words of the quote and of the matched source span; empty if none."""
+@dataclass(frozen=True)
+class Difference:
+    """One guarded difference: its kind and the words, for people."""
+
+    kind: Alteration
+    text: str
+
+
+def guard_findings(quote_text: str, source_span: str) -> list[Difference]:
+    """What differs between the guarded words of the quote and of the matched source span, by kind."""
     if quote_text == source_span:
         return []
     quote, source = guarded_words(quote_text), guarded_words(source_span)
-    found = [
-        _describe("numbers", quote.numbers, source.numbers),
-        _describe("dates", quote.dates, source.dates),
-        _describe("negations", quote.negations, source.negations),
-        _negated_words(quote.words, source.words),
-        _describe("modal verbs", quote.modals, source.modals),
+    found: list[tuple[Alteration, str | None]] = [
+        ("number", _describe("numbers", quote.numbers, source.numbers)),
+        ("date", _describe("dates", quote.dates, source.dates)),
+        ("negation", _describe("negations", quote.negations, source.negations)),
+        ("negation", _negated_words(quote.words, source.words)),
+        ("modal", _describe("modal verbs", quote.modals, source.modals)),
     ]
-    return [item for item in found if item]
+    return [Difference(kind, text) for kind, text in found if text]
+
+
+def guard_differences(quote_text: str, source_span: str) -> list[str]:
+    """What differs between the guarded words of the quote and of the matched source span; empty if none."""
+    return [item.text for item in guard_findings(quote_text, source_span)]
+
+
+# What may stand before a sentence's first word: a capital there is no sign of a name.
+_SENTENCE_OPENERS = frozenset(".!?:;\"'([\u201c\u201d\u2018\u2019\u00ab\u00bb")
+
+
+def _opens_sentence(text: str, start: int) -> bool:
+    before = text[max(0, start - 40) : start]
+    stripped = before.rstrip()
+    if start < 40 and not stripped:
+        return True
+    return bool(stripped) and (stripped[-1] in _SENTENCE_OPENERS or "\n\n" in before[len(stripped) :])
+
+
+def entities(text: str) -> list[str]:
+    """The capitalised words of `text` that do not open a sentence (names, places, languages, acronyms), as
+    written; month and number words are left to the date and number checks."""
+    text = join_line_breaks(text)
+    found: list[str] = []
+    for match in _WORD.finditer(text):
+        word = match.group()
+        if not word[0].isupper() or _opens_sentence(text, match.start()):
+            continue
+        if word.lower() not in _DATE_WORDS and word.lower() not in _NUMBER_WORDS:
+            found.append(word)
+    return found
+
+
+def entity_differences(quote_text: str, source_span: str) -> list[Difference]:
+    """Names one side has and the other lacks in any case ("French" for "German"); a name that only changes
+    case or opens a sentence on one side is no difference."""
+    quote_words = Counter(w.lower() for w in _WORD.findall(join_line_breaks(quote_text)))
+    span_words = Counter(w.lower() for w in _WORD.findall(join_line_breaks(source_span)))
+    only_quote = sorted({e for e in entities(quote_text) if e.lower() not in span_words})
+    only_source = sorted({e for e in entities(source_span) if e.lower() not in quote_words})
+    if not only_quote and not only_source:
+        return []
+    parts = []
+    if only_quote:
+        parts.append(f"quote has {', '.join(repr(w) for w in only_quote)}")
+    if only_source:
+        parts.append(f"source has {', '.join(repr(w) for w in only_source)}")
+    return [Difference("entity", f"names differ ({'; '.join(parts)})")]
 
 
 def whole_numbers(text: str, start: int, end: int) -> tuple[int, int]:
@@ -174,14 +248,25 @@ def whole_numbers(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def guard_match(quote_text: str, source: str, start: int, end: int) -> list[str]:
-    """`guard_differences` between a quote and the span `source[start:end]` it matched, the span widened to
+def match_findings(quote_text: str, source: str, start: int, end: int) -> list[Difference]:
+    """`guard_findings` between a quote and the span `source[start:end]` it matched, the span widened to
     the whole of any number it cuts: "rose by 12" never agrees with "rose by 12.5"."""
     low, high = whole_numbers(source, start, end)
-    return guard_differences(quote_text, source[low:high])
+    return guard_findings(quote_text, source[low:high])
+
+
+def guard_match(quote_text: str, source: str, start: int, end: int) -> list[str]:
+    """`match_findings` as text."""
+    return [item.text for item in match_findings(quote_text, source, start, end)]
 
 
 _SENTENCE_END = re.compile(r"[.!?][\"'\u201d\u2019)\]]*\s")
+
+
+def _near_gap(gap: str) -> Guarded:
+    ends = list(_SENTENCE_END.finditer(gap))
+    near = [gap] if not ends else [gap[: ends[0].end()], gap[ends[-1].end() :]]
+    return guarded_words(" ".join(near))
 
 
 def omitted_meaning(gap: str) -> list[str]:
@@ -190,8 +275,20 @@ def omitted_meaning(gap: str) -> list[str]:
     Only the clause text next to each fragment counts (up to the first and from the last sentence end in the
     gap): a "not" that governed a quoted fragment sits in its own sentence; whole sentences left out between
     fragments are what an ellipsis is for."""
-    ends = list(_SENTENCE_END.finditer(gap))
-    near = [gap] if not ends else [gap[: ends[0].end()], gap[ends[-1].end() :]]
-    words = guarded_words(" ".join(near))
+    words = _near_gap(gap)
+    return sorted(words.negations.elements()) + sorted(words.modals.elements())
+
+
+def omitted_findings(gap: str) -> list[Difference]:
+    """`omitted_meaning` as differences: a dropped negation, a dropped modal verb."""
+    words = _near_gap(gap)
     dropped = sorted(words.negations.elements()) + sorted(words.modals.elements())
-    return dropped
+    if not dropped:
+        return []
+    text = f"the ellipsis leaves out {', '.join(repr(w) for w in dropped)}"
+    found: list[Difference] = []
+    if words.negations:
+        found.append(Difference("negation", text))
+    if words.modals:
+        found.append(Difference("modal", text))
+    return found

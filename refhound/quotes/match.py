@@ -25,7 +25,14 @@ from typing import Literal
 
 from refhound.quotes import brackets
 from refhound.quotes.fuzzy import GramIndex, describe_differences, fuzzy_find
-from refhound.quotes.guard import guard_match, omitted_meaning
+from refhound.quotes.guard import (
+    ALTERATIONS,
+    Alteration,
+    Difference,
+    entity_differences,
+    match_findings,
+    omitted_findings,
+)
 from refhound.quotes.models import Layer, Located
 from refhound.quotes.normalize import NormText, find_word_aligned, normalize, normalize_needle
 from refhound.settings import QuotesSettings
@@ -55,6 +62,13 @@ class Outcome:
     status: Literal["verified", "near_match", "not_found"]
     located: Located | None
     note: str
+    alterations: tuple[Alteration, ...] = ()
+
+
+def kinds(differences: list[Difference]) -> tuple[Alteration, ...]:
+    """The kinds of `differences`, each once, in `ALTERATIONS`' order."""
+    found = {item.kind for item in differences}
+    return tuple(kind for kind in ALTERATIONS if kind in found)
 
 
 def fragments_of(quote: str) -> list[str]:
@@ -64,10 +78,11 @@ def fragments_of(quote: str) -> list[str]:
 
 def _guarded(layer: Layer, note: str, quote: str, hay: Haystack, start: int, end: int) -> Outcome:
     """A strict layer's match, verified unless the guard finds a difference."""
-    differences = guard_match(brackets.flatten(quote), hay.text, start, end)
+    differences = match_findings(brackets.flatten(quote), hay.text, start, end)
     located = Located(layer, start, end)
     if differences:
-        return Outcome("near_match", located, f"{layer} match, but {'; '.join(differences)}")
+        shown = "; ".join(item.text for item in differences)
+        return Outcome("near_match", located, f"{layer} match, but {shown}", kinds(differences))
     return Outcome("verified", located, note)
 
 
@@ -168,16 +183,15 @@ def _placements(
 def _judge_spans(layer: Layer, fragments: list[str], spans: list[tuple[int, int]], hay: Haystack) -> Outcome:
     norm = hay.norm
     original = [norm.to_original(start, end) for start, end in spans]
-    problems: list[str] = []
+    problems: list[Difference] = []
     for fragment, (start, end) in zip(fragments, original, strict=True):
-        problems.extend(guard_match(brackets.flatten(fragment), hay.text, start, end))
+        problems.extend(match_findings(brackets.flatten(fragment), hay.text, start, end))
     for (_, gap_start), (gap_end, _) in pairwise(original):
-        dropped = omitted_meaning(hay.text[gap_start:gap_end])
-        if dropped:
-            problems.append(f"the ellipsis leaves out {', '.join(repr(w) for w in dropped)}")
+        problems.extend(omitted_findings(hay.text[gap_start:gap_end]))
     located = Located(layer, original[0][0], original[-1][1])
     if problems:
-        return Outcome("near_match", located, f"{layer} match, but {'; '.join(problems)}")
+        shown = "; ".join(dict.fromkeys(item.text for item in problems))
+        return Outcome("near_match", located, f"{layer} match, but {shown}", kinds(problems))
     if layer == "ellipsis":
         note = f"ellipsis: {len(fragments)} fragments found in order"
         if any(brackets.has_brackets(fragment) for fragment in fragments):
@@ -212,9 +226,12 @@ def _fuzzy(fragments: list[str], hay: Haystack, settings: QuotesSettings) -> Out
     distance = sum(item[3] for item in located)
     size = sum(len(normalize_needle(item[0])) for item in located)
     notes = [f"fuzzy: {distance} edit(s), {distance / max(size, 1):.1%} of the quote"]
+    differences: list[Difference] = []
     for flat, begin, end, _ in located:
         span = hay.text[begin:end]
         notes.append(describe_differences(flat, span))
-        notes.extend(guard_match(flat, hay.text, begin, end))
+        found = match_findings(flat, hay.text, begin, end) + entity_differences(flat, span)
+        notes.extend(item.text for item in found)
+        differences.extend(found)
     spot = Located("fuzzy", located[0][1], located[-1][2])
-    return Outcome("near_match", spot, "; ".join(dict.fromkeys(notes)))
+    return Outcome("near_match", spot, "; ".join(dict.fromkeys(notes)), kinds(differences))

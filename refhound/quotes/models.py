@@ -162,6 +162,18 @@ class QuoteResult:
     matched_text: str | None = None
     source_sha256: str | None = None
     note: str = ""
+    # The guard's kinds of change inside the match (number, date, negation, modal, entity): a misquote,
+    # whatever the status says about how close the words are.
+    alterations: tuple[str, ...] = ()
+    # Filled by `--evaluate` (see `refhound.quotes.evaluate`): the claim the quote is cited for, the
+    # evaluators' verdicts, the deterministic evidence and the confidence.
+    statement: str | None = None
+    evaluations: dict[str, dict[str, object]] | None = None
+    evidence: dict[str, object] | None = None
+    confidence: float | None = None
+    confidence_notes: list[str] = field(default_factory=list)
+    confidence_basis: list[str] = field(default_factory=list)
+    confidence_base: float | None = None  # before the quote penalty: what the document's mean is of
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -176,4 +188,18 @@ class QuoteResult:
             "matched_text": self.matched_text,
             "source_sha256": self.source_sha256,
             "note": self.note,
+            "alterations": list(self.alterations),
+            **self._evaluated(),
+        }
+
+    def _evaluated(self) -> dict[str, object]:
+        if self.evaluations is None:
+            return {}
+        return {
+            "statement": self.statement,
+            "evaluations": self.evaluations,
+            "evidence": self.evidence,
+            "confidence": self.confidence,
+            "confidence_basis": list(self.confidence_basis),
+            "confidence_notes": list(self.confidence_notes),
         }

@@ -67,6 +67,15 @@ def render_jsonl(report: QuoteReport, settings: Settings) -> str:
         lines.append({"type": "quote", "index": index, **result.as_json()})
     for item in report.entailment or []:
         lines.append({"type": "entailment", **item.as_json()})
+    if report.evaluated is not None:
+        lines.append(
+            {
+                "type": "confidence",
+                "evaluated": report.evaluated,
+                "confidence": report.confidence,
+                "notes": report.confidence_notes,
+            }
+        )
     lines.append({"type": "summary", **report.summary()})
     return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
 
@@ -84,13 +93,17 @@ def print_table(report: QuoteReport, console: Console) -> None:
     for name in ("citation", "quote", "note"):
         table.add_column(name, overflow="fold")
     for index, result in enumerate(report.results, 1):
-        style = _STYLES.get(result.status, "")
+        # A changed number, date, negation, modal verb or name is a misquote: red, whatever the status.
+        style = "bold red" if result.alterations else _STYLES.get(result.status, "")
+        note = _short(result.note, _NOTE_SHOWN)
+        if result.alterations:
+            note = f"ALTERED ({', '.join(result.alterations)}): {note}"
         table.add_row(
             str(index),
             Text(result.status, style=style),
             result.citation or "—",
-            _short(result.quote.text),
-            _short(result.note, _NOTE_SHOWN),
+            Text(_short(result.quote.text), style="red" if result.alterations else ""),
+            Text(note, style="red" if result.alterations else ""),
         )
     console.print(table)
     counts = report.counts()
@@ -102,3 +115,7 @@ def print_table(report: QuoteReport, console: Console) -> None:
             console.print(f"[yellow]link {citation.label}:[/] {problem}", highlight=False)
     for warning in report.warnings:
         console.print(f"[yellow]warning:[/] {warning}", highlight=False)
+    if report.evaluated is not None:
+        from refhound.quotes.evaluate.render import print_evaluations
+
+        print_evaluations(report, console)

@@ -9,6 +9,12 @@
      "summary": {"document", "checked_at", "total", "verified", "near_match", "not_found",
                  "citation_unresolved", "uncited", "skipped_short", "warnings"}}
 
+with, on each quote, "alterations" (the guard's kinds of change inside the match: number, date, negation,
+modal, entity); with `--evaluate`, on each quote "statement", "evaluations" ({entailment|relevance|factcheck:
+{"verdict", "explanation", "model", "prompt_version", "reason", "cached"}}), "evidence", "confidence" and
+"confidence_notes", and at the top "evaluated", "confidence" and "confidence_notes" (see
+`refhound.quotes.evaluate`);
+
 and, only when the entailment check ran (structured triples, `--entailment`), "entailment": [{"index",
 "statement", "quote", "verdict", "reason", "error"}] — kept apart from the string result it does not change.
 """
@@ -112,6 +118,9 @@ class QuoteReport:
     entailment: list[EntailmentResult] | None = None
     text: str | None = None  # the document's text, for the annotated renderings
     kind: str = "markdown"
+    evaluated: list[str] | None = None  # the evaluators asked for (`--evaluate`); None: not asked
+    confidence: float | None = None
+    confidence_notes: list[str] = field(default_factory=list)
 
     def counts(self) -> dict[str, int]:
         counts: dict[str, int] = dict.fromkeys(STATUSES, 0)
@@ -142,4 +151,18 @@ class QuoteReport:
         }
         if self.entailment is not None:
             data["entailment"] = [item.as_json() for item in self.entailment]
+        if self.evaluated is not None:
+            data["evaluated"] = list(self.evaluated)
+            data["confidence"] = self.confidence
+            data["confidence_notes"] = list(self.confidence_notes)
         return data
+
+    @property
+    def evaluations_failed(self) -> bool:
+        """Whether an evaluator found against some statement (contradicted, not relevant, not supported)."""
+        negative = {"contradicted", "neutral", "not_relevant", "not_supported"}
+        return any(
+            str(item.get("verdict")) in negative
+            for result in self.results
+            for item in (result.evaluations or {}).values()
+        )

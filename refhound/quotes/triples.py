@@ -15,7 +15,7 @@ result as it was (the item says why it has no verdict).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -39,6 +39,7 @@ class Triple:
     statement: str
     source_id: str
     quote: Quote
+    item: dict[str, Any] | None = field(default=None, compare=False)  # as read, for writing it back
 
 
 def _items(data: Any, path: Path) -> tuple[list[Any], dict[str, str]]:
@@ -103,7 +104,7 @@ def read_triples(path: Path, settings: Settings) -> tuple[list[Triple], dict[str
             continue
         start, end = _offsets(raw, quote, position)
         position = end
-        triples.append(Triple(str(statement), str(source_id), Quote(quote, start, end, "triple")))
+        triples.append(Triple(str(statement), str(source_id), Quote(quote, start, end, "triple"), item))
     if not triples:
         raise InputError(path, "no usable triple (each needs evidence_quote and source_id)")
     return triples, sources, warnings, raw

@@ -19,11 +19,12 @@ _MAX_RULE_PAIRINGS = 20_000
 
 
 def printed_span(raw: str, value: str) -> tuple[int, int] | None:
-    """Where `value` is printed in `raw` (case and spacing aside)."""
+    """Where `value` is printed in `raw` (case and spacing aside), as whole words: a year is not marked
+    inside a BibTeX key such as he2015resnet."""
     words = [re.escape(word) for word in value.split()]
     if not words:
         return None
-    match = re.search(r"\s+".join(words), raw, re.IGNORECASE)
+    match = re.search(r"(?<!\w)" + r"\s+".join(words) + r"(?!\w)", raw, re.IGNORECASE)
     return (match.start(), match.end()) if match else None
 
 

@@ -55,10 +55,11 @@ def _reference_cell(result: ReferenceResult) -> Group:
     return Group(*lines)
 
 
-def print_report(report: Report, console: Console) -> None:
-    """Print the report to `console`: a table of references, a summary line and any input problems."""
+def print_report(report: Report, console: Console, *, whole: bool = False) -> None:
+    """Print the report to `console`: a table of references, a summary line and any input problems.
+    `whole`: ids are never shortened (output read by tools, not on a terminal)."""
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, leading=1)
-    table.add_column("id", no_wrap=True, overflow="ellipsis", max_width=24)
+    table.add_column("id", no_wrap=True, overflow="ellipsis", max_width=None if whole else 24)
     table.add_column("reference", ratio=1, min_width=20)
     table.add_column("verdict", no_wrap=True)
     for result in report.references:

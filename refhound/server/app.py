@@ -36,7 +36,7 @@ from refhound.server.guards import (
 )
 from refhound.server.jobs import FailureKind, Job, JobState, JobStore, QueueFull, Work
 from refhound.server.marks import printed_marks
-from refhound.server.quotes import LABEL, QuotesRequest, QuotesRuntime
+from refhound.server.quotes import EVALUATE, LABEL, QuotesRequest, QuotesRuntime
 from refhound.server.requests import NOT_BLANK, read_check_request, read_quotes_request
 from refhound.server.runtime import CheckRuntime
 
@@ -95,6 +95,12 @@ _QUOTES_BODY: dict[str, Any] = {
                             "(default: its file name without the extension).",
                         },
                         "offline": {"type": "boolean"},
+                        "evaluate": {
+                            "type": "string",
+                            "pattern": f"^{EVALUATE}$",
+                            "description": "Evaluators to run on the server's LLM, comma-separated: "
+                            "entailment, relevance, factcheck, or all. Without an LLM each is not_run.",
+                        },
                     },
                 }
             }
@@ -186,6 +192,12 @@ def _routes(app: FastAPI, state: ServerState) -> None:
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def index() -> HTMLResponse:
         return HTMLResponse(page)
+
+    icon = (_STATIC / "favicon.svg").read_bytes()
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> Response:  # browsers ask for it whatever the page links
+        return Response(icon, media_type="image/svg+xml")
 
     @app.get("/docs", response_class=HTMLResponse, include_in_schema=False)
     async def api_docs() -> HTMLResponse:

@@ -20,6 +20,7 @@ from refhound.net.http import HttpPool, make_client
 from refhound.net.loop_thread import LoopThread, cancel_other_tasks
 from refhound.quotes.check import check_document
 from refhound.quotes.document import read_document
+from refhound.quotes.evaluate import evaluate_report, parse_evaluators
 from refhound.quotes.fetch import Resolved, SourceFetcher
 from refhound.quotes.models import Target, Unresolved
 from refhound.quotes.render import render_json
@@ -29,6 +30,9 @@ from refhound.settings import Settings
 
 NOT_UPLOADED = "a local file the server does not read: upload it as a source"
 _NAME = r"[A-Za-z0-9_^.:-]{1,100}"
+_EVALUATOR = r"(?:entailment|relevance|factcheck)"
+#: The `evaluate` field as the API schema allows it: "all", or evaluator names joined by commas.
+EVALUATE = rf"(?:all|{_EVALUATOR}(?:,{_EVALUATOR})*)"
 #: A label as a client may give it: empty (the file name decides), or a name, in brackets or not.
 LABEL = rf"(?:\[?({_NAME})\]?)?"
 
@@ -41,6 +45,7 @@ class QuotesRequest:
     sources: dict[str, SavedUpload] = field(default_factory=dict)
     offline: bool = False
     directory: UploadDir | None = None
+    evaluate: list[str] = field(default_factory=list)  # evaluator names (`--evaluate`); empty: none
 
     def release(self) -> None:
         if self.directory is not None:
@@ -55,6 +60,15 @@ def source_label(given: str | None, upload: SavedUpload) -> str:
     if not re.fullmatch(_NAME, label):
         raise ValueError(f"source label {label!r}: use ASCII letters, digits and . _ - : ^ (at most 100)")
     return label
+
+
+def evaluators_field(value: object) -> list[str]:
+    """The form's `evaluate` value as evaluator names; ValueError when it is not `EVALUATE`."""
+    if value is None:
+        return []
+    if not isinstance(value, str) or not re.fullmatch(EVALUATE, value.strip()):
+        raise ValueError("`evaluate` must be all, or entailment, relevance, factcheck joined by commas")
+    return list(parse_evaluators(value))
 
 
 class UploadsOnlyFetcher(SourceFetcher):
@@ -104,6 +118,8 @@ class QuotesRuntime:
             fetcher = UploadsOnlyFetcher(settings, pool, list(request.sources.values()))
             locators = {label: str(upload.path.resolve()) for label, upload in request.sources.items()}
             report = self._loop.run(check_document(document, settings, locators, fetcher=fetcher))
+            if request.evaluate:  # on this worker thread: the LLM client is synchronous
+                evaluate_report(report, settings, request.evaluate)
         finally:
             request.release()
         return _renamed(render_json(report), request)

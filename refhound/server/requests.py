@@ -20,7 +20,7 @@ from starlette.requests import Request
 from refhound.models import FlagPolicy, UnverifiedPolicy
 from refhound.server.checks import CheckOptions, CheckRequest
 from refhound.server.config import MB, ServerLimits
-from refhound.server.quotes import QuotesRequest, source_label
+from refhound.server.quotes import QuotesRequest, evaluators_field, source_label
 from refhound.server.uploads import SavedUpload, UploadDir
 
 MAX_REFERENCE_CHARS = 5000  # one reference string sent as JSON
@@ -106,6 +106,10 @@ async def read_quotes_request(request: Request, limits: ServerLimits, parent: An
         sources = _uploads(form, "source")
         labels = [str(item) for item in form.getlist("label") if isinstance(item, str)]
         offline = _flag(form, "offline")
+        try:
+            evaluate = evaluators_field(form.get("evaluate"))
+        except ValueError as error:
+            raise bad_request(str(error)) from None
         directory = UploadDir(parent)
         try:
             document = await _save(directory, documents[0])
@@ -124,7 +128,9 @@ async def read_quotes_request(request: Request, limits: ServerLimits, parent: An
             raise
     finally:
         await form.close()
-    return QuotesRequest(document=document, sources=named, offline=offline, directory=directory)
+    return QuotesRequest(
+        document=document, sources=named, offline=offline, directory=directory, evaluate=evaluate
+    )
 
 
 def _check_from_json(body: bytes, limits: ServerLimits) -> CheckRequest:

@@ -1,9 +1,10 @@
 """The triage dashboard: one static `index.html` that works from disk (file://), no server, no network.
 
 Problems first: a headline of the papers with hallucinated references and the papers that could not be
-checked, then a table of every paper in ranking order that sorts by any column and filters by text and
-status; a paper's name opens its report (`papers/<slug>.html`, flagged references on top). The rows are
-rendered in HTML (readable without JavaScript); the small inline script only sorts and filters them.
+checked, then a table of every paper in ranking order that sorts by any column and filters by text, by the
+band of its highest likelihood (flagged, borderline, low) and by whether it could mostly not be checked; a
+paper's name opens its report (`papers/<slug>.html`, flagged references on top). The rows are rendered in
+HTML (readable without JavaScript); the small inline script only sorts and filters them.
 """
 
 from __future__ import annotations
@@ -12,25 +13,29 @@ from html import escape
 from typing import Any
 
 _STYLE = """
-body { font-family: system-ui, sans-serif; margin: 2rem; color: #222; }
+body { font-family: system-ui, sans-serif; margin: 1.5rem; color: #222; }
 .meta { color: #444; font-size: .92em; }
 .headline { font-size: 1.1em; margin: 1rem 0; }
 .bad { color: #c62828; font-weight: bold; }
+.ok { color: #2e7d32; }
 .warn { color: #a15c00; }
-table { border-collapse: collapse; width: 100%; }
-th, td { border: 1px solid #ccc; padding: .3rem .5rem; text-align: left; vertical-align: top; }
-th { background: #f3f3f3; cursor: pointer; user-select: none; }
-td.worst { min-width: 22rem; }
+table { border-collapse: collapse; width: 100%; font-size: .92em; }
+th, td { border: 1px solid #ccc; padding: .25rem .4rem; text-align: left; vertical-align: top; }
+th { background: #f3f3f3; cursor: pointer; user-select: none; white-space: nowrap; }
+td.paper { max-width: 14rem; overflow-wrap: anywhere; }
+td.worst { max-width: 30rem; font-size: .92em; }
 .scroll { overflow-x: auto; }
 th[aria-sort="ascending"]::after { content: " ▲"; }
 th[aria-sort="descending"]::after { content: " ▼"; }
-td.num { text-align: right; }
-.bar { display: inline-block; width: 4em; height: 0.6em; background: #eee; vertical-align: middle; }
+td.num { text-align: right; white-space: nowrap; }
+.bar { display: inline-block; width: 3em; height: 0.6em; background: #eee; vertical-align: middle; }
 .bar > span { display: block; height: 100%; background: #c0392b; }
 tr.error td { background: #fafafa; color: #666; }
 tr.flagged td:first-child { border-left: 4px solid #c62828; }
-.flags { margin: 0; padding-left: 1.1rem; font-size: .9em; }
-.controls { margin: 1rem 0; display: flex; gap: 1rem; align-items: center; }
+tr.unchecked td.unverified { background: #fff4e0; }
+.flags { margin: 0; padding-left: 1.1rem; }
+.retracted { color: #6a1b9a; margin: .2rem 0 0; }
+.controls { margin: 1rem 0; display: flex; gap: 1rem; align-items: center; flex-wrap: wrap; }
 """
 
 _SCRIPT = """
@@ -38,16 +43,20 @@ _SCRIPT = """
   const table = document.getElementById("papers");
   const body = table.tBodies[0];
   const filter = document.getElementById("filter");
-  const status = document.getElementById("status");
+  const show = document.getElementById("show");
   const shown = document.getElementById("shown");
+  function wanted(row, want) {
+    if (want === "all") return true;
+    if (want === "unchecked") return row.dataset.unchecked === "yes";
+    if (want === "error") return row.dataset.status === "error";
+    if (want === "retracted") return row.dataset.retracted === "yes";
+    return row.dataset.band === want;
+  }
   function apply() {
     const text = filter.value.trim().toLowerCase();
-    const want = status.value;
     let n = 0;
     for (const row of body.rows) {
-      const flagged = row.classList.contains("flagged");
-      const ok = (!text || row.textContent.toLowerCase().includes(text)) &&
-        (want === "all" || row.dataset.status === want || (want === "flagged" && flagged));
+      const ok = (!text || row.textContent.toLowerCase().includes(text)) && wanted(row, show.value);
       row.hidden = !ok;
       if (ok) n++;
     }
@@ -70,30 +79,38 @@ _SCRIPT = """
   }
   for (const th of table.tHead.rows[0].cells) th.addEventListener("click", function () { sortBy(th); });
   filter.addEventListener("input", apply);
-  status.addEventListener("change", apply);
+  show.addEventListener("change", apply);
   apply();
 })();
 """
 
-_COLUMNS: list[tuple[str, str]] = [
-    ("rank", "number"),
-    ("paper", "text"),
-    ("worst references / reason", "text"),
-    ("expected invented", "number"),
-    ("highest likelihood", "number"),
-    ("status", "text"),
-    ("references", "number"),
-    ("hallucinated", "number"),
-    ("minor", "number"),
-    ("fabricated", "number"),
-    ("metadata errors", "number"),
-    ("unverified", "number"),
-    ("verified", "number"),
+# (header, sort type, tooltip). The columns that tell papers apart come first: at 1,280 px every one is
+# on screen.
+_COLUMNS: list[tuple[str, str, str]] = [
+    ("#", "number", "rank: most suspicious first"),
+    ("paper", "text", "the submission; its name opens its report"),
+    ("worst references / reason", "text", "the references most likely invented, or why the paper failed"),
+    ("likelihood", "number", "the highest likelihood of invention of any one reference"),
+    ("expected invented", "number", "the sum of the references' likelihoods"),
+    ("flagged", "number", "references at or above the likelihood threshold"),
+    ("minor", "number", "citation slips, reported with their correction"),
+    ("unverified", "number", "references no source could decide (share of the paper's references)"),
+    ("verified", "number", "references a record confirms"),
+    ("references", "number", "references read from the paper"),
 ]
+BORDERLINE_BAND = 0.2  # below the threshold by at most this much: borderline
+MOSTLY_UNCHECKED = 0.5  # from this share of unverified references, a paper could mostly not be checked
 
 
-def _num(value: int) -> str:
-    return f'<td class="num" data-value="{value}">{value}</td>'
+def band(likelihood: float, threshold: float) -> str:
+    """The likelihood band a paper's highest likelihood falls in: flagged, borderline or low."""
+    if likelihood >= threshold:
+        return "flagged"
+    return "borderline" if likelihood >= threshold - BORDERLINE_BAND else "low"
+
+
+def _num(value: int, css: str = "num") -> str:
+    return f'<td class="{css}" data-value="{value}">{value}</td>'
 
 
 def _bar(value: float, top: float) -> str:
@@ -105,44 +122,56 @@ def _bar(value: float, top: float) -> str:
     )
 
 
-def _row(rank: int, paper: dict[str, Any]) -> str:
+def _row(rank: int, paper: dict[str, Any], threshold: float) -> str:
     status = str(paper["status"])
     verdicts = paper["verdicts"]
-    classes = [status] + (["flagged"] if paper["hallucinated"] else [])
+    references = int(paper["references"])
+    share = verdicts["unverified"] / references if references else 0.0
+    unchecked = status == "error" or share >= MOSTLY_UNCHECKED
+    highest = float(paper.get("max_likelihood", 0.0))
+    classes = [status] + (["flagged"] if paper["hallucinated"] else []) + (["unchecked"] if unchecked else [])
     name = escape(str(paper["paper"]))
     link = f'<a href="{escape(paper["html"])}">{name}</a>' if paper.get("html") else name
+    retracted = int(paper.get("retracted") or 0)
     if status == "error":
-        detail = f'<span class="warn">{escape(str(paper["error"]))}</span>'
+        detail = f'<span class="warn">could not be checked: {escape(str(paper["error"]))}</span>'
     else:
         detail = '<ul class="flags">' + "".join(f"<li>{escape(f)}</li>" for f in paper["flags"]) + "</ul>"
+        if retracted:  # said apart: a retracted work can be cited rightly
+            works = "work" if retracted == 1 else "works"
+            detail += f'<p class="retracted">cites {retracted} retracted or withdrawn {works}</p>'
+
     cells = [
         _num(rank),
-        f'<td data-value="{name}">{link}</td>',
+        f'<td class="paper" data-value="{name}">{link}</td>',
         f'<td class="worst">{detail}</td>',
-        _bar(float(paper.get("expected_invented", 0.0)), max(1.0, float(paper.get("references", 0)) / 4)),
-        _bar(float(paper.get("max_likelihood", 0.0)), 1.0),
-        f"<td>{escape(status)}</td>",
-        _num(paper["references"]),
+        _bar(highest, 1.0),
+        _bar(float(paper.get("expected_invented", 0.0)), max(1.0, references / 4)),
         _num(paper["hallucinated"]),
         _num(paper["minor"]),
-        _num(verdicts["fabricated"]),
-        _num(verdicts["metadata_error"]),
-        _num(verdicts["unverified"]),
+        f'<td class="num unverified" data-value="{share:.4f}">{verdicts["unverified"]} ({share:.0%})</td>',
         _num(verdicts["verified"]),
+        _num(references),
     ]
-    return f'<tr class="{" ".join(classes)}" data-status="{escape(status)}">' + "".join(cells) + "</tr>"
+    attributes = (
+        f'class="{" ".join(classes)}" data-status="{escape(status)}" data-band="{band(highest, threshold)}" '
+        f'data-unchecked="{"yes" if unchecked else "no"}" data-retracted="{"yes" if retracted else "no"}"'
+    )
+    return f"<tr {attributes}>" + "".join(cells) + "</tr>"
 
 
 def _headline(summary: dict[str, Any]) -> str:
+    """The problems in one line, coloured by what they are: red only when a paper is flagged."""
     flagged, errors = summary["flagged"], summary["errors"]
+    tone = "bad" if flagged else "ok"
     parts = [
-        f'<span class="bad">{flagged} of {summary["checked"]} papers cite hallucinated references</span>'
+        f'<span class="{tone}">{flagged} of {summary["checked"]} papers cite hallucinated references</span>'
         f" ({summary['hallucinated']} references in all)",
         f"{summary['minor']} minor citation errors",
     ]
     if errors:
         parts.append(f'<span class="warn">{errors} papers could not be checked</span>')
-    return '<p class="headline" id="headline">' + "; ".join(parts) + ".</p>"
+    return f'<p class="headline {tone}-run" id="headline">' + "; ".join(parts) + ".</p>"
 
 
 def _meta(summary: dict[str, Any]) -> str:
@@ -164,8 +193,12 @@ def render_dashboard(document: dict[str, Any]) -> str:
     """`index.html` of a `refhound.triage/1` document (papers already ranked)."""
     summary = document["summary"]
     papers = document["papers"]
-    head = "".join(f'<th data-type="{kind}" scope="col">{escape(name)}</th>' for name, kind in _COLUMNS)
-    rows = "\n".join(_row(rank, paper) for rank, paper in enumerate(papers, 1))
+    threshold = float(summary.get("threshold") or 0.5)
+    head = "".join(
+        f'<th data-type="{kind}" scope="col" title="{escape(tip)}">{escape(name)}</th>'
+        for name, kind, tip in _COLUMNS
+    )
+    rows = "\n".join(_row(rank, paper, threshold) for rank, paper in enumerate(papers, 1))
     skipped = summary.get("skipped") or []
     skipped_html = ""
     if skipped:
@@ -173,6 +206,17 @@ def render_dashboard(document: dict[str, Any]) -> str:
         skipped_html = (
             f"<details><summary>{len(skipped)} files passed over</summary><ul>{items}</ul></details>"
         )
+    low = max(0.0, threshold - BORDERLINE_BAND)
+    options = [
+        ("all", "all papers"),
+        ("flagged", f"flagged: a likelihood ≥ {threshold:.2f}"),
+        ("borderline", f"borderline: {low:.2f}–{threshold:.2f}"),
+        ("low", f"low: under {low:.2f}"),
+        ("unchecked", f"mostly could not be checked (≥ {MOSTLY_UNCHECKED:.0%} unverified, or failed)"),
+        ("error", "could not be read"),
+        ("retracted", "cite a retracted or withdrawn work"),
+    ]
+    select = "".join(f'<option value="{value}">{escape(label)}</option>' for value, label in options)
     return "\n".join(
         [
             '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">',
@@ -182,10 +226,7 @@ def render_dashboard(document: dict[str, Any]) -> str:
             _headline(summary),
             '<div class="controls"><label>filter <input id="filter" type="search" '
             'placeholder="paper, reference, reason"></label>'
-            '<label>show <select id="status"><option value="all">all papers</option>'
-            '<option value="flagged">with hallucinated references</option>'
-            '<option value="checked">checked</option><option value="error">could not be checked</option>'
-            '</select></label><span id="shown"></span></div>',
+            f'<label>show <select id="show">{select}</select></label><span id="shown"></span></div>',
             f'<div class="scroll"><table id="papers"><thead><tr>{head}</tr></thead><tbody>\n{rows}\n'
             "</tbody></table></div>",
             skipped_html,

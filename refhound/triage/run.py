@@ -20,9 +20,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from refhound.inputs.archives import ArchiveLimits
+from refhound.likelihood import Policy
 from refhound.report.html import ReportHeader, header_for
 from refhound.settings import Settings
 from refhound.triage.inputs import Collected, collect
@@ -108,13 +109,24 @@ def run_triage(
     state = prepare(options)
     with work_folder(state / "work") as work:
         collected = collect(paths, options.out_dir, work, archive_limits(options.settings))
-        rows, outcomes, resumed, interrupted = _check(collected, options, state, when, backend, progress)
+        checked = _check(collected, options, state, when, backend, progress)
     header = header_of(options, when)
-    ordered = ranked(rows)
-    summary = _summary(ordered, collected, outcomes, options, header, resumed, time.perf_counter() - started)
-    summary["interrupted"] = interrupted
+    ordered = ranked(checked.rows)
+    summary = _summary(ordered, collected, checked, options, header, time.perf_counter() - started)
+    summary["interrupted"] = checked.interrupted
     write_outputs(options.out_dir, ordered, summary)
-    return TriageResult(ordered, summary, interrupted, outcomes)
+    return TriageResult(ordered, summary, checked.interrupted, checked.outcomes)
+
+
+class Checked(NamedTuple):
+    """Rows of every paper (reused, input errors, checked now); the outcomes reported; how many papers were
+    reused, and how many were saved by workers after an interrupt stopped their reporting."""
+
+    rows: list[PaperRow]
+    outcomes: list[Outcome]
+    resumed: int
+    saved_late: int
+    interrupted: bool
 
 
 def _check(
@@ -124,9 +136,7 @@ def _check(
     when: datetime,
     backend: Backend,
     progress: Callable[[int, int], None] | None,
-) -> tuple[list[PaperRow], list[Outcome], int, bool]:
-    """Rows of every paper (reused, input errors, checked now), the outcomes, how many were reused, and
-    whether the run was interrupted."""
+) -> Checked:
     fingerprint = run_fingerprint(options.settings, options.index_stats)
     jobs, rows = jobs_of(collected, fingerprint)
     todo: list[Job] = []
@@ -149,6 +159,7 @@ def _check(
         slots=_slots(options.settings, state),
     )
     outcomes: list[Outcome] = []
+    late = 0
 
     def finished(outcome: Outcome) -> None:
         outcomes.append(outcome)
@@ -160,8 +171,15 @@ def _check(
         if todo:
             backend.run(setup, todo, finished)
     except KeyboardInterrupt:
-        return rows, outcomes, resumed, True
-    return rows, outcomes, resumed, False
+        # A worker may have saved its paper after the interrupt stopped the reporting: what is on disk
+        # is kept (the next run reuses it), so it is counted as checked now, not lost.
+        reported = {outcome.job.key for outcome in outcomes}
+        for job in todo:
+            if job.key not in reported and (saved := load_done(options.out_dir, job.key)) is not None:
+                rows.append(saved.model_copy(update={"paper": job.paper}))
+                late += 1
+        return Checked(rows, outcomes, resumed, late, interrupted=True)
+    return Checked(rows, outcomes, resumed, late, interrupted=False)
 
 
 def _lookups(state: Path, fingerprint: str) -> str:
@@ -178,12 +196,12 @@ def _slots(settings: Settings, state: Path) -> Slots | None:
 def _summary(
     rows: list[PaperRow],
     collected: Collected,
-    outcomes: list[Outcome],
+    run: Checked,
     options: TriageOptions,
     header: ReportHeader,
-    resumed: int,
     seconds: float,
 ) -> dict[str, Any]:
+    outcomes, resumed, saved_late = run.outcomes, run.resumed, run.saved_late
     checked = [row for row in rows if row.status == "checked"]
     totals = {
         name: sum(getattr(row.verdicts, name) for row in checked)
@@ -192,6 +210,7 @@ def _summary(
     lookups = sum(o.lookups for o in outcomes)
     reused = sum(o.reused for o in outcomes)
     return {
+        "threshold": Policy.from_settings(options.settings.likelihood).threshold,
         "papers": len(rows),
         "checked": len(checked),
         "errors": len(rows) - len(checked),
@@ -210,7 +229,7 @@ def _summary(
             "workers": options.workers,
             "backend": options.backend_name,
             "seconds": round(seconds, 2),
-            "checked_now": len(outcomes),
+            "checked_now": len(outcomes) + saved_late,
             "peak_rss_mb_per_worker": max((o.peak_rss_mb for o in outcomes), default=0.0),
             "resumed": resumed,
         },

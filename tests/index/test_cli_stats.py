@@ -72,3 +72,34 @@ def test_the_long_source_of_the_counts_is_a_note(tmp_path: Path) -> None:
     assert result.stdout.count("lixin4ever") == 1
     assert "reach the 773 accepted papers published [1]" in result.stdout
     assert "[1] published accepted-paper counts: github.com/lixin4ever/" in result.stdout
+
+
+def test_the_summary_gives_decades_major_venues_and_the_commands_to_add_the_rest(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["index", "stats", "--db", str(_index(tmp_path)), "--json"])
+    assert result.exit_code == 0, result.output
+    info = json.loads(result.stdout)
+    assert sum(d["records"] for d in info["decades"]) == info["records"]  # every fixture record has a year
+    tens = next(d["records"] for d in info["decades"] if d["decade"] == 2010)
+    assert tens >= 600 + 774  # NIPS 2017's and ICML 2019's lists, beside the ACL fixture's
+    icml = next(v for v in info["major_venues"] if v["venue"] == "icml")
+    assert (icml["first"], icml["last"], icml["last_complete"], icml["records"]) == (2019, 2020, 2019, 1774)
+    # Nothing after 2020: each command that would add recent years, with the dblp dump's URL.
+    assert any("--dblp https://dblp.org/xml/dblp.xml.gz" in c for c in info["to_add"])
+    assert any("--bib trusted.bib" in c for c in info["to_add"])
+    table = CliRunner().invoke(app, ["index", "stats", "--db", str(_index(_fresh(tmp_path / "t")))], env=ENV)
+    assert "major venues" in table.stdout and "to cover recent years" in table.stdout
+
+
+def test_a_dump_url_whose_host_cannot_be_reached_names_the_host_and_the_cause(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        app,
+        ["index", "build", "--db", str(tmp_path / "i.sqlite"), "--dblp", "https://no-such-host.invalid/dblp.xml.gz",
+         "--retries", "0", "--downloads", str(tmp_path / "dl")],
+    )  # fmt: skip
+    assert result.exit_code == 2
+    assert "cannot reach no-such-host.invalid: its name does not resolve" in " ".join(result.stderr.split())
+
+
+def _fresh(folder: Path) -> Path:
+    folder.mkdir()
+    return folder

@@ -253,7 +253,7 @@ def test_bad_input_is_one_clear_message(tmp_path: Path) -> None:
     code, output = run("update", "--db", str(db), "--crossref", "issn:1", "--since", "last week")
     assert code == 2 and "not a date" in output
     code, output = run("update", "--db", str(db))
-    assert code == 0 and "no origins recorded" in output
+    assert code == 2 and "nothing to update" in output and "refhound index build" in output
     works = shared_path("index", "arxiv-oai-snapshot-sample-200.jsonl")
     assert run("build", "--db", str(db), "--arxiv", str(works), "--version", "v7")[0] == 0
     code, output = run("update", "--db", str(db), "--arxiv-oai", "http://127.0.0.1:9/oai2")

@@ -38,7 +38,7 @@ A new paragraph: "an uncited quotation stands here alone".
 
 QUOTE_KEYS = [
     "text", "start", "end", "citation", "source", "status", "source_start", "source_end", "matched_text",
-    "source_sha256", "note",
+    "source_sha256", "note", "alterations",
 ]  # fmt: skip
 
 
@@ -118,19 +118,18 @@ def test_markdown_marks_unverified_quotes_inline(
     tmp_path: Path, server: SiteServer, online: Settings
 ) -> None:
     rendered = render_markdown(run_check(tmp_path, server, online))
-    assert (
-        '"<mark>revenue rose by 21 percent, and the company may expand</mark>" **⚠ near_match [Q2]**'
-        in rendered
-    )
+    marked = '"<mark>revenue rose by 21 percent, and the company may expand</mark>"'
+    assert f"{marked} **⚠ near_match 🔴 altered: number [Q2]**" in rendered  # a changed number: red
     assert "“<mark>the defendant was not liable" not in rendered  # verified quotes stay as they are
-    assert "## Quote check" in rendered and "- **Q2 · near_match** — cited as [1]" in rendered
+    assert "## Quote check" in rendered
+    assert "- **Q2 · near_match** · 🔴 **altered: number** — cited as [1]" in rendered
 
 
 def test_html_is_self_contained_and_escaped(tmp_path: Path, server: SiteServer, online: Settings) -> None:
     report = run_check(tmp_path, server, online)
     html = render_html(report)
     assert html.startswith("<!DOCTYPE html>") and "<script" not in html
-    assert '<mark class="near_match"' in html and 'class="badge uncited"' in html
+    assert '<mark class="near_match altered"' in html and 'class="badge uncited"' in html
     assert '<tr id="q2">' in html
 
 

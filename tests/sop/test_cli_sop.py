@@ -47,7 +47,7 @@ def bib(tmp_path: Path) -> Path:
 
 
 def test_check_runs_the_default_sop_and_times_every_stage(bib: Path, small_index: Path) -> None:
-    code, out, err = check(bib, "--index", small_index, "--format", "json")
+    code, out, err = check(bib, "--index", small_index, "--format", "json", "--verbose")
     assert code == 1, err  # the second is flagged on its absence from ICML 2019, held completely
     first, second = json.loads(out)["references"]
     assert (first["verdict"], first["stage"]) == ("verified", "index")
@@ -198,7 +198,7 @@ def test_a_resumed_run_repeats_its_settings_offline_included(
         for service in ("CROSSREF", "OPENALEX", "DBLP", "ARXIV", "SEMANTIC_SCHOLAR", "DOI"):
             monkeypatch.setenv(f"REFHOUND_SOURCES__{service}__BASE_URL", server.url)
             monkeypatch.setenv(f"REFHOUND_SOURCES__{service}__RETRIES", "0")
-        code, out, err = check("--resume", "run-x", "--format", "json")
+        code, out, err = check("--resume", "run-x", "--format", "json", "--verbose")
     finally:
         server.stop()
     assert code in (0, 1), err

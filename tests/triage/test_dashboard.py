@@ -97,6 +97,8 @@ def test_the_dashboard_escapes_what_papers_say() -> None:
     }
     page = render_dashboard(document)
     assert "<img src=x" not in page and "<script>alert" not in page
+    # No paper flagged: the headline is not red.
+    assert 'class="ok"' in page and 'class="bad"' not in page
 
 
 @pytest.fixture
@@ -126,9 +128,16 @@ def test_the_dashboard_sorts_filters_and_opens_a_paper_in_chromium(triaged: Path
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         try:
-            page = browser.new_page()
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
             page.goto((triaged / "index.html").as_uri())
             assert "1 of 2 papers cite hallucinated references" in page.inner_text("#headline")
+            # At 1,280 px every column is on screen: nothing to scroll sideways to.
+            for name in ("likelihood", "flagged", "unverified", "verified", "references"):
+                box = page.locator("#papers th", has_text=re.compile(f"^{name}$")).bounding_box()
+                assert box is not None and box["x"] + box["width"] <= 1280, name
+            assert page.evaluate("document.querySelector('.scroll').scrollWidth <= window.innerWidth")
+            red = page.eval_on_selector("#headline span", "e => getComputedStyle(e).color")
+            assert red == "rgb(198, 40, 40)"  # a paper is flagged
             assert "offline" in page.inner_text("#run")
             rows = page.locator("#papers tbody tr")
             assert rows.count() == 3
@@ -144,10 +153,14 @@ def test_the_dashboard_sorts_filters_and_opens_a_paper_in_chromium(triaged: Path
             page.fill("#filter", "clean")
             assert page.locator("#papers tbody tr:visible").count() == 1
             page.fill("#filter", "")
-            page.select_option("#status", "error")
+            page.select_option("#show", "error")
             visible = page.locator("#papers tbody tr:visible")
             assert visible.count() == 1 and "empty file" in visible.inner_text()
-            page.select_option("#status", "flagged")
+            page.select_option("#show", "unchecked")  # the unreadable one at least
+            assert "broken.pdf" in page.locator("#papers tbody tr:visible").all_inner_texts()[-1]
+            page.select_option("#show", "low")
+            assert "clean.bib" in " ".join(page.locator("#papers tbody tr:visible").all_inner_texts())
+            page.select_option("#show", "flagged")
             assert page.locator("#papers tbody tr:visible").count() == 1
             # Open the flagged paper: its problems come first, the most likely invented first, each with
             # its likelihood's bar; the wrong year is marked in the cited string.

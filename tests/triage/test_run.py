@@ -280,6 +280,10 @@ def test_ctrl_c_keeps_the_finished_papers(small_index: Path, tmp_path: Path) -> 
     document = json.loads((out / "triage.json").read_text())
     assert document["summary"]["interrupted"] is True
     assert sorted(p["paper"] for p in document["papers"]) == ["a0.bib", "a1.bib", "a2.bib"]
+    # What is said is what was kept: every paper saved before the workers stopped is counted.
+    kept = len(list(done.iterdir()))
+    assert document["summary"]["run"]["checked_now"] == kept == 3
+    assert f"{kept} checked now" in stderr.decode()
     assert all((out / p["report"]).is_file() for p in document["papers"])
     assert not list((out / "papers").glob("*.part"))  # no half-written file
 

@@ -6,6 +6,8 @@ const API = "/api/v1";
 const RANK = { fabricated: 0, metadata_error: 1, unverified: 3, verified: 4 };
 let currentJob = null;
 let results = [];
+let threshold = null;  // the likelihood from which a reference is flagged (the report says; known when done)
+const BORDERLINE = 0.2;  // within this much below the threshold: borderline
 
 function $(id) { return document.getElementById(id); }
 function plural(n, noun) { return n + " " + noun + (n === 1 ? "" : "s"); }
@@ -54,6 +56,11 @@ async function showHealth() {
     $("health").textContent = "refhound " + body.version + " · index of " + body.index.records +
       " records, " + covered + " venues covered completely · " + (body.offline ? "offline" : "online") +
       (body.status === "ok" ? "" : " · " + body.error);
+    if (body.offline) {  // the server never uses the network: the box says so and cannot be unticked
+      $("offline").checked = true;
+      $("offline").disabled = true;
+      $("offline-label").title = "this server runs with --offline";
+    }
   } catch (error) {
     $("health").textContent = String(error.message || error);
   }
@@ -113,12 +120,52 @@ function likelihoodBar(result) {
     el("span", { class: "bar" }, fill), " " + share.toFixed(2));
 }
 
+// A numbered reference reads "[4]" as in the manuscript; a BibTeX key as itself.
+function idLabel(result) {
+  return /^[0-9]+$/.test(result.id) ? "[" + result.id + "]" : result.id;
+}
+
+function likelihoodOf(result) { return typeof result.likelihood === "number" ? result.likelihood : 0; }
+
+// Which group a reference is reviewed in: flagged (at or above the threshold), or by its verdict.
+function groupOf(result) {
+  if (threshold !== null ? likelihoodOf(result) >= threshold : result.hallucinated === true) return "flagged";
+  if (result.verdict === "verified") return "verified";
+  if (result.verdict === "unverified") return "unverified";
+  return "wrong";
+}
+
+function isBorderline(result) {
+  const t = threshold === null ? 0.5 : threshold;
+  return likelihoodOf(result) < t && likelihoodOf(result) >= t - BORDERLINE;
+}
+
+// A cited work that was retracted, withdrawn or put under concern: said apart from the verdict, which is
+// about whether the citation is right.
+function retractionNote(retraction) {
+  if (!retraction || !retraction.kind) return null;
+  const words = String(retraction.kind).replace(/_/g, " ");
+  const note = el("div", { class: "retraction" }, el("strong", {}, "the cited work is " + words));
+  if (retraction.date) note.append(" on " + retraction.date);
+  if (retraction.notice_doi) {
+    note.append(" · notice ");
+    note.append(el("a", { href: "https://doi.org/" + encodeURIComponent(retraction.notice_doi).replace(/%2F/g, "/"),
+      target: "_blank", rel: "noopener noreferrer" }, retraction.notice_doi));
+  }
+  if (retraction.source) note.append(el("span", { class: "muted" }, " (" + retraction.source + ")"));
+  return note;
+}
+
 function referenceItem(result) {
-  const item = el("li", { class: "ref", "data-verdict": result.verdict, "data-id": result.id,
-    "data-likelihood": typeof result.likelihood === "number" ? String(result.likelihood) : "" });
+  const group = groupOf(result);
+  const band = group === "flagged" ? " band-flagged" : isBorderline(result) ? " band-borderline" : "";
+  const item = el("li", { class: "ref" + band, "data-verdict": result.verdict, "data-id": result.id,
+    "data-group": group, "data-likelihood": typeof result.likelihood === "number" ? String(result.likelihood) : "" });
   item.append(el("div", {},
     el("span", { class: "verdict " + result.verdict }, verdictLabel(result)), " ",
-    el("strong", {}, result.id), result.input ? el("span", { class: "muted" }, " · " + result.input) : null,
+    el("span", { class: "refid", title: "the reference's key or number in its input" }, idLabel(result)),
+    result.input ? el("span", { class: "muted" }, " · " + result.input) : null,
+    group === "flagged" ? el("strong", { class: "fabricated" }, " · flagged as likely invented") : null,
     " ", likelihoodBar(result)));
   item.append(markedCitation(result));
   for (const check of result.fields || []) {
@@ -131,29 +178,87 @@ function referenceItem(result) {
   }
   const link = evidenceLink(result);
   if (link) item.append(el("div", { class: "fix" }, "evidence: ", link));
+  const retraction = retractionNote(result.retraction);
+  if (retraction) item.append(retraction);
   if (result.reason) item.append(el("div", { class: "reason" }, result.reason));
   return item;
 }
 
+const GROUPS = [
+  ["flagged", "flagged"], ["wrong", "wrong field"], ["unverified", "unverified"], ["verified", "verified"],
+];
+
+function counts() {
+  const by = { flagged: 0, wrong: 0, unverified: 0, verified: 0 };
+  for (const result of results) by[groupOf(result)] += 1;
+  return by;
+}
+
+// One bar, a segment per group in proportion to its references; a segment shows only its group.
+function renderSummary() {
+  const by = counts();
+  const segments = GROUPS.filter(([group]) => by[group]).map(([group, label]) => {
+    const segment = el("button", { type: "button", class: "seg-" + group, "data-group": group,
+      title: label + ": " + by[group] }, label + " " + by[group]);
+    segment.style.flex = String(by[group]);
+    segment.addEventListener("click", () => { $("show").value = group === "verified" ? "all" : group; applyView(); });
+    return segment;
+  });
+  $("summary").replaceChildren(...segments);
+  $("summary").hidden = results.length === 0;
+  $("controls").hidden = results.length === 0;
+}
+
+function sortKey(mode) {
+  if (mode === "order") return (a, b) => a.position - b.position;
+  if (mode === "verdict") return (a, b) => rank(a) - rank(b) || likelihoodOf(b) - likelihoodOf(a) || a.position - b.position;
+  return (a, b) => likelihoodOf(b) - likelihoodOf(a) || rank(a) - rank(b) || a.position - b.position;
+}
+
+function shown(result, mode, text) {
+  const group = groupOf(result);
+  if (text && !(result.raw || "").toLowerCase().includes(text) && !String(result.id).toLowerCase().includes(text)) return false;
+  if (mode === "all") return true;
+  if (mode === "borderline") return isBorderline(result);
+  return group === mode;
+}
+
 function renderResults() {
-  // Problems first, most likely invented first; then worst verdict, then the input's order.
-  const likely = (r) => (typeof r.likelihood === "number" ? r.likelihood : 0);
-  const ordered = results.map((r) => [r, r.position])
-    .sort((a, b) => likely(b[0]) - likely(a[0]) || rank(a[0]) - rank(b[0]) || a[1] - b[1]);
+  // Problems first, most likely invented first (or as the sort chooses); verified ones folded below.
+  const mode = $("show").value;
+  const text = $("find").value.trim().toLowerCase();
+  const ordered = results.slice().sort(sortKey($("sort").value));
   const problems = $("problems");
   const verified = $("verified");
   problems.replaceChildren();
   verified.replaceChildren();
-  for (const [result] of ordered) {
-    (result.verdict === "verified" ? verified : problems).append(referenceItem(result));
+  let listed = 0;
+  for (const result of ordered) {
+    if (groupOf(result) === "verified") { verified.append(referenceItem(result)); continue; }
+    if (!shown(result, mode, text)) continue;
+    problems.append(referenceItem(result));
+    listed += 1;
   }
-  $("problems-box").hidden = problems.children.length === 0;
+  const toReview = results.length - counts().verified;
+  $("problems-box").hidden = toReview === 0;
+  $("problems-title").textContent = "To review (" + listed + " of " + toReview + ")";
   $("verified-box").hidden = verified.children.length === 0;
   $("verified-title").textContent = "Verified (" + verified.children.length + ")";
-  const counts = {};
-  for (const result of results) counts[result.verdict] = (counts[result.verdict] || 0) + 1;
-  $("summary").replaceChildren(...["fabricated", "metadata_error", "unverified", "verified"]
-    .filter((v) => counts[v]).map((v) => el("span", { class: v }, v.replace("_", " ") + ": " + counts[v])));
+  $("shown").textContent = listed + " shown";
+  renderSummary();
+}
+
+function applyView() { renderResults(); }
+
+// The run's outcome in words that agree with the lists below it.
+function outcomeLine(total) {
+  const by = counts();
+  const parts = [];
+  if (by.flagged) parts.push(plural(by.flagged, "reference") + " flagged as likely invented");
+  if (by.wrong) parts.push(by.wrong + " with wrong fields");
+  if (by.unverified) parts.push(by.unverified + " could not be checked");
+  const found = parts.length ? parts.join(", ") : "every reference verified";
+  return "done: " + plural(total, "reference") + " checked — " + (by.flagged ? "" : "none flagged; ") + found;
 }
 
 function setStatus(text, isError) {
@@ -170,6 +275,7 @@ async function startCheck(event) {
   form.append("offline", $("offline").checked ? "true" : "false");
   form.append("flag", $("flag").value);
   results = [];
+  threshold = null;
   renderResults();
   $("downloads").hidden = true;
   $("input-problems").replaceChildren();
@@ -200,11 +306,11 @@ async function poll(jobId) {
     if (total) { bar.max = total; bar.value = decided; }
     if (job.status === "failed") { setStatus("failed: " + job.error, true); bar.hidden = true; return; }
     if (job.status === "done") {
+      if (typeof job.report.threshold === "number") threshold = job.report.threshold;
       renderResults();
       bar.hidden = true;
       showInputProblems(job.report.problems || []);
-      const flagged = job.flagged ? " — problems found" : " — no problem found";
-      setStatus("done: " + plural(total, "reference") + " checked" + flagged);
+      setStatus(outcomeLine(total));
       $("downloads").hidden = false;
       return;
     }
@@ -236,6 +342,16 @@ async function download(format) {
 
 // --- the quotes tab ---------------------------------------------------------------------------------
 
+// A citation as a reader sees it: "[Smith 2020](https://…)" shows "Smith 2020", "[^3]" shows "3".
+function plainCitation(citation) {
+  return String(citation)
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/\[\^([^\]]+)\]/g, "$1")
+    .replace(/^\[([^\]]+)\]:?\s*/, "$1 ")
+    .replace(/[*_`]/g, "")
+    .trim();
+}
+
 async function checkQuotes(event) {
   event.preventDefault();
   const documentFile = $("q-document").files[0];
@@ -244,6 +360,7 @@ async function checkQuotes(event) {
   form.append("document", documentFile, documentFile.name);
   for (const file of $("q-sources").files) form.append("source", file, file.name);
   form.append("offline", $("q-offline").checked ? "true" : "false");
+  if ($("q-evaluate").checked) form.append("evaluate", "all");
   $("q-status").textContent = "checking…";
   $("q-results").replaceChildren();
   $("q-summary").replaceChildren();
@@ -258,16 +375,37 @@ async function checkQuotes(event) {
     $("q-status").textContent = plural(summary.total, "quote") + " checked";
     $("q-summary").replaceChildren(...["verified", "near_match", "not_found", "citation_unresolved", "uncited"]
       .filter((s) => summary[s]).map((s) => el("span", { class: s }, s.replace("_", " ") + ": " + summary[s] + "  ")));
-    for (const quote of report.quotes) {
-      $("q-results").append(el("li", { class: "quote", "data-status": quote.status },
-        el("span", { class: "verdict " + quote.status }, quote.status.replace("_", " ")), " ",
-        quote.citation ? el("strong", {}, quote.citation + " ") : null,
-        el("div", { class: "cited" }, quote.quote || quote.text || ""),
-        quote.note ? el("div", { class: "reason" }, quote.note) : null));
+    if (typeof report.confidence === "number") {
+      $("q-summary").append(el("span", { class: "confidence" }, "document confidence " + report.confidence.toFixed(2)));
     }
+    for (const quote of report.quotes) $("q-results").append(quoteItem(quote));
   } catch (error) {
     $("q-status").replaceChildren(el("span", { class: "error" }, String(error.message || error)));
   }
+}
+
+// One quote: its status, what was changed in it (in red, whatever the status), each evaluator's verdict
+// with its explanation, and its confidence.
+function quoteItem(quote) {
+  const altered = (quote.alterations || []).length > 0;
+  const item = el("li", { class: "quote" + (altered ? " altered" : ""), "data-status": quote.status },
+    el("span", { class: "verdict " + quote.status }, quote.status.replace("_", " ")), " ",
+    quote.citation ? el("strong", {}, plainCitation(quote.citation) + " ") : null,
+    typeof quote.confidence === "number" ? el("span", { class: "muted" }, "confidence " + quote.confidence.toFixed(2)) : null,
+    el("div", { class: "cited" }, quote.quote || quote.text || ""));
+  if (altered) {
+    item.append(el("div", { class: "alterations" }, "changed: " + quote.alterations.join(", ")));
+  }
+  if (quote.note) item.append(el("div", { class: "reason" }, quote.note));
+  for (const [name, evaluation] of Object.entries(quote.evaluations || {})) {
+    if (!evaluation) continue;
+    const verdict = String(evaluation.verdict || "").replace(/_/g, " ");
+    item.append(el("div", { class: "evaluation", "data-evaluator": name },
+      el("strong", {}, name + ": "), el("span", { class: "eval-" + (evaluation.verdict || "") }, verdict),
+      evaluation.explanation || evaluation.reason
+        ? el("span", { class: "muted" }, " — " + (evaluation.explanation || evaluation.reason)) : null));
+  }
+  return item;
 }
 
 // --- wiring -----------------------------------------------------------------------------------------
@@ -282,6 +420,8 @@ function showTab(name) {
 $("tab-refs").addEventListener("click", () => showTab("refs"));
 $("tab-quotes").addEventListener("click", () => showTab("quotes"));
 $("check-form").addEventListener("submit", startCheck);
+for (const control of ["show", "sort"]) $(control).addEventListener("change", applyView);
+$("find").addEventListener("input", applyView);
 $("quotes-form").addEventListener("submit", checkQuotes);
 for (const button of $("downloads").querySelectorAll("button")) {
   button.addEventListener("click", () => download(button.dataset.format));

@@ -1,0 +1,353 @@
+"""`refhound check INPUTS`: a verdict, and the likelihood that it was invented, for every reference.
+
+Exit codes (see `Exit`): 0 all good, 1 a hallucination found, 2 usage error or no usable input, 3 some
+entries could not be read, 4 some verdicts unverified because a source gave no answer; 1 > 3 > 4.
+Everything beyond the options is imported inside the command, so a usage error answers at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from refhound.cli.extract import LLMModelOption, LLMModeOption, LLMUrlOption, llm_options
+from refhound.cli.output import (
+    EXIT_INTERRUPTED,
+    EXIT_USAGE,
+    MailtoOption,
+    PriorOption,
+    QuietOption,
+    SearchOption,
+    ThresholdOption,
+    VerboseOption,
+    err,
+    fail,
+    format_for,
+    likelihood_options,
+    online_options,
+    print_error,
+    run_exit,
+    set_verbosity,
+    settings_from_options,
+    working,
+    write_output,
+)
+from refhound.errors import InputError, RefhoundError
+from refhound.policies import FlagPolicy, UnverifiedPolicy
+from refhound.report import FORMATS
+
+if TYPE_CHECKING:
+    from refhound.index.store import IndexStore
+    from refhound.models import InputProblem, Reference, Report
+    from refhound.settings import Settings
+    from refhound.sop.runner import OnDecided, RunOutcome, SopRunner
+
+_PROGRESS_MIN = 50  # show a progress bar for inputs with at least this many references
+_UNWRAPPED = 1_000  # the table's width when nothing should wrap: wider than any cell it prints
+
+
+def _read_one(path: Path, settings: Settings) -> tuple[list[Reference], list[InputProblem]]:
+    """The references of one input: a manuscript PDF through the extractor agent, else a reference list."""
+    from refhound.inputs import read_input
+    from refhound.inputs.files import check_pdf_file, is_pdf
+    from refhound.inputs.project import is_latex_project, read_latex_project
+    from refhound.inputs.remote import fetch_if_remote
+
+    path = fetch_if_remote(path, settings)  # arXiv:ID or a URL: its LaTeX source folder or its PDF
+    if is_latex_project(path):
+        project = read_latex_project(path, settings.check.max_input_bytes)
+        return project.references, project.problems
+    if is_pdf(path):
+        # An unusable file is said at once, before the PDF library (and its layout model) is loaded.
+        check_pdf_file(path, settings.extract.max_bytes)
+        from refhound.agents.extractor import read_pdf_references
+
+        with working(f"extracting the references of {path}"):
+            extracted: tuple[list[Reference], list[InputProblem]] = read_pdf_references(path, settings)
+        return extracted
+    read = read_input(path, max_bytes=settings.check.max_input_bytes)
+    return read.references, read.problems
+
+
+def _read(paths: list[Path], settings: Settings) -> tuple[list[Reference], list[InputProblem], bool]:
+    """Read every input; an unusable one is reported and skipped so the others are still checked."""
+    from refhound.models import InputProblem
+
+    references: list[Reference] = []
+    problems: list[InputProblem] = []
+    unusable = False
+    for path in paths:
+        try:
+            found, found_problems = _read_one(path, settings)
+        except InputError as exc:
+            print_error(exc)
+            problems.append(InputProblem(input=str(path), message=exc.problem))
+            unusable = True
+            continue
+        references.extend(found)
+        problems.extend(found_problems)
+        for problem in found_problems:
+            where = f"{problem.input} ({problem.location})" if problem.location else problem.input
+            err.print(f"[yellow]warning:[/] {where}: {problem.message}", highlight=False, soft_wrap=True)
+    return references, problems, unusable
+
+
+def check(
+    inputs: Annotated[
+        list[Path] | None,
+        typer.Argument(
+            help="Manuscript PDFs, LaTeX projects (.tex or folder), arXiv:ID or URLs (online), or .bib, "
+            ".bbl, CSL-JSON or plain-text reference lists.",
+            show_default=False,
+        ),
+    ] = None,
+    fmt: Annotated[
+        str | None,
+        typer.Option(
+            "--format",
+            "-f",
+            help=f"table (terminal) or one of: {', '.join(FORMATS)} (default: from the --output file's "
+            "extension, else table).",
+        ),
+    ] = None,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write the report to this file.")
+    ] = None,
+    index: Annotated[
+        Path | None, typer.Option("--index", help="Index database (default: the embedded one).")
+    ] = None,
+    offline: Annotated[bool, typer.Option("--offline", help="Never use the network.")] = False,
+    unverified_as: Annotated[
+        UnverifiedPolicy | None,
+        typer.Option("--unverified-as", help="Count unverified references as real, fake or unknown."),
+    ] = None,
+    llm_url: LLMUrlOption = None,
+    llm_model: LLMModelOption = None,
+    llm: LLMModeOption = None,
+    sop: Annotated[
+        str | None,
+        typer.Option("--sop", help="SOP to follow: default, citeaudit, or the path of a YAML file."),
+    ] = None,
+    resume: Annotated[
+        str | None,
+        typer.Option(
+            "--resume",
+            help="Finish the interrupted run RUN_ID with the settings and index it started with (its inputs "
+            "are not read again; only --format and --output may be given with it). Runs: `refhound runs`.",
+        ),
+    ] = None,
+    concurrency: Annotated[
+        int | None, typer.Option("--concurrency", min=1, help="References checked at the same time.")
+    ] = None,
+    flag: Annotated[
+        FlagPolicy | None,
+        typer.Option(
+            "--flag",
+            help="What exit code 1 means: a fabricated or major-error reference (major, the default), or "
+            "any metadata error, minor slips included (any).",
+        ),
+    ] = None,
+    threshold: ThresholdOption = None,
+    prior: PriorOption = None,
+    mailto: MailtoOption = None,
+    search: SearchOption = None,
+    width: Annotated[
+        int | None,
+        typer.Option(
+            "--width",
+            min=40,
+            help="Width of the table report in characters (default: the terminal's; no wrapping when the "
+            "output is not a terminal).",
+        ),
+    ] = None,
+    quiet: QuietOption = False,
+    verbose: VerboseOption = False,
+) -> None:
+    """Check every reference of INPUTS and report a verdict and a likelihood of invention for each.
+
+    Exit code: 0 all good, 1 a hallucination found, 3 some entries could not be read, 4 some references
+    unverified because a source gave no answer (1 wins over 3, 3 over 4), 2 usage error."""
+    set_verbosity(quiet, verbose)
+    fmt = format_for(fmt, output, "table")
+    if fmt != "table" and fmt not in FORMATS:
+        raise fail(f"unknown format {fmt!r}; choose table or one of: {', '.join(FORMATS)}")
+    if bool(inputs) == bool(resume):
+        raise fail("give the INPUTS to check, or --resume RUN_ID to finish an interrupted run (not both)")
+    if inputs and not any(path.exists() for path in inputs):  # said before settings and readers load
+        for path in inputs:
+            print_error(f"{path}: no such file")
+        raise typer.Exit(EXIT_USAGE)
+    shaping = {
+        "--index": index,
+        "--offline": offline or None,
+        "--unverified-as": unverified_as,
+        "--flag": flag,
+        "--sop": sop,
+        "--concurrency": concurrency,
+        "--llm-url": llm_url,
+        "--llm-model": llm_model,
+        "--llm": llm,
+        "--threshold": threshold,
+        "--prior": prior,
+        "--mailto": mailto,
+        "--search": search,
+    }
+    if resume:
+        if given := [name for name, value in shaping.items() if value is not None]:
+            raise fail(
+                f"--resume repeats every setting run {resume} started with; leave out {', '.join(given)}"
+            )
+        settings, index = _stored_run_or_fail(resume)
+    else:
+        settings = settings_from_options(
+            {
+                "check": {"offline": offline or None, "unverified_as": unverified_as, "flag": flag},
+                "sop": {"name": sop, "concurrency": concurrency},
+            },
+            online_options(mailto, search),
+            llm_options(llm_url, llm_model, llm),
+            likelihood_options(threshold, prior),
+        )
+    # Inputs first: when none can be used, their errors are all there is to say, before any set-up.
+    references, problems, unusable = _read(inputs or [], settings)
+    if unusable and not references:
+        raise typer.Exit(EXIT_USAGE)
+    from refhound.cli.output import open_index_or_fail
+    from refhound.likelihood import Policy
+    from refhound.models import Report
+
+    with open_index_or_fail(index, settings) as store, _runner_or_fail(settings, store) as runner:
+        index_stats = store.stats() if fmt == "html" else None  # for the HTML report's header
+        if resume:
+            outcome = _run(runner, resume, settings)
+        else:
+            from refhound.sop.runner import new_run_id
+
+            batch = _Batch(references, [str(p) for p in inputs or []], problems)
+            outcome = _run(runner, new_run_id(), settings, batch)
+    likelihood = Policy.from_settings(settings.likelihood)
+    report = Report(
+        inputs=outcome.inputs,
+        references=outcome.results,
+        problems=outcome.problems,
+        model=likelihood.model.label,
+        threshold=likelihood.threshold,
+    )
+    _emit(report, fmt, output, index_stats, settings.check.offline, width)
+    raise typer.Exit(_exit_code(report, settings, unusable))
+
+
+def _exit_code(report: Report, settings: Settings, unusable: bool) -> int:
+    from refhound.models import Verdict, is_hallucinated
+
+    policy, threshold = settings.check, report.threshold if report.threshold is not None else 1.0
+    hallucinated = any(
+        is_hallucinated(r.verdict, r.likelihood, threshold, policy.unverified_as, policy.flag)
+        for r in report.references
+    )
+    unreachable = any(r.verdict is Verdict.UNVERIFIED and r.unreachable for r in report.references)
+    return run_exit(
+        hallucinated=hallucinated,
+        # An uncited entry of a LaTeX project is a note, not an entry that could not be read.
+        unreadable=unusable or any(not p.informational for p in report.problems),
+        unreachable=unreachable,
+    )
+
+
+def _stored_run_or_fail(run_id: str) -> tuple[Settings, Path]:
+    """The settings and index of the run to resume, found in the runs file the current settings name."""
+    from refhound.sop.runner import stored_run
+
+    try:
+        return stored_run(settings_from_options().sop.runs_path, run_id)
+    except RefhoundError as exc:
+        raise fail(str(exc)) from exc
+
+
+def _runner_or_fail(settings: Settings, store: IndexStore) -> SopRunner:
+    from refhound.sop.runner import SopRunner
+
+    try:
+        runner = SopRunner(settings, store)
+    except RefhoundError as exc:
+        raise fail(str(exc)) from exc
+    for stage, why in runner.plan.skipped.items():
+        err.detail(f"[dim]stage {stage} skipped: {why}[/]")
+    return runner
+
+
+@dataclass(frozen=True)
+class _Batch:
+    references: list[Reference]
+    inputs: list[str]
+    problems: list[InputProblem]
+
+
+def _run(runner: SopRunner, run_id: str, settings: Settings, batch: _Batch | None = None) -> RunOutcome:
+    """Run a batch (or resume run_id when there is none) with checkpoints. An interrupted run says how
+    to finish it; a finished one's checkpoints are deleted (its report is the output)."""
+    from refhound.sop.runner import forget_run
+
+    def execute(progress: OnDecided | None) -> RunOutcome:
+        if batch is None:
+            return runner.resume(run_id, progress=progress)
+        return runner.run(
+            batch.references, inputs=batch.inputs, problems=batch.problems, run_id=run_id, progress=progress
+        )
+
+    err.say(f"[dim]run {run_id}[/]")
+    total = len(batch.references) if batch else 0
+    try:
+        if total < _PROGRESS_MIN or not err.is_terminal or err.level == 0:
+            outcome = execute(None)
+        else:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+            columns = (TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+            with Progress(*columns, console=err.console, transient=True) as bar:
+                task = bar.add_task("check", total=total)
+                outcome = execute(lambda _position, _result: bar.advance(task))
+    except KeyboardInterrupt:
+        err.print(f"interrupted; finish it with: refhound check --resume {run_id}", highlight=False)
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    except RefhoundError as exc:
+        raise fail(str(exc)) from exc
+    forget_run(settings.sop.runs_path, run_id)
+    return outcome
+
+
+def _emit(
+    report: Report,
+    fmt: str,
+    output: Path | None,
+    index_stats: dict[str, object] | None = None,
+    offline: bool = False,
+    width: int | None = None,
+) -> None:
+    if fmt == "html":  # with a header naming the index, its coverage and whether the run was online
+        from refhound.report.html import header_for, render_html
+
+        write_output(render_html(report, header_for(index_stats, offline)), output)
+        return
+    if fmt == "table":
+        from rich.console import Console
+
+        from refhound.report.terminal import print_report
+
+        if output is None:
+            console = Console()
+            # Into a pipe or file nothing wraps (a record id split over two lines cannot be grepped);
+            # a terminal keeps its own width.
+            chosen = width or (None if console.is_terminal else _UNWRAPPED)
+            print_report(report, Console(width=chosen) if chosen else console, whole=chosen == _UNWRAPPED)
+            return
+        with output.open("w", encoding="utf-8") as handle:
+            console = Console(file=handle, no_color=True, width=width or _UNWRAPPED)
+            print_report(report, console, whole=width is None)
+        return
+    from refhound.report import render
+
+    write_output(render(report, fmt), output)

@@ -1,0 +1,220 @@
+"""Deterministic evidence beside the evaluators (never instead of them): where in the source a claim is
+best supported, how close in topic the two are, and which of the claim's guarded words the passage lacks.
+
+- **Passages**: the source split into windows of up to two sentences (`PASSAGE_CHARS` at most), with their
+  offsets in the source's text.
+- **Best-supporting passage**: the passages sharing the most informative words with the claim (IDF-weighted
+  overlap) are re-ranked by the cosine similarity of their MiniLM embeddings to the claim's — the int8 ONNX
+  all-MiniLM-L6-v2 the memory uses (`refhound.memory.embedding`), loaded from site-packages, offline. The
+  best one is reported with its offsets, its text and both scores.
+- **Claim alterations**: the guard's kinds (number, date, negation, modal, entity) the claim has and the
+  passage lacks, e.g. a number of the claim that the passage does not print.
+
+A source's passages, word statistics and embeddings are computed once per source text and shared by every
+claim that cites it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import cache
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from refhound.quotes.guard import Alteration, entities, guarded_words
+
+if TYPE_CHECKING:
+    from refhound.memory.embedding import MiniLMEmbeddingFunction, Vectors
+
+PASSAGE_CHARS = 400
+# Passages re-ranked by embedding, per claim: each costs one more MiniLM run (~10–20 ms on a free core) unless
+# another claim on the same source already asked for it.
+CANDIDATES = 2
+# Measured on 2 loaded cores: a 128-token text costs ~70 ms, a 20-token one ~10 ms; 64 tokens (about 250
+# characters) keep a claim's and a passage's topic and the per-statement cost low.
+EMBED_TOKENS = 64
+# A sentence ends at . ! ? (and closing marks) before white space, or at a blank line — not at a PDF's line
+# ends, which fall anywhere in a sentence.
+_SENTENCE = re.compile(r"\S(?:.|\n(?!\s*\n))*?(?:[.!?]+[\"'\u201d\u2019)\]]*(?=\s)|(?=\n\s*\n)|$)", re.DOTALL)
+_TOKEN = re.compile(r"[^\W_]{3,}")
+_STOP = frozenset(
+    re.findall(
+        r"\w+",
+        "the and for that with this from are was were has have had not but which their its into than then "
+        "there these those they them his her our your also been being such can may will would could "
+        "should more most other some any all each over under between about after before while where when "
+        "what who",
+    )
+)
+
+
+def tokens(text: str) -> set[str]:
+    return {t for t in _TOKEN.findall(text.lower()) if t not in _STOP}
+
+
+@dataclass
+class Passage:
+    start: int
+    end: int
+    text: str
+    words: set[str]
+
+
+@dataclass
+class SourceIndex:
+    """One source's passages and word statistics; embeddings are filled lazily, per passage."""
+
+    text: str
+    passages: list[Passage]
+    idf: dict[str, float]
+    vectors: dict[int, Vectors] = field(default_factory=dict)
+
+
+def index_source(text: str) -> SourceIndex:
+    sentences = [(m.start(), m.end()) for m in _SENTENCE.finditer(text) if m.group().strip()]
+    passages: list[Passage] = []
+    for position, (start, end) in enumerate(sentences):
+        stop = end
+        if position + 1 < len(sentences) and sentences[position + 1][1] - start <= PASSAGE_CHARS:
+            stop = sentences[position + 1][1]  # a sentence and the next one: claims often span two
+        stop = min(stop, start + PASSAGE_CHARS)
+        chunk = text[start:stop]
+        lead = len(chunk) - len(chunk.lstrip())
+        chunk = chunk.strip()
+        if chunk:
+            passages.append(Passage(start + lead, start + lead + len(chunk), chunk, tokens(chunk)))
+    counts: Counter[str] = Counter(word for passage in passages for word in passage.words)
+    total = max(len(passages), 1)
+    idf = {word: math.log(1 + total / count) for word, count in counts.items()}
+    return SourceIndex(text, passages, idf)
+
+
+def candidates(index: SourceIndex, claim: str, limit: int = CANDIDATES) -> list[int]:
+    """The passages sharing the most informative words with the claim (IDF-weighted), best first."""
+    words = tokens(claim)
+    if not words or not index.passages:
+        return []
+    weights = {word: index.idf.get(word, 0.0) for word in words}
+    scored = [
+        (sum(weights[w] for w in words & passage.words), position)
+        for position, passage in enumerate(index.passages)
+    ]
+    scored = [item for item in scored if item[0] > 0]
+    scored.sort(key=lambda item: (-item[0], item[1]))
+    return [position for _, position in scored[:limit]]
+
+
+def claim_alterations(claim: str, passage: str) -> list[Alteration]:
+    """The guard's kinds the claim has and the passage lacks: numbers, dates, modal verbs and names the
+    passage does not print, a negation where the passage has none."""
+    said, found = guarded_words(claim), guarded_words(passage)
+    kinds: list[Alteration] = []
+    if set(said.numbers) - set(found.numbers):
+        kinds.append("number")
+    if set(said.dates) - set(found.dates):
+        kinds.append("date")
+    if said.negations and not found.negations:  # (a longer passage may negate something else)
+        kinds.append("negation")
+    if set(said.modals) - set(found.modals):
+        kinds.append("modal")
+    passage_words = {w.lower() for w in _TOKEN.findall(passage)}
+    if any(name.lower() not in passage_words for name in entities(claim) if len(name) > 2):
+        kinds.append("entity")
+    return kinds
+
+
+class Embedder:
+    """The memory's MiniLM embedding, loaded on first use; None-safe when its packages are missing."""
+
+    def __init__(self) -> None:
+        self.problem: str | None = None
+        self.seconds = 0.0  # spent in the model: what a timing of everything around it leaves out
+        self.texts = 0
+
+    def encode(self, texts: list[str]) -> Vectors | None:
+        if self.problem is not None:
+            return None
+        try:
+            began = time.perf_counter()
+            vectors = _embedding().encode(texts)
+            self.seconds += time.perf_counter() - began
+            self.texts += len(texts)
+            return vectors
+        except Exception as error:  # a missing model leaves the similarity out, and says why
+            self.problem = f"topical similarity unavailable: {error}"
+            return None
+
+
+@cache
+def _embedding() -> MiniLMEmbeddingFunction:
+    from refhound.memory.embedding import MiniLMEmbeddingFunction  # chromadb: imported when needed
+
+    return MiniLMEmbeddingFunction(max_tokens=EMBED_TOKENS)
+
+
+@dataclass(frozen=True)
+class Support:
+    """The best-supporting passage of a source for a claim, with the evidence beside it."""
+
+    start: int
+    end: int
+    text: str
+    overlap: float  # share of the claim's informative words (IDF-weighted) the passage has
+    similarity: float | None  # MiniLM cosine of claim and passage; None when the model is unavailable
+    alterations: list[Alteration]
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "start": self.start,
+            "end": self.end,
+            "text": self.text,
+            "overlap": round(self.overlap, 3),
+            "similarity": None if self.similarity is None else round(self.similarity, 3),
+            "claim_alterations": list(self.alterations),
+        }
+
+
+def best_supports(claims: list[tuple[str, SourceIndex]], embedder: Embedder) -> list[Support | None]:
+    """For each (claim, source) the best-supporting passage; embeddings batched over every claim."""
+    picks = [candidates(index, claim) for claim, index in claims]
+    texts: list[str] = []
+    wanted: list[tuple[int, int]] = []  # (claim, passage) per text after the claims
+    for number, ((_, index), chosen) in enumerate(zip(claims, picks, strict=True)):
+        for position in chosen:
+            if position not in index.vectors:
+                wanted.append((number, position))
+                texts.append(index.passages[position].text)
+    vectors = embedder.encode([claim for claim, _ in claims] + texts) if claims else None
+    if vectors is not None:
+        for (number, position), vector in zip(wanted, vectors[len(claims) :], strict=True):
+            claims[number][1].vectors[position] = vector
+    found: list[Support | None] = []
+    for number, ((claim, index), chosen) in enumerate(zip(claims, picks, strict=True)):
+        if not chosen:
+            found.append(None)
+            continue
+        words = tokens(claim)
+        total = sum(index.idf.get(w, 0.0) for w in words) or 1.0
+        best, similarity = chosen[0], None
+        if vectors is not None:
+            scores = [float(np.dot(vectors[number], index.vectors[p])) for p in chosen]
+            top = int(np.argmax(scores))
+            best, similarity = chosen[top], scores[top]
+        passage = index.passages[best]
+        overlap = sum(index.idf.get(w, 0.0) for w in words & passage.words) / total
+        found.append(
+            Support(
+                passage.start,
+                passage.end,
+                passage.text,
+                overlap,
+                similarity,
+                claim_alterations(claim, passage.text),
+            )
+        )
+    return found
