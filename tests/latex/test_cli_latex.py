@@ -25,7 +25,7 @@ def test_a_project_folder_in_json_and_markdown(tmp_path: Path, small_index: Path
     assert report["references"][0]["record"]["source_id"] == "conf/cvpr/HeZRS16"
     assert report["missing"] == [{"key": "ghost2020", "cited_at": ["paper.tex:5"]}]
     assert report["uncited"] == ["unused"]
-    assert result.exit_code == 1  # a \cite with no entry is a problem of the manuscript
+    assert result.exit_code == 3  # a \cite with no entry: an entry that could not be read
     md = runner.invoke(app, ["check", str(tmp_path / "paper.tex"), "--index", str(small_index), "-f", "md"])
     assert "## Citation keys" in md.stdout and "ghost2020" in md.stdout
     assert "cited at paper.tex:4, paper.tex:5" in md.stdout

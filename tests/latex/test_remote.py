@@ -147,4 +147,4 @@ def test_offline_is_a_one_line_error_and_other_inputs_are_still_checked(
     result = CliRunner().invoke(app, args)
     assert "arXiv:2206.02585: is on the network, and --offline was given: not fetched" in result.stderr
     assert '"he2016deep"' in result.stdout
-    assert result.exit_code == 2
+    assert result.exit_code == 3  # one input unusable, the others checked
