@@ -69,6 +69,8 @@ class Judgement:
     severity: Severity | None = None
     # Evidence levels beyond the field checks' own: what the search and the index's coverage proved.
     levels: tuple[str, ...] = ()
+    # The record the fields were checked against, when the verdict rests on one (for `refhound fix`).
+    record: Record | None = None
 
 
 @dataclass(frozen=True)
@@ -381,9 +383,11 @@ def _decide_on_record(
         hinges = len(doubted) == len(wrong) or "title" in doubted  # a near title: is it this work at all?
         reason = f"wrong {names} per {where}"
         if not hinges:
-            return Judgement(verdict, fields, evidence, reason, severity=severity)
+            return Judgement(verdict, fields, evidence, reason, severity=severity, record=record)
         borderline = "; ".join(doubts[name] for name in doubted)
-        return Judgement(verdict, fields, evidence, reason, borderline, doubted, severity=severity)
+        return Judgement(
+            verdict, fields, evidence, reason, borderline, doubted, severity=severity, record=record
+        )
     verdict, _ = verdict_of(best.fields)
     if verdict is Verdict.UNVERIFIED:
         reason = (
@@ -397,7 +401,7 @@ def _decide_on_record(
         )
     else:
         reason = f"every cited field agrees with {where}"
-    return Judgement(verdict, best.fields, evidence, reason)
+    return Judgement(verdict, best.fields, evidence, reason, record=record)
 
 
 def _dead_identifier(cited: ParsedFields, dead: list[str], unanswered: Collection[str]) -> Judgement:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, computed_field
+from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
 
 from refhound.policies import FlagPolicy as FlagPolicy  # re-exported: plain enums, kept light
 from refhound.policies import UnverifiedPolicy as UnverifiedPolicy
@@ -43,6 +44,10 @@ class Reference(_Model):
     structured: bool = Field(
         default=False,
         description="The fields come from a structured entry (BibTeX, biblatex, CSL), not a printed string.",
+    )
+    cited_at: list[str] = Field(
+        default_factory=list,
+        description="Where a LaTeX project cites this entry's key, as 'file:line' (relative to the project).",
     )
 
 
@@ -237,6 +242,22 @@ class ReferenceResult(_Model):
         description="The cited work was retracted, withdrawn or has an expression of concern: said apart "
         "from the verdict, which is about whether the citation is right.",
     )
+    cited_at: list[str] = Field(
+        default_factory=list,
+        description="Where a LaTeX project cites this entry's key, as 'file:line' (relative to the project).",
+    )
+    record: Record | None = Field(
+        default=None,
+        description="For a verified or metadata_error verdict: the record the fields were checked against "
+        "(what `refhound fix` copies corrections from).",
+    )
+
+
+class ProblemKind(StrEnum):
+    """What a LaTeX project's citation keys have wrong (other input problems have no kind)."""
+
+    MISSING_KEY = "missing_key"  # cited in the .tex, with no entry in its bibliography
+    UNCITED_KEY = "uncited_key"  # an entry of the bibliography that no \cite names (a note, not an error)
 
 
 class InputProblem(_Model):
@@ -245,6 +266,21 @@ class InputProblem(_Model):
     input: str
     location: str | None = Field(default=None, description="Line, entry key or position, if known.")
     message: str
+    kind: ProblemKind | None = Field(default=None, description="For a LaTeX project's citation keys.")
+    key: str | None = Field(default=None, description="The citation key a missing/uncited problem names.")
+    cited_at: list[str] = Field(default_factory=list, description="For a missing key: where it is cited.")
+
+    @property
+    def informational(self) -> bool:
+        """An uncited entry is reported but is no problem with the references that were checked."""
+        return self.kind is ProblemKind.UNCITED_KEY
+
+
+class CitedKey(_Model):
+    """A citation key of a LaTeX project that has no entry, and where it is cited."""
+
+    key: str
+    cited_at: list[str] = Field(default_factory=list)
 
 
 class Summary(_Model):
@@ -302,6 +338,30 @@ class Report(_Model):
                 else:
                     counts.major += 1
         return counts
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_derived(cls, data: Any) -> Any:
+        """`uncited` and `missing` are derived from `problems`: a report read back ignores them."""
+        if isinstance(data, dict) and ("uncited" in data or "missing" in data):
+            return {k: v for k, v in data.items() if k not in ("uncited", "missing")}
+        return data
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def uncited(self) -> list[str]:
+        """The keys of a LaTeX project's bibliography that no \\cite names (they were not checked)."""
+        return [p.key for p in self.problems if p.kind is ProblemKind.UNCITED_KEY and p.key]
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def missing(self) -> list[CitedKey]:
+        """The keys a LaTeX project cites that have no entry in its bibliography, with where."""
+        return [
+            CitedKey(key=p.key, cited_at=p.cited_at)
+            for p in self.problems
+            if p.kind is ProblemKind.MISSING_KEY and p.key
+        ]
 
     def to_json(self) -> str:
         return self.model_dump_json(by_alias=True, indent=2)

@@ -140,6 +140,11 @@ class CheckSettings(_Section):
     max_input_bytes: int = Field(
         default=200 * 1024 * 1024, ge=1, description="Inputs larger than this are refused as unusable."
     )
+    arxiv_source_url: str = Field(
+        default="https://arxiv.org/e-print",
+        description="Where `refhound check arXiv:ID` fetches a paper's LaTeX source (or its PDF, when arXiv "
+        "has no source): URL + '/' + id.",
+    )
 
 
 class LLMSettings(_Section):

@@ -224,6 +224,9 @@ def finish(branch: Branch, judgement: Judgement, decided_by: str, context: Agent
         unreachable=list(branch["unreachable"]),
         input=reference.input,
         retraction=retraction_of(judgement.verdict, judgement.evidence, branch["candidates"], context.store),
+        cited_at=reference.cited_at,
+        # Only a verdict that rests on the record keeps it: an LLM that found it another work drops it.
+        record=judgement.record if judgement.verdict in (Verdict.VERIFIED, Verdict.METADATA_ERROR) else None,
     )
     result = assess(
         result, Policy.from_settings(context.settings.likelihood), context.settings.check.unverified_as

@@ -53,7 +53,13 @@ def _read_one(path: Path, settings: Settings) -> tuple[list[Reference], list[Inp
     """The references of one input: a manuscript PDF through the extractor agent, else a reference list."""
     from refhound.inputs import read_input
     from refhound.inputs.files import check_pdf_file, is_pdf
+    from refhound.inputs.project import is_latex_project, read_latex_project
+    from refhound.inputs.remote import fetch_if_remote
 
+    path = fetch_if_remote(path, settings)  # arXiv:ID or a URL: its LaTeX source folder or its PDF
+    if is_latex_project(path):
+        project = read_latex_project(path, settings.check.max_input_bytes)
+        return project.references, project.problems
     if is_pdf(path):
         # An unusable file is said at once, before the PDF library (and its layout model) is loaded.
         check_pdf_file(path, settings.extract.max_bytes)
@@ -93,7 +99,8 @@ def check(
     inputs: Annotated[
         list[Path] | None,
         typer.Argument(
-            help="Manuscript PDFs, or .bib, .bbl, CSL-JSON or plain-text reference lists.",
+            help="Manuscript PDFs, LaTeX projects (.tex or folder), arXiv:ID or URLs (online), or .bib, "
+            ".bbl, CSL-JSON or plain-text reference lists.",
             show_default=False,
         ),
     ] = None,
@@ -178,7 +185,8 @@ def check(
         raise fail(f"unknown format {fmt!r}; choose table or one of: {', '.join(FORMATS)}")
     if bool(inputs) == bool(resume):
         raise fail("give the INPUTS to check, or --resume RUN_ID to finish an interrupted run (not both)")
-    if inputs and not any(path.exists() for path in inputs):  # said before settings and readers load
+    # Said before settings and readers load; a name with a scheme (arXiv:ID, https://…) is fetched later.
+    if inputs and not any(path.exists() or ":" in str(path) for path in inputs):
         for path in inputs:
             print_error(f"{path}: no such file")
         raise typer.Exit(EXIT_USAGE)
@@ -259,7 +267,10 @@ def _exit_code(report: Report, settings: Settings, unusable: bool) -> int:
     ) or fails_on_retracted(report.references, policy.fail_on_retracted)
     unreachable = any(r.verdict is Verdict.UNVERIFIED and r.unreachable for r in report.references)
     return run_exit(
-        hallucinated=hallucinated, unreadable=unusable or bool(report.problems), unreachable=unreachable
+        hallucinated=hallucinated,
+        # An uncited entry of a LaTeX project is a note, not an entry that could not be read.
+        unreadable=unusable or any(not p.informational for p in report.problems),
+        unreachable=unreachable,
     )
 
 

@@ -32,6 +32,7 @@ COMMANDS: dict[str, Command] = {
     "triage": Command(
         "refhound.cli.triage", "triage", "Check many submissions and rank them, most suspicious first."
     ),
+    "fix": Command("refhound.cli.fix", "fix", "Write a corrected copy of a .bib file."),
     "extract": Command("refhound.cli.extract", "extract", "Extract the reference list of a manuscript PDF."),
     "quotes": Command(
         "refhound.cli.quotes", "quotes_app", "Check quoted passages against the sources they cite."

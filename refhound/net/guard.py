@@ -119,6 +119,7 @@ def configured_urls(settings: Settings) -> list[str]:
     ]
     urls += [web.searxng_url or "", web.brave_base_url, web.google_base_url, web.serpapi_base_url]
     urls += [settings.quotes.arxiv_pdf_url, settings.quotes.doi_resolver_url, settings.openreview.base_url]
+    urls.append(settings.check.arxiv_source_url)
     return [url for url in urls if url]
 
 

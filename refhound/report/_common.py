@@ -12,6 +12,7 @@ from refhound.models import (
     FieldStatus,
     InputProblem,
     ReferenceResult,
+    Report,
     Retraction,
     RetractionKind,
     Summary,
@@ -164,3 +165,27 @@ def describe_problem(problem: InputProblem) -> str:
     """'file:location: message', or 'file: message' without a location."""
     where = f"{problem.input}:{problem.location}" if problem.location else problem.input
     return f"{where}: {squash(problem.message)}"
+
+
+def cited_at_text(result: ReferenceResult, most: int = 6) -> str | None:
+    """'cited at paper.tex:35, intro.tex:2' for a LaTeX project's entry, else None."""
+    if not result.cited_at:
+        return None
+    more = len(result.cited_at) - most
+    return "cited at " + ", ".join(result.cited_at[:most]) + (f" and {more} more" if more > 0 else "")
+
+
+def key_lines(report: Report) -> list[str]:
+    """A LaTeX project's citation keys with no entry (and where) and its uncited entries, one line each."""
+    lines = [
+        f"missing: {item.key} (cited at {', '.join(item.cited_at) or 'unknown'}) has no bibliography entry"
+        for item in report.missing
+    ]
+    if report.uncited:
+        lines.append(f"uncited (not checked): {', '.join(report.uncited)}")
+    return lines
+
+
+def input_problems(report: Report) -> list[InputProblem]:
+    """The input problems other than citation keys (those are listed by `key_lines`)."""
+    return [problem for problem in report.problems if problem.kind is None]

@@ -26,6 +26,7 @@ from refhound.models import (
 )
 from refhound.report._common import (
     check_lines,
+    cited_at_text,
     count_text,
     deciding_evidence,
     describe_problem,
@@ -33,6 +34,8 @@ from refhound.report._common import (
     evidence_label,
     evidence_tail,
     hallucinated_text,
+    input_problems,
+    key_lines,
     notice_url,
     retraction_label,
     retraction_text,
@@ -195,6 +198,8 @@ def _problem_row(result: ReferenceResult) -> str:
     body += "".join(_fix(check, evidence) for check in wrong)
     if result.reason:
         body += f'<p class="muted">{escape(result.reason)}</p>'
+    if cited := cited_at_text(result):
+        body += f'<p class="muted">{escape(cited)}</p>'
     lines = _list([escape(line) for line in _check_lines(result)])
     sources = _list([_evidence(e) for e in result.evidence])
     if lines or sources:
@@ -206,7 +211,8 @@ def _problem_row(result: ReferenceResult) -> str:
 def _verified_row(result: ReferenceResult) -> str:
     cells = [
         escape(result.id),
-        f"{escape(display_title(result))}{retraction_html(result)}<details><summary>cited as</summary>"
+        f"{escape(display_title(result))}{_cited_at(result)}{retraction_html(result)}"
+        "<details><summary>cited as</summary>"
         f"<pre>{escape(result.raw)}</pre></details>",
         _verdict_cell(result),
         _list([escape(line) for line in _check_lines(result)]),
@@ -227,6 +233,11 @@ def retraction_html(result: ReferenceResult) -> str:
         f'<p class="fix"><span class="retraction">cited work {escape(text)}</span>{link} '
         '<span class="muted">(about the work; the verdict is about the citation)</span></p>'
     )
+
+
+def _cited_at(result: ReferenceResult) -> str:
+    cited = cited_at_text(result)
+    return f'<br><span class="muted">{escape(cited)}</span>' if cited else ""
 
 
 def _header(*names: str) -> str:
@@ -288,8 +299,10 @@ def render_html(report: Report, header: ReportHeader | None = None) -> str:
             *(_problem_row(result) for result in problems),
             "</tbody></table>",
         ]
-    if report.problems:
-        items = _list([escape(describe_problem(problem)) for problem in report.problems])
+    if keys := key_lines(report):
+        parts += ['<h2 id="keys">Citation keys</h2>', _list([escape(line) for line in keys])]
+    if problems_in := input_problems(report):
+        items = _list([escape(describe_problem(problem)) for problem in problems_in])
         parts += ["<h2>Input problems</h2>", items]
     if verified:
         parts += [

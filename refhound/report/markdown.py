@@ -9,12 +9,15 @@ from refhound.models import Evidence, FieldCheck, ReferenceResult, Report, Verdi
 from refhound.report._common import (
     ABSENT,
     check_lines,
+    cited_at_text,
     count_text,
     describe_problem,
     display_title,
     evidence_label,
     evidence_tail,
     hallucinated_text,
+    input_problems,
+    key_lines,
     notice_url,
     retraction_text,
     safe_url,
@@ -81,6 +84,8 @@ def _details(result: ReferenceResult) -> list[str]:
     if result.retraction is not None:
         lines += [f"**Cited work {_retraction(result)}** (the verdict above is about the citation)", ""]
     lines += [f"Cited as: {escape(result.raw)}", ""]
+    if cited := cited_at_text(result):
+        lines += [escape(cited[0].upper() + cited[1:]), ""]
     if result.fields:
         rows = (_field_row(check) for check in result.fields)
         lines += [*_table(["field", "status", "cited", "found", "note"], rows), ""]
@@ -121,7 +126,7 @@ def render_markdown(report: Report) -> str:
             hallucinated_text(result) or "",
             "<br>".join(
                 [f"**{_retraction(result)}**"] * (result.retraction is not None)
-                + [escape(line) for line in check_lines(result)]
+                + [escape(line) for line in [*check_lines(result), cited_at_text(result) or ""] if line]
             ),
         ]
         for result in report.references
@@ -132,8 +137,12 @@ def render_markdown(report: Report) -> str:
         lines += ["## Details", ""]
         for result in flagged:
             lines += _details(result)
-    if report.problems:
+    if keys := key_lines(report):
+        lines += ["## Citation keys", ""]
+        lines += [f"- {escape(line)}" for line in keys]
+        lines.append("")
+    if problems := input_problems(report):
         lines += ["## Input problems", ""]
-        lines += [f"- {escape(describe_problem(problem))}" for problem in report.problems]
+        lines += [f"- {escape(describe_problem(problem))}" for problem in problems]
         lines.append("")
     return "\n".join(lines)

@@ -10,11 +10,14 @@ from rich.text import Text
 from refhound.models import ReferenceResult, Report, Verdict
 from refhound.report._common import (
     check_lines,
+    cited_at_text,
     deciding_evidence,
     describe_problem,
     display_title,
     evidence_label,
     hallucinated_text,
+    input_problems,
+    key_lines,
     retraction_label,
     retraction_text,
     squash,
@@ -53,6 +56,8 @@ def _reference_cell(result: ReferenceResult) -> Group:
     evidence = deciding_evidence(result)
     if evidence:
         lines.append(Text(f"source: {evidence_label(evidence)}", style="dim", overflow="fold"))
+    if cited := cited_at_text(result):
+        lines.append(Text(cited, style="dim", overflow="fold"))
     return Group(*lines)
 
 
@@ -67,7 +72,11 @@ def print_report(report: Report, console: Console, *, whole: bool = False) -> No
         table.add_row(Text(result.id), _reference_cell(result), _verdict_cell(result))
     console.print(table)
     console.print(Text(summary_line(report.summary), style="bold"))
-    if report.problems:
+    if keys := key_lines(report):
+        console.print(Text("citation keys:", style="bold yellow"))
+        for line in keys:
+            console.print(Text(f"  {line}"))
+    if problems := input_problems(report):
         console.print(Text("input problems:", style="bold yellow"))
-        for problem in report.problems:
+        for problem in problems:
             console.print(Text(f"  {describe_problem(problem)}"))
