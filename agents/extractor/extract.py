@@ -12,6 +12,7 @@ import pymupdf
 from refhound.agents.extractor.footnotes import footnote_entries
 from refhound.agents.extractor.links import fill_from_links, links_of_entries, page_links
 from refhound.agents.extractor.llm_backend import LLMReferenceParser
+from refhound.agents.extractor.plausibility import GATE, reference_likeness
 from refhound.agents.extractor.repeated_authors import carry_over, with_stand_in
 from refhound.agents.extractor.result import ExtractedReference, Extraction
 from refhound.agents.extractor.section import Section, find_reference_section
@@ -151,6 +152,7 @@ def _parse(
         parsed = carry_over(parsed, previous.parsed)
         confidence = {**confidence, "authors": previous.confidence.get("authors", 0.0)}
     parsed = fill_from_links(parsed, printed.links)
+    likeness = reference_likeness(text, parsed, confidence)
     return ExtractedReference(
         id=reference_id,
         raw=printed.raw,
@@ -160,6 +162,8 @@ def _parse(
         links=printed.links,
         parser=parser,
         authors_from_previous=stand_in is not None,
+        likeness=likeness.score,
+        lacks=list(likeness.missing),
     )
 
 
@@ -189,6 +193,14 @@ def extract_pdf(
     finally:
         if client is not None:
             client.close()
+    # Below the gate: kept and shown, never judged (a biography's "Room 2060" is no year of publication).
+    kept = [reference for reference in references if reference.likeness >= GATE]
+    set_aside = [reference for reference in references if reference.likeness < GATE]
     return Extraction(
-        input=str(path), references=references, warnings=warnings, section=layout.section, pages=layout.pages
+        input=str(path),
+        references=kept,
+        set_aside=set_aside,
+        warnings=warnings,
+        section=layout.section,
+        pages=layout.pages,
     )
