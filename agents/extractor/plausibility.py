@@ -5,7 +5,8 @@ form, editorial dates). Judged, such a string can only come out wrong: "Room 206
 that has not come, and a fabricated verdict. Each entry gets a reference-likeness score from four signs, each
 with a weight: author-like names at its start, a title-like span, venue or publisher words (or an identifier,
 or volume and pages), a year where references print it. Entries below `GATE` are kept and shown as
-extraction problems, but never judged. A DOI or arXiv id the entry prints lets it through on its own.
+extraction problems, but never judged. A DOI or arXiv id the entry prints lets it through on its own, and
+so does a URL in a short entry: a work cited by its address (a database, software) needs no more.
 
 The weights and the gate were set on half A of the dev PDFs' gold lists and their non-reference text
 (docs/benchmarks/extraction.md gives both halves and the command).
@@ -41,6 +42,7 @@ _PLACED_YEAR = re.compile(
     re.IGNORECASE,
 )
 _AUTHOR_LIKE_CONFIDENCE = 0.4
+_ADDRESS_MAX_WORDS = 25  # a work cited by its address is short; a paragraph that mentions a website is not
 _TITLE_LIKE_CONFIDENCE = 0.4
 # Words that running prose is full of and a reference's fields rarely hold: a biography, a paragraph of
 # body text, a form's instructions. Titles have some ("the", "of" are not counted).
@@ -92,7 +94,7 @@ def _has_venue(raw: str, parsed: ParsedFields) -> bool:
 
 def reference_likeness(raw: str, parsed: ParsedFields, confidence: dict[str, float]) -> Likeness:
     """The entry's reference-likeness from its printed text, the parser's fields and their confidence."""
-    if parsed.doi or parsed.arxiv_id:
+    if parsed.doi or parsed.arxiv_id or (parsed.url and len(raw.split()) <= _ADDRESS_MAX_WORDS):
         return Likeness(1.0, ())
     signs = {
         "authors": _has_authors(raw, parsed, confidence),

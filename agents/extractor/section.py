@@ -19,6 +19,7 @@ from refhound.agents.extractor.entry_shape import has_early_year, opening_shape,
 from refhound.agents.extractor.segment import LIST_MARKERS, MID_PHRASE, entry_opening
 from refhound.inputs.base import year_of
 from refhound.pdf.layout import Line, body_font_size
+from refhound.refstring.authors import LOWER, UPPER
 
 _NUMBERING = r"(?:(?:\d{1,2}|[IVXLC]{1,6}|[A-Z])(?:\.\d{1,2})*\.?\s+)?"
 _HEADINGS = (
@@ -36,6 +37,24 @@ _HEADINGS = (
     r"|bibliografie|literatura|список\s+литературы|литература|参考文献|參考文獻|引用文献"
 )
 _HEADING = re.compile(rf"^\s*{_NUMBERING}(?:{_HEADINGS})\s*:?\s*$", re.IGNORECASE)
+# Headings that also caption a table's or figure's sources ("Sources", "Quellen"): a list under them is taken
+# only when no other reference heading has one.
+_WEAK_HEADING = re.compile(
+    rf"^\s*{_NUMBERING}(?:sources|quellen|källor|fuentes|fontes|fonti)\s*:?\s*$", re.IGNORECASE
+)
+# Back matter that is no reference and ends a list: editorial dates, contact blocks, order forms, and an
+# author's biography opening with a name and a verb ("Jane Doe is professor ...").
+_BACK_MATTER = re.compile(
+    r"^(?:(?:received|accepted|revised|published\s+online|eingegangen|angenommen|reçu|accepté|recibido"
+    r"|aceptado)\b.{0,40}\d{4}"
+    r"|(?:e-?mail|tel\.?|phone|fax|address|correspondence|corresponding\s+author|contact|orcid|anschrift"
+    r"|adresse|dirección|korrespondenz\w*)\s*:"
+    r"|(?:order\s+form|bestellschein|bestellung|bon\s+de\s+commande|please\s+send\s+me|i\s+would\s+like\s+to"
+    r"\s+order|hiermit\s+bestelle)\b"
+    rf"|[{UPPER}][{LOWER}]+(?:\s+[{UPPER}]\.)?(?:\s+[{UPPER}][{LOWER}'’-]+){{1,2}}\s+(?:is|was|has|holds|received"
+    r"|works|teaches|studied|ist|war|est)\s)",
+    re.IGNORECASE,
+)
 _APPENDIX = re.compile(
     rf"^\s*{_NUMBERING}(?:appendix|appendices|anhang|annexe?s?|anexo|apéndice|appendice|supplementary"
     r"|supplemental\s+material|online\s+appendix|biographical\s+notes?|about\s+the\s+authors?|author\s+biograph"
@@ -67,6 +86,8 @@ def _is_heading(line: Line, body_size: float) -> bool:
 
 
 def _ends_section(line: Line, heading: Line, body_size: float) -> bool:
+    if _BACK_MATTER.match(line.text):
+        return True
     words = len(line.text.split())
     if words > 10 or line.text.endswith((",", ";")):
         return False
@@ -98,8 +119,10 @@ def find_reference_section(lines: Sequence[Line]) -> Section:
     """The reference list among a document's lines (in reading order)."""
     body_size = body_font_size(lines)
     headings = [i for i, line in enumerate(lines) if _is_heading(line, body_size)]
-    # The last heading wins: a table of contents or a sentence may name "References" earlier.
-    for start in reversed(headings):
+    # The last heading wins: a table of contents or a sentence may name "References" earlier. A heading that
+    # also captions tables ("Sources") comes after every other.
+    strong = [i for i in headings if not _WEAK_HEADING.match(_SPACED_SMALL_CAPS.sub("", lines[i].text))]
+    for start in [*reversed(strong), *reversed([i for i in headings if i not in strong])]:
         heading = lines[start]
         rest = lines[start + 1 :]
         list_size = body_font_size(rest[:40]) if rest else body_size

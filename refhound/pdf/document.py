@@ -16,7 +16,8 @@ import pymupdf
 
 from refhound.errors import InputError
 from refhound.inputs.files import check_pdf_file
-from refhound.pdf.layout import Line, raw_lines, reading_order, strip_running_text
+from refhound.pdf.layout import Line, merge_pieces, page_pieces, raw_lines, reading_order, strip_running_text
+from refhound.pdf.line_numbers import line_number_columns
 from refhound.settings import ExtractSettings
 
 _OCR_LARGER = 1.3  # OCR'd text this much larger than the page's usual size is a heading or title
@@ -100,24 +101,34 @@ def read_pages(document: pymupdf.Document, settings: ExtractSettings) -> PageTex
     if document.page_count > count:
         result.warnings.append(f"only the first {count} of {document.page_count} pages were read (max_pages)")
     ocr_missing: list[int] = []
+    pieces: list[list[Line]] = []  # per page, before pieces on one baseline join (OCR'd pages: joined lines)
     for number in range(count):
         try:
             page = document.load_page(number)
-            lines = raw_lines(page, number)
-            if _needs_ocr(page, lines):
+            page_text = page_pieces(page, number)
+            if _needs_ocr(page, merge_pieces(page_text)):
                 if not settings.ocr or not tesseract_available():
                     ocr_missing.append(number + 1)
                 else:
                     if not result.ocr_pages and (backend := _ocr_backend_warning(settings)):
                         result.warnings.append(backend)
-                    lines = _ocr_lines(page, number, settings)
+                    page_text = _ocr_lines(page, number, settings)
                     result.ocr_pages.append(number + 1)
             heights.append(page.rect.height)
-            result.pages.append(reading_order(lines))
+            pieces.append(page_text)
         except (RuntimeError, ValueError) as error:  # MuPDF's errors for a damaged page or content stream
             result.warnings.append(f"page {number + 1} could not be read and was skipped ({error})")
             heights.append(0.0)
-            result.pages.append([])
+            pieces.append([])
+    # Line numbers down the margin go before anything reads the lines: they would join the text they number.
+    numbered = line_number_columns(pieces)
+    if any(numbered):
+        result.warnings.append(
+            f"line numbers in the margin were removed on {sum(1 for n in numbered if n)} pages"
+        )
+    for number, (page_text, drop) in enumerate(zip(pieces, numbered, strict=True)):
+        kept = [piece for i, piece in enumerate(page_text) if i not in drop]
+        result.pages.append(reading_order(kept if number + 1 in result.ocr_pages else merge_pieces(kept)))
     if ocr_missing:
         why = (
             "OCR is switched off"

@@ -101,6 +101,16 @@ def _line_from_spans(page_number: int, bbox: Sequence[float], spans: list[dict[s
 
 def raw_lines(page: pymupdf.Page, page_number: int, textpage: pymupdf.TextPage | None = None) -> list[Line]:
     """The horizontal text lines of a page, in the order PyMuPDF stores them."""
+    return merge_pieces(page_pieces(page, page_number, textpage))
+
+
+def merge_pieces(pieces: Sequence[Line]) -> list[Line]:
+    """A page's pieces joined into lines where they share a baseline (see `_merge_same_baseline`)."""
+    return _merge_same_baseline(pieces)
+
+
+def page_pieces(page: pymupdf.Page, page_number: int, textpage: pymupdf.TextPage | None = None) -> list[Line]:
+    """The horizontal text pieces of a page as PyMuPDF stores them, before pieces on one baseline join."""
     data = page.get_text("dict", flags=_TEXT_FLAGS, textpage=textpage)
     lines: list[Line] = []
     for block in data["blocks"]:
@@ -110,7 +120,7 @@ def raw_lines(page: pymupdf.Page, page_number: int, textpage: pymupdf.TextPage |
             made = _line_from_spans(page_number, line["bbox"], line["spans"])
             if made is not None:
                 lines.append(made)
-    return _merge_same_baseline(lines)
+    return lines
 
 
 _BAND = 4.0  # points: the height of the horizontal bands merged lines are filed under

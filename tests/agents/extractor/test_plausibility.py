@@ -15,8 +15,8 @@ from refhound.refstring.confidence import field_confidence
 from refhound.settings import Settings
 from tests.agents.extractor.pdfmaker import LINE, Text, body, write_pdf
 
-BIOGRAPHY = [
-    "Jane Doe is Associate Professor of Sociology at York University. Her research focuses on labour",
+BIOGRAPHY = [  # the case; set without a name-and-verb opening, which ends a list by itself
+    "Our author, Associate Professor of Sociology at York University. Her research focuses on labour",
     "markets and migration. Address: Department of Sociology, Room 2060 Vari Hall, York University, 4700",
     "Keele Street, Toronto, Ontario M3J 1P3, Canada. E-mail: jdoe@yorku.ca",
 ]
