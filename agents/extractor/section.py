@@ -62,6 +62,8 @@ _APPENDIX = re.compile(
     re.IGNORECASE,
 )
 _MAX_HEADING_WORDS = 6
+_LIST_SHARE = 1 / 6
+_BILINGUAL = re.compile(r"\s*[/|]\s*|\s+[–—-]\s+")
 _SPACED_SMALL_CAPS = re.compile(r"(?<=\b[A-Z]) (?=[A-Z]{2,}\b)")  # "R EFERENCES" as small capitals print
 _MIN_RUN_ENTRIES = 4
 _MAX_LINES_PER_ENTRY = 10
@@ -79,10 +81,14 @@ class Section:
 
 
 def _is_heading(line: Line, body_size: float) -> bool:
-    if len(line.text.split()) > _MAX_HEADING_WORDS:
-        return False
     text = _SPACED_SMALL_CAPS.sub("", line.text)
-    return bool(_HEADING.match(text)) and (line.bold or line.size >= body_size - 0.5 or line.text.isupper())
+    # "Literatur / References", "Bibliografía – Bibliography": a heading in two languages
+    parts = _BILINGUAL.split(text)
+    if len(line.text.split()) > _MAX_HEADING_WORDS * len(parts):
+        return False
+    return all(_HEADING.match(part) for part in parts) and (
+        line.bold or line.size >= body_size - 0.5 or line.text.isupper()
+    )
 
 
 def _ends_section(line: Line, heading: Line, body_size: float) -> bool:
@@ -122,20 +128,10 @@ def find_reference_section(lines: Sequence[Line]) -> Section:
     # The last heading wins: a table of contents or a sentence may name "References" earlier. A heading that
     # also captions tables ("Sources") comes after every other.
     strong = [i for i in headings if not _WEAK_HEADING.match(_SPACED_SMALL_CAPS.sub("", lines[i].text))]
+    ends = {start: _section_end(lines, start, body_size) for start in headings}
     for start in [*reversed(strong), *reversed([i for i in headings if i not in strong])]:
-        heading = lines[start]
-        rest = lines[start + 1 :]
-        list_size = body_font_size(rest[:40]) if rest else body_size
-        end = next(
-            (
-                i
-                for i, line in enumerate(rest)
-                if _ends_section(line, heading, list_size) or _size_changes(rest[i : i + 3], list_size)
-            ),
-            len(rest),
-        )
-        if end > 0:
-            return Section(list(rest[:end]), f"heading: {heading.text}")
+        if ends[start] > start + 1:
+            return Section(_joined_sections(lines, start, ends, strong), f"heading: {lines[start].text}")
     numbered = _numbered_run(lines)
     if numbered is not None:
         return Section(list(lines[numbered[0] : numbered[1]]), "numbered list")
@@ -144,6 +140,47 @@ def find_reference_section(lines: Sequence[Line]) -> Section:
         start, end, shape = run
         return Section(list(lines[start:end]), f"entry-like lines ({shape})")
     return Section([], "none")
+
+
+def _section_end(lines: Sequence[Line], start: int, body_size: float) -> int:
+    """Where the list under the heading at `start` ends (an index into `lines`)."""
+    heading = lines[start]
+    rest = lines[start + 1 :]
+    list_size = body_font_size(rest[:40]) if rest else body_size
+    end = next(
+        (
+            i
+            for i, line in enumerate(rest)
+            if _ends_section(line, heading, list_size) or _size_changes(rest[i : i + 3], list_size)
+        ),
+        len(rest),
+    )
+    return start + 1 + end
+
+
+def _joined_sections(
+    lines: Sequence[Line], start: int, ends: dict[int, int], strong: Sequence[int]
+) -> list[Line]:
+    """The list under the heading at `start`, joined with lists under reference headings that run on from it
+    or into it without a line between: one list in two parts, such as a part per language or per kind of
+    source ("Literatur" then "Internetquellen"). Headings that also caption tables do not join."""
+    first, last = start, ends[start]
+    while (
+        before := next((h for h in strong if ends[h] == first and _list_like(lines, h, ends[h])), None)
+    ) is not None:
+        first = before
+    while last in strong and ends[last] > last + 1 and _list_like(lines, last, ends[last]):
+        last = ends[last]
+    return [line for i, line in enumerate(lines[first:last], start=first) if i not in ends]
+
+
+def _list_like(lines: Sequence[Line], start: int, end: int) -> bool:
+    """Whether the lines after the heading at `start` read as a list: one in six or more opens an entry
+    (a table of contents' "References" runs on into body text, whose lines open none)."""
+    if end <= start + 1:
+        return False
+    opening = sum(1 for i in range(start + 1, end) if _entry_shape_at(lines, i) is not None)
+    return opening >= _LIST_SHARE * (end - start - 1)
 
 
 def _entry_shape_at(lines: Sequence[Line], i: int) -> str | None:

@@ -121,3 +121,38 @@ def test_a_bibliography_in_capitals_wins_over_a_tables_sources(tmp_path: Path) -
     assert extraction.section.startswith("heading: Bibliography")
     raws = [reference.raw for reference in extraction.references]
     assert raws == [f"{first} {second}".strip() for first, second in CAPITALS]
+
+
+SPANISH = [
+    ("García, J. (2004). Políticas sociales y mercado de trabajo en España.", "Madrid: Siglo XXI."),
+    ("López, M. (2009). La reforma laboral y sus efectos sobre el empleo.", "Revista de Economía 12: 5-30."),
+    ("Ruiz, P. (2011). Sindicatos y negociación colectiva en Europa del Sur.", "Barcelona: Ariel."),
+]
+
+
+def test_a_heading_in_two_languages_opens_the_list(tmp_path: Path) -> None:
+    heading = Text(72, 90, "Referencias bibliográficas / References", size=12, bold=True)
+    pages = [body(50), [heading, *_hanging(ENTRIES, 72, 110)]]
+    extraction = extract_pdf(write_pdf(tmp_path / "bilingual.pdf", pages))
+    assert extraction.section.startswith("heading: Referencias bibliográficas / References;")
+    assert [reference.raw for reference in extraction.references] == RAWS
+
+
+def test_a_list_in_two_parts_under_two_headings_is_read_whole(tmp_path: Path) -> None:
+    # One part per language, each under its own heading: the last heading alone would lose the first part.
+    first = [Text(72, 90, "Bibliografía", size=12, bold=True), *_hanging(SPANISH, 72, 110)]
+    second_top = 110 + (2 * len(SPANISH) + 1) * LINE
+    second = [Text(72, second_top, "References", size=12, bold=True), *_hanging(ENTRIES, 72, second_top + 20)]
+    extraction = extract_pdf(write_pdf(tmp_path / "two-parts.pdf", [body(50), [*first, *second]]))
+    raws = [reference.raw for reference in extraction.references]
+    assert raws == [f"{a} {b}" for a, b in SPANISH] + RAWS
+
+
+def test_a_table_of_contents_naming_references_does_not_join_the_body(tmp_path: Path) -> None:
+    contents = [Text(72, 90, "Contents", size=12, bold=True), Text(72, 110, "References", size=12, bold=True)]
+    pages = [
+        contents + body(40, y=140),
+        [Text(72, 90, "References", size=12, bold=True), *_hanging(ENTRIES, 72, 110)],
+    ]
+    extraction = extract_pdf(write_pdf(tmp_path / "contents.pdf", pages))
+    assert [reference.raw for reference in extraction.references] == RAWS
