@@ -44,6 +44,11 @@ class Extraction(BaseModel):
     warnings: list[str] = Field(default_factory=list)
     section: str = Field(default="none", description="How the reference list was found and split.")
     pages: int = Field(default=0, description="Pages read.")
+    ocr_pages: list[int] = Field(default_factory=list, description="1-based pages read by OCR.")
+    ocr_certainty: float | None = Field(
+        default=None,
+        description="With OCR'd pages: the mean reference-likeness (0..1) of the entries read from them.",
+    )
 
     def to_json(self, indent: int | None = 2) -> str:
         return self.model_dump_json(by_alias=True, indent=indent)
