@@ -23,7 +23,8 @@ _ALIGN = 3.0  # points: how far the numbers' common edge may wander
 def _column_on_page(pieces: Sequence[Line]) -> set[int]:
     """Indices of the pieces that form a line-number column on one page, or none."""
     numbers = [i for i, piece in enumerate(pieces) if piece.text.isdigit() and len(piece.text) <= 4]
-    others = [piece for i, piece in enumerate(pieces) if i not in set(numbers)]
+    taken = set(numbers)
+    others = [piece for i, piece in enumerate(pieces) if i not in taken]
     if len(numbers) < _MIN_NUMBERS or not others:
         return set()
     text_left = sorted(piece.x0 for piece in others)[len(others) // 20]
