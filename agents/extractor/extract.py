@@ -92,9 +92,11 @@ def read_printed_references(path: Path, settings: ExtractSettings) -> Layout:
         )
         text = read_pages(document, settings, defer_ocr=nougat)
         if nougat and text.scanned_pages and settings.nougat_checkpoint is not None:
-            read = _read_by_nougat(document, text.scanned_pages, settings.nougat_checkpoint, text.warnings)
-            if read is not None:
-                return read
+            by_nougat = _read_by_nougat(
+                document, text.scanned_pages, settings.nougat_checkpoint, text.warnings
+            )
+            if by_nougat is not None:
+                return by_nougat
             text = read_pages(document, settings)  # nougat found no list: Tesseract reads the pages
         warnings = list(text.warnings)
         if text.ocr_pages:
