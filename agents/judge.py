@@ -493,7 +493,11 @@ def _decide_without_record(
         if impossible is not None and impossible.status is S.MISMATCH:
             fields.append(impossible)
 
-    if cited.year is not None and cited.year > this_year + settings.max_future_years:
+    if (
+        cited.year is not None
+        and cited.year > this_year + settings.max_future_years
+        and _reads_as_reference(cited)
+    ):
         fields.append(
             FieldCheck(
                 field="year",
@@ -586,6 +590,12 @@ def _decide_without_record(
         reason = "not found in the index; with no venue and year cited, nothing says the index would hold it"
     online = ("coverage.absent_online",) if searched_online and cited.title else ()
     return Judgement(Verdict.UNVERIFIED, fields, evidence, reason + conflict, levels=(*online, *elsewhere))
+
+
+def _reads_as_reference(cited: ParsedFields) -> bool:
+    """Authors and a title of two words at least: a string whose "year" can prove it invented. Without them
+    the year may be any number the parser met (a room, a postcode), and proves nothing."""
+    return bool(cited.authors) and len((cited.title or "").split()) >= 2
 
 
 def _title_elsewhere(cited: ParsedFields, candidates: list[Candidate], settings: JudgeSettings) -> bool:

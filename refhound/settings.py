@@ -174,8 +174,15 @@ class ExtractSettings(_Section):
     ocr: bool = Field(default=True, description="OCR pages without a text layer (Debian tesseract-ocr).")
     ocr_backend: Literal["tesseract", "nougat"] = Field(
         default="tesseract",
-        description="tesseract (PyMuPDF's OCR); nougat is optional: its weights need the network, so it is "
-        "only detected, and Tesseract is used in its place.",
+        description="tesseract (PyMuPDF's OCR) or nougat: the nougat model on the local checkpoint in "
+        "`nougat_checkpoint`, through transformers and torch (pip install 'refhound[nougat]'); without them "
+        "Tesseract is used, with a warning saying why.",
+    )
+    nougat_checkpoint: Path | None = Field(
+        default=None,
+        description="A local directory holding a nougat checkpoint in Hugging Face format (config.json, "
+        "weights, tokenizer, preprocessor config), e.g. a download of facebook/nougat-base. Nothing is "
+        "downloaded.",
     )
     ocr_language: str = Field(default="eng", description="Tesseract language(s), e.g. 'eng' or 'eng+deu'.")
     ocr_dpi: int = Field(default=300, ge=72, le=600, description="Resolution pages are rendered at for OCR.")

@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from refhound.agents.extractor.extract import extract_pdf
+from refhound.agents.extractor.plausibility import GATE, describe_missing
 from refhound.agents.extractor.result import EXTRACT_SCHEMA, ExtractedReference, Extraction
 from refhound.errors import InputError
 from refhound.inputs.files import is_pdf  # re-exported: PDFs are told apart without the PDF library
@@ -31,12 +32,30 @@ __all__ = [
 
 
 def read_pdf_references(path: Path, settings: Settings) -> tuple[list[Reference], list[InputProblem]]:
-    """The references of a PDF for checking, and its warnings as problems.
+    """The references of a PDF for checking, and its warnings and set-aside entries as problems.
 
-    Raises `InputError` when the PDF yields no reference at all (unreadable, or no reference list)."""
+    An entry below the plausibility gate is an extraction problem: shown with its text, never judged, so it
+    has no verdict and no likelihood and counts in no summary. Raises `InputError` when the PDF yields no
+    reference at all (unreadable, or no reference list)."""
     extraction = extract_pdf(path, settings)
     if not extraction.references:
         reason = extraction.warnings[-1] if extraction.warnings else "no references found"
+        if extraction.set_aside:
+            reason = f"{reason}; {len(extraction.set_aside)} entries did not read as references"
         raise InputError(path, reason)
     problems = [InputProblem(input=str(path), message=warning) for warning in extraction.warnings]
+    problems += [set_aside_problem(str(path), entry) for entry in extraction.set_aside]
     return extraction.as_references(), problems
+
+
+def set_aside_problem(source: str, entry: ExtractedReference) -> InputProblem:
+    """The problem that shows an entry the plausibility gate set aside: where it is, why, and its text."""
+    text = entry.raw if len(entry.raw) <= 300 else entry.raw[:299] + "…"
+    return InputProblem(
+        input=source,
+        location=f"entry {entry.id} (page {entry.page})",
+        message=(
+            f"extraction problem, not checked: the entry does not read as a reference (likeness "
+            f"{entry.likeness:.2f} < {GATE}; {describe_missing(entry.lacks)}): {text}"
+        ),
+    )

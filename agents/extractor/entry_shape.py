@@ -26,7 +26,13 @@ REPEATED_AUTHORS = re.compile(r"^\s*(?:(?:[—–-]\s?){2,}|_{2,}|—(?=\s*[.,:;
 _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("dashes", REPEATED_AUTHORS),
     # "MÜLLER, Hans", "VAN DER BERG, J.", "SMITH J.": a surname in capitals, then a comma or initials.
-    ("capitals", re.compile(rf"^(?:{_PARTICLE}\s+)*{_CAPS_SURNAME}\s*(?:,|\s{_INITIALS}[\s,.])")),
+    # "APPELBAUM Eileen, BATT, Rosemary": the given name after the capitals, then a comma.
+    (
+        "capitals",
+        re.compile(
+            rf"^(?:{_PARTICLE}\s+)*{_CAPS_SURNAME}\s*(?:,|\s{_INITIALS}[\s,.]|\s[{UPPER}][{LOWER}]+(?:-[{UPPER}][{LOWER}]+)?,)"
+        ),
+    ),
     # "Smith, J." / "Smith, John" / "de Vries, A." / "Müller-Lüdenscheidt, H.-J." (a one-word surname: "Waleed
     # Ammar, Dirk …" is a given name first)
     (

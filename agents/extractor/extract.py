@@ -12,6 +12,8 @@ import pymupdf
 from refhound.agents.extractor.footnotes import footnote_entries
 from refhound.agents.extractor.links import fill_from_links, links_of_entries, page_links
 from refhound.agents.extractor.llm_backend import LLMReferenceParser
+from refhound.agents.extractor.nougat_backend import nougat_references
+from refhound.agents.extractor.plausibility import GATE, reference_likeness
 from refhound.agents.extractor.repeated_authors import carry_over, with_stand_in
 from refhound.agents.extractor.result import ExtractedReference, Extraction
 from refhound.agents.extractor.section import Section, find_reference_section
@@ -19,6 +21,7 @@ from refhound.agents.extractor.segment import Entry, join_lines, split_entries
 from refhound.errors import LLMError, LLMUnavailable
 from refhound.llm import client_from_settings
 from refhound.pdf.document import open_pdf, read_pages
+from refhound.pdf.nougat import nougat_problem
 from refhound.refstring import parse_reference_string
 from refhound.refstring.confidence import field_confidence, is_low_confidence
 from refhound.settings import ExtractSettings, Settings
@@ -48,6 +51,7 @@ class Layout:
     warnings: list[str]
     section: str
     pages: int
+    ocr_pages: tuple[int, ...] = ()  # 1-based pages read by OCR
 
 
 def _looks_like_reference(text: str) -> bool:
@@ -81,7 +85,19 @@ def read_printed_references(path: Path, settings: ExtractSettings) -> Layout:
     """The references a PDF prints, as one-line strings with their page and links (no parsing yet)."""
     document = open_pdf(path, settings.max_bytes)
     try:
-        text = read_pages(document, settings)
+        nougat = (
+            settings.ocr
+            and settings.ocr_backend == "nougat"
+            and nougat_problem(settings.nougat_checkpoint) is None
+        )
+        text = read_pages(document, settings, defer_ocr=nougat)
+        if nougat and text.scanned_pages and settings.nougat_checkpoint is not None:
+            by_nougat = _read_by_nougat(
+                document, text.scanned_pages, settings.nougat_checkpoint, text.warnings
+            )
+            if by_nougat is not None:
+                return by_nougat
+            text = read_pages(document, settings)  # nougat found no list: Tesseract reads the pages
         warnings = list(text.warnings)
         if text.ocr_pages:
             pages, verb = ("page", "was") if len(text.ocr_pages) == 1 else ("pages", "were")
@@ -97,7 +113,7 @@ def read_printed_references(path: Path, settings: ExtractSettings) -> Layout:
                     f"no reference list: {len(from_footnotes)} references were taken from footnotes "
                     "(footnote-style citations)"
                 )
-                return Layout(from_footnotes, warnings, "footnotes", len(text.pages))
+                return Layout(from_footnotes, warnings, "footnotes", len(text.pages), tuple(text.ocr_pages))
             # The one message `check`, triage and the server pass on: it names the page cap when one applied.
             read = len(text.pages)
             capped = (
@@ -109,12 +125,26 @@ def read_printed_references(path: Path, settings: ExtractSettings) -> Layout:
             warnings.append(
                 f"no reference section found (no heading such as 'References' and no numbered list){capped}"
             )
-            return Layout([], warnings, "none", len(text.pages))
+            return Layout([], warnings, "none", len(text.pages), tuple(text.ocr_pages))
         entries, cue = split_entries(section.lines)
         found = f"{section.found_by}; split by {cue}"
-        return Layout(_printed(entries, document), warnings, found, len(text.pages))
+        return Layout(_printed(entries, document), warnings, found, len(text.pages), tuple(text.ocr_pages))
     finally:
         document.close()
+
+
+def _read_by_nougat(
+    document: pymupdf.Document, scanned: list[int], checkpoint: Path, warnings: list[str]
+) -> Layout | None:
+    """The references nougat reads on the scanned pages, or None (with a warning) when it finds no list."""
+    found = nougat_references(document, scanned, checkpoint)
+    pages = f"pages {', '.join(map(str, scanned))} were" if len(scanned) > 1 else f"page {scanned[0]} was"
+    if not found:
+        warnings.append("nougat found no reference list on the scanned pages; Tesseract reads them instead")
+        return None
+    notes = [*warnings, f"{pages} read by OCR (nougat, checkpoint {checkpoint})"]
+    printed = [PrintedReference(raw, page, []) for raw, page in found if _looks_like_reference(raw)]
+    return Layout(printed, notes, "nougat markdown", document.page_count, tuple(scanned))
 
 
 def _parse(
@@ -151,6 +181,7 @@ def _parse(
         parsed = carry_over(parsed, previous.parsed)
         confidence = {**confidence, "authors": previous.confidence.get("authors", 0.0)}
     parsed = fill_from_links(parsed, printed.links)
+    likeness = reference_likeness(text, parsed, confidence)
     return ExtractedReference(
         id=reference_id,
         raw=printed.raw,
@@ -160,6 +191,8 @@ def _parse(
         links=printed.links,
         parser=parser,
         authors_from_previous=stand_in is not None,
+        likeness=likeness.score,
+        lacks=list(likeness.missing),
     )
 
 
@@ -189,6 +222,35 @@ def extract_pdf(
     finally:
         if client is not None:
             client.close()
+    # Below the gate: kept and shown, never judged (a biography's "Room 2060" is no year of publication).
+    kept = [reference for reference in references if reference.likeness >= GATE]
+    set_aside = [reference for reference in references if reference.likeness < GATE]
+    certainty = _ocr_certainty(references, layout.ocr_pages)
+    if certainty is not None:
+        from_ocr = sum(1 for reference in kept if reference.page in layout.ocr_pages)
+        warnings.append(
+            f"{from_ocr} of the {len(kept)} references come from OCR of page images (Tesseract): extraction "
+            f"certainty {certainty:.2f} (the mean reference-likeness of the entries read there; "
+            f"{sum(1 for r in set_aside if r.page in layout.ocr_pages)} did not read as references): OCR "
+            "misreads names, years and where entries end, so compare the list with the PDF"
+        )
     return Extraction(
-        input=str(path), references=references, warnings=warnings, section=layout.section, pages=layout.pages
+        input=str(path),
+        references=kept,
+        set_aside=set_aside,
+        warnings=warnings,
+        section=layout.section,
+        pages=layout.pages,
+        ocr_pages=list(layout.ocr_pages),
+        ocr_certainty=certainty,
     )
+
+
+def _ocr_certainty(references: Sequence[ExtractedReference], ocr_pages: Sequence[int]) -> float | None:
+    """How sure extraction is of the entries it read from OCR'd pages: their mean reference-likeness (an
+    entry OCR broke or merged reads less like a reference); None when no page was OCR'd, 0.0 when OCR'd
+    pages gave no entry."""
+    if not ocr_pages:
+        return None
+    read = [reference.likeness for reference in references if reference.page in ocr_pages]
+    return round(sum(read) / len(read), 3) if read else 0.0

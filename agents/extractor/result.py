@@ -23,6 +23,12 @@ class ExtractedReference(BaseModel):
         default=False,
         description="The entry prints a dash run for its authors: `parsed.authors` are the previous entry's.",
     )
+    likeness: float = Field(
+        default=1.0, description="0..1: how much the entry reads as a reference (names, title, venue, year)."
+    )
+    lacks: list[str] = Field(
+        default_factory=list, description="The signs of a reference the entry lacks (authors, title, ...)."
+    )
 
 
 class Extraction(BaseModel):
@@ -31,9 +37,18 @@ class Extraction(BaseModel):
     schema_: str = Field(default=EXTRACT_SCHEMA, alias="schema")
     input: str
     references: list[ExtractedReference] = Field(default_factory=list)
+    set_aside: list[ExtractedReference] = Field(
+        default_factory=list,
+        description="Entries below the plausibility gate: shown as extraction problems, never judged.",
+    )
     warnings: list[str] = Field(default_factory=list)
     section: str = Field(default="none", description="How the reference list was found and split.")
     pages: int = Field(default=0, description="Pages read.")
+    ocr_pages: list[int] = Field(default_factory=list, description="1-based pages read by OCR.")
+    ocr_certainty: float | None = Field(
+        default=None,
+        description="With OCR'd pages: the mean reference-likeness (0..1) of the entries read from them.",
+    )
 
     def to_json(self, indent: int | None = 2) -> str:
         return self.model_dump_json(by_alias=True, indent=indent)

@@ -19,6 +19,7 @@ from refhound.agents.extractor.entry_shape import has_early_year, opening_shape,
 from refhound.agents.extractor.segment import LIST_MARKERS, MID_PHRASE, entry_opening
 from refhound.inputs.base import year_of
 from refhound.pdf.layout import Line, body_font_size
+from refhound.refstring.authors import LOWER, UPPER
 
 _NUMBERING = r"(?:(?:\d{1,2}|[IVXLC]{1,6}|[A-Z])(?:\.\d{1,2})*\.?\s+)?"
 _HEADINGS = (
@@ -36,6 +37,24 @@ _HEADINGS = (
     r"|bibliografie|literatura|список\s+литературы|литература|参考文献|參考文獻|引用文献"
 )
 _HEADING = re.compile(rf"^\s*{_NUMBERING}(?:{_HEADINGS})\s*:?\s*$", re.IGNORECASE)
+# Headings that also caption a table's or figure's sources ("Sources", "Quellen"): a list under them is taken
+# only when no other reference heading has one.
+_WEAK_HEADING = re.compile(
+    rf"^\s*{_NUMBERING}(?:sources|quellen|källor|fuentes|fontes|fonti)\s*:?\s*$", re.IGNORECASE
+)
+# Back matter that is no reference and ends a list: editorial dates, contact blocks, order forms, and an
+# author's biography opening with a name and a verb ("Jane Doe is professor ...").
+_BACK_MATTER = re.compile(
+    r"^(?:(?:received|accepted|revised|published\s+online|eingegangen|angenommen|reçu|accepté|recibido"
+    r"|aceptado)\b.{0,40}\d{4}"
+    r"|(?:e-?mail|tel\.?|phone|fax|address|correspondence|corresponding\s+author|contact|orcid|anschrift"
+    r"|adresse|dirección|korrespondenz\w*)\s*:"
+    r"|(?:order\s+form|bestellschein|bestellung|bon\s+de\s+commande|please\s+send\s+me|i\s+would\s+like\s+to"
+    r"\s+order|hiermit\s+bestelle)\b"
+    rf"|[{UPPER}][{LOWER}]+(?:\s+[{UPPER}]\.)?(?:\s+[{UPPER}][{LOWER}'’-]+){{1,2}}\s+(?:is|was|has|holds|received"
+    r"|works|teaches|studied|ist|war|est)\s)",
+    re.IGNORECASE,
+)
 _APPENDIX = re.compile(
     rf"^\s*{_NUMBERING}(?:appendix|appendices|anhang|annexe?s?|anexo|apéndice|appendice|supplementary"
     r"|supplemental\s+material|online\s+appendix|biographical\s+notes?|about\s+the\s+authors?|author\s+biograph"
@@ -43,6 +62,8 @@ _APPENDIX = re.compile(
     re.IGNORECASE,
 )
 _MAX_HEADING_WORDS = 6
+_LIST_SHARE = 1 / 6
+_BILINGUAL = re.compile(r"\s*[/|]\s*|\s+[–—-]\s+")
 _SPACED_SMALL_CAPS = re.compile(r"(?<=\b[A-Z]) (?=[A-Z]{2,}\b)")  # "R EFERENCES" as small capitals print
 _MIN_RUN_ENTRIES = 4
 _MAX_LINES_PER_ENTRY = 10
@@ -60,13 +81,19 @@ class Section:
 
 
 def _is_heading(line: Line, body_size: float) -> bool:
-    if len(line.text.split()) > _MAX_HEADING_WORDS:
-        return False
     text = _SPACED_SMALL_CAPS.sub("", line.text)
-    return bool(_HEADING.match(text)) and (line.bold or line.size >= body_size - 0.5 or line.text.isupper())
+    # "Literatur / References", "Bibliografía – Bibliography": a heading in two languages
+    parts = _BILINGUAL.split(text)
+    if len(line.text.split()) > _MAX_HEADING_WORDS * len(parts):
+        return False
+    return all(_HEADING.match(part) for part in parts) and (
+        line.bold or line.size >= body_size - 0.5 or line.text.isupper()
+    )
 
 
 def _ends_section(line: Line, heading: Line, body_size: float) -> bool:
+    if _BACK_MATTER.match(line.text):
+        return True
     words = len(line.text.split())
     if words > 10 or line.text.endswith((",", ";")):
         return False
@@ -98,21 +125,13 @@ def find_reference_section(lines: Sequence[Line]) -> Section:
     """The reference list among a document's lines (in reading order)."""
     body_size = body_font_size(lines)
     headings = [i for i, line in enumerate(lines) if _is_heading(line, body_size)]
-    # The last heading wins: a table of contents or a sentence may name "References" earlier.
-    for start in reversed(headings):
-        heading = lines[start]
-        rest = lines[start + 1 :]
-        list_size = body_font_size(rest[:40]) if rest else body_size
-        end = next(
-            (
-                i
-                for i, line in enumerate(rest)
-                if _ends_section(line, heading, list_size) or _size_changes(rest[i : i + 3], list_size)
-            ),
-            len(rest),
-        )
-        if end > 0:
-            return Section(list(rest[:end]), f"heading: {heading.text}")
+    # The last heading wins: a table of contents or a sentence may name "References" earlier. A heading that
+    # also captions tables ("Sources") comes after every other.
+    strong = [i for i in headings if not _WEAK_HEADING.match(_SPACED_SMALL_CAPS.sub("", lines[i].text))]
+    ends = {start: _section_end(lines, start, body_size) for start in headings}
+    for start in [*reversed(strong), *reversed([i for i in headings if i not in strong])]:
+        if ends[start] > start + 1:
+            return Section(_joined_sections(lines, start, ends, strong), f"heading: {lines[start].text}")
     numbered = _numbered_run(lines)
     if numbered is not None:
         return Section(list(lines[numbered[0] : numbered[1]]), "numbered list")
@@ -121,6 +140,47 @@ def find_reference_section(lines: Sequence[Line]) -> Section:
         start, end, shape = run
         return Section(list(lines[start:end]), f"entry-like lines ({shape})")
     return Section([], "none")
+
+
+def _section_end(lines: Sequence[Line], start: int, body_size: float) -> int:
+    """Where the list under the heading at `start` ends (an index into `lines`)."""
+    heading = lines[start]
+    rest = lines[start + 1 :]
+    list_size = body_font_size(rest[:40]) if rest else body_size
+    end = next(
+        (
+            i
+            for i, line in enumerate(rest)
+            if _ends_section(line, heading, list_size) or _size_changes(rest[i : i + 3], list_size)
+        ),
+        len(rest),
+    )
+    return start + 1 + end
+
+
+def _joined_sections(
+    lines: Sequence[Line], start: int, ends: dict[int, int], strong: Sequence[int]
+) -> list[Line]:
+    """The list under the heading at `start`, joined with lists under reference headings that run on from it
+    or into it without a line between: one list in two parts, such as a part per language or per kind of
+    source ("Literatur" then "Internetquellen"). Headings that also caption tables do not join."""
+    first, last = start, ends[start]
+    while (
+        before := next((h for h in strong if ends[h] == first and _list_like(lines, h, ends[h])), None)
+    ) is not None:
+        first = before
+    while last in strong and ends[last] > last + 1 and _list_like(lines, last, ends[last]):
+        last = ends[last]
+    return [line for i, line in enumerate(lines[first:last], start=first) if i not in ends]
+
+
+def _list_like(lines: Sequence[Line], start: int, end: int) -> bool:
+    """Whether the lines after the heading at `start` read as a list: one in six or more opens an entry
+    (a table of contents' "References" runs on into body text, whose lines open none)."""
+    if end <= start + 1:
+        return False
+    opening = sum(1 for i in range(start + 1, end) if _entry_shape_at(lines, i) is not None)
+    return opening >= _LIST_SHARE * (end - start - 1)
 
 
 def _entry_shape_at(lines: Sequence[Line], i: int) -> str | None:

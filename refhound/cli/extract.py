@@ -39,9 +39,26 @@ LLMModeOption = Annotated[
 ]
 
 
+NougatCheckpointOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--nougat-checkpoint",
+        help="Read scanned pages with nougat from this local checkpoint directory (Hugging Face format, e.g. "
+        "facebook/nougat-base); needs pip install 'refhound[nougat]'. Nothing is downloaded.",
+    ),
+]
+
+
 def llm_options(url: str | None, model: str | None, mode: str | None) -> dict[str, dict[str, Any]]:
     """The command-line LLM options as settings sections, for `settings_from_options` to validate."""
     return {"llm": {"base_url": url, "model": model}, "extract": {"llm": mode}}
+
+
+def nougat_options(checkpoint: Path | None) -> dict[str, dict[str, Any]]:
+    """`--nougat-checkpoint DIR` as settings: the nougat OCR backend on that directory (None: not given)."""
+    if checkpoint is None:
+        return {}
+    return {"extract": {"ocr_backend": "nougat", "nougat_checkpoint": str(checkpoint)}}
 
 
 def extract(
@@ -51,6 +68,7 @@ def extract(
     llm_url: LLMUrlOption = None,
     llm_model: LLMModelOption = None,
     llm: LLMModeOption = None,
+    nougat_checkpoint: NougatCheckpointOption = None,
 ) -> None:
     """Extract the reference list of PDF, with parsed fields, per-field confidence and page."""
     from refhound.agents.extractor import extract_pdf
@@ -58,7 +76,7 @@ def extract(
 
     if fmt not in _FORMATS:
         raise fail(f"unknown format {fmt!r}; choose one of: {', '.join(_FORMATS)}")
-    settings = settings_from_options(llm_options(llm_url, llm_model, llm))
+    settings = settings_from_options(llm_options(llm_url, llm_model, llm), nougat_options(nougat_checkpoint))
     try:
         with working(f"extracting the references of {pdf}"):
             extraction = extract_pdf(pdf, settings)

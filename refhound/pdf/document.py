@@ -6,7 +6,6 @@ file; a damaged page is skipped with a warning and the other pages are still rea
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
 import statistics
 from dataclasses import dataclass, field, replace
@@ -16,10 +15,14 @@ import pymupdf
 
 from refhound.errors import InputError
 from refhound.inputs.files import check_pdf_file
-from refhound.pdf.layout import Line, raw_lines, reading_order, strip_running_text
+from refhound.pdf.layout import Line, merge_pieces, page_pieces, reading_order, strip_running_text
+from refhound.pdf.line_numbers import line_number_columns
+from refhound.pdf.nougat import nougat_problem
+from refhound.pdf.ocr_words import ocr_pieces
 from refhound.settings import ExtractSettings
 
-_OCR_LARGER = 1.3  # OCR'd text this much larger than the page's usual size is a heading or title
+_OCR_LARGER = 1.3  # OCR'd text this much larger than the page's usual size is a heading or title ...
+_OCR_HEADING_WORDS = 6  # ... when it is as short as one (the section finder's longest heading)
 _MIN_TEXT_CHARS = 20  # fewer characters than this on a page with images: a scanned page
 
 
@@ -30,6 +33,7 @@ class PageText:
     pages: list[list[Line]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     ocr_pages: list[int] = field(default_factory=list)  # 1-based
+    scanned_pages: list[int] = field(default_factory=list)  # 1-based, left for another OCR (`defer_ocr`)
 
     @property
     def lines(self) -> list[Line]:
@@ -56,17 +60,12 @@ def tesseract_available() -> bool:
     return shutil.which("tesseract") is not None
 
 
-def nougat_available() -> bool:
-    return importlib.util.find_spec("nougat") is not None or shutil.which("nougat") is not None
-
-
 def _ocr_backend_warning(settings: ExtractSettings) -> str | None:
     """What to tell the user when the configured OCR backend is not the one that runs."""
     if settings.ocr_backend != "nougat":
         return None
-    if not nougat_available():
-        return "the nougat OCR backend is not installed (pip install nougat-ocr); Tesseract is used instead"
-    return "the nougat OCR backend is installed but not run (its weights need the network); Tesseract is used"
+    problem = nougat_problem(settings.nougat_checkpoint)
+    return f"the nougat OCR backend cannot run ({problem}); Tesseract is used instead" if problem else None
 
 
 def _needs_ocr(page: pymupdf.Page, lines: list[Line]) -> bool:
@@ -74,22 +73,50 @@ def _needs_ocr(page: pymupdf.Page, lines: list[Line]) -> bool:
 
 
 def _ocr_lines(page: pymupdf.Page, number: int, settings: ExtractSettings) -> list[Line]:
-    """The page's lines as Tesseract reads them, with its type sizes evened out.
+    """The page's lines as Tesseract reads them; `_even_ocr_sizes` evens their type sizes out once they are
+    in reading order and joined.
 
     Tesseract's size estimate wobbles by a point or more from line to line ("In CVPR, 2016." can come out
-    larger than the reference it ends), which would read as a change of style; only clearly larger text
-    (a heading, a title) keeps its own size.
+    larger than the reference it ends), and a line whose box swallowed its neighbour's comes out half as
+    large again, which would read as a change of style or a heading ending the list; only clearly larger
+    short lines that open as a heading does keep their own size.
     """
     textpage = page.get_textpage_ocr(language=settings.ocr_language, dpi=settings.ocr_dpi, full=True)
-    lines = raw_lines(page, number, textpage=textpage)
+    return merge_pieces(ocr_pieces(page, number, textpage))
+
+
+def _even_ocr_sizes(lines: list[Line]) -> list[Line]:
+    """An OCR'd page's lines, in reading order and joined, with type sizes evened out (see `_ocr_lines`)."""
     if not lines:
         return lines
     usual = statistics.median(line.size for line in lines)
-    return [line if line.size > usual * _OCR_LARGER else replace(line, size=usual) for line in lines]
+    spacing = statistics.median(line.height for line in lines)
+    evened: list[Line] = []
+    for i, line in enumerate(lines):
+        previous = lines[i - 1] if i else None
+        # A heading stands apart from the line above it; a line of a list sits at the usual spacing.
+        apart = previous is None or previous.column != line.column or line.y0 - previous.y1 > 0.5 * spacing
+        heading = line.size > usual * _OCR_LARGER and apart and _heading_shaped(line.text)
+        evened.append(line if heading else replace(line, size=usual))
+    return evened
 
 
-def read_pages(document: pymupdf.Document, settings: ExtractSettings) -> PageText:
-    """All pages' lines (up to `max_pages`), OCR'ing image-only pages, running headers and footers removed."""
+def _heading_shaped(text: str) -> bool:
+    """Short, not opening in lower case, without a comma and not ending in punctuation, as headings are (a
+    line's continuation opens in lower case, a line of names has commas, a title in a list ends in a stop)."""
+    return (
+        len(text.split()) <= _OCR_HEADING_WORDS
+        and not text[:1].islower()
+        and "," not in text
+        and not text.rstrip().endswith((".", ",", ";", ":", "-"))
+    )
+
+
+def read_pages(document: pymupdf.Document, settings: ExtractSettings, defer_ocr: bool = False) -> PageText:
+    """All pages' lines (up to `max_pages`), OCR'ing image-only pages, running headers and footers removed.
+
+    With `defer_ocr`, image-only pages are listed in `scanned_pages` and left empty, for another OCR (nougat)
+    to read."""
     result = PageText()
     if document.is_repaired:
         result.warnings.append(
@@ -100,24 +127,39 @@ def read_pages(document: pymupdf.Document, settings: ExtractSettings) -> PageTex
     if document.page_count > count:
         result.warnings.append(f"only the first {count} of {document.page_count} pages were read (max_pages)")
     ocr_missing: list[int] = []
+    pieces: list[list[Line]] = []  # per page, before pieces on one baseline join (OCR'd pages: joined lines)
     for number in range(count):
         try:
             page = document.load_page(number)
-            lines = raw_lines(page, number)
-            if _needs_ocr(page, lines):
-                if not settings.ocr or not tesseract_available():
+            page_text = page_pieces(page, number)
+            if _needs_ocr(page, merge_pieces(page_text)):
+                if defer_ocr:
+                    result.scanned_pages.append(number + 1)
+                elif not settings.ocr or not tesseract_available():
                     ocr_missing.append(number + 1)
                 else:
                     if not result.ocr_pages and (backend := _ocr_backend_warning(settings)):
                         result.warnings.append(backend)
-                    lines = _ocr_lines(page, number, settings)
+                    page_text = _ocr_lines(page, number, settings)
                     result.ocr_pages.append(number + 1)
             heights.append(page.rect.height)
-            result.pages.append(reading_order(lines))
+            pieces.append(page_text)
         except (RuntimeError, ValueError) as error:  # MuPDF's errors for a damaged page or content stream
             result.warnings.append(f"page {number + 1} could not be read and was skipped ({error})")
             heights.append(0.0)
-            result.pages.append([])
+            pieces.append([])
+    # Line numbers down the margin go before anything reads the lines: they would join the text they number.
+    numbered = line_number_columns(pieces)
+    if any(numbered):
+        result.warnings.append(
+            f"line numbers in the margin were removed on {sum(1 for n in numbered if n)} pages"
+        )
+    for number, (page_text, drop) in enumerate(zip(pieces, numbered, strict=True)):
+        kept = [piece for i, piece in enumerate(page_text) if i not in drop]
+        if number + 1 in result.ocr_pages:
+            result.pages.append(_even_ocr_sizes(reading_order(kept)))
+        else:
+            result.pages.append(reading_order(merge_pieces(kept)))
     if ocr_missing:
         why = (
             "OCR is switched off"

@@ -101,6 +101,16 @@ def _line_from_spans(page_number: int, bbox: Sequence[float], spans: list[dict[s
 
 def raw_lines(page: pymupdf.Page, page_number: int, textpage: pymupdf.TextPage | None = None) -> list[Line]:
     """The horizontal text lines of a page, in the order PyMuPDF stores them."""
+    return merge_pieces(page_pieces(page, page_number, textpage))
+
+
+def merge_pieces(pieces: Sequence[Line]) -> list[Line]:
+    """A page's pieces joined into lines where they share a baseline (see `_merge_same_baseline`)."""
+    return _merge_same_baseline(pieces)
+
+
+def page_pieces(page: pymupdf.Page, page_number: int, textpage: pymupdf.TextPage | None = None) -> list[Line]:
+    """The horizontal text pieces of a page as PyMuPDF stores them, before pieces on one baseline join."""
     data = page.get_text("dict", flags=_TEXT_FLAGS, textpage=textpage)
     lines: list[Line] = []
     for block in data["blocks"]:
@@ -110,7 +120,14 @@ def raw_lines(page: pymupdf.Page, page_number: int, textpage: pymupdf.TextPage |
             made = _line_from_spans(page_number, line["bbox"], line["spans"])
             if made is not None:
                 lines.append(made)
-    return _merge_same_baseline(lines)
+    return lines
+
+
+_BAND = 4.0  # points: the height of the horizontal bands merged lines are filed under
+
+
+def _bands(line: Line) -> range:
+    return range(int(line.y0 // _BAND), int(line.y1 // _BAND) + 1)
 
 
 def _merge_same_baseline(lines: Sequence[Line], any_gap: bool = False) -> list[Line]:
@@ -118,11 +135,18 @@ def _merge_same_baseline(lines: Sequence[Line], any_gap: bool = False) -> list[L
 
     Pieces join when they overlap vertically by most of their height and, before columns are known, the gap
     between them is under a font size (three after a list marker such as "[12]" or "•"), narrower than any
-    gutter; once columns are known (`any_gap`), every piece of one column on one baseline joins.
+    gutter; once columns are known (`any_gap`), every piece of one column on one baseline joins. A piece
+    joins the latest merged line that qualifies.
+
+    Merged lines are filed under the horizontal bands they cover, so a piece is compared only with lines
+    that share a band with it (two boxes that overlap vertically share one): near-linear time on pages of
+    thousands of pieces (plots, tables), where comparing every pair was quadratic.
     """
     merged: list[Line] = []
+    by_band: dict[int, list[int]] = {}
     for line in sorted(lines, key=lambda line: line.x0):
-        for index in range(len(merged) - 1, -1, -1):
+        candidates = sorted({index for band in _bands(line) for index in by_band.get(band, ())}, reverse=True)
+        for index in candidates:
             left = merged[index]
             overlap = min(left.y1, line.y1) - max(left.y0, line.y0)
             if overlap <= 0.5 * min(left.height, line.height) or left.column != line.column:
@@ -139,9 +163,15 @@ def _merge_same_baseline(lines: Sequence[Line], any_gap: bool = False) -> list[L
                     size=left.size if len(left.text) >= len(line.text) else line.size,
                     bold=left.bold and line.bold,
                 )
+                for band in _bands(merged[index]):  # the merged box may reach a band further up or down
+                    filed = by_band.setdefault(band, [])
+                    if index not in filed:
+                        filed.append(index)
                 break
         else:
             merged.append(line)
+            for band in _bands(line):
+                by_band.setdefault(band, []).append(len(merged) - 1)
     return merged
 
 

@@ -585,3 +585,30 @@ def test_a_span_that_is_a_title_word_for_word_is_found_by_its_key(tmp_path: Path
         parse_reference_string(raw), store, SETTINGS.model_copy(update={"candidates": 2}), raw
     )
     assert "P04-3022" in [c.record.source_id for c in found]
+
+
+BIOGRAPHY = (
+    "Jane Doe is Associate Professor of Sociology at York University. Her research focuses on labour markets "
+    "and migration. Address: Department of Sociology, Room 2060 Vari Hall, York University, 4700 Keele "
+    "Street, Toronto, Ontario M3J 1P3, Canada."
+)
+
+
+def test_a_future_year_read_from_a_string_without_authors_proves_nothing(store: IndexStore) -> None:
+    # A biography the layout stage took for a reference: its "year" is a room number.
+    parsed = parse_reference_string(BIOGRAPHY)
+    assert parsed.year == 2060 and not parsed.authors
+    j = judge(parsed, find_candidates(parsed, store, SETTINGS), store.coverage, SETTINGS, this_year=2026)
+    assert j.verdict is not Verdict.FABRICATED
+    assert "year.future" not in {f.level for f in j.fields} | set(j.levels)
+
+
+def test_a_future_year_in_a_string_that_reads_as_a_reference_still_proves_invention(
+    store: IndexStore,
+) -> None:
+    cited = ParsedFields(
+        title="Contrastive Curriculum Distillation for Sparse Mixture Models", authors=["Wei Seo"], year=2060
+    )
+    j = judge(cited, find_candidates(cited, store, SETTINGS), store.coverage, SETTINGS, this_year=2026)
+    assert j.verdict is Verdict.FABRICATED
+    assert "coverage.future_year" in j.levels

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from refhound.agents.extractor.segment import join_lines
 from refhound.pdf.document import open_pdf, read_pages
-from refhound.pdf.layout import clean_text
+from refhound.pdf.layout import _LIST_MARKER, Line, _merge_same_baseline, clean_text
 from refhound.settings import ExtractSettings
 from tests.agents.extractor.pdfmaker import LINE, Text, body, write_pdf
 
@@ -112,3 +114,45 @@ def test_clean_text(raw: str, clean: str) -> None:
 )
 def test_join_lines(lines: list[str], joined: str) -> None:
     assert join_lines(lines) == joined
+
+
+def _merge_by_scanning_all(lines: list[Line], any_gap: bool) -> list[Line]:
+    """The baseline merge written as a scan of every merged line: what the banded version must equal."""
+    merged: list[Line] = []
+    for line in sorted(lines, key=lambda line: line.x0):
+        for index in range(len(merged) - 1, -1, -1):
+            left = merged[index]
+            overlap = min(left.y1, line.y1) - max(left.y0, line.y0)
+            if overlap <= 0.5 * min(left.height, line.height) or left.column != line.column:
+                continue
+            gap = line.x0 - left.x1
+            reach = 3.0 if _LIST_MARKER.match(left.text) else 0.8
+            if gap >= -1 and (any_gap or gap < max(left.size, line.size) * reach):
+                merged[index] = replace(
+                    left,
+                    x1=max(left.x1, line.x1),
+                    y0=min(left.y0, line.y0),
+                    y1=max(left.y1, line.y1),
+                    text=f"{left.text} {line.text}",
+                    size=left.size if len(left.text) >= len(line.text) else line.size,
+                    bold=left.bold and line.bold,
+                )
+                break
+        else:
+            merged.append(line)
+    return merged
+
+
+@pytest.mark.parametrize("any_gap", [False, True])
+@pytest.mark.parametrize("seed", range(5))
+def test_banded_baseline_merge_equals_the_scan_of_every_line(seed: int, any_gap: bool) -> None:
+    rng = random.Random(seed)
+    lines = []
+    for i in range(400):  # pieces of uneven heights on nearby baselines, some of them list markers
+        y0 = rng.uniform(0, 200)
+        size = rng.choice([6.0, 8.0, 10.0, 14.0])
+        x0 = rng.uniform(0, 500)
+        text = rng.choice(["[3]", "•", f"w{i}", f"word{i} more"])
+        lines.append(Line(0, x0, y0, x0 + rng.uniform(3, 60), y0 + size * rng.uniform(0.8, 1.4), text, size,
+                          rng.random() < 0.2, column=rng.choice([0, 0, 1])))  # fmt: skip
+    assert _merge_same_baseline(lines, any_gap) == _merge_by_scanning_all(lines, any_gap)

@@ -17,6 +17,7 @@ from rapidfuzz import fuzz
 from typer.testing import CliRunner
 
 from refhound.agents.extractor import Extraction, extract_pdf
+from refhound.agents.extractor.plausibility import GATE
 from refhound.cli import app
 from refhound.settings import Settings
 from tests.agents.extractor.pdfmaker import Text, body, column, write_pdf
@@ -91,7 +92,40 @@ def test_references_of_an_image_only_pdf_are_found_by_ocr(ocr_extraction: Extrac
 
 @needs_tesseract
 def test_the_warning_says_which_pages_were_ocrd(ocr_extraction: Extraction) -> None:
-    assert ocr_extraction.warnings == ["pages 1, 2 were read by OCR (Tesseract)"]
+    assert ocr_extraction.warnings[0] == "pages 1, 2 were read by OCR (Tesseract)"
+
+
+@needs_tesseract
+def test_the_report_says_how_many_references_came_from_ocr_and_how_sure_it_is(
+    ocr_extraction: Extraction,
+) -> None:
+    assert ocr_extraction.ocr_pages == [1, 2]
+    # every entry read there reads as a reference (likeness at or above the gate)
+    assert ocr_extraction.ocr_certainty is not None and ocr_extraction.ocr_certainty >= GATE
+    assert ocr_extraction.warnings[1].startswith(
+        f"4 of the 4 references come from OCR of page images (Tesseract): extraction certainty "
+        f"{ocr_extraction.ocr_certainty:.2f}"
+    )
+
+
+@needs_tesseract
+def test_a_two_column_reference_list_is_read_column_by_column(tmp_path: Path) -> None:
+    """Tesseract reads a left-column line and the right-column line beside it as one line; the words'
+    boxes cut it at the gutter, so each column's entries come out whole and in order."""
+    left = [
+        f"[{n}] A. Smith{chr(96 + n)} and B. Jones. Study {n} of things. In ACL, 20{10 + n}."
+        for n in range(1, 9)
+    ]
+    right = [
+        f"[{n}] C. Brown{chr(96 + n)} and D. White. Paper {n} on words. In EMNLP, 20{n + 4}."
+        for n in range(9, 17)
+    ]
+    pieces = [Text(40, 90, "References", size=12, bold=True)]
+    pieces += [Text(40, 110 + i * 14, line, size=7.5) for i, line in enumerate(left)]
+    pieces += [Text(305, 110 + i * 14, line, size=7.5) for i, line in enumerate(right)]
+    path = scanned(write_pdf(tmp_path / "typeset.pdf", [body(30), pieces]), tmp_path / "scan.pdf", pages=[1])
+    raws = [r.raw for r in extract_pdf(path).references]
+    assert_similar(raws, [line.split("] ", 1)[1] for line in [*left, *right]])
 
 
 @needs_tesseract
@@ -99,7 +133,8 @@ def test_only_pages_without_text_are_ocrd(tmp_path: Path) -> None:
     """Page 1 keeps its text layer, page 2 (the references) is a scan: only page 2 is OCR'd."""
     path = scanned(manuscript(tmp_path / "typeset.pdf"), tmp_path / "mixed.pdf", pages=[1])
     extraction = extract_pdf(path)
-    assert extraction.warnings == ["page 2 was read by OCR (Tesseract)"]
+    assert extraction.warnings[0] == "page 2 was read by OCR (Tesseract)"
+    assert extraction.ocr_pages == [2]
     assert_similar([r.raw for r in extraction.references], RAWS)
 
 
@@ -161,13 +196,11 @@ def test_wrapped_references_of_a_scan_are_found(tmp_path: Path) -> None:
 
 
 @needs_tesseract
-def test_the_nougat_backend_is_detected_and_its_absence_said(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr("refhound.pdf.document.nougat_available", lambda: False)
+def test_nougat_without_a_checkpoint_says_why_and_tesseract_reads_the_scan(tmp_path: Path) -> None:
     path = scanned(manuscript(tmp_path / "typeset.pdf", PRINTED), tmp_path / "scan.pdf", pages=[1])
     extraction = extract_pdf(path, Settings(extract={"ocr_backend": "nougat"}))
     assert extraction.warnings[0] == (
-        "the nougat OCR backend is not installed (pip install nougat-ocr); Tesseract is used instead"
+        "the nougat OCR backend cannot run (no nougat checkpoint directory is set (extract.nougat_checkpoint "
+        "or --nougat-checkpoint DIR)); Tesseract is used instead"
     )
     assert len(extraction.references) == len(PRINTED)

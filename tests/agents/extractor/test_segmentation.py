@@ -88,13 +88,15 @@ def test_numbered_entries_lose_their_number_and_hyphenation(tmp_path: Path) -> N
 
 @pytest.mark.parametrize("marker", ["{n}.", "({n})", "{n}"])
 def test_other_numbering_styles(tmp_path: Path, marker: str) -> None:
+    # Surnames, not "Author1": a name with a digit in it reads as no author, and the entry as no reference.
+    names = ["Adams", "Baker", "Clark", "Davis"]
     entries = [
-        f"{marker.format(n=n)} Author{n}, A. Title number {n} of a paper. Journal {n}, 20{10 + n}."
+        f"{marker.format(n=n)} {names[n - 1]}, A. Title number {n} of a paper. Journal {n}, 20{10 + n}."
         for n in range(1, 5)
     ]
     raws = _raws(_paper(tmp_path, "References", entries))
     assert raws == [
-        f"Author{n}, A. Title number {n} of a paper. Journal {n}, 20{10 + n}." for n in range(1, 5)
+        f"{names[n - 1]}, A. Title number {n} of a paper. Journal {n}, 20{10 + n}." for n in range(1, 5)
     ]
 
 
