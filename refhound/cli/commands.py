@@ -142,6 +142,9 @@ def _options(
     ] = None,
 ) -> None:
     """Check the references of a manuscript: verified, wrong field, fabricated or unverified."""
+    from refhound.cli.output import err
+
+    err.level = 1  # each invocation starts at the normal level; --quiet/--verbose of a command change it
 
 
 def main(args: Any = None) -> None:

@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 
 
 class Exit(IntEnum):
-    """refhound's exit codes. When several apply, the lowest non-zero wins except usage: 1 > 3 > 4."""
+    """refhound's exit codes. When several apply, 1 wins over 3 and 3 over 4: a found hallucination is
+    never hidden by an unreadable entry or a silent source."""
 
     OK = 0
     PROBLEMS = 1  # a hallucination was found (or, with --flag any, any metadata error)
