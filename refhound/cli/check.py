@@ -57,10 +57,7 @@ def _read_one(path: Path, settings: Settings) -> tuple[list[Reference], list[Inp
     from refhound.inputs.remote import fetch_if_remote
 
     path = fetch_if_remote(path, settings)  # arXiv:ID or a URL: its LaTeX source folder or its PDF
-    if is_latex_project(path):
-        project = read_latex_project(path, settings.check.max_input_bytes)
-        return project.references, project.problems
-    if is_pdf(path):
+    if is_pdf(path):  # before the LaTeX test: a folder named paper.pdf was meant as a PDF
         # An unusable file is said at once, before the PDF library (and its layout model) is loaded.
         check_pdf_file(path, settings.extract.max_bytes)
         from refhound.agents.extractor import read_pdf_references
@@ -68,6 +65,9 @@ def _read_one(path: Path, settings: Settings) -> tuple[list[Reference], list[Inp
         with working(f"extracting the references of {path}"):
             extracted: tuple[list[Reference], list[InputProblem]] = read_pdf_references(path, settings)
         return extracted
+    if is_latex_project(path):
+        project = read_latex_project(path, settings.check.max_input_bytes)
+        return project.references, project.problems
     read = read_input(path, max_bytes=settings.check.max_input_bytes)
     return read.references, read.problems
 
@@ -291,8 +291,12 @@ def _runner_or_fail(settings: Settings, store: IndexStore) -> SopRunner:
         runner = SopRunner(settings, store)
     except RefhoundError as exc:
         raise fail(str(exc)) from exc
+    chosen = {"web": settings.web.provider != "none"}  # a stage the settings ask for by name
     for stage, why in runner.plan.skipped.items():
-        err.detail(f"[dim]stage {stage} skipped: {why}[/]")
+        if chosen.get(stage):  # asked for, yet it cannot run: a setting to fix, said at every level
+            err.print(f"[yellow]warning:[/] stage {stage} skipped: {why}", highlight=False, soft_wrap=True)
+        else:  # offline, or not configured: what the user chose
+            err.detail(f"[dim]stage {stage} skipped: {why}[/]")
     return runner
 
 

