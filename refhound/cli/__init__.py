@@ -1,9 +1,11 @@
 """The `refhound` command line: one module per command group, on one Typer app.
 
-commands  the app, `refhound check`, and every command registered on it
-output    what every command shares: the stderr console, exit codes, the one-line error, settings
-          built from the options
-bench, extract, index, memory, quotes, serve, triage    the other commands
+commands  the app, its global options, and the table of commands (each imported when it runs)
+output    what every command shares: the stderr console and its verbosity, exit codes, the one-line error,
+          settings built from the options, the index opened or a clear error
+check     `refhound check`
+openreview  `triage --openreview`: a venue's submissions downloaded into a folder
+bench, config, extract, fix, index, memory, quotes, runs, serve, triage    the other commands
 """
 
 from refhound.cli.commands import app, main
