@@ -266,10 +266,17 @@ def _result(
         note += f"; the source: {'; '.join(source.warnings)}"  # a DOI's landing page only, say
     if unresolved and outcome.status != "verified":
         note += f"; also cited but unreadable: {gaps}"
+    return located_result(quote, item.label, source, outcome, note)
+
+
+def located_result(
+    quote: Quote, citation: str | None, source: SourceText, outcome: Outcome, note: str
+) -> QuoteResult:
+    """A quote's result from where `locate` found it (or did not) in `source`."""
     located = outcome.located
     return QuoteResult(
         quote,
-        item.label,
+        citation,
         source.locator,
         outcome.status,
         source_start=located.start if located else None,

@@ -24,6 +24,7 @@ from typing import Any
 
 from refhound.errors import LLMError, LLMUnavailable
 from refhound.llm import LLMClient
+from refhound.quotes.check import located_result
 from refhound.quotes.errors import QuotesError
 from refhound.quotes.evaluate import EXCERPT_CHARS, evaluate_report, excerpt
 from refhound.quotes.evaluate.llm import NO_ANSWER
@@ -99,19 +100,8 @@ def _recheck(
 ) -> QuoteResult:
     """The new quote through every check again: located in the same source, then the evaluators."""
     outcome = locate(quote_text, Haystack(source.text), settings.quotes)
-    located = outcome.located
-    result = QuoteResult(
-        Quote(quote_text, 0, len(quote_text), "triple"),
-        triple.source_id,
-        source.locator,
-        outcome.status,
-        source_start=located.start if located else None,
-        source_end=located.end if located else None,
-        matched_text=source.text[located.start : located.end] if located else None,
-        source_sha256=source.sha256,
-        note=outcome.note,
-        alterations=outcome.alterations,
-    )
+    quote = Quote(quote_text, 0, len(quote_text), "triple")
+    result = located_result(quote, triple.source_id, source, outcome, outcome.note)
     single = QuoteReport(report.document, report.checked_at, [result], report.citations, kind="triples")
     evaluate_report(single, settings, names, [triple.statement])
     return result
