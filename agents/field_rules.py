@@ -151,8 +151,9 @@ def read_as_the_record(names: Sequence[str], record: Record) -> list[str]:
     i = 0
     while i < len(names):
         name = names[i]
-        joins = i + 1 < len(names) and "," not in name and not _is_record_author(names[i + 1], record)
-        if joins and _family_and_given(name, names[i + 1], record):
+        # The cheap test first: few pieces are a record author's family name.
+        joins = i + 1 < len(names) and "," not in name and _family_and_given(name, names[i + 1], record)
+        if joins and not _is_record_author(names[i + 1], record):
             out.append(f"{name}, {names[i + 1]}")
             i += 2
             continue

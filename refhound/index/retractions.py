@@ -41,6 +41,11 @@ def count_notices(db: sqlite3.Connection) -> int:
     return int(db.execute("SELECT count(*) FROM retractions WHERE kind != ?", (_REINSTATED,)).fetchone()[0])
 
 
+def holds_notices(db: sqlite3.Connection) -> bool:
+    """Whether the index keeps any mark at all (reinstatements included)."""
+    return _has_table(db) and db.execute("SELECT 1 FROM retractions LIMIT 1").fetchone() is not None
+
+
 def _has_table(db: sqlite3.Connection) -> bool:
     return db.execute("SELECT 1 FROM sqlite_master WHERE name = 'retractions'").fetchone() is not None
 

@@ -29,7 +29,7 @@ from refhound.index.completeness import Proof, assess
 from refhound.index.ingest.acl import SOURCE as ACL_SOURCE
 from refhound.index.ingest.acl import anthology_id_in, anthology_volume
 from refhound.index.ingest.base import Dump
-from refhound.index.retractions import count_notices, read_notices, write_notices
+from refhound.index.retractions import count_notices, holds_notices, read_notices, write_notices
 from refhound.index.schema import SCHEMA, SCHEMA_VERSION
 from refhound.models import Record
 from refhound.normalize.identifiers import normalize_arxiv_id, normalize_doi
@@ -405,6 +405,7 @@ class IndexStore:
         self._doc_freq = lru_cache(maxsize=65536)(self._doc_freq_uncached)
         self._count: int | None = None
         self._average: float | None = None
+        self._holds_notices: bool | None = None  # most indexes hold none: no look-up per reference then
 
     # -- opening ---------------------------------------------------------------------------------
     @classmethod
@@ -514,6 +515,7 @@ class IndexStore:
                 [(dump.source, volume, event) for volume, event in sorted(dump.colocated)],
             )
             write_notices(self._db, dump.notices)
+            self._holds_notices = None
             self._db.execute(
                 "INSERT OR REPLACE INTO dumps VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
@@ -893,6 +895,10 @@ class IndexStore:
 
     def retraction_notices(self, doi: str | None, arxiv_id: str | None) -> list[Notice]:
         """The retraction marks the index keeps for a work's DOI and arXiv id (any written form)."""
+        if self._holds_notices is None:
+            self._holds_notices = holds_notices(self._db)
+        if not self._holds_notices:
+            return []
         return read_notices(
             self._db,
             normalize_doi(doi) if doi else None,
