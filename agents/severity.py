@@ -348,7 +348,7 @@ def _variant(cited: str, found: str, settings: JudgeSettings) -> bool:
         return False
     if family_a == family_b:
         return _given_agrees(a.given, b.given)
-    first_a, first_b = (name_words(a.given) or [""])[0], (name_words(b.given) or [""])[0]
+    first_a, first_b = (name_words(a.given) or ("",))[0], (name_words(b.given) or ("",))[0]
     initials_agree = not first_a or not first_b or first_a[0] == first_b[0]
     # A family name shortened or lengthened ("Gholami" / "Gholaminejad"), or with a typo.
     shorter, longer = sorted((family_a, family_b), key=len)
@@ -364,7 +364,7 @@ def _misspelt(cited: str, found: str) -> bool:
     a, b = parse_name(cited), parse_name(found)
     family_a, family_b = _family(a.family), _family(b.family)
     if family_a == family_b:
-        first_a, first_b = (name_words(a.given) or [""])[0], (name_words(b.given) or [""])[0]
+        first_a, first_b = (name_words(a.given) or ("",))[0], (name_words(b.given) or ("",))[0]
         return _near(first_a, first_b)
     return bool(family_a and family_b) and _given_agrees(a.given, b.given) and _near(family_a, family_b)
 

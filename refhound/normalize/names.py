@@ -164,10 +164,12 @@ def _form(text: str) -> _Form:
 _NAME_WORD = re.compile(r"[^\W\d_]+")
 
 
-def name_words(name: str) -> list[str]:
+@lru_cache(maxsize=1 << 16)
+def name_words(name: str) -> tuple[str, ...]:
     """A name's words folded, punctuation and digits dropped: "Chee Wee (Ben)" -> chee, wee, ben; "M.-W." ->
-    m, w; dblp's "Wei Wang 0001" -> wei, wang."""
-    return _NAME_WORD.findall(fold(name).lower())
+    m, w; dblp's "Wei Wang 0001" -> wei, wang. Cached: re-reading an author list compares every cited piece
+    with every record author's words."""
+    return tuple(_NAME_WORD.findall(fold(name).lower()))
 
 
 def name_key(text: str) -> str:

@@ -16,6 +16,7 @@ from importlib import resources
 
 from rapidfuzz import fuzz
 
+from refhound.normalize.regex_start import first_characters
 from refhound.normalize.text import fold, latex_to_unicode
 
 
@@ -104,8 +105,38 @@ class _Series:
     kind: VenueKind
 
 
-def _load_table() -> tuple[re.Pattern[str], tuple[_Series, ...]]:
-    """One alternation of every row: one match attempt per position finds the first row that fits."""
+@dataclass(frozen=True)
+class _Table:
+    """The rows' alternation split by the character a match starts with: at a position, the alternation of
+    the rows that can start with its character (in the table's order), else of those that can start
+    anywhere. Group `r<i>` is row i in every part."""
+
+    by_first: dict[str, re.Pattern[str]]
+    anywhere: re.Pattern[str]
+
+    def match(self, text: str, position: int) -> re.Match[str] | None:
+        first = text[position] if position < len(text) else ""
+        return self.by_first.get(first, self.anywhere).match(text, position)
+
+
+def _split_by_first(alternatives: list[str]) -> _Table:
+    starts = [first_characters(alternative) for alternative in alternatives]
+    anywhere = [alt for alt, start in zip(alternatives, starts, strict=True) if start is None]
+    characters = sorted({char for start in starts if start is not None for char in start})
+    by_first = {
+        char: re.compile(
+            "|".join(
+                alt for alt, start in zip(alternatives, starts, strict=True) if start is None or char in start
+            )
+        )
+        for char in characters
+    }
+    return _Table(by_first, re.compile("|".join(anywhere) or r"(?!)"))
+
+
+def _load_table() -> tuple[_Table, tuple[_Series, ...]]:
+    """One alternation of every row, split by first character: one match attempt per position finds the
+    first row that fits."""
     rows: list[_Series] = []
     alternatives: list[str] = []
     text = resources.files("refhound.normalize").joinpath("data/venues.tsv").read_text(encoding="utf-8")
@@ -119,7 +150,7 @@ def _load_table() -> tuple[re.Pattern[str], tuple[_Series, ...]]:
             raise ValueError(f"venues.tsv: the pattern for {key} has a capturing group")
         alternatives.append(f"(?P<r{len(rows)}>{pattern})")
         rows.append(_Series(key, VenueKind(kind)))
-    return re.compile("|".join(alternatives)), tuple(rows)
+    return _split_by_first(alternatives), tuple(rows)
 
 
 _TABLE, _ROWS = _load_table()

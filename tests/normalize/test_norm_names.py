@@ -200,4 +200,4 @@ def test_is_not_et_al(text: str) -> None:
     ],
 )
 def test_name_words(name: str, words: list[str]) -> None:
-    assert name_words(name) == words
+    assert name_words(name) == tuple(words)

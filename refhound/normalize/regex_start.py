@@ -1,0 +1,76 @@
+"""The characters a regular expression's match can start with, read from the standard library's own parse.
+
+A large alternation matched at many positions (the venue table) tries every alternative at each one; split
+by first character, a position tries only the alternatives that can start there. Anything this reading does
+not follow (classes such as ``\\w``, look-arounds, a pattern that may match the empty string) counts as "any
+character", so a split alternation always finds what the whole one finds.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from re import _constants as sre  # type: ignore[attr-defined]
+from re import _parser as sre_parse  # type: ignore[attr-defined]
+from typing import Any
+
+
+def first_characters(pattern: str) -> frozenset[str] | None:
+    """The characters a match of `pattern` must start with; None when it may start with any (or nothing)."""
+    try:
+        parsed = sre_parse.parse(pattern)
+    except re.error:
+        return None
+    if parsed.state.flags & (re.IGNORECASE | re.VERBOSE):
+        return None
+    return _first(list(parsed))
+
+
+def _first(items: Sequence[tuple[Any, Any]]) -> frozenset[str] | None:
+    chars: set[str] = set()
+    for op, arg in items:
+        if op is sre.AT:  # ^, \b: zero width, the next item starts the match
+            continue
+        if op is sre.LITERAL:
+            return frozenset(chars | {chr(arg)})
+        if op is sre.IN:
+            members = _class_members(arg)
+            return None if members is None else frozenset(chars | members)
+        if op is sre.BRANCH:
+            inner = _union(_first(list(alternative)) for alternative in arg[1])
+            return None if inner is None else frozenset(chars | inner)
+        if op is sre.SUBPATTERN:
+            inner = _first(list(arg[3]))
+            return None if inner is None else frozenset(chars | inner)
+        if op in (sre.MAX_REPEAT, sre.MIN_REPEAT):
+            least, _, body = arg
+            inner = _first(list(body))
+            if inner is None:
+                return None
+            chars |= inner
+            if least == 0:  # optional: what follows may start the match as well
+                continue
+            return frozenset(chars)
+        return None  # look-arounds, group references, categories: not followed
+    return None  # every item optional: the match may be empty
+
+
+def _union(parts: Iterable[frozenset[str] | None]) -> frozenset[str] | None:
+    out: set[str] = set()
+    for part in parts:
+        if part is None:
+            return None
+        out |= part
+    return frozenset(out)
+
+
+def _class_members(items: Sequence[tuple[Any, Any]]) -> set[str] | None:
+    members: set[str] = set()
+    for op, arg in items:
+        if op is sre.LITERAL:
+            members.add(chr(arg))
+        elif op is sre.RANGE:
+            members.update(chr(code) for code in range(arg[0], arg[1] + 1))
+        else:  # a negated class, a category such as \d
+            return None
+    return members
