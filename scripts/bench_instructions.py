@@ -33,7 +33,8 @@ def child(index: Path, bib: Path, warm: int, n: int) -> int:
 
     settings = Settings()
     settings.check.offline = True
-    settings.memory.enabled = False
+    if hasattr(settings, "memory"):  # versions before the memory stage have no such setting
+        settings.memory.enabled = False
     references = read_input(bib).references
     with IndexStore.open(index) as store:
         check_references(references[:warm], store, settings)
