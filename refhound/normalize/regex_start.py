@@ -10,20 +10,28 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from re import _constants as sre  # type: ignore[attr-defined]
 from re import _parser as sre_parse  # type: ignore[attr-defined]
 from typing import Any
 
 
-def first_characters(pattern: str) -> frozenset[str] | None:
-    """The characters a match of `pattern` must start with; None when it may start with any (or nothing)."""
-    try:
-        parsed = sre_parse.parse(pattern)
-    except re.error:
-        return None
+@dataclass(frozen=True)
+class Start:
+    """What one parse of a pattern tells: the characters a match must start with (None: any, or nothing)
+    and how many capturing groups it has."""
+
+    characters: frozenset[str] | None
+    groups: int
+
+
+def read_start(pattern: str) -> Start:
+    """The start of `pattern`; a pattern that does not parse is re.error, as for re.compile."""
+    parsed = sre_parse.parse(pattern)
+    groups = parsed.state.groups - 1  # the parser counts the whole match as group 0
     if parsed.state.flags & (re.IGNORECASE | re.VERBOSE):
-        return None
-    return _first(list(parsed))
+        return Start(None, groups)
+    return Start(_first(list(parsed)), groups)
 
 
 def _first(items: Sequence[tuple[Any, Any]]) -> frozenset[str] | None:

@@ -16,7 +16,7 @@ from importlib import resources
 
 from rapidfuzz import fuzz
 
-from refhound.normalize.regex_start import first_characters
+from refhound.normalize.regex_start import read_start
 from refhound.normalize.text import fold, latex_to_unicode
 
 
@@ -105,33 +105,22 @@ class _Series:
     kind: VenueKind
 
 
-@dataclass(frozen=True)
 class _Table:
     """The rows' alternation split by the character a match starts with: at a position, the alternation of
-    the rows that can start with its character (in the table's order), else of those that can start
-    anywhere. Group `r<i>` is row i in every part."""
+    the rows that can start with its character (in the table's order), compiled on first use. Group `r<i>`
+    is row i in every part."""
 
-    by_first: dict[str, re.Pattern[str]]
-    anywhere: re.Pattern[str]
+    def __init__(self, alternatives: list[str], starts: list[frozenset[str] | None]) -> None:
+        self._rows = list(zip(alternatives, starts, strict=True))
+        self._by_first: dict[str, re.Pattern[str]] = {}
 
     def match(self, text: str, position: int) -> re.Match[str] | None:
         first = text[position] if position < len(text) else ""
-        return self.by_first.get(first, self.anywhere).match(text, position)
-
-
-def _split_by_first(alternatives: list[str]) -> _Table:
-    starts = [first_characters(alternative) for alternative in alternatives]
-    anywhere = [alt for alt, start in zip(alternatives, starts, strict=True) if start is None]
-    characters = sorted({char for start in starts if start is not None for char in start})
-    by_first = {
-        char: re.compile(
-            "|".join(
-                alt for alt, start in zip(alternatives, starts, strict=True) if start is None or char in start
-            )
-        )
-        for char in characters
-    }
-    return _Table(by_first, re.compile("|".join(anywhere) or r"(?!)"))
+        pattern = self._by_first.get(first)
+        if pattern is None:
+            fitting = [alt for alt, start in self._rows if start is None or first in start]
+            pattern = self._by_first[first] = re.compile("|".join(fitting) or r"(?!)")
+        return pattern.match(text, position)
 
 
 def _load_table() -> tuple[_Table, tuple[_Series, ...]]:
@@ -139,6 +128,7 @@ def _load_table() -> tuple[_Table, tuple[_Series, ...]]:
     first row that fits."""
     rows: list[_Series] = []
     alternatives: list[str] = []
+    starts: list[frozenset[str] | None] = []
     text = resources.files("refhound.normalize").joinpath("data/venues.tsv").read_text(encoding="utf-8")
     for line in text.splitlines():
         if not line.strip() or line.startswith("#"):
@@ -146,11 +136,13 @@ def _load_table() -> tuple[_Table, tuple[_Series, ...]]:
         key, kind, pattern = line.split("\t")
         for macro, expansion in _MACROS.items():
             pattern = pattern.replace(macro, expansion)
-        if re.compile(pattern).groups:
+        start = read_start(pattern)
+        if start.groups:
             raise ValueError(f"venues.tsv: the pattern for {key} has a capturing group")
         alternatives.append(f"(?P<r{len(rows)}>{pattern})")
+        starts.append(start.characters)
         rows.append(_Series(key, VenueKind(kind)))
-    return _split_by_first(alternatives), tuple(rows)
+    return _Table(alternatives, starts), tuple(rows)
 
 
 _TABLE, _ROWS = _load_table()

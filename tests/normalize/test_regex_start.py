@@ -4,7 +4,7 @@ from importlib import resources
 import pytest
 
 from refhound.normalize import venues
-from refhound.normalize.regex_start import first_characters
+from refhound.normalize.regex_start import read_start
 
 
 @pytest.mark.parametrize(
@@ -22,11 +22,17 @@ from refhound.normalize.regex_start import first_characters
         (r"x*", None),
         (r"(?:a|)b", None),
         (r"(?i)abc", None),
-        (r"(", None),
     ],
 )
 def test_first_characters(pattern: str, expected: set[str] | None) -> None:
-    assert first_characters(pattern) == (None if expected is None else frozenset(expected))
+    assert read_start(pattern).characters == (None if expected is None else frozenset(expected))
+
+
+def test_capturing_groups_are_counted_and_bad_patterns_refused() -> None:
+    assert read_start(r"(?P<r0>a(b)|(?:c))").groups == 2
+    assert read_start(r"(?:a)b").groups == 0
+    with pytest.raises(re.error):
+        read_start("(")
 
 
 def _whole_table() -> re.Pattern[str]:
