@@ -168,6 +168,7 @@ class LLMClient:
             raise LLMError(f"llm.base_url must be an http(s) URL, not {settings.base_url!r}")
         self.settings = settings
         self.url = settings.base_url.rstrip("/") + "/chat/completions"
+        self._endpoint = httpx.URL(self.url)  # parsed once: httpx parses a str URL again on every request
         self.breaker = breaker or CircuitBreaker()
         self._owns_http = http is None
         self._http = http or httpx.Client(timeout=settings.timeout_s)
@@ -243,7 +244,7 @@ class LLMClient:
             payload["max_tokens"] = max_tokens
         try:
             response = self._http.post(
-                self.url, json=payload, headers=self._headers, timeout=self.settings.timeout_s
+                self._endpoint, json=payload, headers=self._headers, timeout=self.settings.timeout_s
             )
         except httpx.TimeoutException as error:
             problem = f"no reply from {self.url} within {self.settings.timeout_s:g}s"

@@ -1,20 +1,25 @@
 #!/usr/bin/env python
 """Overhead of `quotes check --evaluate entailment,relevance,factcheck` per statement, outside the model.
 
-    python scripts/bench_claims.py [--statements 100] [--pdf PATH] [--concurrency 4]
+    python scripts/bench_claims.py [--statements 100] [--runs 3] [--pdf PATH] [--concurrency 4]
 
 A triples file of N statements citing one real source (the text of a PDF of ../shared/data/pdfs, else a
 generated text) is checked with every evaluator against a loopback OpenAI-compatible server in its own
-process that answers by a word rule at once (`tests/quotes/rubric_llm.py`): so the model's own time is ~0,
-and what is measured is refhound's — prompts, HTTP round trips, JSON validation, the cache, the statements,
-the best-supporting passages with their MiniLM embeddings, the confidence. Reported per statement:
+process that answers by a word rule (`tests/quotes/rubric_llm.py`, ~1 ms a request): it stands for a model
+whose own time is ~0, and what is measured is refhound's — prompts, HTTP round trips, JSON validation, the
+cache, the statements, the best-supporting passages with their MiniLM embeddings, the confidence. Each run
+(`--runs`, in one process, after the embedding model is loaded once: `model_load_s`) reports per statement:
 
-- `evaluate_ms`: the whole of `evaluate_report` (3 × N requests), with a fresh verdict cache, after the
-  embedding model is loaded (its one-off load is reported apart as `model_load_s`); `minilm_ms` the part
-  spent inside the MiniLM model (ONNX inference and tokenizing, `minilm_texts` texts), and
-  `evaluate_outside_models_ms` the rest: refhound's own time outside both models;
-- `cached_ms`: the same again, every verdict from the cache (and `cached_outside_models_ms`);
-- `check_ms`: the string check alone (reading the source, matching), for scale.
+- `evaluate_ms`: the whole of `evaluate_report` (3 × N requests) with a fresh verdict cache; `minilm_ms`
+  the part spent inside the MiniLM model (ONNX inference and tokenizing, `minilm_texts` texts), and
+  `evaluate_outside_models_ms` the rest: refhound's own time outside both models, in wall-clock time;
+- `evaluate_outside_models_cpu_ms`: the CPU time of this process outside MiniLM in the same span, which
+  the other jobs of a shared machine inflate far less than the wall-clock figure; `server_cpu_ms` the
+  stand-in server's own CPU time (it shares the machine's cores: on 2 cores it is time refhound waits);
+- `cached_ms`, `cached_outside_models_ms`, `cached_outside_models_cpu_ms`: the same again, every verdict
+  from the cache;
+- `check_ms`: the string check alone (reading the source, matching), for scale;
+- `load_average`: the 1-minute load average before and after the run.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -42,6 +48,9 @@ from refhound.quotes.normalize import normalize  # noqa: E402
 from refhound.quotes.textof import pdf_to_text  # noqa: E402
 from refhound.quotes.triples import check_triples  # noqa: E402
 from refhound.settings import ExtractSettings, Settings  # noqa: E402
+
+if TYPE_CHECKING:
+    from refhound.memory.embedding import Vectors
 
 DEFAULT_PDF = ROOT.parent / "shared" / "data" / "pdfs" / "excite-ssoar-dev" / "pdf" / "11246.pdf"
 SERVER = (
@@ -58,11 +67,91 @@ def source_text(pdf: Path) -> str:
     return " ".join(" ".join(rng.choices(words, k=14)).capitalize() + "." for _ in range(400))
 
 
+class TimedEmbedder(Embedder):
+    """The product's embedder, also counting this process's CPU time spent inside the model."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cpu_seconds = 0.0
+
+    def encode(self, texts: list[str]) -> Vectors | None:
+        began = time.process_time()
+        try:
+            return super().encode(texts)
+        finally:
+            self.cpu_seconds += time.process_time() - began
+
+
+def process_cpu(pid: int) -> float | None:
+    """User + system CPU seconds of another process (Linux), None where /proc cannot tell."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+class Span:
+    """Wall-clock, this process's CPU and the server's CPU over one `evaluate_report`."""
+
+    def __init__(self, server_pid: int) -> None:
+        self.server_pid = server_pid
+
+    def __enter__(self) -> Span:
+        self.server = process_cpu(self.server_pid)
+        self.cpu = time.process_time()
+        self.wall = time.perf_counter()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.wall = time.perf_counter() - self.wall
+        self.cpu = time.process_time() - self.cpu
+        after = process_cpu(self.server_pid)
+        self.server = None if after is None or self.server is None else after - self.server
+
+
+def one_run(work: Path, settings: Settings, server_pid: int, run: int) -> tuple[dict[str, object], list[str]]:
+    def ms(seconds: float | None) -> float | None:
+        return None if seconds is None else round(seconds / n * 1000, 2)
+
+    load_before = os.getloadavg()[0]
+    settings.quotes.evaluation_cache = work / f"verdicts-{run}.sqlite"  # a fresh cache per run
+    began = time.perf_counter()
+    report, items = asyncio.run(check_triples(work / "triples.json", settings))
+    check = time.perf_counter() - began
+    n = len(items)
+    statements = [t.statement for t in items]
+    embedder = TimedEmbedder()
+    with Span(server_pid) as fresh:
+        evaluate_report(report, settings, EVALUATORS, statements, embedder=embedder)
+    report2, _ = asyncio.run(check_triples(work / "triples.json", settings))
+    cached_embedder = TimedEmbedder()
+    with Span(server_pid) as cached:
+        evaluate_report(report2, settings, EVALUATORS, statements, embedder=cached_embedder)
+    verdicts = [item["verdict"] for r in report.results for item in (r.evaluations or {}).values()]
+    return {
+        "run": run,
+        "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)],
+        "check_ms": ms(check),
+        "evaluate_ms": ms(fresh.wall),
+        "minilm_ms": ms(embedder.seconds),
+        "minilm_texts": embedder.texts,
+        "evaluate_outside_models_ms": ms(fresh.wall - embedder.seconds),
+        "evaluate_outside_models_cpu_ms": ms(fresh.cpu - embedder.cpu_seconds),
+        "server_cpu_ms": ms(fresh.server),
+        "cached_ms": ms(cached.wall),
+        "cached_outside_models_ms": ms(cached.wall - cached_embedder.seconds),
+        "cached_outside_models_cpu_ms": ms(cached.cpu - cached_embedder.cpu_seconds),
+        "not_run": verdicts.count("not_run"),
+    }, verdicts
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--statements", type=int, default=100)
+    parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--pdf", type=Path, default=DEFAULT_PDF)
     parser.add_argument("--concurrency", type=int, default=4)
     parser.add_argument("--seed", type=int, default=38)
@@ -79,51 +168,36 @@ def main() -> None:
     server = subprocess.Popen(
         [sys.executable, "-c", SERVER, str(ROOT)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
     )
+    runs: list[dict[str, object]] = []
     try:
         url = server.stdout.readline().strip() if server.stdout else ""
         settings = Settings()
         settings.check.offline = True
         settings.llm.base_url = url
         settings.quotes.evaluate_concurrency = args.concurrency
-        settings.quotes.evaluation_cache = work / "verdicts.sqlite"
         began = time.perf_counter()
         _embedding().encode(["load"])
         load = time.perf_counter() - began
-        began = time.perf_counter()
-        report, items = asyncio.run(check_triples(work / "triples.json", settings))
-        check = time.perf_counter() - began
-        statements = [t.statement for t in items]
-        embedder = Embedder()
-        began = time.perf_counter()
-        evaluate_report(report, settings, EVALUATORS, statements, embedder=embedder)
-        evaluate = time.perf_counter() - began
-        report2, _ = asyncio.run(check_triples(work / "triples.json", settings))
-        cached_embedder = Embedder()
-        began = time.perf_counter()
-        evaluate_report(report2, settings, EVALUATORS, statements, embedder=cached_embedder)
-        cached = time.perf_counter() - began
+        first: list[str] | None = None
+        for run in range(1, args.runs + 1):
+            figures, verdicts = one_run(work, settings, server.pid, run)
+            if first is not None and verdicts != first:  # the same input, the same rule: the same verdicts
+                raise SystemExit(f"run {run} gave other verdicts than run 1")
+            first = verdicts
+            runs.append(figures)
+            print(json.dumps(figures), file=sys.stderr, flush=True)
     finally:
         if server.stdin:
             server.stdin.close()
         server.wait(10)
-    n = len(items)
-    verdicts = [item["verdict"] for r in report.results for item in (r.evaluations or {}).values()]
     print(
         json.dumps(
             {
-                "statements": n,
+                "statements": args.statements,
                 "source_chars": len(text),
                 "concurrency": args.concurrency,
-                "load_average": os.getloadavg(),
                 "model_load_s": round(load, 2),
-                "check_ms": round(check / n * 1000, 2),
-                "evaluate_ms": round(evaluate / n * 1000, 2),
-                "minilm_ms": round(embedder.seconds / n * 1000, 2),
-                "minilm_texts": embedder.texts,
-                "evaluate_outside_models_ms": round((evaluate - embedder.seconds) / n * 1000, 2),
-                "cached_ms": round(cached / n * 1000, 2),
-                "cached_outside_models_ms": round((cached - cached_embedder.seconds) / n * 1000, 2),
-                "not_run": verdicts.count("not_run"),
+                "runs": runs,
             },
             indent=2,
         )

@@ -23,7 +23,9 @@ _BLOCK = re.compile(r"<<<\n(.*?)\n>>>", re.DOTALL)
 _WORD = re.compile(r"[^\W\d_]{4,}")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _NEGATION = re.compile(r"\b(?:not|no|never|none|cannot|without)\b|n't\b", re.IGNORECASE)
-_SENTENCE = re.compile(r"[^.!?\n]+[.!?]")
+# A sentence starts where a run of other characters starts: tried at every position inside a run that
+# ends at a line break, the pattern costs the square of the line length (a PDF's lines end anywhere).
+_SENTENCE = re.compile(r"(?<![^.!?\n])[^.!?\n]+[.!?]")
 _STOP = frozenset(
     [
         "that",
@@ -50,8 +52,19 @@ def _words(text: str) -> set[str]:
 
 
 def coverage(claim: str, text: str) -> float:
-    wanted = _words(claim)
+    return _share(_words(claim), text)
+
+
+def _share(wanted: set[str], text: str) -> float:
     return len(wanted & _words(text)) / len(wanted) if wanted else 0.0
+
+
+def _best_sentence(claim: str, text: str) -> tuple[float, str]:
+    """The share of the claim's words in the sentence of `text` that has most of them, and that sentence.
+    The claim's words are read once, not once per sentence: the rule stands for a model whose own time is
+    meant to be ~0 in the benchmarks."""
+    wanted = _words(claim)
+    return max(((_share(wanted, s), s.strip()) for s in _SENTENCE.findall(text)), default=(0.0, ""))
 
 
 def _consistent(claim: str, text: str) -> bool:
@@ -74,13 +87,12 @@ def answer(name: str, user: str) -> dict[str, Any]:
         verdict = "relevant" if share >= 0.3 else "not_relevant"
         return {"verdict": verdict, "explanation": f"{share:.0%} of the claim's words are in the source"}
     if name == "factcheck":
-        best = max((coverage(first, s) for s in _SENTENCE.findall(second)), default=0.0)
+        best, _ = _best_sentence(first, second)
         ok = best >= 0.6 and set(_NUMBER.findall(first)) <= set(_NUMBER.findall(second))
         return {"verdict": "supported" if ok else "not_supported", "explanation": f"best sentence {best:.0%}"}
     if name == "repair":  # statement first, failed quote second, excerpt third
         excerpt = blocks[2] if len(blocks) > 2 else ""
-        scored = [(coverage(first, s), s.strip()) for s in _SENTENCE.findall(excerpt)]
-        share, sentence = max(scored, default=(0.0, ""))
+        share, sentence = _best_sentence(first, excerpt)
         if share >= 0.5:
             return {"action": "requote", "quote": sentence, "explanation": "the closest sentence"}
         return {"action": "delete", "quote": "", "explanation": "no sentence supports it"}

@@ -4,6 +4,8 @@ retries, cache, bounded concurrency, the no-LLM path, the deterministic evidence
 from __future__ import annotations
 
 import json
+import random
+import re
 from pathlib import Path
 
 import pytest
@@ -13,12 +15,13 @@ from refhound.cli import app
 from refhound.llm import reply_schema
 from refhound.quotes.evaluate import EVALUATORS, evaluate_report, parse_evaluators
 from refhound.quotes.evaluate.confidence import quote_factor, statement_confidence
-from refhound.quotes.evaluate.evidence import Embedder, best_supports, index_source
+from refhound.quotes.evaluate.evidence import Embedder, best_supports, candidates, index_source, tokens
 from refhound.quotes.evaluate.rubrics import REPLIES, rubric
 from refhound.quotes.evaluate.statements import statement_of
 from refhound.quotes.models import Quote, QuoteResult, SourceText
 from refhound.quotes.report import CitationState, QuoteReport
 from refhound.settings import Settings
+from tests.quotes import rubric_llm
 from tests.quotes.rubric_llm import RubricLLMServer
 
 SOURCE = (
@@ -229,6 +232,34 @@ def test_the_best_supporting_passage_has_offsets_and_the_claims_unsupported_word
     assert support is not None and SOURCE[support.start : support.end] == support.text
     assert "reduced symptoms by 12 percent" in support.text
     assert support.alterations == ["number", "entity"] and support.similarity is None
+
+
+def test_candidates_from_the_postings_are_those_of_a_scan_of_every_passage() -> None:
+    rng = random.Random(5)
+    vocabulary = [f"w{n:03d}" for n in range(60)] + ["drug", "trial", "symptoms"]
+    text = " ".join(" ".join(rng.choices(vocabulary, k=rng.randint(3, 30))) + "." for _ in range(300))
+    index = index_source(text)
+
+    def scan(claim: str, limit: int) -> list[int]:  # every passage scored, as the postings spare doing
+        words = tokens(claim)
+        scored = [
+            (sum(index.idf.get(w, 0.0) for w in words & passage.words), position)
+            for position, passage in enumerate(index.passages)
+        ]
+        return [p for score, p in sorted((-s, p) for s, p in scored if s > 0)][:limit]
+
+    claims = [" ".join(rng.choices(vocabulary, k=rng.randint(1, 12))) for _ in range(200)]
+    claims += ["nothing shared here", "", "drug"]
+    for claim in claims:
+        for limit in (1, 2, 5):
+            assert candidates(index, claim, limit) == scan(claim, limit)
+
+
+def test_the_stand_in_servers_sentences_are_those_of_the_plain_pattern() -> None:
+    plain = re.compile(r"[^.!?\n]+[.!?]")  # the same sentences, tried at every position of a line
+    texts = ["", "a.b", "...", "\n\n!x?", "abc", "a\nb.", ".a.", "x" * 50 + "\n" + "y.", SOURCE + "\ntail"]
+    for text in texts:
+        assert rubric_llm._SENTENCE.findall(text) == plain.findall(text)
 
 
 def test_the_minilm_similarity_ranks_the_topic() -> None:

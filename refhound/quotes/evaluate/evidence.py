@@ -19,7 +19,6 @@ from __future__ import annotations
 import math
 import re
 import time
-from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING
@@ -67,12 +66,16 @@ class Passage:
 
 @dataclass
 class SourceIndex:
-    """One source's passages and word statistics; embeddings are filled lazily, per passage."""
+    """One source's passages and word statistics; embeddings are filled lazily, per passage.
+
+    `postings`: the passages (positions, ascending) each word is in, so a claim is scored only against the
+    passages that share a word with it, not against all of them."""
 
     text: str
     passages: list[Passage]
     idf: dict[str, float]
     vectors: dict[int, Vectors] = field(default_factory=dict)
+    postings: dict[str, list[int]] = field(default_factory=dict)
 
 
 def index_source(text: str) -> SourceIndex:
@@ -88,10 +91,13 @@ def index_source(text: str) -> SourceIndex:
         chunk = chunk.strip()
         if chunk:
             passages.append(Passage(start + lead, start + lead + len(chunk), chunk, tokens(chunk)))
-    counts: Counter[str] = Counter(word for passage in passages for word in passage.words)
+    postings: dict[str, list[int]] = {}
+    for position, passage in enumerate(passages):
+        for word in passage.words:
+            postings.setdefault(word, []).append(position)
     total = max(len(passages), 1)
-    idf = {word: math.log(1 + total / count) for word, count in counts.items()}
-    return SourceIndex(text, passages, idf)
+    idf = {word: math.log(1 + total / len(where)) for word, where in postings.items()}
+    return SourceIndex(text, passages, idf, postings=postings)
 
 
 def candidates(index: SourceIndex, claim: str, limit: int = CANDIDATES) -> list[int]:
@@ -100,10 +106,10 @@ def candidates(index: SourceIndex, claim: str, limit: int = CANDIDATES) -> list[
     if not words or not index.passages:
         return []
     weights = {word: index.idf.get(word, 0.0) for word in words}
-    scored = [
-        (sum(weights[w] for w in words & passage.words), position)
-        for position, passage in enumerate(index.passages)
-    ]
+    # Every indexed word has a positive weight, so the passages scoring above 0 are exactly those sharing a
+    # word with the claim; each is scored as before (same sum over the same set, so the same float).
+    sharing = {position for word in words for position in index.postings.get(word, ())}
+    scored = [(sum(weights[w] for w in words & index.passages[p].words), p) for p in sharing]
     scored = [item for item in scored if item[0] > 0]
     scored.sort(key=lambda item: (-item[0], item[1]))
     return [position for _, position in scored[:limit]]
