@@ -192,7 +192,8 @@ def main() -> None:
             "{group:<20} {pdf:<24} gold {gold:>3}  text R {text_recall:.2f} P {text_precision:.2f}  "
             "OCR R {ocr_recall:.2f} P {ocr_precision:.2f} ({ocr_found}/{ocr_extracted})  "
             "{seconds_per_page:.1f} s/page ({cpu_per_page:.1f} CPU)  {section}".format(
-                **row, cpu_per_page=float(row["cpu_seconds"]) / int(row["pages"])  # type: ignore[call-overload]
+                **row,
+                cpu_per_page=float(row["cpu_seconds"]) / int(row["pages"]),  # type: ignore[call-overload]
             ),
             flush=True,
         )

@@ -98,7 +98,8 @@ def _ocr_lines(page: pymupdf.Page, number: int, settings: ExtractSettings) -> li
         documents.append(ocr)
         ocr_page = ocr.load_page(0)
         scale = (region.x1 - region.x0) * to_page / ocr_page.rect.width
-        textpage = ocr_page.get_textpage(flags=0, matrix=pymupdf.Matrix(scale, scale) * page.derotation_matrix)
+        to_points = pymupdf.Matrix(scale, scale) * page.derotation_matrix
+        textpage = ocr_page.get_textpage(flags=0, matrix=to_points)
         one_column = region.x0 > 0 or region.x1 < image.width
         read.append(OcrRegion(textpage, region.x0 * to_page, region.y0 * to_page, one_column))
     return merge_pieces(ocr_pieces(number, read))

@@ -50,7 +50,8 @@ def _runs(flags: npt.NDArray[np.bool_]) -> list[tuple[int, int]]:
 
 def _line_count(ink: npt.NDArray[np.bool_], min_height: int) -> int:
     """How many lines of text a block of ink holds: runs of inked rows at least `min_height` tall."""
-    return sum(1 for start, end in _runs(ink.any(axis=1)) if end - start >= min_height)
+    inked: npt.NDArray[np.bool_] = np.asarray(ink.any(axis=1))
+    return sum(1 for start, end in _runs(inked) if end - start >= min_height)
 
 
 def _gutter(ink: npt.NDArray[np.bool_], width: int) -> tuple[int, npt.NDArray[np.bool_]] | None:
@@ -91,7 +92,7 @@ def column_regions(ink: npt.NDArray[np.bool_], dpi: float) -> list[Region]:
     ]
     if not stretches:
         return whole
-    blank = ~ink.any(axis=1)
+    blank: npt.NDArray[np.bool_] = np.asarray(~ink.any(axis=1))
     pad = round(_PAD_POINTS * dpi / 72)
     regions: list[Region] = []
     top = 0
@@ -109,7 +110,10 @@ def column_regions(ink: npt.NDArray[np.bool_], dpi: float) -> list[Region]:
 def _blank_row_near(blank: npt.NDArray[np.bool_], edge: int, other_edge: int, pad: int) -> int:
     """A stretch's edge moved inwards (down for its top, `pad` > 0; up for its bottom) to the nearest row
     blank across the page, at most `pad` rows and never past its other edge; unmoved if there is none."""
-    inside = range(edge, min(edge + pad, other_edge)) if pad > 0 else range(edge - 1, max(edge + pad, other_edge) - 1, -1)
+    if pad > 0:
+        inside = range(edge, min(edge + pad, other_edge))
+    else:
+        inside = range(edge - 1, max(edge + pad, other_edge) - 1, -1)
     for row in inside:
         if blank[row]:
             return row if pad > 0 else row + 1
