@@ -18,7 +18,7 @@ from refhound.inputs.files import check_pdf_file
 from refhound.pdf.layout import Line, merge_pieces, page_pieces, reading_order, strip_running_text
 from refhound.pdf.line_numbers import line_number_columns
 from refhound.pdf.nougat import nougat_problem
-from refhound.pdf.ocr_regions import column_regions, crop, ink_of
+from refhound.pdf.ocr_regions import bullet_left_of, column_regions, crop, ink_of
 from refhound.pdf.ocr_words import OcrRegion, ocr_pieces
 from refhound.settings import ExtractSettings
 
@@ -85,7 +85,8 @@ def _ocr_lines(page: pymupdf.Page, number: int, settings: ExtractSettings) -> li
     image = page.get_pixmap(dpi=settings.ocr_dpi)
     tessdata = pymupdf.get_tessdata()
     to_page = page.rect.width / image.width  # points per pixel
-    regions = column_regions(ink_of(image), settings.ocr_dpi)
+    ink = ink_of(image)
+    regions = column_regions(ink, settings.ocr_dpi)
     read, documents = [], []  # a textpage needs its document open
     for region in regions:
         # Tesseract's output is a one-page PDF of the region with an invisible text layer, sized by the
@@ -102,7 +103,15 @@ def _ocr_lines(page: pymupdf.Page, number: int, settings: ExtractSettings) -> li
         textpage = ocr_page.get_textpage(flags=0, matrix=to_points)
         one_column = region.x0 > 0 or region.x1 < image.width
         read.append(OcrRegion(textpage, region.x0 * to_page, region.y0 * to_page, one_column))
-    return merge_pieces(ocr_pieces(number, read))
+    pieces = []
+    for piece in ocr_pieces(number, read):
+        bullet = bullet_left_of(
+            ink, int(piece.x0 / to_page), int(piece.y0 / to_page), int(piece.y1 / to_page)
+        )
+        if bullet is not None and not piece.text.startswith("•"):
+            piece = replace(piece, x0=bullet * to_page, text=f"• {piece.text}")
+        pieces.append(piece)
+    return merge_pieces(pieces)
 
 
 def _even_ocr_sizes(lines: list[Line], usual: float) -> list[Line]:

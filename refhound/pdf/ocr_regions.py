@@ -132,3 +132,42 @@ def crop(pixmap: pymupdf.Pixmap, region: Region) -> pymupdf.Pixmap:
     )
     cropped.set_dpi(pixmap.xres, pixmap.yres)
     return cropped
+
+
+_BULLET_SHARE = (0.2, 0.7)  # a bullet's width and height, as shares of its line's height
+_BULLET_FILL = 0.6  # the share of its box a bullet's ink fills (a disc: 0.79; a letter's far less)
+
+
+def bullet_left_of(ink: npt.NDArray[np.bool_], x0: int, y0: int, y1: int) -> int | None:
+    """The left x of a bullet ("•") printed just left of a line whose text starts at `x0` (pixels), or None.
+
+    Tesseract drops a bullet as a speck, and a bulleted list whose entries continue flush with their first
+    line's text then reads as one run of lines. A bullet is the first ink within four line heights left of
+    the text: one solid, roughly round blob, a fraction of the line's height, in its middle, set apart from
+    what follows, and nothing else before the text (whose box may start a letter late)."""
+    height = y1 - y0
+    if height <= 0:
+        return None
+    left = max(0, x0 - 4 * height)
+    strip = ink[y0:y1, left:x0]
+    marks = _runs(np.asarray(strip.any(axis=0)))
+    if not marks:
+        return None
+    first, last = marks[0]
+    after = marks[1][0] if len(marks) > 1 else x0 - left
+    if after - last < 0.3 * height or any(start < x0 - left - height for start, _end in marks[1:]):
+        return None
+    rows = np.flatnonzero(strip[:, first:last].any(axis=1))
+    width, tall = last - first, int(rows[-1] - rows[0] + 1)
+    low, high = _BULLET_SHARE[0] * height, _BULLET_SHARE[1] * height
+    blob = strip[rows[0] : rows[-1] + 1, first:last]
+    middle = (rows[0] + rows[-1]) / 2 / height
+    if (
+        low <= width <= high
+        and low <= tall <= high
+        and abs(width - tall) <= 0.35 * max(width, tall)
+        and blob.mean() >= _BULLET_FILL
+        and 0.25 <= middle <= 0.75
+    ):
+        return left + first
+    return None

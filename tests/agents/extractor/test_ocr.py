@@ -291,3 +291,24 @@ def test_a_title_across_the_page_is_read_whole_and_the_columns_under_it_one_by_o
     assert top.y1 == left_column.y0 == right_column.y0 < 100 * dots  # above the first entry's line
     assert top.y1 > 80 * dots  # below the title's baseline
     assert left_column.y1 == right_column.y1 == height
+
+
+@needs_tesseract
+def test_bullets_tesseract_drops_are_found_in_the_image(tmp_path: Path) -> None:
+    """A bulleted list whose lines all start at one x: Tesseract drops the bullets as specks, and the entries
+    would run together; the bullets are found in the image, left of each entry's first line."""
+    entries = [
+        (
+            f"Surname{chr(96 + n)} A., Beta B., Displacement and resettlement in development: case {n}",
+            f"of the region, University Press, City, 20{10 + n}.",
+        )
+        for n in range(1, 9)
+    ]
+    pieces = [Text(72, 90, "Bibliography:", size=12, bold=True)]
+    for i, (first, second) in enumerate(entries):
+        y = 115 + i * 26
+        pieces += [Text(75, y, "•"), Text(93, y, first), Text(93, y + 13, second)]
+    path = scanned(write_pdf(tmp_path / "typeset.pdf", [pieces]), tmp_path / "scan.pdf")
+    extraction = extract_pdf(path)
+    assert extraction.section.endswith("split by bullets")
+    assert_similar([r.raw for r in extraction.references], [f"{first} {second}" for first, second in entries])
