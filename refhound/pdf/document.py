@@ -18,7 +18,7 @@ from refhound.inputs.files import check_pdf_file
 from refhound.pdf.layout import Line, merge_pieces, page_pieces, reading_order, strip_running_text
 from refhound.pdf.line_numbers import line_number_columns
 from refhound.pdf.nougat import nougat_problem
-from refhound.pdf.ocr_regions import bullet_left_of, column_regions, crop, ink_of
+from refhound.pdf.ocr_regions import Region, bullet_left_of, column_regions, crop, ink_of
 from refhound.pdf.ocr_words import OcrRegion, ocr_pieces
 from refhound.settings import ExtractSettings
 
@@ -74,8 +74,9 @@ def _needs_ocr(page: pymupdf.Page, lines: list[Line]) -> bool:
 
 
 def _ocr_lines(page: pymupdf.Page, number: int, settings: ExtractSettings) -> list[Line]:
-    """The page's lines as Tesseract reads them; `_even_ocr_sizes` evens their type sizes out once they are
-    in reading order and joined.
+    """The page's lines as Tesseract reads them, each column of a two-column stretch read on its own
+    (`column_regions`), with the bullets Tesseract drops put back; `_even_ocr_sizes` evens their type sizes
+    out once they are in reading order and joined.
 
     Tesseract's size estimate wobbles by a point or more from line to line ("In CVPR, 2016." can come out
     larger than the reference it ends), and a line whose box swallowed its neighbour's comes out half as
@@ -86,7 +87,9 @@ def _ocr_lines(page: pymupdf.Page, number: int, settings: ExtractSettings) -> li
     tessdata = pymupdf.get_tessdata()
     to_page = page.rect.width / image.width  # points per pixel
     ink = ink_of(image)
-    regions = column_regions(ink, settings.ocr_dpi)
+    # On a rotated page the image is turned against the page's coordinates: it is read whole, as one region.
+    upright = page.rotation == 0
+    regions = column_regions(ink, settings.ocr_dpi) if upright else [Region(0, 0, image.width, image.height)]
     read, documents = [], []  # a textpage needs its document open
     for region in regions:
         # Tesseract's output is a one-page PDF of the region with an invisible text layer, sized by the
@@ -105,9 +108,8 @@ def _ocr_lines(page: pymupdf.Page, number: int, settings: ExtractSettings) -> li
         read.append(OcrRegion(textpage, region.x0 * to_page, region.y0 * to_page, one_column))
     pieces = []
     for piece in ocr_pieces(number, read):
-        bullet = bullet_left_of(
-            ink, int(piece.x0 / to_page), int(piece.y0 / to_page), int(piece.y1 / to_page)
-        )
+        y0, y1 = int(piece.y0 / to_page), int(piece.y1 / to_page)
+        bullet = bullet_left_of(ink, int(piece.x0 / to_page), y0, y1) if upright else None
         if bullet is not None and not piece.text.startswith("•"):
             piece = replace(piece, x0=bullet * to_page, text=f"• {piece.text}")
         pieces.append(piece)
