@@ -18,7 +18,8 @@ from refhound.inputs.files import check_pdf_file
 from refhound.pdf.layout import Line, merge_pieces, page_pieces, reading_order, strip_running_text
 from refhound.pdf.line_numbers import line_number_columns
 from refhound.pdf.nougat import nougat_problem
-from refhound.pdf.ocr_words import ocr_pieces
+from refhound.pdf.ocr_regions import Region, bullet_left_of, column_regions, crop, ink_of
+from refhound.pdf.ocr_words import OcrRegion, ocr_pieces
 from refhound.settings import ExtractSettings
 
 _OCR_LARGER = 1.3  # OCR'd text this much larger than the page's usual size is a heading or title ...
@@ -73,23 +74,57 @@ def _needs_ocr(page: pymupdf.Page, lines: list[Line]) -> bool:
 
 
 def _ocr_lines(page: pymupdf.Page, number: int, settings: ExtractSettings) -> list[Line]:
-    """The page's lines as Tesseract reads them; `_even_ocr_sizes` evens their type sizes out once they are
-    in reading order and joined.
+    """The page's lines as Tesseract reads them, each column of a two-column stretch read on its own
+    (`column_regions`), with the bullets Tesseract drops put back; `_even_ocr_sizes` evens their type sizes
+    out once they are in reading order and joined.
 
     Tesseract's size estimate wobbles by a point or more from line to line ("In CVPR, 2016." can come out
     larger than the reference it ends), and a line whose box swallowed its neighbour's comes out half as
     large again, which would read as a change of style or a heading ending the list; only clearly larger
     short lines that open as a heading does keep their own size.
     """
-    textpage = page.get_textpage_ocr(language=settings.ocr_language, dpi=settings.ocr_dpi, full=True)
-    return merge_pieces(ocr_pieces(page, number, textpage))
+    image = page.get_pixmap(dpi=settings.ocr_dpi)
+    tessdata = pymupdf.get_tessdata()
+    to_page = page.rect.width / image.width  # points per pixel
+    ink = ink_of(image)
+    # On a rotated page the image is turned against the page's coordinates: it is read whole, as one region.
+    upright = page.rotation == 0
+    regions = column_regions(ink, settings.ocr_dpi) if upright else [Region(0, 0, image.width, image.height)]
+    read, documents = [], []  # a textpage needs its document open
+    for region in regions:
+        # Tesseract's output is a one-page PDF of the region with an invisible text layer, sized by the
+        # image's resolution; its words are scaled to the page's points and moved to where the region lies.
+        ocr = pymupdf.open(
+            stream=crop(image, region).pdfocr_tobytes(
+                compress=False, language=settings.ocr_language, tessdata=tessdata
+            )
+        )
+        documents.append(ocr)
+        ocr_page = ocr.load_page(0)
+        scale = (region.x1 - region.x0) * to_page / ocr_page.rect.width
+        to_points = pymupdf.Matrix(scale, scale) * page.derotation_matrix
+        textpage = ocr_page.get_textpage(flags=0, matrix=to_points)
+        one_column = region.x0 > 0 or region.x1 < image.width
+        read.append(OcrRegion(textpage, region.x0 * to_page, region.y0 * to_page, one_column))
+    pieces = []
+    for piece in ocr_pieces(number, read):
+        y0, y1 = int(piece.y0 / to_page), int(piece.y1 / to_page)
+        bullet = bullet_left_of(ink, int(piece.x0 / to_page), y0, y1) if upright else None
+        if bullet is not None and not piece.text.startswith("•"):
+            piece = replace(piece, x0=bullet * to_page, text=f"• {piece.text}")
+        pieces.append(piece)
+    return merge_pieces(pieces)
 
 
-def _even_ocr_sizes(lines: list[Line]) -> list[Line]:
-    """An OCR'd page's lines, in reading order and joined, with type sizes evened out (see `_ocr_lines`)."""
+def _even_ocr_sizes(lines: list[Line], usual: float) -> list[Line]:
+    """An OCR'd page's lines, in reading order and joined, with type sizes evened out to the usual size of
+    the document's OCR'd lines (see `_ocr_lines`).
+
+    The usual size is the whole document's, not the page's: a page that holds body text and the start of
+    the list evens out to the body's size, a page of references only to the list's, and the list would seem
+    to change size at the page break, which ends it."""
     if not lines:
         return lines
-    usual = statistics.median(line.size for line in lines)
     spacing = statistics.median(line.height for line in lines)
     evened: list[Line] = []
     for i, line in enumerate(lines):
@@ -154,12 +189,16 @@ def read_pages(document: pymupdf.Document, settings: ExtractSettings, defer_ocr:
         result.warnings.append(
             f"line numbers in the margin were removed on {sum(1 for n in numbered if n)} pages"
         )
+    ordered: list[list[Line]] = []
     for number, (page_text, drop) in enumerate(zip(pieces, numbered, strict=True)):
         kept = [piece for i, piece in enumerate(page_text) if i not in drop]
-        if number + 1 in result.ocr_pages:
-            result.pages.append(_even_ocr_sizes(reading_order(kept)))
-        else:
-            result.pages.append(reading_order(merge_pieces(kept)))
+        ordered.append(reading_order(kept if number + 1 in result.ocr_pages else merge_pieces(kept)))
+    ocr_sizes = [line.size for number in result.ocr_pages for line in ordered[number - 1]]
+    usual = statistics.median(ocr_sizes) if ocr_sizes else 0.0
+    result.pages = [
+        _even_ocr_sizes(lines, usual) if number + 1 in result.ocr_pages else lines
+        for number, lines in enumerate(ordered)
+    ]
     if ocr_missing:
         why = (
             "OCR is switched off"

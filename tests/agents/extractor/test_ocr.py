@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 from refhound.agents.extractor import Extraction, extract_pdf
 from refhound.agents.extractor.plausibility import GATE
 from refhound.cli import app
+from refhound.pdf.ocr_regions import Region, column_regions, ink_of
 from refhound.settings import Settings
 from tests.agents.extractor.pdfmaker import Text, body, column, write_pdf
 
@@ -204,3 +205,110 @@ def test_nougat_without_a_checkpoint_says_why_and_tesseract_reads_the_scan(tmp_p
         "or --nougat-checkpoint DIR)); Tesseract is used instead"
     )
     assert len(extraction.references) == len(PRINTED)
+
+
+def _entries(first: int, count: int, venue: str) -> list[tuple[str, str]]:
+    """Author-year entries of two lines each (ACL style, unnumbered): the printed lines."""
+    return [
+        (
+            f"Author{chr(96 + n)} Smith, Bertram Jones, and Carla Brown. 20{10 + n % 10}. A study of",
+            f"things number {n} in their natural habitat. In Proceedings of {venue}.",
+        )
+        for n in range(first, first + count)
+    ]
+
+
+def _two_columns(left: list[tuple[str, str]], right: list[tuple[str, str]], offset: float) -> list[Text]:
+    """Two columns of hanging-indent entries, the right one's baselines `offset` points lower."""
+    pieces: list[Text] = []
+    for x, entries, shift in ((40, left, 0.0), (300, right, offset)):
+        for i, (first, second) in enumerate(entries):
+            y = 110 + i * 24 + shift
+            pieces += [Text(x, y, first, size=7.5), Text(x + 10, y + 9, second, size=7.5)]
+    return pieces
+
+
+@needs_tesseract
+def test_two_columns_whose_baselines_do_not_meet_are_read_one_column_at_a_time(tmp_path: Path) -> None:
+    """Beside each other, Tesseract reads a left-column line and the right-column line a few points lower as
+    one skewed line and garbles both; the gutter is found in the image and each column is OCR'd alone."""
+    left, right = _entries(1, 8, "ACL"), _entries(9, 8, "EMNLP")
+    pieces = [Text(40, 90, "References", size=12, bold=True), *_two_columns(left, right, offset=4.5)]
+    path = scanned(write_pdf(tmp_path / "typeset.pdf", [body(30), pieces]), tmp_path / "scan.pdf", pages=[1])
+    raws = [r.raw for r in extract_pdf(path).references]
+    assert_similar(raws, [f"{first} {second}" for first, second in [*left, *right]])
+
+
+@needs_tesseract
+def test_a_list_keeps_its_size_across_a_page_of_body_text_and_a_page_of_references(tmp_path: Path) -> None:
+    """The list starts under the body text of one page (10 pt) and goes on over the next (8 pt): OCR'd type
+    sizes are evened to the document's usual size, not each page's, so the list does not seem to change
+    size, and end, at the page break."""
+    entries = _entries(1, 14, "ACL")
+    first_page = [
+        *body(40),
+        Text(72, 600, "References", size=12, bold=True),
+        *[
+            Text(72 + indent, 620 + i * 20 + indent * 0.9, line, size=8)
+            for i, (first, second) in enumerate(entries[:3])
+            for indent, line in ((0, first), (10, second))
+        ],
+    ]
+    second_page = [
+        Text(72 + indent, 90 + i * 20 + indent * 0.9, line, size=8)
+        for i, (first, second) in enumerate(entries[3:])
+        for indent, line in ((0, first), (10, second))
+    ]
+    path = scanned(write_pdf(tmp_path / "typeset.pdf", [first_page, second_page]), tmp_path / "scan.pdf")
+    raws = [r.raw for r in extract_pdf(path).references]
+    assert_similar(raws, [f"{first} {second}" for first, second in entries])
+
+
+def _regions(page: Sequence[Text], tmp_path: Path) -> tuple[list[Region], int, int]:
+    """The regions a page (rendered at 150 dpi) is read as, and the image's width and height."""
+    with pymupdf.open(write_pdf(tmp_path / "page.pdf", [page])) as document:
+        image = document[0].get_pixmap(dpi=150)
+        return column_regions(ink_of(image), 150), image.width, image.height
+
+
+def test_a_one_column_page_is_read_whole(tmp_path: Path) -> None:
+    regions, width, height = _regions(body(50), tmp_path)
+    assert regions == [Region(0, 0, width, height)]
+
+
+def test_a_title_across_the_page_is_read_whole_and_the_columns_under_it_one_by_one(tmp_path: Path) -> None:
+    left, right = _entries(1, 8, "ACL"), _entries(9, 8, "EMNLP")
+    title = Text(40, 80, "A Title Printed Across the Whole Width of the Page, Over Both Columns", size=14)
+    left_end = max(pymupdf.get_text_length(line, fontsize=7.5) + 50 for entry in left for line in entry)
+    regions, width, height = _regions([title, *_two_columns(left, right, offset=4.5)], tmp_path)
+    assert len(regions) == 3
+    top, left_column, right_column = regions
+    dots = 150 / 72
+    assert (top.x0, top.y0, top.x1) == (0, 0, width)
+    gutter = left_column.x1
+    assert left_column.x0 == 0 and right_column.x0 == gutter and right_column.x1 == width
+    assert left_end * dots < gutter < 300 * dots  # between the columns' text
+    assert top.y1 == left_column.y0 == right_column.y0 < 100 * dots  # above the first entry's line
+    assert top.y1 > 80 * dots  # below the title's baseline
+    assert left_column.y1 == right_column.y1 == height
+
+
+@needs_tesseract
+def test_bullets_tesseract_drops_are_found_in_the_image(tmp_path: Path) -> None:
+    """A bulleted list whose lines all start at one x: Tesseract drops the bullets as specks, and the entries
+    would run together; the bullets are found in the image, left of each entry's first line."""
+    entries = [
+        (
+            f"Surname{chr(96 + n)} A., Beta B., Displacement and resettlement in development: case {n}",
+            f"of the region, University Press, City, 20{10 + n}.",
+        )
+        for n in range(1, 9)
+    ]
+    pieces = [Text(72, 90, "Bibliography:", size=12, bold=True)]
+    for i, (first, second) in enumerate(entries):
+        y = 115 + i * 26
+        pieces += [Text(75, y, "•"), Text(93, y, first), Text(93, y + 13, second)]
+    path = scanned(write_pdf(tmp_path / "typeset.pdf", [pieces]), tmp_path / "scan.pdf")
+    extraction = extract_pdf(path)
+    assert extraction.section.endswith("split by bullets")
+    assert_similar([r.raw for r in extraction.references], [f"{first} {second}" for first, second in entries])
