@@ -35,6 +35,7 @@ from refhound.cli.output import (
     working,
     write_output,
 )
+from refhound.cli.process import resume_collection
 from refhound.errors import InputError, RefhoundError
 from refhound.policies import FlagPolicy, UnverifiedPolicy
 from refhound.report import FORMATS
@@ -56,10 +57,13 @@ def _read_one(path: Path, settings: Settings) -> tuple[list[Reference], list[Inp
     from refhound.inputs.project import is_latex_project, read_latex_project
     from refhound.inputs.remote import fetch_if_remote
 
+    if ":" in str(path):  # a download: network code, with the collector on
+        resume_collection()
     path = fetch_if_remote(path, settings)  # arXiv:ID or a URL: its LaTeX source folder or its PDF
     if is_pdf(path):  # before the LaTeX test: a folder named paper.pdf was meant as a PDF
         # An unusable file is said at once, before the PDF library (and its layout model) is loaded.
         check_pdf_file(path, settings.extract.max_bytes)
+        resume_collection()  # the layout model and the PDF library: long work, with the collector on
         from refhound.agents.extractor import read_pdf_references
 
         with working(f"extracting the references of {path}"):
@@ -236,6 +240,7 @@ def check(
     from refhound.models import Report
 
     with open_index_or_fail(index, settings) as store, _runner_or_fail(settings, store) as runner:
+        resume_collection()  # set-up is done: the run collects as the SOP runner sees fit
         index_stats = store.stats() if fmt == "html" else None  # for the HTML report's header
         if resume:
             outcome = _run(runner, resume, settings)
