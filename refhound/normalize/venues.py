@@ -115,11 +115,13 @@ def _load_table() -> tuple[re.Pattern[str], tuple[_Series, ...]]:
         key, kind, pattern = line.split("\t")
         for macro, expansion in _MACROS.items():
             pattern = pattern.replace(macro, expansion)
-        if re.compile(pattern).groups:
-            raise ValueError(f"venues.tsv: the pattern for {key} has a capturing group")
         alternatives.append(f"(?P<r{len(rows)}>{pattern})")
         rows.append(_Series(key, VenueKind(kind)))
-    return re.compile("|".join(alternatives)), tuple(rows)
+    table = re.compile("|".join(alternatives))
+    if table.groups != len(rows):  # a row's own group would shift the numbers; compiled one by one only now
+        culprit = next(row for row, alt in zip(rows, alternatives, strict=True) if re.compile(alt).groups > 1)
+        raise ValueError(f"venues.tsv: the pattern for {culprit.key} has a capturing group")
+    return table, tuple(rows)
 
 
 _TABLE, _ROWS = _load_table()
