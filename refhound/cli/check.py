@@ -55,11 +55,12 @@ def _read_one(path: Path, settings: Settings) -> tuple[list[Reference], list[Inp
     from refhound.inputs import read_input
     from refhound.inputs.files import check_pdf_file, is_pdf
     from refhound.inputs.project import is_latex_project, read_latex_project
-    from refhound.inputs.remote import fetch_if_remote
 
-    if ":" in str(path):  # a download: network code, with the collector on
+    if ":" in str(path):  # arXiv:ID or a URL (every name it fetches has one): a download, collector on
+        from refhound.inputs.remote import fetch_if_remote
+
         resume_collection()
-    path = fetch_if_remote(path, settings)  # arXiv:ID or a URL: its LaTeX source folder or its PDF
+        path = fetch_if_remote(path, settings)  # its LaTeX source folder or its PDF
     if is_pdf(path):  # before the LaTeX test: a folder named paper.pdf was meant as a PDF
         # An unusable file is said at once, before the PDF library (and its layout model) is loaded.
         check_pdf_file(path, settings.extract.max_bytes)
