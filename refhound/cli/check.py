@@ -7,9 +7,8 @@ Everything beyond the options is imported inside the command, so a usage error a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, NamedTuple
 
 import typer
 
@@ -306,8 +305,7 @@ def _runner_or_fail(settings: Settings, store: IndexStore) -> SopRunner:
     return runner
 
 
-@dataclass(frozen=True)
-class _Batch:
+class _Batch(NamedTuple):  # not a dataclass: importing dataclasses costs a usage error time
     references: list[Reference]
     inputs: list[str]
     problems: list[InputProblem]

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup
 
-from refhound.cli import process
 from refhound.cli.process import resume_collection
 
 if TYPE_CHECKING:
@@ -161,9 +160,3 @@ def _options(
 def main(args: Any = None) -> None:
     """The command line, for a program that goes on after it (its `SystemExit` can be caught)."""
     app(args)
-
-
-def run() -> None:
-    """The `refhound` process (`python -m refhound`, the installed script): `main`, with the collector
-    paused through start-up and an exit without the interpreter's teardown (`refhound.cli.process`)."""
-    process.run(main)

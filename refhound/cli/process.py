@@ -1,5 +1,5 @@
-"""How a `refhound` process starts and ends: start-up without the cyclic garbage collector, and an exit
-without the interpreter's teardown.
+"""How a `refhound` process starts and ends: `refhound --version` without the parser, start-up without the
+cyclic garbage collector, and an exit without the interpreter's teardown.
 
 Start-up imports some 1,500 modules (LangGraph's and pydantic's among them) whose modules, classes and
 schemas live as long as the process. The collector, set off every 700 allocations, walked them again and
@@ -9,7 +9,9 @@ a few references (measured in docs/benchmarks/new-user.md). So the process pause
 command's own set-up is done (`resume_collection`, after which what set-up made is frozen: never walked
 again), and ends with `os._exit` once everything registered with `atexit` has run and the standard streams
 are flushed. Only the process entry `run` does this: `main` and the app, as tests and other programs call
-them, leave the collector and the exit alone.
+them, leave the collector and the exit alone. `refhound --version` alone on the command line is answered
+before the parser is imported (typer is most of what the version would otherwise cost), with the text and
+exit code the parser's `--version` gives.
 """
 
 from __future__ import annotations
@@ -18,7 +20,6 @@ import atexit
 import gc
 import os
 import sys
-from collections.abc import Callable
 
 _paused = False
 _status: int | None = None  # the exit status of the command, once it has ended with one
@@ -34,15 +35,23 @@ def resume_collection() -> None:
         _paused = False
 
 
-def run(entry: Callable[[], object]) -> None:
-    """Run `entry`, the whole command line, as the process: its `SystemExit` ends the process."""
+def run() -> None:
+    """The `refhound` process (`python -m refhound`, the installed script): the command line of
+    `sys.argv`, whose `SystemExit` ends the process."""
     global _paused, _status
+    if sys.argv[1:] == ["--version"]:
+        from refhound import __version__
+
+        print(f"refhound {__version__}")
+        return
     atexit.register(_end)  # registered before anything else, so it runs after every other exit handler
     if gc.isenabled():
         gc.disable()
         _paused = True
+    from refhound.cli.commands import main
+
     try:
-        entry()
+        main()
     except SystemExit as exc:
         code = exc.code
         if code is None or isinstance(code, int):  # a message as the code is printed by the interpreter
