@@ -25,7 +25,6 @@ from refhound.agents.alignment import find_printed_record, folded_words, printed
 from refhound.agents.context import Candidate
 from refhound.models import ParsedFields, Reference
 from refhound.normalize.titles import title_similarity
-from refhound.refstring import parse_reference_string_around
 from refhound.settings import JudgeSettings
 
 # A capital and a full stop opening a title: an initial, not the article "A".
@@ -88,6 +87,8 @@ def _title_reread(
 def _read_around(reference: Reference, candidate: Candidate) -> ParsedFields | None:
     """The string read with the candidate's title as its title: the title printed word for word for a
     record an identifier leads to; for one found from the string, the span it prints (typos and all)."""
+    from refhound.refstring import parse_reference_string_around  # its grammar only for a printed string
+
     if candidate.via in _LED_BY:
         fields = parse_reference_string_around(reference.raw, candidate.record.title)
     else:
@@ -150,6 +151,8 @@ def _title_printed_whole(
 
     Words the parsed title has after the record's are not taken for a boundary: "… you need again" may be
     a title changed at its end, and a title changed is for the rules to grade."""
+    from refhound.refstring import parse_reference_string_around  # its grammar only for a printed string
+
     parsed = reference.parsed.title
     if not parsed:
         return None

@@ -17,8 +17,8 @@ from refhound.agents.candidates import records_as_candidates
 from refhound.agents.context import AgentContext, Candidate, Findings
 from refhound.agents.index_search import search_index
 from refhound.models import Reference, Stage
+from refhound.online import sources_unavailable as unavailable_reason
 from refhound.sources.aggregate import Lookup
-from refhound.sources.runtime import unavailable_reason
 
 STAGE = Stage.SCHOLAR
 

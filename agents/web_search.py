@@ -17,7 +17,7 @@ from refhound.agents.context import AgentContext, Candidate, Findings
 from refhound.models import ParsedFields, Reference, Stage
 from refhound.normalize.names import is_et_al, parse_name
 from refhound.normalize.titles import clean_title
-from refhound.web.runtime import unavailable_reason
+from refhound.online import web_unavailable as unavailable_reason
 
 if TYPE_CHECKING:
     from refhound.web.crawl import CrawledPage

@@ -1,5 +1,5 @@
 """`python -m refhound` is the `refhound` command."""
 
-from refhound.cli import main
+from refhound.cli import run
 
-main()
+run()

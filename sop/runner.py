@@ -67,17 +67,26 @@ def build_context(
     """Everything the agents share in one run; `AgentContext.close()` releases it. `sources_transport`
     carries the scholarly sources' requests (triage: through the run-wide rate limiter)."""
     from refhound.agents.memory import memory_opener
-    from refhound.sources.runtime import SourcesRuntime
-    from refhound.web.runtime import WebRuntime
+    from refhound.online import sources_unavailable, web_unavailable
 
+    # Each runtime's HTTP stack is imported only when it would ask something (never offline).
+    sources = web = None
+    if sources_unavailable(settings) is None:
+        from refhound.sources.runtime import SourcesRuntime
+
+        sources = SourcesRuntime.from_settings(settings, sources_transport)
+    if web_unavailable(settings) is None:
+        from refhound.web.runtime import WebRuntime
+
+        web = WebRuntime.from_settings(settings)
     return AgentContext(
         settings=settings,
         store=store,
         this_year=date.today().year,
         open_memory=memory_opener(settings.memory),
         llm=client_from_settings(settings.llm),
-        sources=SourcesRuntime.from_settings(settings, sources_transport),
-        web=WebRuntime.from_settings(settings),
+        sources=sources,
+        web=web,
     )
 
 

@@ -75,9 +75,9 @@ def _identifiers_agent(context: AgentContext, sop: Sop) -> Agent | str:
 
 
 def _web_agent(context: AgentContext, sop: Sop) -> Agent | str:
-    from refhound.web.runtime import unavailable_reason
+    from refhound.online import web_unavailable
 
-    if reason := unavailable_reason(context.settings):
+    if reason := web_unavailable(context.settings):
         return reason
     if context.web is None:
         return "the web search could not be set up in this run"

@@ -101,6 +101,45 @@ def test_version_and_usage_errors_load_no_heavy_library(args: list[str], code: i
     assert _imports_of(*args) == {"code": code, "heavy": []}
 
 
+def test_version_alone_is_answered_before_the_parser_as_the_parser_answers_it() -> None:
+    process = (
+        "import sys\n"
+        "from refhound.cli import run\n"
+        "run()\n"
+        "print(sorted(m for m in ('typer', 'click') if m in sys.modules), file=sys.stderr)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", process, "--version"], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    code, out, _ = invoke("--version")  # through the parser
+    assert (done.returncode, done.stdout) == (code, out) == (0, "refhound 0.1.0\n")
+    assert done.stderr.strip() == "[]"
+
+
+def test_the_process_exits_with_the_command_s_code_and_its_whole_output(
+    tmp_path: Path, small_index: Path
+) -> None:
+    """The process ends without the interpreter's teardown (refhound.cli.process): the report and the
+    exit code are those of the command."""
+    bib = tmp_path / "one.bib"
+    bib.write_text(ONE_BIB, encoding="utf-8")
+    args = ["check", str(bib), "--index", str(small_index), "--format", "json"]
+    done = subprocess.run(
+        [sys.executable, "-m", "refhound", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "REFHOUND_MEMORY__PATH": str(tmp_path / "memory")},
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["references"][0]["verdict"] == "verified"
+    usage = subprocess.run(
+        [sys.executable, "-m", "refhound", "check"], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert usage.returncode == 2 and "give the INPUTS to check" in usage.stderr
+
+
 def test_an_offline_check_with_an_empty_memory_never_starts_chromadb(
     tmp_path: Path, small_index: Path
 ) -> None:

@@ -7,9 +7,8 @@ Everything beyond the options is imported inside the command, so a usage error a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, NamedTuple
 
 import typer
 
@@ -35,6 +34,7 @@ from refhound.cli.output import (
     working,
     write_output,
 )
+from refhound.cli.process import resume_collection
 from refhound.errors import InputError, RefhoundError
 from refhound.policies import FlagPolicy, UnverifiedPolicy
 from refhound.report import FORMATS
@@ -54,12 +54,16 @@ def _read_one(path: Path, settings: Settings) -> tuple[list[Reference], list[Inp
     from refhound.inputs import read_input
     from refhound.inputs.files import check_pdf_file, is_pdf
     from refhound.inputs.project import is_latex_project, read_latex_project
-    from refhound.inputs.remote import fetch_if_remote
 
-    path = fetch_if_remote(path, settings)  # arXiv:ID or a URL: its LaTeX source folder or its PDF
+    if ":" in str(path):  # arXiv:ID or a URL (every name it fetches has one): a download, collector on
+        from refhound.inputs.remote import fetch_if_remote
+
+        resume_collection()
+        path = fetch_if_remote(path, settings)  # its LaTeX source folder or its PDF
     if is_pdf(path):  # before the LaTeX test: a folder named paper.pdf was meant as a PDF
         # An unusable file is said at once, before the PDF library (and its layout model) is loaded.
         check_pdf_file(path, settings.extract.max_bytes)
+        resume_collection()  # the layout model and the PDF library: long work, with the collector on
         from refhound.agents.extractor import read_pdf_references
 
         with working(f"extracting the references of {path}"):
@@ -236,6 +240,7 @@ def check(
     from refhound.models import Report
 
     with open_index_or_fail(index, settings) as store, _runner_or_fail(settings, store) as runner:
+        resume_collection()  # set-up is done: the run collects as the SOP runner sees fit
         index_stats = store.stats() if fmt == "html" else None  # for the HTML report's header
         if resume:
             outcome = _run(runner, resume, settings)
@@ -300,8 +305,7 @@ def _runner_or_fail(settings: Settings, store: IndexStore) -> SopRunner:
     return runner
 
 
-@dataclass(frozen=True)
-class _Batch:
+class _Batch(NamedTuple):  # not a dataclass: importing dataclasses costs a usage error time
     references: list[Reference]
     inputs: list[str]
     problems: list[InputProblem]

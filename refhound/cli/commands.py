@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup
 
+from refhound.cli.process import resume_collection
+
 if TYPE_CHECKING:
     from typer._click.core import Context  # the parser's own context type, which the overrides take
 
@@ -23,11 +25,17 @@ class Command(NamedTuple):
     module: str
     attribute: str  # a command function, or a Typer app for a command group
     summary: str  # the line `refhound --help` shows; a test holds it to the command's own help
+    # The command ends the process's start-up pause of the garbage collector itself, once its set-up is
+    # done (`process.resume_collection`); any other command's pause ends when it is loaded.
+    resumes_collection: bool = False
 
 
 COMMANDS: dict[str, Command] = {
     "check": Command(
-        "refhound.cli.check", "check", "Check the references of manuscripts or reference lists."
+        "refhound.cli.check",
+        "check",
+        "Check the references of manuscripts or reference lists.",
+        resumes_collection=True,
     ),
     "triage": Command(
         "refhound.cli.triage", "triage", "Check many submissions and rank them, most suspicious first."
@@ -53,6 +61,8 @@ COMMANDS: dict[str, Command] = {
 def load_command(name: str) -> TyperCommand | TyperGroup:
     """The click command for `name`, importing its module now."""
     entry = COMMANDS[name]
+    if not entry.resumes_collection:
+        resume_collection()
     target = getattr(import_module(entry.module), entry.attribute)
     if isinstance(target, typer.Typer):
         command: TyperCommand | TyperGroup = typer.main.get_group(target)
@@ -148,4 +158,5 @@ def _options(
 
 
 def main(args: Any = None) -> None:
+    """The command line, for a program that goes on after it (its `SystemExit` can be caught)."""
     app(args)

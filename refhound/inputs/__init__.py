@@ -16,11 +16,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from refhound.inputs.base import InputRead
-from refhound.inputs.bbl import read_bbl
-from refhound.inputs.bib import read_bibtex
-from refhound.inputs.csl import read_csl_json
 from refhound.inputs.files import DEFAULT_MAX_BYTES, load_text
-from refhound.inputs.plaintext import read_plain_text
 from refhound.inputs.screen import DEFAULT_LIMITS, EntryLimits, TooManyEntries
 from refhound.models import InputProblem
 
@@ -80,13 +76,23 @@ def read_input(
     text, problems = load_text(path, max_bytes)
     source = str(path)
     fmt = detect_format(path, text)
+    # Each reader is imported when its format comes: the reference-string grammar that .bbl and plain
+    # text need (some 80 regexes, compiled on import) is not loaded for a .bib file.
     if fmt is InputFormat.BIBTEX:
+        from refhound.inputs.bib import read_bibtex
+
         read = read_bibtex(text, source, limits)
     elif fmt is InputFormat.BBL:
+        from refhound.inputs.bbl import read_bbl
+
         read = read_bbl(text, source, limits)
     elif fmt is InputFormat.CSL_JSON:
+        from refhound.inputs.csl import read_csl_json
+
         read = read_csl_json(text, source, limits)
     else:
+        from refhound.inputs.plaintext import read_plain_text
+
         read = read_plain_text(text, source, markdown=fmt is InputFormat.MARKDOWN, limits=limits)
     if not read.references:
         problems.append(

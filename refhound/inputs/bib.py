@@ -12,14 +12,15 @@ from refhound.inputs.base import InputRead, missing_title, year_of
 from refhound.inputs.screen import DEFAULT_LIMITS, EntryLimits, check_count, screen_blocks
 from refhound.models import InputProblem, ParsedFields, Reference
 from refhound.normalize.identifiers import (
+    ARXIV_VENUE,
     arxiv_id_from_doi,
     find_arxiv_id,
     find_doi,
+    is_arxiv_venue,
     normalize_arxiv_id,
     normalize_doi,
 )
 from refhound.normalize.titles import clean_title
-from refhound.refstring import ARXIV_VENUE, is_arxiv_venue
 
 _URL = re.compile(r"^\s*(?:https?://|www\.)\S+\s*$", re.IGNORECASE)
 # Entry types whose venue, if any, is in `howpublished` or `publisher` rather than a journal or booktitle.

@@ -38,6 +38,9 @@ _ARXIV_SUFFIX = re.compile(r"(?:\.pdf|/|\s*\[[\w.-]+\])+$", re.IGNORECASE)
 # Not inside another number or word, except the id part of an arXiv DOI ("10.48550/arXiv.2310.01362").
 _ARXIV_IN_TEXT = re.compile(rf"(?:(?<=arxiv\.)|(?<![\w.-]))(?:{_NEW_ID}|{_OLD_ID})(?!\d)", re.IGNORECASE)
 _ARXIV_CONTEXT = re.compile(r"arxiv|corr\b|abs/", re.IGNORECASE)
+ARXIV_VENUE = "arXiv"
+# How citations name arXiv as a venue: "arXiv preprint arXiv:2005.14165", "ArXiv", "CoRR" (dblp's name).
+_ARXIV_VENUE = re.compile(r"\barxiv\b|^corr$", re.IGNORECASE)
 _ARXIV_DOI_PREFIX = "10.48550/arxiv."
 _ARXIV_LABEL_BEFORE = re.compile(r"(?:arxiv\s*:?\s*|abs/)$", re.IGNORECASE)
 
@@ -177,3 +180,8 @@ def arxiv_id_from_doi(doi: str) -> str | None:
     if normalized is None or not normalized.startswith(_ARXIV_DOI_PREFIX):
         return None
     return normalize_arxiv_id(normalized[len(_ARXIV_DOI_PREFIX) :])
+
+
+def is_arxiv_venue(venue: str | None) -> bool:
+    """Whether a cited venue names arXiv; such citations all get the venue "arXiv"."""
+    return bool(venue and _ARXIV_VENUE.search(venue.strip()))

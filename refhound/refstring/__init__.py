@@ -8,10 +8,9 @@
 decides which references an LLM parses again.
 """
 
+from refhound.normalize.identifiers import ARXIV_VENUE, is_arxiv_venue
 from refhound.refstring.parse import (
-    ARXIV_VENUE,
     Provenance,
-    is_arxiv_venue,
     mend_broken_word,
     parse_author_list,
     parse_reference_string,

@@ -15,14 +15,10 @@ from dataclasses import dataclass
 from typing import Literal
 
 from refhound.models import ParsedFields
-from refhound.normalize.identifiers import find_arxiv_id, find_doi
+from refhound.normalize.identifiers import ARXIV_VENUE, find_arxiv_id, find_doi, is_arxiv_venue
 from refhound.normalize.text import collapse_whitespace, decode_latex_letters, reattach_accents
 from refhound.normalize.titles import clean_title
 from refhound.refstring.authors import LOWER, UPPER, YEAR, AuthorBlock, split_name_list, take_authors
-
-ARXIV_VENUE = "arXiv"
-# How citations name arXiv as a venue: "arXiv preprint arXiv:2005.14165", "ArXiv", "CoRR" (dblp's name).
-_ARXIV_VENUE = re.compile(r"\barxiv\b|^corr$", re.IGNORECASE)
 
 # --- preparation -------------------------------------------------------------------------------------
 
@@ -635,11 +631,6 @@ def _is_imprint(venue: str) -> bool:
         and all(place or len(part.split()) <= 5 for part, place in zip(parts, places, strict=True))
         and not _VENUE_KIND.search(venue)
     )
-
-
-def is_arxiv_venue(venue: str | None) -> bool:
-    """Whether a cited venue names arXiv; such citations all get the venue "arXiv"."""
-    return bool(venue and _ARXIV_VENUE.search(venue.strip()))
 
 
 VenueFound = Literal["introduced", "after_title", "arxiv", "none"]

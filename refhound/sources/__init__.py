@@ -5,7 +5,8 @@
 - the services: `crossref`, `openalex`, `dblp`, `arxiv`, `semantic_scholar`, `doi` (doi.org);
 - `aggregate`: the sources asked tier by tier, stopping at the first tier that has the cited work;
 - `probes`: each cited identifier asked of its authority (doi.org, arXiv, the cited page);
-- `runtime`: `SourcesRuntime`, the synchronous face SOP agents use.
+- `runtime`: `SourcesRuntime`, the synchronous face SOP agents use (whether it would ask any source is
+  known without importing it: `refhound.online`).
 The HTTP client, its cache and the JSON-API helpers are shared with the web stage: `refhound.net`.
 """
 

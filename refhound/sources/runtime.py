@@ -21,6 +21,8 @@ from refhound.net.cache import HttpCache
 from refhound.net.fetch import PageFetcher
 from refhound.net.http import HttpPool, OfflineTransport, make_client
 from refhound.net.loop_thread import LoopRuntime, cancel_other_tasks
+from refhound.online import cache_only as cache_only
+from refhound.online import enabled_tiers, probe_services, sources_unavailable
 from refhound.settings import Settings
 from refhound.sources.aggregate import Aggregator, Lookup
 from refhound.sources.arxiv import Arxiv
@@ -45,33 +47,7 @@ BUILDERS: dict[str, Callable[[Settings, HttpPool], Source]] = {
 }
 
 
-def unavailable_reason(settings: Settings) -> str | None:
-    """Why no online source would be asked with these settings; None when some would."""
-    if settings.check.offline and not cache_only(settings):
-        return "offline (check.offline is set)"
-    if not _enabled_tiers(settings) and not _probe_services(settings):
-        return "no online source enabled"
-    return None
-
-
-def _probe_services(settings: Settings) -> list[str]:
-    """The identifier authorities enabled: doi.org for DOIs, arXiv for arXiv ids."""
-    return [name for name in ("doi", "arxiv") if getattr(settings.sources, name).enabled]
-
-
-def cache_only(settings: Settings) -> bool:
-    """Whether the sources answer from the HTTP cache alone: offline, with a cache file to answer from."""
-    cache = settings.sources.cache
-    return settings.check.offline and cache.enabled and cache.path.is_file()
-
-
-def _enabled_tiers(settings: Settings) -> list[list[str]]:
-    tiers: list[list[str]] = []
-    for tier in settings.sources.tiers:
-        names = [str(n) for n in dict.fromkeys(tier) if getattr(settings.sources, n).enabled]
-        if names:
-            tiers.append(names)
-    return tiers
+unavailable_reason = sources_unavailable  # why no source would be asked (`refhound.online`)
 
 
 class SourcesRuntime(LoopRuntime):
@@ -138,12 +114,12 @@ class SourcesRuntime(LoopRuntime):
             transport = OfflineTransport()  # belt and braces: the pool itself never sends offline
         self._pool = HttpPool(make_client(settings, transport), cache, offline=settings.check.offline)
         sources = {
-            name: BUILDERS[name](settings, self._pool) for tier in _enabled_tiers(settings) for name in tier
+            name: BUILDERS[name](settings, self._pool) for tier in enabled_tiers(settings) for name in tier
         }
-        tiers = [[sources[name] for name in tier] for tier in _enabled_tiers(settings)]
+        tiers = [[sources[name] for name in tier] for tier in enabled_tiers(settings)]
         probes = {
             name: sources.get(name) or BUILDERS[name](settings, self._pool)
-            for name in _probe_services(settings)
+            for name in probe_services(settings)
         }
         doi, arxiv = probes.get("doi"), probes.get("arxiv")
         # Cited pages are read online only: the HTTP cache holds the services' answers, not web pages.

@@ -26,6 +26,7 @@ from typing import Any, Protocol, runtime_checkable
 from refhound.errors import Unreachable
 from refhound.net.http import HttpPool, Policy, ServiceHttp
 from refhound.net.json_api import fetch_json, key_refused
+from refhound.online import configuration_problem as configuration_problem
 from refhound.settings import WebSettings
 
 _TAG = re.compile(r"<[^>]+>")
@@ -49,22 +50,6 @@ class SearchProvider(Protocol):
     async def search(self, query: str, n: int) -> list[SearchHit]:
         """At most `n` hits, best first; [] when nothing matched. Raises Unreachable."""
         ...
-
-
-def configuration_problem(settings: WebSettings) -> str | None:
-    """What the chosen provider lacks (e.g. "web.brave_api_key is not set"); None when it can run."""
-    needed = {
-        "none": (),
-        "searxng": ("searxng_url",),
-        "brave": ("brave_api_key",),
-        "google": ("google_api_key", "google_cx"),
-        "serpapi": ("serpapi_key",),
-    }[settings.provider]
-    missing = [f"web.{name}" for name in needed if not getattr(settings, name)]
-    if not missing:
-        return None
-    verb = "is" if len(missing) == 1 else "are"
-    return f"{' and '.join(missing)} {verb} not set (needed by web.provider = {settings.provider})"
 
 
 def policy_of(settings: WebSettings) -> Policy:

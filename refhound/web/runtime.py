@@ -20,22 +20,17 @@ from refhound.models import Record
 from refhound.net.fetch import PageFetcher
 from refhound.net.http import HttpPool, make_client
 from refhound.net.loop_thread import LoopRuntime, cancel_other_tasks
+from refhound.online import web_unavailable
 from refhound.settings import Settings
 from refhound.web.browser import Browser
 from refhound.web.crawl import CrawlBudget, CrawledPage, Crawler
-from refhound.web.providers import SearchHit, SearchProvider, configuration_problem, provider_from_settings
+from refhound.web.providers import SearchHit, SearchProvider, provider_from_settings
 
 logger = logging.getLogger(__name__)
 _CLOSE_BROWSER_S = 15.0
 
 
-def unavailable_reason(settings: Settings) -> str | None:
-    """Why the web stage cannot run with these settings (no provider, offline, a missing key); or None."""
-    if settings.web.provider == "none":
-        return "no web search provider is configured (web.provider = none)"
-    if settings.check.offline:
-        return "offline (check.offline is set)"
-    return configuration_problem(settings.web)
+unavailable_reason = web_unavailable  # why the web stage cannot run (`refhound.online`)
 
 
 @dataclass(frozen=True)
