@@ -20,7 +20,7 @@ from refhound.agents.extractor import extract_pdf, nougat_backend
 from refhound.pdf import nougat
 from refhound.settings import Settings
 from tests.agents.extractor.pdfmaker import body, write_pdf
-from tests.agents.extractor.test_ocr import scanned
+from tests.agents.extractor.test_ocr import needs_tesseract, scanned
 
 for _module in ("torch", "Levenshtein", "nltk"):
     pytest.importorskip(_module, reason=f"{_module} is not installed (scripts/setup --with-nougat)")
@@ -99,6 +99,7 @@ def test_scanned_pages_are_read_by_the_model(
     assert extraction.ocr_pages == [1, 2]
 
 
+@needs_tesseract
 def test_without_a_list_in_the_model_text_tesseract_reads_the_pages(
     tmp_path: Path, calls: dict[str, list[Any]]
 ) -> None:
