@@ -52,6 +52,7 @@ class Layout:
     section: str
     pages: int
     ocr_pages: tuple[int, ...] = ()  # 1-based pages read by OCR
+    ocr_engine: str = "Tesseract"  # what read them: "Tesseract" or "nougat"
 
 
 def _looks_like_reference(text: str) -> bool:
@@ -91,14 +92,16 @@ def read_printed_references(path: Path, settings: ExtractSettings) -> Layout:
             and nougat_problem(settings.nougat_checkpoint) is None
         )
         text = read_pages(document, settings, defer_ocr=nougat)
+        fallback: list[str] = []
         if nougat and text.scanned_pages and settings.nougat_checkpoint is not None:
             by_nougat = _read_by_nougat(
                 document, text.scanned_pages, settings.nougat_checkpoint, text.warnings
             )
             if by_nougat is not None:
                 return by_nougat
-            text = read_pages(document, settings)  # nougat found no list: Tesseract reads the pages
-        warnings = list(text.warnings)
+            fallback = ["nougat found no reference list on the scanned pages; Tesseract reads them instead"]
+            text = read_pages(document, settings)
+        warnings = [*text.warnings, *fallback]
         if text.ocr_pages:
             pages, verb = ("page", "was") if len(text.ocr_pages) == 1 else ("pages", "were")
             warnings.append(f"{pages} {', '.join(map(str, text.ocr_pages))} {verb} read by OCR (Tesseract)")
@@ -136,15 +139,14 @@ def read_printed_references(path: Path, settings: ExtractSettings) -> Layout:
 def _read_by_nougat(
     document: pymupdf.Document, scanned: list[int], checkpoint: Path, warnings: list[str]
 ) -> Layout | None:
-    """The references nougat reads on the scanned pages, or None (with a warning) when it finds no list."""
+    """The references nougat reads on the scanned pages, or None when it finds no list."""
     found = nougat_references(document, scanned, checkpoint)
-    pages = f"pages {', '.join(map(str, scanned))} were" if len(scanned) > 1 else f"page {scanned[0]} was"
     if not found:
-        warnings.append("nougat found no reference list on the scanned pages; Tesseract reads them instead")
         return None
+    pages = f"pages {', '.join(map(str, scanned))} were" if len(scanned) > 1 else f"page {scanned[0]} was"
     notes = [*warnings, f"{pages} read by OCR (nougat, checkpoint {checkpoint})"]
     printed = [PrintedReference(raw, page, []) for raw, page in found if _looks_like_reference(raw)]
-    return Layout(printed, notes, "nougat markdown", document.page_count, tuple(scanned))
+    return Layout(printed, notes, "nougat markdown", document.page_count, tuple(scanned), "nougat")
 
 
 def _parse(
@@ -229,8 +231,8 @@ def extract_pdf(
     if certainty is not None:
         from_ocr = sum(1 for reference in kept if reference.page in layout.ocr_pages)
         warnings.append(
-            f"{from_ocr} of the {len(kept)} references come from OCR of page images (Tesseract): extraction "
-            f"certainty {certainty:.2f} (the mean reference-likeness of the entries read there; "
+            f"{from_ocr} of the {len(kept)} references come from OCR of page images ({layout.ocr_engine}): "
+            f"extraction certainty {certainty:.2f} (the mean reference-likeness of the entries read there; "
             f"{sum(1 for r in set_aside if r.page in layout.ocr_pages)} did not read as references): OCR "
             "misreads names, years and where entries end, so compare the list with the PDF"
         )

@@ -3,8 +3,9 @@
 nougat runs through `NougatProcessor` with `VisionEncoderDecoderModel` (in transformers since 4.34) rather
 than the `nougat-ocr` package: that package pins old transformers, timm and pytorch-lightning releases that
 cannot share an environment with the rest, while transformers' classes need only transformers and torch, in an
-optional extra (`pip install 'refhound[nougat]'`). torch comes in whatever build the user's machine wants
-(CUDA for a GPU, the CPU wheels from download.pytorch.org otherwise); nothing is installed by default.
+optional extra (`pip install 'refhound[nougat]'`, which adds the Levenshtein and nltk packages transformers'
+post-processing asks for). torch comes in whatever build the user's machine wants (CUDA for a GPU, a CPU
+build otherwise; `scripts/setup --with-nougat` installs torch 2.13.0); nothing is installed by default.
 
 The model is read from a local checkpoint directory the user names (`extract.nougat_checkpoint`, or
 `refhound extract --nougat-checkpoint DIR`), such as a download of `facebook/nougat-base`; nothing is
@@ -31,9 +32,11 @@ def nougat_problem(checkpoint: Path | None) -> str | None:
         return "no nougat checkpoint directory is set (extract.nougat_checkpoint or --nougat-checkpoint DIR)"
     if not (checkpoint / "config.json").is_file():
         return f"the nougat checkpoint directory {checkpoint} holds no model (no config.json)"
-    missing = [name for name in ("transformers", "torch") if importlib.util.find_spec(name) is None]
+    # Levenshtein and nltk: transformers' post-processing of nougat's output refuses to run without them.
+    modules = ("transformers", "torch", "Levenshtein", "nltk")
+    missing = [name for name in modules if importlib.util.find_spec(name) is None]
     if missing:
-        return f"{' and '.join(missing)} not installed (pip install 'refhound[nougat]')"
+        return f"{', '.join(missing)} not installed (pip install 'refhound[nougat]')"
     return None
 
 

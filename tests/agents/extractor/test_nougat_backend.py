@@ -1,10 +1,10 @@
 """The nougat backend's path through extraction, with the model replaced by what it returns (Markdown).
 
-torch and transformers are not installed in the test environment (torch from PyPI pulls CUDA wheels of
-several GB), so the model call itself (`refhound.pdf.nougat.page_markdown`: `NougatProcessor` and
-`VisionEncoderDecoderModel.generate` on a local checkpoint) is not run here; everything around it is: the
+These need neither torch nor transformers; the model call itself
+(`refhound.pdf.nougat.page_markdown`: `NougatProcessor` and `VisionEncoderDecoderModel.generate` on a local
+checkpoint) runs in `test_nougat_model.py` on a tiny checkpoint, where they are installed. Here: the
 checkpoint check, the scanned pages left to nougat instead of Tesseract, the page images handed over, the
-Markdown parsed into references, their pages, and the warnings."""
+Markdown of nougat's own published output parsed into references, their pages, and the warnings."""
 
 from __future__ import annotations
 
