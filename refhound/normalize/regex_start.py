@@ -48,7 +48,10 @@ def _first(items: Sequence[tuple[Any, Any]]) -> frozenset[str] | None:
             inner = _union(_first(list(alternative)) for alternative in arg[1])
             return None if inner is None else frozenset(chars | inner)
         if op is sre.SUBPATTERN:
-            inner = _first(list(arg[3]))
+            _, added_flags, _, body = arg
+            if added_flags & re.IGNORECASE:  # (?i:…): a letter stands for both its cases
+                return None
+            inner = _first(list(body))
             return None if inner is None else frozenset(chars | inner)
         if op in (sre.MAX_REPEAT, sre.MIN_REPEAT):
             least, _, body = arg

@@ -22,6 +22,7 @@ from refhound.normalize.regex_start import read_start
         (r"x*", None),
         (r"(?:a|)b", None),
         (r"(?i)abc", None),
+        (r"(?i:a)bc", None),
     ],
 )
 def test_first_characters(pattern: str, expected: set[str] | None) -> None:
