@@ -17,7 +17,7 @@ from refhound.agents.candidates import records_as_candidates
 from refhound.agents.context import AgentContext, Candidate, Findings
 from refhound.agents.index_search import search_index
 from refhound.models import Reference, Stage
-from refhound.online import sources_unavailable as unavailable_reason
+from refhound.online import sources_unavailable
 from refhound.sources.aggregate import Lookup
 
 STAGE = Stage.SCHOLAR
@@ -27,7 +27,7 @@ def search_scholarly_sources(reference: Reference, context: AgentContext) -> Fin
     """Candidates from the online sources, with a one-line note and the services that could not answer."""
     runtime = context.sources
     if runtime is None or not runtime.names:
-        reason = unavailable_reason(context.settings) or "no online scholarly source in this run"
+        reason = sources_unavailable(context.settings) or "no online scholarly source in this run"
         return Findings(note=f"skipped: {reason}")
     cited = reference.parsed
     # A printed string is matched whole as well, when it prints more than the title, and enough to

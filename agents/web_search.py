@@ -17,7 +17,7 @@ from refhound.agents.context import AgentContext, Candidate, Findings
 from refhound.models import ParsedFields, Reference, Stage
 from refhound.normalize.names import is_et_al, parse_name
 from refhound.normalize.titles import clean_title
-from refhound.online import web_unavailable as unavailable_reason
+from refhound.online import web_unavailable
 
 if TYPE_CHECKING:
     from refhound.web.crawl import CrawledPage
@@ -31,7 +31,7 @@ def search_the_web(reference: Reference, context: AgentContext) -> Findings:
     """Candidates from web pages found for the cited title, with a one-line note and what did not answer."""
     runtime = context.web
     if runtime is None:
-        reason = unavailable_reason(context.settings) or "no web runtime in this run"
+        reason = web_unavailable(context.settings) or "no web runtime in this run"
         return Findings(note=f"skipped: {reason}")
     cited = reference.parsed
     query = web_query(cited)

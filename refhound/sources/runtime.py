@@ -21,7 +21,6 @@ from refhound.net.cache import HttpCache
 from refhound.net.fetch import PageFetcher
 from refhound.net.http import HttpPool, OfflineTransport, make_client
 from refhound.net.loop_thread import LoopRuntime, cancel_other_tasks
-from refhound.online import cache_only as cache_only
 from refhound.online import enabled_tiers, probe_services, sources_unavailable
 from refhound.settings import Settings
 from refhound.sources.aggregate import Aggregator, Lookup
@@ -47,9 +46,6 @@ BUILDERS: dict[str, Callable[[Settings, HttpPool], Source]] = {
 }
 
 
-unavailable_reason = sources_unavailable  # why no source would be asked (`refhound.online`)
-
-
 class SourcesRuntime(LoopRuntime):
     """Owns the loop thread, the shared `httpx.AsyncClient` and the aggregator; `close()` when done.
 
@@ -70,11 +66,12 @@ class SourcesRuntime(LoopRuntime):
     def from_settings(
         cls, settings: Settings, transport: httpx.AsyncBaseTransport | None = None
     ) -> SourcesRuntime | None:
-        """A runtime, or None when no source would be asked (`unavailable_reason` says why).
+        """A runtime, or None when no source would be asked (`refhound.online.sources_unavailable` says why).
 
-        Offline, a runtime exists only in cache-only mode (`cache_only`); `transport` is then ignored.
+        Offline, a runtime exists only in cache-only mode (`refhound.online.cache_only`); `transport` is
+        then ignored.
         """
-        if unavailable_reason(settings) is not None:
+        if sources_unavailable(settings) is not None:
             return None
         return cls(settings, transport)
 

@@ -26,7 +26,7 @@ from typing import Any, Protocol, runtime_checkable
 from refhound.errors import Unreachable
 from refhound.net.http import HttpPool, Policy, ServiceHttp
 from refhound.net.json_api import fetch_json, key_refused
-from refhound.online import configuration_problem as configuration_problem
+from refhound.online import configuration_problem
 from refhound.settings import WebSettings
 
 _TAG = re.compile(r"<[^>]+>")

@@ -30,9 +30,6 @@ logger = logging.getLogger(__name__)
 _CLOSE_BROWSER_S = 15.0
 
 
-unavailable_reason = web_unavailable  # why the web stage cannot run (`refhound.online`)
-
-
 @dataclass(frozen=True)
 class WebLookup:
     """What one reference's web search found: the hits, the crawled pages, and what did not answer."""
@@ -80,8 +77,8 @@ class WebRuntime(LoopRuntime):
     def from_settings(
         cls, settings: Settings, transport: httpx.AsyncBaseTransport | None = None
     ) -> WebRuntime | None:
-        """A runtime, or None when the web stage cannot run (`unavailable_reason` says why)."""
-        if unavailable_reason(settings) is not None:
+        """A runtime, or None when the web stage cannot run (`refhound.online.web_unavailable` says why)."""
+        if web_unavailable(settings) is not None:
             return None
         return cls(settings, transport)
 

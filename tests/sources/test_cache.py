@@ -17,10 +17,11 @@ from refhound.index.store import IndexStore
 from refhound.models import ParsedFields, Record, Reference, Verdict
 from refhound.net.cache import HttpCache, cache_key
 from refhound.net.http import HttpPool, OfflineTransport, Policy, make_client
+from refhound.online import cache_only, sources_unavailable
 from refhound.settings import Settings
 from refhound.sop.runner import check_references
 from refhound.sources.crossref import Crossref
-from refhound.sources.runtime import SourcesRuntime, cache_only, unavailable_reason
+from refhound.sources.runtime import SourcesRuntime
 from tests.conftest import build_index
 from tests.sources.crossref_server import CrossrefServer
 from tests.sources.fake_service import page, rate_limited, unavailable
@@ -265,7 +266,7 @@ def test_an_offline_rerun_answers_from_the_cache_without_a_request(
     online = lookups(settings_for(server.url, cache_path))
     asked = server.count
     offline_settings = settings_for(server.url, cache_path, offline=True)
-    assert unavailable_reason(offline_settings) is None and cache_only(offline_settings)
+    assert sources_unavailable(offline_settings) is None and cache_only(offline_settings)
     assert lookups(offline_settings) == online
     assert server.count == asked
 
@@ -298,7 +299,7 @@ def test_the_offline_client_refuses_every_request() -> None:
 def test_offline_without_a_cache_file_leaves_the_stage_out(server: CrossrefServer, cache_path: Path) -> None:
     settings = settings_for(server.url, cache_path, offline=True)
     assert SourcesRuntime.from_settings(settings) is None
-    assert unavailable_reason(settings) == "offline (check.offline is set)"
+    assert sources_unavailable(settings) == "offline (check.offline is set)"
     lookups(settings_for(server.url, cache_path))  # an online run fills it
     disabled = settings_for(server.url, cache_path, offline=True)
     disabled.sources.cache.enabled = False

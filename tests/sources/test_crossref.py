@@ -18,10 +18,11 @@ import pytest
 from refhound.errors import Unreachable
 from refhound.models import ParsedFields, Record
 from refhound.net.http import HttpPool, make_client, retry_after
+from refhound.online import sources_unavailable
 from refhound.settings import Settings
 from refhound.sources import runtime as runtime_module
 from refhound.sources.crossref import Crossref, bibliographic_query
-from refhound.sources.runtime import SourcesRuntime, unavailable_reason
+from refhound.sources.runtime import SourcesRuntime
 from tests.sources.crossref_server import CrossrefServer, only_crossref, work_json
 from tests.sources.fake_service import page, rate_limited, unavailable
 from tests.sources.works import RESNET
@@ -392,7 +393,7 @@ def test_offline_creates_no_runtime_and_no_client(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(runtime_module, "make_client", no_client)
     settings = Settings(check={"offline": True})
     assert SourcesRuntime.from_settings(settings) is None
-    assert unavailable_reason(settings) == "offline (check.offline is set)"
+    assert sources_unavailable(settings) == "offline (check.offline is set)"
 
 
 def test_environment_configures_the_service(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -404,7 +405,7 @@ def test_environment_configures_the_service(monkeypatch: pytest.MonkeyPatch) -> 
     assert settings.sources.crossref.base_url == "http://127.0.0.1:9/"
     assert settings.sources.crossref.rate_per_s == 5.0  # the other defaults stay Crossref's
     assert SourcesRuntime.from_settings(settings) is None
-    assert unavailable_reason(settings) == "no online source enabled"
+    assert sources_unavailable(settings) == "no online source enabled"
 
 
 def test_the_runtime_answers_from_any_thread_and_reports_unreachable(server: CrossrefServer) -> None:

@@ -10,9 +10,9 @@ import pytest
 
 from refhound.errors import Unreachable
 from refhound.net.http import HttpPool, make_client
+from refhound.online import configuration_problem, web_unavailable
 from refhound.settings import Settings
-from refhound.web.providers import SearchHit, SearchProvider, configuration_problem, provider_from_settings
-from refhound.web.runtime import unavailable_reason
+from refhound.web.providers import SearchHit, SearchProvider, provider_from_settings
 from tests.web.conftest import KEYS, web_settings
 from tests.web.servers import (
     BRAVE_RATE_LIMITED,
@@ -193,19 +193,19 @@ def test_a_missing_key_or_url_is_named(web: dict[str, str], message: str) -> Non
     settings = Settings(web=web, check={"offline": False})
     problem = configuration_problem(settings.web)
     assert problem is not None and problem.startswith(message)
-    assert unavailable_reason(settings) == problem
+    assert web_unavailable(settings) == problem
     with pytest.raises(ValueError, match=message):
         provider_from_settings(settings.web, HttpPool(make_client(settings)))
 
 
 def test_no_provider_or_offline_is_a_reason_too() -> None:
-    assert unavailable_reason(Settings(check={"offline": False})) == (
+    assert web_unavailable(Settings(check={"offline": False})) == (
         "no web search provider is configured (web.provider = none)"
     )
     offline = Settings(
         web={"provider": "searxng", "searxng_url": "http://127.0.0.1:9"}, check={"offline": True}
     )
-    assert unavailable_reason(offline) == "offline (check.offline is set)"
+    assert web_unavailable(offline) == "offline (check.offline is set)"
 
 
 def test_settings_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
