@@ -27,6 +27,7 @@ from refhound.normalize.identifiers import (
 from refhound.normalize.names import NameMatch, name_words, names_match, parse_name
 from refhound.normalize.text import collapse_whitespace, fold, latex_to_unicode
 from refhound.normalize.titles import same_title, title_similarity
+from refhound.normalize.venue_acronyms import acronym_of
 from refhound.normalize.venues import (
     VenueInfo,
     VenueKind,
@@ -402,6 +403,12 @@ def check_venue(
     similarity = venue_similarity(cited.venue, record.venue)
     if similarity >= settings.venue_similarity:
         return result(S.BENIGN, "similar_names", f"venue names differ in form (similarity {similarity:.2f})")
+    if ours.kind is theirs.kind and acronym_of(cited.venue, record.venue):
+        return result(
+            S.BENIGN,
+            "acronym_of_name",
+            "one venue name writes words of the other as an acronym (a host after '@' is not compared)",
+        )
     if {ours.kind, theirs.kind} == {VenueKind.WORKSHOP, VenueKind.CONFERENCE}:
         return result(S.MISMATCH, "workshop_vs_conference", "workshop vs main conference", Severity.MAJOR)
     unlike = similarity < settings.venue_borderline_similarity

@@ -51,6 +51,7 @@ LEVELS: dict[str, str] = {
     "venue.names_it_among_others": "the cited venue names the record's among others",
     "venue.joint_conference": "a partner of the record's joint conference",
     "venue.series_at_host": "the series, named with the conference it was held with",
+    "venue.acronym_of_name": "one venue name writes words of the other as an acronym",
     "venue.proceedings_series": "the proceedings series that publishes the venue",
     "venue.both_preprints": "cited as the preprint it is",
     "venue.cited_as_preprint": "cited as a preprint of a published work",

@@ -184,6 +184,28 @@ def test_a_satellite_event_named_beside_its_host(venue: str, status: FieldStatus
     assert check_venue(cited, record, SETTINGS, lambda key, year: []).status is status
 
 
+@pytest.mark.parametrize(
+    ("venue", "status", "level"),
+    [
+        ("NUT@EMNLP", FieldStatus.BENIGN, "venue.acronym_of_name"),  # dblp's short name, held with EMNLP
+        ("MRQA@EMNLP", FieldStatus.MISMATCH, "venue.differs"),  # another workshop held with EMNLP
+        ("NTT@EMNLP", FieldStatus.MISMATCH, "venue.differs"),  # an acronym of other words
+    ],
+)
+def test_a_workshop_cited_by_its_acronym(venue: str, status: FieldStatus, level: str) -> None:
+    from refhound.agents.field_rules import check_venue
+
+    record = _record(
+        "A Simple Text Normalization Benchmark",
+        ["Ann Writer"],
+        "Proceedings of the 3rd Workshop on Noisy User-generated Text",
+        2017,
+    )
+    cited = ParsedFields(title=record.title, venue=venue, year=2017)
+    check = check_venue(cited, record, SETTINGS, lambda key, year: [])
+    assert (check.status, check.level) == (status, level)
+
+
 def test_doi_of_another_work_is_a_mismatch(store: IndexStore) -> None:
     j = run(
         store,
