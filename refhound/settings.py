@@ -185,7 +185,12 @@ class ExtractSettings(_Section):
         "downloaded.",
     )
     ocr_language: str = Field(default="eng", description="Tesseract language(s), e.g. 'eng' or 'eng+deu'.")
-    ocr_dpi: int = Field(default=300, ge=72, le=600, description="Resolution pages are rendered at for OCR.")
+    ocr_dpi: int = Field(
+        default=300,
+        ge=72,
+        le=600,
+        description="Resolution pages are rendered at for OCR, at most (a scan of 200 dpi or more: its own).",
+    )
 
 
 class ArchiveSettings(_Section):

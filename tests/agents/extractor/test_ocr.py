@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 from refhound.agents.extractor import Extraction, extract_pdf
 from refhound.agents.extractor.plausibility import GATE
 from refhound.cli import app
+from refhound.pdf.document import ocr_resolution
 from refhound.pdf.ocr_regions import Region, column_regions, ink_of
 from refhound.settings import Settings
 from tests.agents.extractor.pdfmaker import Text, body, column, write_pdf
@@ -312,3 +313,27 @@ def test_bullets_tesseract_drops_are_found_in_the_image(tmp_path: Path) -> None:
     extraction = extract_pdf(path)
     assert extraction.section.endswith("split by bullets")
     assert_similar([r.raw for r in extraction.references], [f"{first} {second}" for first, second in entries])
+
+
+@pytest.mark.parametrize(
+    ("scan_dpi", "rotation", "expected"),
+    [
+        (200, 0, 200),  # read at its own resolution: 300 would only interpolate
+        (200, 90, 200),  # a page turned a quarter: the same pixels per inch
+        (400, 0, 300),  # finer than configured: the configured resolution
+        (150, 0, 300),  # under the floor: the configured resolution, as before
+        (None, 0, 300),  # no image: the configured resolution
+    ],
+)
+def test_a_scan_is_rendered_for_ocr_at_its_own_resolution_at_most(
+    scan_dpi: int | None, rotation: int, expected: int
+) -> None:
+    with pymupdf.open() as document:
+        page = document.new_page(width=612, height=792)
+        if scan_dpi is not None:
+            pixels = pymupdf.IRect(0, 0, 612 * scan_dpi // 72, 792 * scan_dpi // 72)
+            blank = pymupdf.Pixmap(pymupdf.csGRAY, pixels)
+            blank.clear_with(255)
+            page.insert_image(page.rect, pixmap=blank)
+        page.set_rotation(rotation)
+        assert ocr_resolution(page, 300) == expected
