@@ -29,6 +29,7 @@ _GENERIC = frozenset(
 _ORDINAL_OR_NUMBER = re.compile(r"\d+(?:st|nd|rd|th)?")
 _DIGIT_WORDS = {"4": "for", "2": "to"}  # "RepL4NLP", "Seq2Seq"
 _LONGEST_ACRONYM = 16  # letters; a longer word is no acronym (and the search stays small)
+_LONGEST_NAME = 60  # words; a longer string is no venue name (and the recursion stays shallow)
 
 
 def _words(text: str) -> list[str]:
@@ -93,7 +94,7 @@ def acronym_of(a: str, b: str) -> bool:
     """Whether one of two venue names is the other with some of its words written as an acronym."""
     names = sorted((_own_and_spare(a), _own_and_spare(b)), key=lambda name: len(name[0]))
     (short, aside), (long, long_aside) = names
-    if all(_generic(word) for word in short):
+    if all(_generic(word) for word in short) or len(long) > _LONGEST_NAME:
         return False
     return _reads_as(short, frozenset(aside + long_aside), long)
 

@@ -44,3 +44,8 @@ def test_acronyms_of_the_other_names_words(short: str, long: str) -> None:
 )
 def test_names_the_acronym_does_not_account_for(short: str, long: str) -> None:
     assert not acronym_of(short, long)
+
+
+def test_a_string_too_long_for_a_venue_name_is_answered_at_once() -> None:
+    # The search recurses once per word: a pasted paragraph must not exhaust the stack.
+    assert not acronym_of("NUT@EMNLP", "Workshop on Noisy User-generated Text " * 2000)
