@@ -2,6 +2,7 @@
 """Scanned manuscripts: the PDFs of ../shared rendered to page images (no text layer), read through OCR.
 
     python scripts/bench_scanned.py [--data ../shared/data/pdfs] [--dpi 200] [--acl] [--half A|B] [--limit N]
+                                    [--pdf NAME ...]
                                     [--max-pages N] [--out bench-out/scanned] [--json OUT] [--dump DIR]
                                     [--ocr-dpi N] [--ocr-cache DIR]
 
@@ -16,7 +17,7 @@ machine.
 Gold: excite-ssoar-dev's hand-checked reference strings; for the two ACL papers (`--acl`) GROBID's raw
 reference strings from their TEI files, which are silver (GROBID's own output, not checked by hand). `--half`
 takes the excite dev half of eval_pdf_extract.py, `--max-pages` its PDFs of at most N pages, `--limit` the
-first N of those.
+first N of those, `--pdf NAME` (repeatable) only the PDFs of that name.
 
 `--dump DIR` writes, per PDF, the gold strings no extracted reference paired with, the extracted references
 that paired with no gold string (each with its best similarity and the string it came closest to), and the
@@ -160,6 +161,7 @@ def main() -> None:
     parser.add_argument("--acl", action="store_true", help="the two ACL papers (GROBID silver gold)")
     parser.add_argument("--half", choices=("A", "B"), help="an excite-ssoar-dev half")
     parser.add_argument("--limit", type=int, help="only the first N PDFs of the half")
+    parser.add_argument("--pdf", action="append", help="only this PDF of the half (a file name; repeatable)")
     parser.add_argument("--max-pages", type=int, help="only the half's PDFs of at most N pages")
     parser.add_argument("--out", type=Path, default=Path("bench-out/scanned"))
     parser.add_argument("--json", type=Path)
@@ -179,6 +181,8 @@ def main() -> None:
         pdfs = excite_half(list((excite / "pdf").glob("*.pdf")), args.half)
         if args.max_pages:
             pdfs = [pdf for pdf in pdfs if pymupdf.open(pdf).page_count <= args.max_pages]
+        if args.pdf:
+            pdfs = [pdf for pdf in pdfs if pdf.name in args.pdf]
         pdfs = pdfs[: args.limit]
         for pdf in pdfs:
             gold = [g.strip() for g in (excite / "gold-strings" / f"{pdf.stem}.txt").read_text().splitlines()]

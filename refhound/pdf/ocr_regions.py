@@ -5,8 +5,9 @@ for one line whenever their baselines nearly meet, and reads the pair as one ske
 come out garbled or interleaved ("Wang, Yizhe znane an an“in canee"), and no later step can undo that. So the
 gutter is found in the image itself before OCR: a vertical strip, at least `_GUTTER_POINTS` wide, in the
 middle of the page, that the rows of a stretch of the page leave blank while each side holds several lines.
-Such a stretch is read as two crops, left and right; what crosses the strip (a title, a wide table, a page
-number set in the gutter) is read full width. A page with no such stretch is read whole, as before.
+Such a stretch is read as two crops, left and right, each searched again the same way (a list set in three
+columns); what crosses the strip (a title, a wide table, a page number set in the gutter) is read full width.
+A page with no such stretch is read whole, as before.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ import pymupdf
 _GUTTER_POINTS = 8.0  # the narrowest gutter: wider than any word space, narrower than any column gap
 _MIDDLE = (0.3, 0.7)  # the share of the page width a gutter may lie in
 _MIN_SIDE_LINES = 3  # lines a stretch needs on each side of the gutter to be read as two columns
+# ... and inside a column: a table's or a figure's few lines side by side are no third column
+_MIN_INNER_LINES = 10
 _PAD_POINTS = 6.0  # how far a cut between stretches may move to a blank row (a full-width line's ascenders)
 _INK = 160  # grey levels below this are ink
 
@@ -72,9 +75,10 @@ def _gutter(ink: npt.NDArray[np.bool_], width: int) -> tuple[int, npt.NDArray[np
     return x, inked[:, x - low]
 
 
-def column_regions(ink: npt.NDArray[np.bool_], dpi: float) -> list[Region]:
-    """The regions to OCR one by one, top to bottom, each stretch's left column before its right one; a
-    single region, the whole page, when no stretch reads as two columns."""
+def column_regions(ink: npt.NDArray[np.bool_], dpi: float, min_lines: int = _MIN_SIDE_LINES) -> list[Region]:
+    """The regions to OCR one by one, top to bottom, each stretch's left column before its right one (each
+    column split again where it holds a gutter of its own); a single region, the whole page, when no
+    stretch reads as two columns."""
     rows, columns = ink.shape
     whole = [Region(0, 0, columns, rows)]
     width = max(2, round(_GUTTER_POINTS * dpi / 72))
@@ -87,8 +91,8 @@ def column_regions(ink: npt.NDArray[np.bool_], dpi: float) -> list[Region]:
     stretches = [
         (start, end)
         for start, end in _runs(~crossing)
-        if _line_count(ink[start:end, :x], min_line) >= _MIN_SIDE_LINES
-        and _line_count(ink[start:end, x + width :], min_line) >= _MIN_SIDE_LINES
+        if _line_count(ink[start:end, :x], min_line) >= min_lines
+        and _line_count(ink[start:end, x + width :], min_line) >= min_lines
     ]
     if not stretches:
         return whole
@@ -100,7 +104,10 @@ def column_regions(ink: npt.NDArray[np.bool_], dpi: float) -> list[Region]:
         start, end = _blank_row_near(blank, start, end, pad), _blank_row_near(blank, end, start, -pad)
         if start > top:
             regions.append(Region(0, top, columns, start))
-        regions += [Region(0, start, cut, end), Region(cut, start, columns, end)]
+        # Each side is searched again: a list set in three columns splits at one gutter, then the other.
+        for x0, x1 in ((0, cut), (cut, columns)):
+            inside = column_regions(ink[start:end, x0:x1], dpi, _MIN_INNER_LINES)
+            regions += [Region(x0 + r.x0, start + r.y0, x0 + r.x1, start + r.y1) for r in inside]
         top = end
     if top < rows:
         regions.append(Region(0, top, columns, rows))

@@ -294,6 +294,52 @@ def test_a_title_across_the_page_is_read_whole_and_the_columns_under_it_one_by_o
     assert left_column.y1 == right_column.y1 == height
 
 
+def _three_columns() -> tuple[list[Text], list[str]]:
+    """A list set in three narrow columns of 12 two-line entries each, as some journals print it, baselines
+    level across the columns: the pieces and each entry's text."""
+    pieces: list[Text] = [Text(30, 80, "References", size=12, bold=True)]
+    texts = []
+    for number, x in enumerate((30, 220, 410)):
+        for i in range(12):
+            n = number * 12 + i + 1
+            first = f"{n}. Surname{chr(96 + n % 26)} A, Other B (20{10 + n % 10}) A study"
+            second = f"of things number {n}. J Exam {n}:1-9"
+            y = 110 + i * 22
+            pieces += [Text(x, y, first, size=7), Text(x + 8, y + 9, second, size=7)]
+            texts.append(f"{first} {second}")
+    return pieces, texts
+
+
+def test_a_list_in_three_columns_is_read_one_column_at_a_time(tmp_path: Path) -> None:
+    pieces, _ = _three_columns()
+    regions, width, _height = _regions(pieces, tmp_path)
+    dots = 150 / 72
+    columns = [r for r in regions if r.y0 < 110 * dots < r.y1]
+    assert len(columns) == 3
+    assert columns[0].x0 == 0 and columns[-1].x1 == width
+    ends = [
+        max(t.x + pymupdf.get_text_length(t.text, fontsize=7) for t in pieces[1:] if t.x in xs)
+        for xs in ((30, 38), (220, 228))
+    ]
+    # Each cut lies between one column's text and the next column's.
+    assert ends[0] * dots < columns[1].x0 < 220 * dots and ends[1] * dots < columns[2].x0 < 410 * dots
+
+
+def test_a_few_lines_side_by_side_inside_a_column_are_no_third_column(tmp_path: Path) -> None:
+    """A column holding a small table (three rows of two cells) is read whole: it is no column pair."""
+    left, right = _entries(1, 8, "ACL"), _entries(9, 8, "EMNLP")
+    table = [Text(x, 330 + row * 10, f"cell {row}{x}", size=7) for row in range(3) for x in (300, 480)]
+    regions, _width, _height = _regions([*_two_columns(left, right, offset=4.5), *table], tmp_path)
+    assert len(regions) == 2
+
+
+@needs_tesseract
+def test_a_scanned_list_in_three_columns_is_read_in_order(tmp_path: Path) -> None:
+    pieces, texts = _three_columns()
+    path = scanned(write_pdf(tmp_path / "typeset.pdf", [body(30), pieces]), tmp_path / "scan.pdf", pages=[1])
+    assert_similar([r.raw for r in extract_pdf(path).references], texts)
+
+
 @needs_tesseract
 def test_bullets_tesseract_drops_are_found_in_the_image(tmp_path: Path) -> None:
     """A bulleted list whose lines all start at one x: Tesseract drops the bullets as specks, and the entries
