@@ -5,9 +5,9 @@
 
 BEFORE and AFTER are `--workdir`s scored on two versions of the code (each set scored from scratch, not
 `--reuse`d). For every scored set (the bench JSON files, and the `check` reports of the package
-bibliographies and the PDFs) it counts the references and lists those whose verdict or levels differ, with
-the levels that appeared or went. Likelihoods are not compared: each folder's were scored with the model
-shipped when it was made.
+bibliographies and the PDFs) it counts the references and lists those whose verdict or features (the
+levels the likelihood model reads) differ, with the features that appeared or went. Likelihoods are not
+compared: each folder's were scored with the model shipped when it was made.
 """
 
 from __future__ import annotations
@@ -17,6 +17,9 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+from refhound.likelihood.model import features
+from refhound.models import FieldCheck
 
 
 def _scored(folder: Path) -> dict[str, dict[str, tuple[str, frozenset[str]]]]:
@@ -32,9 +35,10 @@ def _scored(folder: Path) -> dict[str, dict[str, tuple[str, frozenset[str]]]]:
 
 
 def _report_rows(references: list[dict[str, Any]]) -> Iterator[tuple[str, tuple[str, frozenset[str]]]]:
+    """A report's references with the model's features, read as scripts/train_likelihood.py reads them."""
     for number, reference in enumerate(references):
-        levels = {check["level"] for check in reference["fields"] if check.get("level")}
-        levels |= set(reference.get("levels", []))
+        fields = [FieldCheck.model_validate(check) for check in reference["fields"]]
+        levels = features(fields, reference.get("levels", []))
         yield f"{number}:{reference['id']}", (reference["verdict"], frozenset(levels))
 
 
@@ -54,7 +58,7 @@ def main() -> int:
         for key in sorted(moved)[: args.show]:
             (verdict, levels), (new_verdict, new_levels) = old[key], new[key]
             gone, came = sorted(levels - new_levels), sorted(new_levels - levels)
-            print(f"  {key}: {verdict} -> {new_verdict}; levels gone {gone}, new {came}")
+            print(f"  {key}: {verdict} -> {new_verdict}; features gone {gone}, new {came}")
     for name in sorted(before.keys() ^ after.keys()):
         print(f"{name}: only in {'BEFORE' if name in before else 'AFTER'}")
     print(f"moved in all: {total_moved}")
