@@ -74,8 +74,8 @@ class SourceIndex:
     text: str
     passages: list[Passage]
     idf: dict[str, float]
+    postings: dict[str, list[int]]
     vectors: dict[int, Vectors] = field(default_factory=dict)
-    postings: dict[str, list[int]] = field(default_factory=dict)
 
 
 def index_source(text: str) -> SourceIndex:
@@ -97,7 +97,7 @@ def index_source(text: str) -> SourceIndex:
             postings.setdefault(word, []).append(position)
     total = max(len(passages), 1)
     idf = {word: math.log(1 + total / len(where)) for word, where in postings.items()}
-    return SourceIndex(text, passages, idf, postings=postings)
+    return SourceIndex(text, passages, idf, postings)
 
 
 def candidates(index: SourceIndex, claim: str, limit: int = CANDIDATES) -> list[int]:
