@@ -305,11 +305,12 @@ class RunStore:
         return found
 
     async def prune(self, older_than: timedelta, *, interrupted_only: bool) -> list[str]:
-        """Forget the runs started more than `older_than` ago (only the interrupted ones, or finished ones
-        too); a run still going is never pruned. Returns their ids."""
+        """Forget the runs started at least `older_than` ago (only the interrupted ones, or finished ones
+        too); a run still going is never pruned. Returns their ids. Times are kept to the second, so a run
+        started in this very second is as old as the cutoff: `<=` lets an age of 0 forget every run."""
         cutoff = (datetime.now(UTC) - older_than).isoformat(timespec="seconds")
         statuses = {"interrupted"} if interrupted_only else {"interrupted", "finished"}
-        pruned = [r.run_id for r in await self.runs() if r.created_at < cutoff and r.status in statuses]
+        pruned = [r.run_id for r in await self.runs() if r.created_at <= cutoff and r.status in statuses]
         for run_id in pruned:
             await self.forget_id(run_id)
         return pruned
