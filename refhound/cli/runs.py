@@ -65,7 +65,8 @@ def runs(
 @runs_app.command()
 def prune(
     older_than: Annotated[
-        float, typer.Option("--older-than", min=0, help="Forget runs started DAYS days ago or earlier (0: all).")
+        float,
+        typer.Option("--older-than", min=0, help="Forget runs started DAYS days ago or earlier (0: all)."),
     ],
     interrupted: Annotated[
         bool, typer.Option("--interrupted", help="Only interrupted runs (not finished ones kept).")

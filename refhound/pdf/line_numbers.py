@@ -4,7 +4,9 @@ Left in, they join the lines they stand beside ("12 Smith, J. (2001) …") or fo
 a reference list then reads as numbered by them. They are found before lines are merged: on a page, a
 column of bare numbers aligned on one edge, outside the text's margin, counting up by one from line to
 line; and only when most pages of the document carry such a column, since a reference list numbered in its
-margin shows the pattern on its own pages only.
+margin shows the pattern on its own pages only (a one-page document: only when the numbers stand beside most
+of its lines, where a numbered list has one beside each entry's first line). A two-column review copy has a
+column of numbers in each outer margin: both are found.
 """
 
 from __future__ import annotations
@@ -15,41 +17,77 @@ from itertools import pairwise
 
 from refhound.pdf.layout import Line
 
-_MIN_NUMBERS = 8  # per page
+_MIN_NUMBERS = 8  # per page, where a column is first found
+_MIN_KNOWN = 2  # per page, in a margin the document's other pages number
 _STEP_SHARE = 0.8  # of neighbouring numbers (top to bottom) that count up by exactly one
 _ALIGN = 3.0  # points: how far the numbers' common edge may wander
 
+Position = tuple[str, int]  # the numbers' common edge ("x0" or "x1") and its bin of _ALIGN points
 
-def _column_on_page(pieces: Sequence[Line]) -> set[int]:
-    """Indices of the pieces that form a line-number column on one page, or none."""
+
+def _columns_on_page(
+    pieces: Sequence[Line], minimum: int = _MIN_NUMBERS, only: set[Position] | None = None
+) -> dict[Position, set[int]]:
+    """The line-number columns of one page (a two-column review copy has one in each outer margin), each
+    with the indices of its pieces: bare numbers aligned on one edge, outside the text, counting up by one.
+    `only` limits the search to positions already known."""
     numbers = [i for i, piece in enumerate(pieces) if piece.text.isdigit() and len(piece.text) <= 4]
     taken = set(numbers)
     others = [piece for i, piece in enumerate(pieces) if i not in taken]
-    if len(numbers) < _MIN_NUMBERS or not others:
-        return set()
+    if len(numbers) < minimum or not others:
+        return {}
     text_left = sorted(piece.x0 for piece in others)[len(others) // 20]
     text_right = sorted(piece.x1 for piece in others)[-1 - len(others) // 20]
+    found: dict[Position, set[int]] = {}
     for edge in ("x1", "x0"):  # right-aligned numbers share x1, left-aligned ones x0
         bins = Counter(round(getattr(pieces[i], edge) / _ALIGN) for i in numbers)
-        common, _count = bins.most_common(1)[0]
-        column = [i for i in numbers if abs(round(getattr(pieces[i], edge) / _ALIGN) - common) <= 1]
-        if len(column) < _MIN_NUMBERS:
-            continue
-        outside = all(pieces[i].x1 <= text_left + 1 for i in column) or all(
-            pieces[i].x0 >= text_right - 1 for i in column
-        )
-        ordered = [int(pieces[i].text) for i in sorted(column, key=lambda i: pieces[i].y0)]
-        steps = [b - a for a, b in pairwise(ordered)]
-        if outside and sum(step == 1 for step in steps) >= _STEP_SHARE * len(steps):
-            return set(column)
-    return set()
+        for common, count in bins.most_common():
+            if 3 * count < minimum:  # a column's numbers fill at most three neighbouring bins
+                break
+            if only is not None and (edge, common) not in only:
+                continue
+            placed = set().union(*found.values())
+            column = [
+                i
+                for i in numbers
+                if i not in placed and abs(round(getattr(pieces[i], edge) / _ALIGN) - common) <= 1
+            ]
+            if len(column) < minimum:
+                continue
+            outside = all(pieces[i].x1 <= text_left + 1 for i in column) or all(
+                pieces[i].x0 >= text_right - 1 for i in column
+            )
+            ordered = [int(pieces[i].text) for i in sorted(column, key=lambda i: pieces[i].y0)]
+            steps = [b - a for a, b in pairwise(ordered)]
+            if outside and sum(step == 1 for step in steps) >= _STEP_SHARE * len(steps):
+                found[(edge, common)] = set(column)
+    return found
+
+
+def _beside_most_lines(pieces: Sequence[Line], column: set[int]) -> bool:
+    """Whether the numbers stand beside most of the page's text lines, as a proof's do; a list numbered in
+    its margin has a number beside each entry's first line only."""
+    baselines = {round(piece.y1) for i, piece in enumerate(pieces) if i not in column}
+    return len(column) >= 0.6 * len(baselines)
 
 
 def line_number_columns(pages: Sequence[Sequence[Line]]) -> list[set[int]]:
-    """For each page, the indices of its line-number pieces: empty unless most pages with text have them."""
-    found = [_column_on_page(pieces) for pieces in pages]
-    with_text = sum(1 for pieces in pages if pieces)
-    numbered = sum(1 for column in found if column)
-    if numbered < 2 or numbered < 0.5 * with_text:
+    """For each page, the indices of its line-number pieces: empty unless most pages with text have them (a
+    document of one page: unless they stand beside most of its lines). Once a margin is known to be
+    numbered, a page's few numbers in it go too (a column ending a list after a few lines)."""
+    found = [_columns_on_page(pieces) for pieces in pages]
+    with_text = [i for i, pieces in enumerate(pages) if pieces]
+    numbered = sum(1 for columns in found if columns)
+    if len(with_text) == 1:
+        columns = set().union(*found[with_text[0]].values())
+        if not columns or not _beside_most_lines(pages[with_text[0]], columns):
+            return [set() for _ in pages]
+    elif numbered < 2 or numbered < 0.5 * len(with_text):
         return [set() for _ in pages]
-    return found
+    known = {
+        (edge, near)
+        for columns in found
+        for edge, common in columns
+        for near in (common - 1, common, common + 1)
+    }
+    return [set().union(*_columns_on_page(pieces, _MIN_KNOWN, known).values()) for pieces in pages]

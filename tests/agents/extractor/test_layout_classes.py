@@ -4,6 +4,7 @@ table's "Sources" after the real "Bibliography" whose entries open with family n
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 from refhound.agents.extractor import extract_pdf
@@ -52,6 +53,80 @@ def test_line_numbers_down_the_margin_are_removed_before_segmentation(tmp_path: 
     extraction = extract_pdf(write_pdf(tmp_path / "proof.pdf", pages))
     assert [reference.raw for reference in extraction.references] == RAWS
     assert any("line numbers" in warning for warning in extraction.warnings)
+
+
+def _numbers_beside(pieces: list[Text], start: int, x: float, align: str) -> list[Text]:
+    """A number beside every line of `pieces`, counting up from `start`, at `x`: its left edge ("left") or
+    its right edge ("right"); 10 pt, so that numbers of one and two digits end 5.6 pt apart."""
+    numbers = []
+    for i, baseline in enumerate(sorted({piece.y for piece in pieces})):
+        label = str(start + i)
+        numbers.append(Text(x if align == "left" else x - 5.6 * len(label), baseline, label))
+    return numbers
+
+
+def test_left_aligned_line_numbers_are_removed_from_one_to_two_digits(tmp_path: Path) -> None:
+    # Numbers 1-9 and 10-60 share their left edge, not their right one: both runs are the margin's.
+    heading = Text(72, 90, "References", size=12, bold=True)
+    list_page = [heading, *_hanging(ENTRIES, 72, 90 + 2 * LINE)]
+    first_page = body(50)
+    pages = [
+        [*first_page, *_numbers_beside(first_page, 1, 36, "left")],
+        [*list_page, *_numbers_beside(list_page, 1, 36, "left")],
+    ]
+    extraction = extract_pdf(write_pdf(tmp_path / "left.pdf", pages))
+    assert [reference.raw for reference in extraction.references] == RAWS
+
+
+def _entries(entries: list[list[str]], x: float, y: float) -> list[Text]:
+    """Entries one under the other, every line after an entry's first indented."""
+    pieces = []
+    for lines in entries:
+        for i, line in enumerate(lines):
+            pieces.append(Text(x + (14 if i else 0), y, line))
+            y += LINE
+    return pieces
+
+
+def test_a_two_column_review_copy_loses_the_numbers_of_both_outer_margins(tmp_path: Path) -> None:
+    # A conference's review copy: the left column numbered in the left margin, the right column in the right
+    # margin, the count running on from one column to the next.
+    def page(left: list[Text], right: list[Text], start: int) -> list[Text]:
+        count = len({piece.y for piece in left})
+        return [
+            *left,
+            *right,
+            *_numbers_beside(left, start, 50, "right"),
+            *_numbers_beside(right, start + count, 530, "left"),
+        ]
+
+    left = body(55, x=72, width_chars=38)
+    right = body(55, x=310, width_chars=38)
+    narrow = [textwrap.wrap(raw, 40) for raw in RAWS]  # each entry in lines that fit a column
+    list_left = [Text(72, 100, "References", size=12, bold=True), *_entries(narrow[:3], 72, 100 + 2 * LINE)]
+    list_right = _entries(narrow[3:], 310, 100)
+    pages = [page(left, right, 1), page(list_left, list_right, 200)]
+    extraction = extract_pdf(write_pdf(tmp_path / "review.pdf", pages))
+    assert [reference.raw for reference in extraction.references] == RAWS
+    assert any("line numbers" in warning for warning in extraction.warnings)
+
+
+def test_a_one_page_piece_with_line_numbers_loses_them(tmp_path: Path) -> None:
+    heading = Text(72, 100 + 22 * LINE, "References", size=12, bold=True)
+    text = [*body(20), heading, *_hanging(ENTRIES, 72, 100 + 24 * LINE)]
+    pages = [[*text, *_numbers_beside(text, 1, 50, "right")]]
+    extraction = extract_pdf(write_pdf(tmp_path / "one-page.pdf", pages))
+    assert [reference.raw for reference in extraction.references] == RAWS
+
+
+def test_a_one_page_list_numbered_in_its_margin_keeps_its_numbers(tmp_path: Path) -> None:
+    # Eight entries of two lines, a number beside each first line only: the list's style, not a proof's.
+    entries = [*ENTRIES, *ENTRIES[:3]]
+    pieces = [Text(72, 90, "References", size=12, bold=True), *_hanging(entries, 76, 90 + 2 * LINE)]
+    numbers = [Text(60, 90 + (2 + 2 * i) * LINE, str(i + 1)) for i in range(len(entries))]
+    extraction = extract_pdf(write_pdf(tmp_path / "numbered.pdf", [[*pieces, *numbers]]))
+    assert len(extraction.references) == len(entries)
+    assert not any("line numbers" in warning for warning in extraction.warnings)
 
 
 def test_a_numbered_reference_list_keeps_its_numbers(tmp_path: Path) -> None:
