@@ -212,11 +212,15 @@ def _gap_opener(lines: Sequence[Line]) -> Callable[[Line, Line | None], bool] | 
     ]
     if len(gaps) < 3:
         return None
-    usual = statistics.median(gaps)
+    # The usual spacing is that of lines inside an entry: the tenth narrowest, not the median, which is the gap
+    # between entries when most entries take one line (a one-column list set with gaps). Gaps are a cue when
+    # at least two are wide and at least a tenth are narrow, so that the quantile falls among the narrow.
+    usual = sorted(gaps)[len(gaps) // 10]
     size = statistics.median(line.size for line in lines)
     threshold = usual + max(1.5, 0.35 * size)
     wide = sum(gap > threshold for gap in gaps)
-    if wide < 2 or wide > 0.8 * len(gaps):
+    narrow = len(gaps) - wide
+    if wide < 2 or narrow < max(2, 0.1 * len(gaps)):
         return None
 
     def opens(line: Line, previous: Line | None) -> bool:

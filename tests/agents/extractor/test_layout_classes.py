@@ -147,6 +147,7 @@ BACK_MATTER = [
     ],
     ["ORDER FORM", "Please send me the following discussion papers (5 EUR per copy, 2014 price list):"],
     ["Jane Doe is Associate Professor of Sociology at Example University. Her research since 2004 is on"],
+    ["JANE DOE is Associate Professor of Sociology at Example University. Her research since 2004 is on"],
 ]
 
 
@@ -161,6 +162,47 @@ def test_back_matter_after_the_list_ends_it(tmp_path: Path) -> None:
         extraction = extract_pdf(write_pdf(tmp_path / f"back{number}.pdf", pages))
         assert [reference.raw for reference in extraction.references] == RAWS, block
         assert not extraction.set_aside, block
+
+
+def test_a_references_line_reading_like_a_biography_does_not_end_the_list(tmp_path: Path) -> None:
+    # "treatment goal is …" opens like "Jane Doe is …" but for the case of its words: it continues an entry.
+    entries = [
+        *ENTRIES[:2],
+        (
+            "Gattellari, M. and Voigt, K. (2002). When the",
+            "treatment goal is not cure. Journal of Oncology 20: 503-13.",
+        ),
+        *ENTRIES[2:],
+    ]
+    pages = [body(50), [Text(72, 90, "References", size=12, bold=True), *_hanging(entries, 72, 110)]]
+    extraction = extract_pdf(write_pdf(tmp_path / "continued.pdf", pages))
+    assert [reference.raw for reference in extraction.references] == [f"{a} {b}" for a, b in entries]
+
+
+def test_a_list_of_mostly_one_line_entries_set_apart_by_gaps_is_split_at_them(tmp_path: Path) -> None:
+    # Most entries fit on one line, so most gaps between lines are gaps between entries: the usual spacing is
+    # the narrow one inside the two-line entries, not the median.
+    # Two entries print their year near the start; the others at the end, so no opening shape splits them.
+    one_line = [
+        "Culler, Jonathan. 1976. Saussure. London: Fontana Collins.",
+        "Buxton MJ, Lacey LA. Mapping disease-specific measures to utility. Value Health 10: 214-20, 2007.",
+        "B. Claus and R. Bachmayer. Terrain-aided navigation for an underwater glider. J. Field Robotics, 2015.",
+        "Rowland, Susan. Jung: A Feminist Revision. Malden, MA: Blackwell, 2002.",
+        "Schultz W. Updating dopamine reward signals. Curr Opin Neurobiol 23: 229-238, 2013.",
+        "Nickle, K.F., The Collection (London: SCM, 1966).",
+        "Leser, E. V. Econometric Techniques and Problems. New York: Hofner, 1966.",
+        "Thomas, Downing A., Aesthetics of Opera (Cambridge University Press, 2002).",
+    ]
+    entries = [[line] for line in one_line] + [list(ENTRIES[0]), list(ENTRIES[1])]
+    pieces = [Text(72, 90, "References", size=12, bold=True)]
+    y = 110.0
+    for lines in entries:
+        for line in lines:
+            pieces.append(Text(72, y, line))
+            y += LINE
+        y += 6  # the gap between entries
+    extraction = extract_pdf(write_pdf(tmp_path / "gaps.pdf", [body(50), pieces]))
+    assert [reference.raw for reference in extraction.references] == [" ".join(lines) for lines in entries]
 
 
 CAPITALS = [
