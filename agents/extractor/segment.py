@@ -212,9 +212,9 @@ def _gap_opener(lines: Sequence[Line]) -> Callable[[Line, Line | None], bool] | 
     ]
     if len(gaps) < 3:
         return None
-    # The usual spacing is that of lines inside an entry: the tenth narrowest, not the median, which is the gap
-    # between entries when most entries take one line (a one-column list set with gaps). Gaps are a cue when
-    # at least two are wide and at least a tenth are narrow, so that the quantile falls among the narrow.
+    # The usual spacing is that of lines inside an entry: the narrowest tenth, not the median, which is the
+    # gap between entries when most entries take one line (a one-column list set with gaps). Gaps are a cue
+    # when at least two are wide and at least a tenth are narrow, so that the quantile falls among the narrow.
     usual = sorted(gaps)[len(gaps) // 10]
     size = statistics.median(line.size for line in lines)
     threshold = usual + max(1.5, 0.35 * size)

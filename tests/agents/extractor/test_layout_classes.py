@@ -186,7 +186,7 @@ def test_a_list_of_mostly_one_line_entries_set_apart_by_gaps_is_split_at_them(tm
     one_line = [
         "Culler, Jonathan. 1976. Saussure. London: Fontana Collins.",
         "Buxton MJ, Lacey LA. Mapping disease-specific measures to utility. Value Health 10: 214-20, 2007.",
-        "B. Claus and R. Bachmayer. Terrain-aided navigation for an underwater glider. J. Field Robotics, 2015.",
+        "B. Claus and R. Bachmayer. Terrain-aided navigation for a glider. J. Field Robotics, 2015.",
         "Rowland, Susan. Jung: A Feminist Revision. Malden, MA: Blackwell, 2002.",
         "Schultz W. Updating dopamine reward signals. Curr Opin Neurobiol 23: 229-238, 2013.",
         "Nickle, K.F., The Collection (London: SCM, 1966).",
