@@ -172,11 +172,22 @@ def _group_key(line: Line) -> tuple[int, int]:
 
 
 def _margins(lines: Sequence[Line]) -> dict[tuple[int, int], float]:
-    """The left margin of every page column: the x where most lines of that column start, at its left."""
+    """The left margin of every page column: where its leftmost line starts. A column whose lines all start
+    at one x that is the indent of the same column on the page before or after (a list's first entries at
+    the foot of a page, or its last ones at the head, each on one line) takes that page's margin."""
     groups: dict[tuple[int, int], list[float]] = defaultdict(list)
     for line in lines:
         groups[_group_key(line)].append(line.x0)
-    return {key: min(xs) for key, xs in groups.items()}
+    margins = {key: min(xs) for key, xs in groups.items()}
+    for (page, column), xs in groups.items():
+        if max(xs) - min(xs) > 1:
+            continue
+        for neighbour in ((page - 1, column), (page + 1, column)):
+            other = groups.get(neighbour, [])
+            if other and min(other) < xs[0] - 1 and any(abs(x - xs[0]) <= 1 for x in other):
+                margins[(page, column)] = min(other)
+                break
+    return margins
 
 
 def _indent_opener(lines: Sequence[Line]) -> Callable[[Line, Line | None], bool] | None:

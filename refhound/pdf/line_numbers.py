@@ -3,10 +3,11 @@
 Left in, they join the lines they stand beside ("12 Smith, J. (2001) …") or form a column of their own, and
 a reference list then reads as numbered by them. They are found before lines are merged: on a page, a
 column of bare numbers aligned on one edge, outside the text's margin, counting up by one from line to
-line; and only when most pages of the document carry such a column, since a reference list numbered in its
-margin shows the pattern on its own pages only (a one-page document: only when the numbers stand beside most
-of its lines, where a numbered list has one beside each entry's first line). A two-column review copy has a
-column of numbers in each outer margin: both are found.
+line (a two-column review copy has one in each outer margin). A document is taken as numbered when at
+least half its pages with text carry such a column, and two pages do or the numbers stand beside most lines
+of the one that does (a short piece); a reference list numbered in its margin shows the pattern on its own
+pages only, and beside each entry's first line rather than every line. Once a margin is known to be
+numbered, a page's few numbers in it go too.
 """
 
 from __future__ import annotations
@@ -72,17 +73,15 @@ def _beside_most_lines(pieces: Sequence[Line], column: set[int]) -> bool:
 
 
 def line_number_columns(pages: Sequence[Sequence[Line]]) -> list[set[int]]:
-    """For each page, the indices of its line-number pieces: empty unless most pages with text have them (a
-    document of one page: unless they stand beside most of its lines). Once a margin is known to be
-    numbered, a page's few numbers in it go too (a column ending a list after a few lines)."""
+    """For each page, the indices of its line-number pieces: empty unless at least half the pages with text
+    have them, and two pages do or the numbers stand beside most lines of the one page that has them (a
+    short piece). Once a margin is known to be numbered, a page's few numbers in it go too (a column ending
+    a list after a few lines)."""
     found = [_columns_on_page(pieces) for pieces in pages]
-    with_text = [i for i, pieces in enumerate(pages) if pieces]
-    numbered = sum(1 for columns in found if columns)
-    if len(with_text) == 1:
-        columns = set().union(*found[with_text[0]].values())
-        if not columns or not _beside_most_lines(pages[with_text[0]], columns):
-            return [set() for _ in pages]
-    elif numbered < 2 or numbered < 0.5 * len(with_text):
+    with_text = sum(1 for pieces in pages if pieces)
+    numbered = [i for i, columns in enumerate(found) if columns]
+    beside_most = all(_beside_most_lines(pages[i], set().union(*found[i].values())) for i in numbered)
+    if not numbered or len(numbered) < 0.5 * with_text or (len(numbered) < 2 and not beside_most):
         return [set() for _ in pages]
     known = {
         (edge, near)

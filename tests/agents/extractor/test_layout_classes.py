@@ -119,6 +119,19 @@ def test_a_one_page_piece_with_line_numbers_loses_them(tmp_path: Path) -> None:
     assert [reference.raw for reference in extraction.references] == RAWS
 
 
+def test_a_two_page_piece_numbered_beside_most_lines_of_its_first_page_loses_them(tmp_path: Path) -> None:
+    # The second page holds the list's last entries only: too few numbers there to be a column of their own.
+    heading = Text(72, 100 + 44 * LINE, "References", size=12, bold=True)
+    first = [*body(42), heading, *_hanging(ENTRIES[:2], 72, 100 + 46 * LINE)]
+    second = _hanging(ENTRIES[2:], 72, 100)
+    pages = [
+        [*first, *_numbers_beside(first, 1, 50, "right")],
+        [*second, *_numbers_beside(second, 1, 50, "right")],
+    ]
+    extraction = extract_pdf(write_pdf(tmp_path / "two-pages.pdf", pages))
+    assert [reference.raw for reference in extraction.references] == RAWS
+
+
 def test_a_one_page_list_numbered_in_its_margin_keeps_its_numbers(tmp_path: Path) -> None:
     # Eight entries of two lines, a number beside each first line only: the list's style, not a proof's.
     entries = [*ENTRIES, *ENTRIES[:3]]
@@ -177,6 +190,33 @@ def test_a_references_line_reading_like_a_biography_does_not_end_the_list(tmp_pa
     pages = [body(50), [Text(72, 90, "References", size=12, bold=True), *_hanging(entries, 72, 110)]]
     extraction = extract_pdf(write_pdf(tmp_path / "continued.pdf", pages))
     assert [reference.raw for reference in extraction.references] == [f"{a} {b}" for a, b in entries]
+
+
+def test_first_line_indents_are_read_on_a_page_whose_lines_all_open_entries(tmp_path: Path) -> None:
+    # The list starts at the foot of a page with three one-line entries, each indented: that page has no line
+    # at the margin, which the next page shows. Years come last and openings differ: no shape splits the list.
+    one_line = [
+        "J. Ziv and A. Lempel. A universal algorithm for data compression. TIT 23: 337-343, 1977.",
+        "Chen X, Zitnick CL. Minds eye: a recurrent visual representation. CVPR, 2015.",
+        "Duddington, J., “eSpeak Text to Speech,” 2007.",
+    ]
+    two_lines = [
+        ("Greef, Albert D. The Commercial Paper House in the United States.", "Cambridge: Harvard, 1938."),
+        ("Triner, Gail D. Banking and Economic Development: Brazil. New", "York: Palgrave, 2000."),
+        ("______. In Ioannis epistulam ad Parthos tractatus x. PL 25: 1977–", "2."),
+        (
+            "Fonio, Filippo. Rassegna bibliografica foscoliana. Franco-Italica,",
+            "n. 29-30 (2006), p. 234-237.",
+        ),
+    ]
+    first = [*body(50), Text(72, 100 + 52 * LINE, "References", size=12, bold=True)]
+    first += [Text(86, 100 + (54 + i) * LINE, line) for i, line in enumerate(one_line)]
+    second = []
+    for i, (opening, rest) in enumerate(two_lines):
+        second += [Text(86, 100 + 2 * i * LINE, opening), Text(72, 100 + (2 * i + 1) * LINE, rest)]
+    extraction = extract_pdf(write_pdf(tmp_path / "first-line.pdf", [first, second]))
+    assert len(extraction.references) == len(one_line) + len(two_lines)
+    assert [reference.raw for reference in extraction.references][: len(one_line)] == one_line
 
 
 def test_a_list_of_mostly_one_line_entries_set_apart_by_gaps_is_split_at_them(tmp_path: Path) -> None:
