@@ -149,7 +149,12 @@ def _section_end(lines: Sequence[Line], start: int, body_size: float) -> int:
     """Where the list under the heading at `start` ends (an index into `lines`)."""
     heading = lines[start]
     rest = lines[start + 1 :]
-    list_size = body_font_size(rest[:40]) if rest else body_size
+    # The list's type size, read from the lines up to the next heading that ends it (at most 40): a short
+    # list followed by an appendix in body text would otherwise take the appendix's size, and its own lines
+    # would then read as a change of size that ends it.
+    ahead = rest[:40]
+    upto = next((i for i, line in enumerate(ahead) if _ends_section(line, heading, body_size)), len(ahead))
+    list_size = body_font_size(ahead[: max(upto, 1)]) if rest else body_size
     end = next(
         (
             i

@@ -219,6 +219,18 @@ def test_first_line_indents_are_read_on_a_page_whose_lines_all_open_entries(tmp_
     assert [reference.raw for reference in extraction.references][: len(one_line)] == one_line
 
 
+def test_a_short_list_in_small_type_before_an_appendix_in_body_text_is_read(tmp_path: Path) -> None:
+    # Three entries in 9 pt, then an appendix in 10 pt: the list's size is read up to the appendix heading,
+    # not from the forty lines after the heading, most of which are the appendix's.
+    pieces = [Text(72, 90, "References", size=12, bold=True)]
+    pieces += [Text(72, 110 + i * LINE, raw[:95], size=9) for i, raw in enumerate(RAWS[:3])]
+    pieces.append(Text(72, 110 + 4 * LINE, "Appendix A. Additional results", size=12, bold=True))
+    pieces += body(40, y=110 + 6 * LINE)
+    extraction = extract_pdf(write_pdf(tmp_path / "short.pdf", [body(50), pieces]))
+    assert [reference.raw for reference in extraction.references] == [raw[:95] for raw in RAWS[:3]]
+    assert extraction.section.startswith("heading: References")
+
+
 def test_a_list_of_mostly_one_line_entries_set_apart_by_gaps_is_split_at_them(tmp_path: Path) -> None:
     # Most entries fit on one line, so most gaps between lines are gaps between entries: the usual spacing is
     # the narrow one inside the two-line entries, not the median.
