@@ -350,7 +350,9 @@ def _plausible_entries(
     entries: Sequence[Entry], shapes: set[str], opens: Callable[[Line, Line | None], bool]
 ) -> int:
     """How many entries read as one reference each: a list shape at the start, a year near it, at most
-    `_MAX_ENTRY_LINES` lines, and no line inside that opens another entry."""
+    `_MAX_ENTRY_LINES` lines, and no line inside that opens another entry, in the list's shapes or in any
+    shape after a line that ended one (a split that merges an entry of another shape into the one before
+    gains nothing by it)."""
     count = 0
     for entry in entries:
         first = entry.lines[0].text
@@ -360,9 +362,21 @@ def _plausible_entries(
             and opening_shape(first) in shapes
             and has_early_year(text)
             and not any(opens(line, previous) for previous, line in pairwise(entry.lines))
+            and not _holds_another_entry(entry.lines)
         ):
             count += 1
     return count
+
+
+def _holds_another_entry(lines: Sequence[Line]) -> bool:
+    """Whether a line after the first opens like an entry (a shape, a year near its start) after a line
+    that ended one."""
+    return any(
+        _ENDS_ENTRY.search(lines[i - 1].text)
+        and opening_shape(lines[i].text) is not None
+        and has_early_year(join_lines([line.text for line in lines[i : i + 4]]))
+        for i in range(1, len(lines))
+    )
 
 
 def _split_bulleted(lines: Sequence[Line]) -> list[Entry]:

@@ -231,6 +231,39 @@ def test_a_short_list_in_small_type_before_an_appendix_in_body_text_is_read(tmp_
     assert extraction.section.startswith("heading: References")
 
 
+def test_gaps_win_over_a_shape_that_merges_an_entry_of_another_shape(tmp_path: Path) -> None:
+    # Splitting by the "Surname, A.," shape merges "Lipinski J.: …" into the entry before and opens a false
+    # entry at "Criticism, Volume Two, …"; the merged entry no longer counts as plausible, so the gaps, which
+    # keep the three apart, are the cue.
+    entries = [
+        [
+            "Nair-Roberts, R.G., Chatelain-Badie, S.D.,",
+            "Benson, E., and Ungless, M.A. (2008).",
+            "Stereological estimates of neurons in the rat.",
+            "Neuroscience 152, 1024-1031.",
+        ],
+        [
+            "Lipinski J.: Spolki pracownicze w badaniach Unii",
+            "Wlasnosci Pracowniczej. ISP PAN, Warszawa 1999.",
+        ],
+        [
+            "-----. Charles Baudelaire. In Literary",
+            "Criticism, Volume Two, 152-158. New York:",
+            "Library of America, 1984.",
+        ],
+    ]
+    pieces = [Text(72, 90, "References", size=12, bold=True)]
+    y = 110.0
+    for lines in entries:
+        for line in lines:
+            pieces.append(Text(72, y, line))
+            y += LINE
+        y += 6
+    extraction = extract_pdf(write_pdf(tmp_path / "merged.pdf", [body(50), pieces]))
+    assert len(extraction.references) == 3
+    assert extraction.references[1].raw.startswith("Lipinski J.:")
+
+
 def test_a_list_of_mostly_one_line_entries_set_apart_by_gaps_is_split_at_them(tmp_path: Path) -> None:
     # Most entries fit on one line, so most gaps between lines are gaps between entries: the usual spacing is
     # the narrow one inside the two-line entries, not the median.
