@@ -65,7 +65,10 @@ def _printed(entries: Sequence[Entry], document: pymupdf.Document) -> list[Print
     printed: list[PrintedReference] = []
     for entry, targets in zip(entries, links, strict=True):
         raw = join_lines([line.text for line in entry.lines])
-        if _looks_like_reference(raw) or targets:
+        # A numbered entry is one of the list's entries even without a year ("(October 94)"): the
+        # plausibility gate judges it, and sets it aside in view rather than losing it here.
+        numbered = entry.number is not None and len(raw.split()) >= _MIN_WORDS
+        if _looks_like_reference(raw) or targets or numbered:
             printed.append(PrintedReference(raw, entry.page + 1, targets))
     return printed
 

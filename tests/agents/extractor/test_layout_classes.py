@@ -264,6 +264,21 @@ def test_gaps_win_over_a_shape_that_merges_an_entry_of_another_shape(tmp_path: P
     assert extraction.references[1].raw.startswith("Lipinski J.:")
 
 
+def test_a_numbered_entry_without_a_year_is_kept(tmp_path: Path) -> None:
+    # "(October 94)" is no year the filter of stray lines knows; a numbered entry is the list's all the same.
+    undated = "Lamaire, R. O. and Serpanos, D. N. Round Robin Schedulers. IEEE/ACM Trans. (October 94)."
+    numbered = [f"{i + 1}. {raw}" for i, raw in enumerate([*RAWS[:3], undated])]
+    pieces = [
+        Text(72, 90, "References", size=12, bold=True),
+        *[Text(72, 110 + i * LINE, t) for i, t in enumerate(numbered)],
+    ]
+    extraction = extract_pdf(write_pdf(tmp_path / "undated.pdf", [body(50), pieces]))
+    kept = [reference.raw for reference in extraction.references] + [
+        entry.raw for entry in extraction.set_aside
+    ]
+    assert kept == [*RAWS[:3], undated]
+
+
 def test_a_list_of_mostly_one_line_entries_set_apart_by_gaps_is_split_at_them(tmp_path: Path) -> None:
     # Most entries fit on one line, so most gaps between lines are gaps between entries: the usual spacing is
     # the narrow one inside the two-line entries, not the median.
