@@ -231,6 +231,18 @@ def test_a_short_list_in_small_type_before_an_appendix_in_body_text_is_read(tmp_
     assert extraction.section.startswith("heading: References")
 
 
+def _with_gaps(entries: list[list[str]]) -> list[Text]:
+    """A list under "References", entries flush left, one set apart from the next by a 6 pt gap."""
+    pieces = [Text(72, 90, "References", size=12, bold=True)]
+    y = 110.0
+    for lines in entries:
+        for line in lines:
+            pieces.append(Text(72, y, line))
+            y += LINE
+        y += 6
+    return pieces
+
+
 def test_gaps_win_over_a_shape_that_merges_an_entry_of_another_shape(tmp_path: Path) -> None:
     # Splitting by the "Surname, A.," shape merges "Lipinski J.: …" into the entry before and opens a false
     # entry at "Criticism, Volume Two, …"; the merged entry no longer counts as plausible, so the gaps, which
@@ -252,14 +264,7 @@ def test_gaps_win_over_a_shape_that_merges_an_entry_of_another_shape(tmp_path: P
             "Library of America, 1984.",
         ],
     ]
-    pieces = [Text(72, 90, "References", size=12, bold=True)]
-    y = 110.0
-    for lines in entries:
-        for line in lines:
-            pieces.append(Text(72, y, line))
-            y += LINE
-        y += 6
-    extraction = extract_pdf(write_pdf(tmp_path / "merged.pdf", [body(50), pieces]))
+    extraction = extract_pdf(write_pdf(tmp_path / "merged.pdf", [body(50), _with_gaps(entries)]))
     assert len(extraction.references) == 3
     assert extraction.references[1].raw.startswith("Lipinski J.:")
 
@@ -294,14 +299,7 @@ def test_a_list_of_mostly_one_line_entries_set_apart_by_gaps_is_split_at_them(tm
         "Thomas, Downing A., Aesthetics of Opera (Cambridge University Press, 2002).",
     ]
     entries = [[line] for line in one_line] + [list(ENTRIES[0]), list(ENTRIES[1])]
-    pieces = [Text(72, 90, "References", size=12, bold=True)]
-    y = 110.0
-    for lines in entries:
-        for line in lines:
-            pieces.append(Text(72, y, line))
-            y += LINE
-        y += 6  # the gap between entries
-    extraction = extract_pdf(write_pdf(tmp_path / "gaps.pdf", [body(50), pieces]))
+    extraction = extract_pdf(write_pdf(tmp_path / "gaps.pdf", [body(50), _with_gaps(entries)]))
     assert [reference.raw for reference in extraction.references] == [" ".join(lines) for lines in entries]
 
 
