@@ -167,8 +167,8 @@ def paragraph(rng: random.Random, sentences: int) -> str:
 class Flow:
     """Lines poured into columns and pages, with running headers, page numbers and a line-number margin."""
 
-    def __init__(self, layout: Layout, rng: random.Random) -> None:
-        self.layout, self.rng = layout, rng
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
         self.pages: list[list[Text]] = []
         two = layout.columns == "two"
         self.width = (RIGHT - LEFT - GUTTER) / 2 if two else RIGHT - LEFT
@@ -208,9 +208,6 @@ class Flow:
     def paragraph(self, text: str, size: float, gap: float) -> None:
         for i, (indent, line) in enumerate(wrap(text, self.width, size, first_indent=12.0)):
             self.line(line, size, indent, gap=gap if i == 0 else 0.0)
-
-    def page_break(self) -> None:
-        self._new_page()
 
 
 def draw_layout(rng: random.Random) -> Layout:
@@ -263,7 +260,7 @@ def back_matter(layout: Layout, rng: random.Random) -> list[tuple[str, bool]]:
 def build(layout: Layout, references: list[str], rng: random.Random, path: Path) -> None:
     size = float(layout.size)
     body_size = max(size, 10.0)
-    flow = Flow(layout, rng)
+    flow = Flow(layout)
     flow.line("A synthetic study of " + " ".join(rng.choice(_WORDS) for _ in range(5)), 16.0, bold=True)
     sections = rng.randint(1, 2) if layout.body_pages == "0-1" else rng.randint(6, 14)
     for number in range(1, sections + 1):
