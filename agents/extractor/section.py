@@ -43,9 +43,9 @@ _WEAK_HEADING = re.compile(
     rf"^\s*{_NUMBERING}(?:sources|quellen|källor|fuentes|fontes|fonti)\s*:?\s*$", re.IGNORECASE
 )
 # Back matter that is no reference and ends a list: editorial dates, contact blocks, order forms, and an
-# author's biography opening with a name and a verb ("Jane Doe is professor ...", "JANE DOE is ..."; the name
-# capitalised or in capitals, case counting there, or a reference's line such as "treatment goal is not cure:
-# …" would end the list).
+# author's biography opening with a name and a verb ("Jane Doe is professor ...", "Jane DOE studied ..."; each
+# word of the name capitalised or in capitals, case counting there, or a reference's line such as "treatment
+# goal is not cure: …" would end the list).
 _BACK_MATTER = re.compile(
     r"^(?:(?:received|accepted|revised|published\s+online|eingegangen|angenommen|reçu|accepté|recibido"
     r"|aceptado)\b.{0,40}\d{4}"
@@ -53,8 +53,7 @@ _BACK_MATTER = re.compile(
     r"|adresse|dirección|korrespondenz\w*)\s*:"
     r"|(?:order\s+form|bestellschein|bestellung|bon\s+de\s+commande|please\s+send\s+me|i\s+would\s+like\s+to"
     r"\s+order|hiermit\s+bestelle)\b"
-    rf"|(?-i:(?:[{UPPER}][{LOWER}]+(?:\s+[{UPPER}]\.)?(?:\s+[{UPPER}][{LOWER}'’-]+){{1,2}}"
-    rf"|[{UPPER}]+(?:\s+[{UPPER}]\.)?(?:\s+[{UPPER}'’-]+){{1,2}})"
+    rf"|(?-i:[{UPPER}](?:[{LOWER}]+|[{UPPER}]+)(?:\s+[{UPPER}]\.)?(?:\s+[{UPPER}](?:[{LOWER}'’-]+|[{UPPER}'’-]+)){{1,2}}"
     r"\s+(?:is|was|has|holds|received|works|teaches|studied|ist|war|est)\s))",
     re.IGNORECASE,
 )

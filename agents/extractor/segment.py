@@ -223,15 +223,14 @@ def _gap_opener(lines: Sequence[Line]) -> Callable[[Line, Line | None], bool] | 
     ]
     if len(gaps) < 3:
         return None
-    # The usual spacing is that of lines inside an entry: the narrowest tenth, not the median, which is the
-    # gap between entries when most entries take one line (a one-column list set with gaps). Gaps are a cue
-    # when at least two are wide and at least a tenth are narrow, so that the quantile falls among the narrow.
-    usual = sorted(gaps)[len(gaps) // 10]
+    # The usual spacing is that of lines inside an entry: the median of the narrower of the two groups the
+    # gaps fall into, not of all gaps, which is the gap between entries when most entries take one line (a
+    # one-column list set with gaps); nor a low quantile, which OCR's ragged line boxes pull down.
+    usual = statistics.median(_narrower_group(gaps))
     size = statistics.median(line.size for line in lines)
     threshold = usual + max(1.5, 0.35 * size)
     wide = sum(gap > threshold for gap in gaps)
-    narrow = len(gaps) - wide
-    if wide < 2 or narrow < max(2, 0.1 * len(gaps)):
+    if wide < 2 or len(gaps) - wide < 2:
         return None
 
     def opens(line: Line, previous: Line | None) -> bool:
@@ -242,6 +241,21 @@ def _gap_opener(lines: Sequence[Line]) -> Callable[[Line, Line | None], bool] | 
         return line.y0 - previous.y1 > threshold
 
     return opens
+
+
+def _narrower_group(values: Sequence[float]) -> list[float]:
+    """The lower of the two groups that split `values` best (Otsu's threshold: the cut between sorted values
+    that maximises the variance between the groups' means)."""
+    ordered = sorted(values)
+    total, n = sum(ordered), len(ordered)
+    best, cut, below = -1.0, 1, 0.0
+    for i in range(1, n):
+        below += ordered[i - 1]
+        mean_low, mean_high = below / i, (total - below) / (n - i)
+        between = i * (n - i) * (mean_low - mean_high) ** 2
+        if between > best:
+            best, cut = between, i
+    return ordered[:cut]
 
 
 def _opens_like_reference(text: str) -> bool:

@@ -4,10 +4,14 @@ table's "Sources" after the real "Bibliography" whose entries open with family n
 
 from __future__ import annotations
 
+import statistics
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from refhound.agents.extractor import extract_pdf
+from refhound.agents.extractor.segment import _narrower_group
 from tests.agents.extractor.pdfmaker import LINE, Text, body, write_pdf
 
 ENTRIES = [  # two lines each, the second indented (hanging indents)
@@ -161,6 +165,7 @@ BACK_MATTER = [
     ["ORDER FORM", "Please send me the following discussion papers (5 EUR per copy, 2014 price list):"],
     ["Jane Doe is Associate Professor of Sociology at Example University. Her research since 2004 is on"],
     ["JANE DOE is Associate Professor of Sociology at Example University. Her research since 2004 is on"],
+    ["Jane DOE is Associate Professor of Sociology at Example University. Her research since 2004 is on"],
 ]
 
 
@@ -282,6 +287,17 @@ def test_a_numbered_entry_without_a_year_is_kept(tmp_path: Path) -> None:
         entry.raw for entry in extraction.set_aside
     ]
     assert kept == [*RAWS[:3], undated]
+
+
+@pytest.mark.parametrize(
+    ("gaps", "usual"),
+    [
+        ([-4.0, -2.5, 0.3, 1.4, *[1.8] * 20, *[7.6] * 10, 16.9], 1.8),  # OCR's ragged boxes: outliers below
+        ([-1.7, -1.7, *[4.3] * 9], -1.7),  # most entries on one line: most gaps are between entries
+    ],
+)
+def test_the_usual_spacing_is_the_narrower_groups(gaps: list[float], usual: float) -> None:
+    assert statistics.median(_narrower_group(gaps)) == usual
 
 
 def test_a_list_of_mostly_one_line_entries_set_apart_by_gaps_is_split_at_them(tmp_path: Path) -> None:
