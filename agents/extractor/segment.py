@@ -225,12 +225,14 @@ def _gap_opener(lines: Sequence[Line]) -> Callable[[Line, Line | None], bool] | 
         return None
     # The usual spacing is that of lines inside an entry: the median of the narrower of the two groups the
     # gaps fall into, not of all gaps, which is the gap between entries when most entries take one line (a
-    # one-column list set with gaps); nor a low quantile, which OCR's ragged line boxes pull down.
+    # one-column list set with gaps); nor a low quantile, which OCR's ragged line boxes pull down. Gaps are a
+    # cue when at least two are wide and a tenth narrow: a couple of ragged gaps under evenly spaced lines
+    # make a narrower group of their own, and would otherwise make every line an entry.
     usual = statistics.median(_narrower_group(gaps))
     size = statistics.median(line.size for line in lines)
     threshold = usual + max(1.5, 0.35 * size)
     wide = sum(gap > threshold for gap in gaps)
-    if wide < 2 or len(gaps) - wide < 2:
+    if wide < 2 or len(gaps) - wide < max(2, 0.1 * len(gaps)):
         return None
 
     def opens(line: Line, previous: Line | None) -> bool:

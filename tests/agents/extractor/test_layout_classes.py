@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from refhound.agents.extractor import extract_pdf
-from refhound.agents.extractor.segment import _narrower_group
+from refhound.agents.extractor.segment import _gap_opener, _narrower_group
+from refhound.pdf.layout import Line
 from tests.agents.extractor.pdfmaker import LINE, Text, body, write_pdf
 
 ENTRIES = [  # two lines each, the second indented (hanging indents)
@@ -298,6 +299,17 @@ def test_a_numbered_entry_without_a_year_is_kept(tmp_path: Path) -> None:
 )
 def test_the_usual_spacing_is_the_narrower_groups(gaps: list[float], usual: float) -> None:
     assert statistics.median(_narrower_group(gaps)) == usual
+
+
+def test_two_ragged_gaps_under_evenly_spaced_lines_are_no_gap_cue() -> None:
+    # OCR's boxes: thirty lines 2 pt apart, two of them overlapping the line above. The two make a narrower
+    # group of their own; a tenth of the gaps must be narrow for gaps to be a cue, or every line would open
+    # an entry.
+    lines, y = [], 100.0
+    for i in range(32):
+        lines.append(Line(page=0, x0=72, y0=y, x1=300, y1=y + 10, text=f"line {i}", size=10, bold=False))
+        y += 8 if i in (5, 20) else 12
+    assert _gap_opener(lines) is None
 
 
 def test_a_list_of_mostly_one_line_entries_set_apart_by_gaps_is_split_at_them(tmp_path: Path) -> None:
