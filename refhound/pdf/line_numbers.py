@@ -80,9 +80,12 @@ def line_number_columns(pages: Sequence[Sequence[Line]]) -> list[set[int]]:
     found = [_columns_on_page(pieces) for pieces in pages]
     with_text = sum(1 for pieces in pages if pieces)
     numbered = [i for i, columns in enumerate(found) if columns]
-    beside_most = all(_beside_most_lines(pages[i], set().union(*found[i].values())) for i in numbered)
-    if not numbered or len(numbered) < 0.5 * with_text or (len(numbered) < 2 and not beside_most):
+    if not numbered or len(numbered) < 0.5 * with_text:
         return [set() for _ in pages]
+    if len(numbered) == 1:  # one numbered page: only numbers beside most of its lines are a proof's
+        only = numbered[0]
+        if not _beside_most_lines(pages[only], set().union(*found[only].values())):
+            return [set() for _ in pages]
     known = {
         (edge, near)
         for columns in found
