@@ -283,6 +283,24 @@ def cites_preprint(cited: ParsedFields) -> bool:
     return cited.arxiv_id is not None
 
 
+# Links to hosts of code and data: with no venue cited, the work cited is what they keep.
+_REPOSITORY_LINK = re.compile(
+    r"^https?://(?:www\.)?(?:github\.com|gitlab\.com|bitbucket\.org|zenodo\.org|huggingface\.co|pypi\.org|"
+    r"sourceforge\.net|figshare\.com)/",
+    re.IGNORECASE,
+)
+# DOIs that repositories of code and data mint for their deposits (Zenodo, figshare).
+_DEPOSIT_DOI = re.compile(r"^10\.(?:5281/zenodo|6084/m9\.figshare)\.", re.IGNORECASE)
+
+
+def cites_repository(cited: ParsedFields) -> bool:
+    """Whether the citation is to a work's code or data as a repository keeps and releases it: it names a
+    code or data host as its venue ("GitHub repository", "Zenodo"), or no venue and a link to one."""
+    if cited.venue:
+        return parse_venue(cited.venue).kind is VenueKind.REPOSITORY
+    return bool(_REPOSITORY_LINK.match(cited.url or "") or _DEPOSIT_DOI.match(cited.doi or ""))
+
+
 def _is_preprint(info: VenueInfo | None, record: Record | None = None) -> bool:
     if info is not None and info.kind is VenueKind.PREPRINT:
         return True
@@ -347,6 +365,10 @@ def check_venue(
         return result(
             S.BENIGN, "proceedings_series", f"the proceedings series that publishes {ours.key.upper()}"
         )
+    if ours.kind is VenueKind.REPOSITORY and theirs.kind is not VenueKind.REPOSITORY:
+        # Software and datasets are cited where they are kept (GitHub, Zenodo) as often as by their paper.
+        why = "cited as the work's code or data repository; the record is its paper"
+        return result(S.BENIGN, "cited_as_repository", why)
     if _is_preprint(ours) and _is_preprint(theirs, record):
         return result(S.MATCH, "both_preprints")
     if _is_preprint(ours):
@@ -561,6 +583,16 @@ def check_doi(cited: str | None, record: Record, owner: Record | None) -> FieldC
             cited=doi,
             found=found,
             note="arXiv's DOI of a preprint, and the record has no arXiv id: only arXiv can tell whose it is",
+        )
+    if found is not None and _DEPOSIT_DOI.match(doi):
+        # A deposit's DOI names the code or data a repository keeps, a work of its own beside the paper.
+        return FieldCheck(
+            field="doi",
+            status=S.UNCHECKED,
+            level="doi.repository_deposit",
+            cited=doi,
+            found=found,
+            note="a repository's DOI for the work's code or data: only doi.org can tell whose it is",
         )
     if found is not None:
         return FieldCheck(

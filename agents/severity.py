@@ -21,6 +21,7 @@ from refhound.agents.field_rules import (
     CoAuthorship,
     KnownName,
     cites_preprint,
+    cites_repository,
     name_variant,
 )
 from refhound.models import FieldCheck, FieldStatus, ParsedFields, Record, Severity
@@ -485,6 +486,9 @@ def _year(cited: ParsedFields, record: Record, journal_version: bool) -> Graded:
     if cited.year is None or record.year is None:
         return MAJOR, "", "differs"
     gap = cited.year - record.year
+    if cites_repository(cited):
+        # Code and data are released before their paper and again after it: any year can be a release's.
+        return MINOR, "a release's year of the work's code or data, not its paper's", "repository_release"
     if journal_version and 0 < gap <= _JOURNAL_VERSION_YEARS:
         return MINOR, "the year of the journal version", "journal_version"
     if gap == -1:

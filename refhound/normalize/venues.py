@@ -26,6 +26,7 @@ class VenueKind(StrEnum):
     WORKSHOP = "workshop"
     PREPRINT = "preprint"
     BOOK = "book"
+    REPOSITORY = "repository"  # where a work's code or data is kept and released (GitHub, Zenodo)
     OTHER = "other"
     UNKNOWN = "unknown"
 
@@ -95,7 +96,13 @@ _KIND_WORDS = (
 )
 _ABBREVIATED_WORD = re.compile(r"^[A-Z][a-z]{0,9}\.$")  # "Phys.", "Rev.", "J."
 _BOOK = re.compile(r"\b(?:press|publishers?|publishing|springer|elsevier|wiley|handbook|book|chapter)\b")
-_OTHER_KIND = re.compile(r"\b(?:thesis|dissertation|phd|technical report|report|blog|github|patent)\b")
+# Hosts of code and data: a citation naming one cites the work's software or dataset, released on its own
+# dates, not its paper. "Software" only in the phrases that say where it is had ("Software: Practice and
+# Experience" is a journal).
+_REPOSITORY = re.compile(
+    r"\b(?:github|gitlab|bitbucket|zenodo|hugging ?face|pypi|sourceforge|figshare|software available)\b"
+)
+_OTHER_KIND = re.compile(r"\b(?:thesis|dissertation|phd|technical report|report|blog|patent)\b")
 _SIMILARITY_STOPWORDS = frozenset({"#", "|", "proceedings", "of", "the", "in"})
 
 
@@ -199,6 +206,8 @@ def _guess_kind(normalized: str, name: str) -> VenueKind:
         return VenueKind.JOURNAL
     if _BOOK.search(normalized):
         return VenueKind.BOOK
+    if _REPOSITORY.search(normalized):
+        return VenueKind.REPOSITORY
     if _OTHER_KIND.search(normalized):
         return VenueKind.OTHER
     return VenueKind.UNKNOWN

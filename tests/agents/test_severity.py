@@ -560,3 +560,30 @@ def test_a_name_nobody_has_a_letter_from_a_record_authors_is_a_typo(
 ) -> None:
     j = judged(FEDAVG, known_name=lambda name: known, authors=_named(FEDAVG, at, cited_name).authors)
     assert (field(j, "authors").severity, j.severity) == (severity, severity), field(j, "authors").note
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"venue": "GitHub repository", "year": 2019},
+        {"venue": "Zenodo", "year": 2023},
+        {"venue": None, "url": "https://github.com/example/fedavg", "year": 2015},
+        {"venue": None, "doi": "10.5281/zenodo.1212303", "year": 2021},
+    ],
+)
+def test_a_works_code_or_data_cited_where_it_is_kept_is_not_another_venue_or_year(
+    changes: dict[str, object],
+) -> None:
+    # Software and datasets are released on their own dates, before their paper and after it.
+    j = judged(FEDAVG, **changes)
+    assert j.severity is Severity.MINOR, j.fields
+    assert field(j, "year").level == "year.repository_release"
+    if changes["venue"]:
+        assert field(j, "venue").status is FieldStatus.BENIGN
+        assert field(j, "venue").level == "venue.cited_as_repository"
+
+
+def test_a_year_no_version_has_is_still_major_for_a_paper_cited_with_a_link_to_its_code() -> None:
+    # A venue cited beside the link says the paper is cited, and the paper has one year.
+    j = judged(FEDAVG, year=2012, url="https://github.com/example/fedavg")
+    assert field(j, "year").severity is Severity.MAJOR
