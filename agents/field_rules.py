@@ -402,6 +402,14 @@ def check_venue(
             f"a volume held with {held_with}, cited as {(ours.key or '').upper()} itself",
             Severity.MINOR,
         )
+    if _workshop_version(ours, theirs, cited, record):
+        return result(
+            S.MISMATCH,
+            "workshop_version",
+            f"a workshop of {_event_of(ours)} cited for a conference paper of the same time: papers are "
+            "presented at both",
+            Severity.MINOR,
+        )
     if ours.key is not None and theirs.key is not None:
         kinds = {ours.kind, theirs.kind}
         # A journal article extending a conference or workshop paper is the same work's other version.
@@ -452,6 +460,8 @@ def check_venue(
 
 
 _ACRONYM = re.compile(r"\b[A-Z]{3,}\b")
+# A work is presented at a workshop and published at a conference within this many years of each other.
+_WORKSHOP_VERSION_YEARS = 1
 
 
 def _held_with(
@@ -468,6 +478,22 @@ def _held_with(
         if series == ours.key and year.isdigit():
             return f"{series.upper()} {year}"
     return ours.key.upper() if theirs.key == f"ws:{ours.key}" else None
+
+
+def _workshop_version(ours: VenueInfo, theirs: VenueInfo, cited: ParsedFields, record: Record) -> bool:
+    """Whether a workshop of a known event ("ICLR 2020 Workshop on …", "NeurIPS Workshop on …") is cited
+    for a conference paper within a year of it: the workshop where the work was also presented, mostly
+    without proceedings an index could hold. Another volume of the record's own conference (its Student
+    Research Workshop) is decided after this; a workshop no event is named for is left to the cascade."""
+    if ours.kind is not VenueKind.WORKSHOP or ours.key is None or theirs.kind is not VenueKind.CONFERENCE:
+        return False
+    if _host(ours) == _host(theirs) or cited.year is None or record.year is None:
+        return False
+    return abs(cited.year - record.year) <= _WORKSHOP_VERSION_YEARS
+
+
+def _event_of(workshop: VenueInfo) -> str:
+    return (workshop.key or "").removeprefix("ws:").upper() or "an event"
 
 
 def _partner_of_joint_conference(ours: VenueInfo, theirs: VenueInfo, record_venue: str) -> bool:

@@ -11,9 +11,11 @@ note, Greek letters by name); for records of the conferences in `VENUE_FORMS`, t
 the year, the series' full name, its proceedings series); and the fields a citation of another version
 gives (the arXiv preprint one to three years before, or by arXiv's DOI; a Findings or Student Research
 Workshop paper at its host conference; a joint conference by another partner; a series named with its
-host; an anonymous submission; the journal version a year later with an author who joined it, a co-author
-of the first author in another record of the index; a workshop or satellite conference's paper at the
-conference that hosted it, where the index knows the host, and at one that did not as a control). Each
+host; an anonymous submission; a workshop of its conference, or of another one the year before, where
+the work was also presented (a workshop three years apart as a control); the journal version a year later
+with an author who joined it, a co-author of the first author in another record of the index; a workshop
+or satellite conference's paper at the conference that hosted it, where the index knows the host, and at
+one that did not as a control). Each
 citation, otherwise the record's own fields, is judged against the record with the rules judge
 (`agents.judge.judge`). Every rewrite is the same work, so every major error is a false alarm: it prints,
 per rewrite, how many citations got a major and a minor error, and how many were not taken for the
@@ -202,6 +204,23 @@ def _colleague(db: sqlite3.Connection, authors: list[str]) -> str | None:
     return None
 
 
+_WORKSHOP_TOPIC = "Representation Learning and Its Applications"
+_WORKSHOP_YEARS_APART = "a workshop of another conference, three years before"
+
+
+def _main_conference(key: str | None, venue: str) -> bool:
+    return (
+        key is not None
+        and ":" not in key
+        and "-" not in key
+        and parse_venue(venue).kind is VenueKind.CONFERENCE
+    )
+
+
+def _another(key: str | None) -> str:
+    return "neurips" if key != "neurips" else "icml"
+
+
 def _preprint(lead: int) -> Callable[[str | None, str, int], dict[str, object]]:
     return lambda _, __, year: {"venue": "arXiv preprint", "year": year - lead}
 
@@ -235,6 +254,16 @@ VERSION_REWRITES: dict[str, Callable[[str | None, str, int], dict[str, object] |
             "doi": f"10.48550/arXiv.{year % 100:02d}03.{'1234' if year < 2015 else '12345'}",
         }
         if year >= 2008
+        else None
+    ),
+    "a workshop of its conference where it was also presented": lambda key, venue, year: (
+        {"venue": f"{key.upper()} {year} Workshop on {_WORKSHOP_TOPIC}"}
+        if _main_conference(key, venue)
+        else None
+    ),
+    "a workshop of another conference, the year before": lambda key, venue, year: (
+        {"venue": f"{_another(key).upper()} {year - 1} Workshop on {_WORKSHOP_TOPIC}", "year": year - 1}
+        if _main_conference(key, venue)
         else None
     ),
     "an anonymous submission to its venue": lambda _, venue, __: {
@@ -337,6 +366,13 @@ def main() -> int:
                 ParsedFields(**{**own, "venue": elsewhere}),
                 (venue, elsewhere),
             )
+        if venue and year and _main_conference(key, venue):
+            # The control of the workshop rewrites: a workshop years apart is not the same time's (major).
+            far = f"{_another(key).upper()} {year - 3} Workshop on {_WORKSHOP_TOPIC}"
+            cited = ParsedFields(**{**own, "venue": far, "year": year - 3})
+            count(
+                "elsewhere", _WORKSHOP_YEARS_APART, record, cited, (f"{venue} {year}", f"{far}, {year - 3}")
+            )
         conference = bool(venue and year) and parse_venue(venue).kind is VenueKind.CONFERENCE
         if conference and (colleague := _colleague(db, authors)):
             # A journal version of the conference paper, a year later, with an author who joined it.
@@ -353,7 +389,7 @@ def main() -> int:
             "another version or volume, as citations give it",
             [*VERSION_REWRITES, _JOURNAL_VERSION, _AT_HOST, _AT_HOST_UNKNOWN],
         ),
-        ("elsewhere", "another event (a major error is right here)", [_ELSEWHERE]),
+        ("elsewhere", "another event (a major error is right here)", [_ELSEWHERE, _WORKSHOP_YEARS_APART]),
     ):
         print(f"| {heading} | citations | major | minor | not taken for the work | examples |")
         print("|---|---:|---:|---:|---:|---|")

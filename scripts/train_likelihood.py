@@ -367,10 +367,13 @@ def main() -> int:
     llm_fitted = any(level.startswith("llm.") for level in weights)
     if not llm_fitted:
         weights |= LLM_PRIOR_WEIGHTS
+    # The date, and a digest of what was fitted: two models of one day are told apart in reports.
+    fitted = json.dumps([round(model.intercept, 4), threshold, weights, round(slope, 4), round(shift, 4)])
+    version = f"{datetime.date.today():%Y.%m.%d}+{hashlib.sha256(fitted.encode()).hexdigest()[:8]}"
     payload = {
         "format": FORMAT,
         "name": "refhound-likelihood",
-        "version": datetime.date.today().strftime("%Y.%m.%d"),
+        "version": version,
         "intercept": round(model.intercept, 4),
         "base_rate": round(base_rate, 4),
         "threshold": threshold,

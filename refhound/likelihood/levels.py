@@ -65,6 +65,8 @@ LEVELS: dict[str, str] = {
     "venue.other_known_series": "another event's venue",
     "venue.similar_names": "the venue's name written another way",
     "venue.workshop_vs_conference": "a workshop for the main conference, or the reverse",
+    "venue.workshop_version": "a workshop of a known event for the conference paper, a year apart at most: "
+    "the work presented at both",
     "venue.acronym_typo": "the conference acronym with a typo",
     "venue.other_conference": "another conference",
     "venue.differs": "another venue",

@@ -587,3 +587,40 @@ def test_a_year_no_version_has_is_still_major_for_a_paper_cited_with_a_link_to_i
     # A venue cited beside the link says the paper is cited, and the paper has one year.
     j = judged(FEDAVG, year=2012, url="https://github.com/example/fedavg")
     assert field(j, "year").severity is Severity.MAJOR
+
+
+ICLR_PAPER = FEDAVG.model_copy(
+    update={"venue": "8th International Conference on Learning Representations, ICLR 2020", "year": 2020}
+)
+
+
+@pytest.mark.parametrize(
+    ("venue", "year"),
+    [
+        ("ICLR 2020 Workshop on Causal Learning for Decision Making", 2020),
+        ("NeurIPS 2019 Workshop on Deep Reinforcement Learning", 2019),
+    ],
+)
+def test_a_workshop_of_a_known_event_where_the_paper_was_also_presented_is_a_slip(
+    venue: str, year: int
+) -> None:
+    j = judged(ICLR_PAPER, venue=venue, year=year)
+    assert field(j, "venue").level == "venue.workshop_version"
+    assert j.severity is Severity.MINOR, j.fields
+
+
+@pytest.mark.parametrize(
+    ("venue", "year", "level"),
+    [
+        # Years apart: not the same time's presentation.
+        ("ICML 2016 Workshop on Deep Learning", 2016, "venue.other_known_series"),
+        # No event named: nothing says the workshop exists.
+        ("Annual Workshop on AI Safety and Alignment", 2020, "venue.workshop_vs_conference"),
+    ],
+)
+def test_a_workshop_years_apart_or_of_no_known_event_stays_another_venue(
+    venue: str, year: int, level: str
+) -> None:
+    j = judged(ICLR_PAPER, venue=venue, year=year)
+    assert field(j, "venue").level == level
+    assert field(j, "venue").severity is Severity.MAJOR
