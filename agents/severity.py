@@ -286,16 +286,21 @@ def _authors(
                 continue
             misspelt.append(f"{name} for {other}")
         unused.remove(other)
+    # A preprint's list is often not the published version's: people join or leave at publication.
+    preprint = cites_preprint(cited) and record.entry_type != "preprint"
     if strangers:
         are = "is" if len(strangers) == 1 else "are"
-        return (
-            MAJOR,
-            f"{', '.join(strangers)} {are} no variant of any author of the record",
-            _stranger_level(strangers, unused, len(authors.unmatched) + authors.matched),
-        )
+        why = f"{', '.join(strangers)} {are} no variant of any author of the record"
+        level = _stranger_level(strangers, unused, len(authors.unmatched) + authors.matched)
+        if preprint and level in ("one_stranger", "some_strangers"):
+            return MINOR, f"{why}: a preprint's list, which may have changed at publication", "preprint_list"
+        return MAJOR, why, level
     first = record.authors[0] if record.authors else None
     if first is not None and first in unused:
-        return MAJOR, f"the first author, {first}, is left out", "first_left_out"
+        why = f"the first author, {first}, is left out"
+        if preprint:
+            return MINOR, f"{why}: a preprint's list, which may have changed at publication", "preprint_list"
+        return MAJOR, why, "first_left_out"
     if authors.first_displaced and not authors.unmatched and not unused:
         return MINOR, "every author cited, in another order", "first_elsewhere"
     typos = f" (a typo: {'; '.join(misspelt)}, a name no author of the index has)" if misspelt else ""

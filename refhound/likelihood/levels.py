@@ -44,6 +44,8 @@ LEVELS: dict[str, str] = {
     "authors.misspelt_unknown_name": "a name misspelt (no author of the index has the cited spelling)",
     "authors.written_another_way": "names written another way",
     "authors.left_out": "authors left out, as in an earlier version's list",
+    "authors.preprint_list": "a preprint's list: a name or two the published version lacks, or its first "
+    "author left out",
     # venue
     "venue.missing": "no venue cited",
     "venue.record_has_none": "the record names no venue",

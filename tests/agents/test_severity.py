@@ -624,3 +624,21 @@ def test_a_workshop_years_apart_or_of_no_known_event_stays_another_venue(
     j = judged(ICLR_PAPER, venue=venue, year=year)
     assert field(j, "venue").level == level
     assert field(j, "venue").severity is Severity.MAJOR
+
+
+def test_a_preprints_author_list_may_differ_from_the_published_versions() -> None:
+    # People join or leave a work at publication: a name the published record lacks, or its first author
+    # not yet on the preprint, is a slip of the version cited.
+    joined = ["Brendan McMahan", "Petra Quillfeather", "Daniel Ramage", "Seth Hampson"]
+    j = judged(FEDAVG, venue="arXiv preprint", authors=joined)
+    assert field(j, "authors").level == "authors.preprint_list"
+    assert j.severity is Severity.MINOR, j.fields
+    later_first = FEDAVG.authors[1:]
+    assert field(judged(FEDAVG, venue="arXiv preprint", authors=later_first), "authors").level == (
+        "authors.preprint_list"
+    )
+    # Most of the list no author of the work: not a version's list.
+    strangers = ["Brendan McMahan", "Petra Quillfeather", "Ivo Marchetti", "Sunniva Lindqvist"]
+    j = judged(FEDAVG, venue="arXiv preprint", authors=strangers)
+    assert field(j, "authors").level == "authors.mostly_strangers"
+    assert j.severity is Severity.MAJOR
