@@ -96,6 +96,11 @@ def has_early_year(text: str) -> bool:
     return bool(_EARLY_YEAR.search(text[:_EARLY]))
 
 
+def has_year(text: str) -> bool:
+    """A year (or "n.d.", "forthcoming", "in press") anywhere in the text."""
+    return bool(_EARLY_YEAR.search(text))
+
+
 def repeats_authors(text: str) -> bool:
     """The entry opens with a dash run standing for the previous entry's authors."""
     return bool(REPEATED_AUTHORS.match(text))

@@ -15,6 +15,10 @@ Cues, tried in order of reliability:
 Indentation and gaps are signs of the layout, so they win, unless the entries they give are clearly fewer
 plausible ones (one reference each: a year, a list shape at the start, no other entry's start inside) than
 the shape gives: a list set flush left with a stray indented line is then not read as one or two entries.
+A layout cue whose every entry reads as one reference on its own text (a year, no other entry's start
+inside, in any shape) stands without that comparison: in a short list whose entries open in mixed shapes,
+the shape split merges the entries of other shapes and opens false ones at wrapped lines that look like a
+name ("Washington, DC:"), and the comparison, counting only the list's shapes, would prefer it.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
-from refhound.agents.extractor.entry_shape import has_early_year, opening_shape
+from refhound.agents.extractor.entry_shape import has_early_year, has_year, opening_shape
 from refhound.pdf.layout import Line
 
 LIST_MARKERS: dict[str, re.Pattern[str]] = {
@@ -298,6 +302,12 @@ def split_entries(lines: Sequence[Line]) -> tuple[list[Entry], str]:
         candidates.append(("author pattern", _split_with(lines, _shape_opener)))
     if len(candidates) == 1 or shape_opener is None:
         return candidates[0][1], candidates[0][0]
+    # A layout cue whose every piece reads as one reference on its own stands, whatever shapes its entries
+    # open with: the shape split can only win it by merging entries of other shapes or opening one where
+    # the layout says a line goes on (a place, "Washington, DC:", at the start of a wrapped line).
+    for cue, entries in candidates[:-1]:
+        if len(entries) > 1 and all(_reads_as_one_reference(entry.lines) for entry in entries):
+            return entries, cue
     scores = [_plausible_entries(entries, shapes, shape_opener) for _, entries in candidates]
     best = max(scores)
     cue, entries = next(
@@ -382,6 +392,17 @@ def _plausible_entries(
         ):
             count += 1
     return count
+
+
+def _reads_as_one_reference(lines: Sequence[Line]) -> bool:
+    """Whether an entry reads as one reference on its own text alone, in any shape: at most
+    `_MAX_ENTRY_LINES` lines, a year, and no line inside that opens another entry after a line that ended
+    one. Nothing outside the entry is read: a line inside it opens no entry because of the lines after it."""
+    return (
+        len(lines) <= _MAX_ENTRY_LINES
+        and has_year(join_lines([line.text for line in lines]))
+        and not _holds_another_entry(lines)
+    )
 
 
 def _holds_another_entry(lines: Sequence[Line]) -> bool:

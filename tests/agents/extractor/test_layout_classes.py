@@ -1,6 +1,7 @@
 """Layout classes that once cost whole reference lists, each built as a real PDF with PyMuPDF: line numbers
 down the margin, back matter after the list (editorial dates, contact blocks, order forms, biographies), a
-table's "Sources" after the real "Bibliography" whose entries open with family names in capitals."""
+table's "Sources" after the real "Bibliography" whose entries open with family names in capitals, a short
+hanging-indent list whose entries open in mixed shapes."""
 
 from __future__ import annotations
 
@@ -399,3 +400,48 @@ def test_a_table_of_contents_naming_references_does_not_join_the_body(tmp_path: 
     ]
     extraction = extract_pdf(write_pdf(tmp_path / "contents.pdf", pages))
     assert [reference.raw for reference in extraction.references] == RAWS
+
+
+MIXED_SHAPES = [  # a hanging-indent list whose entries open in three shapes, "Surname, I." the commonest
+    [
+        "Adler, P. S., and Kwon, S. (2002). Social capital: prospects",
+        "for a new concept. Academy of Management Review, 27, 17-40.",
+    ],
+    [
+        "Baker, W. E. (1990). Market networks and corporate behavior.",
+        "American Journal of Sociology, 96(3), 589-625.",
+    ],
+    [
+        "Hall PA, Soskice D. 2001. Varieties of capitalism: the",
+        "institutional foundations of comparative advantage. Oxford: OUP.",
+    ],
+    [
+        "Holzer, H. J., Lane, J. I., and Vilhuber, L. (2004). Escaping",
+        "poverty for low-wage workers: the role of employer characteristics.",
+        "Washington, DC: The Urban Institute.",
+    ],
+    [
+        "Labour markets in transition: a European reader, edited by",
+        "the Institute of Social Research. Roma, 2004.",
+    ],
+    ["Zimmer, E. (2010). Migration and integration in European cities.", "Opladen: Leske und Budrich."],
+]
+
+
+def test_hanging_indents_win_over_the_shape_of_a_list_whose_entries_open_in_mixed_shapes(
+    tmp_path: Path,
+) -> None:
+    # Split by the "Surname, I." shape, "Hall PA, …" (another shape) merges into the entry before, and
+    # "Washington, DC:" at the start of a wrapped line opens a false entry that takes the title-first entry
+    # after it. The hanging indents split every entry as printed, and each piece reads as one reference.
+    pieces = [Text(72, 90, "References", size=12, bold=True)]
+    y = 90 + 2 * LINE
+    for lines in MIXED_SHAPES:
+        for k, line in enumerate(lines):
+            pieces.append(Text(72 if k == 0 else 86, y, line, size=9))
+            y += LINE
+    extraction = extract_pdf(write_pdf(tmp_path / "mixed.pdf", [body(50), pieces]))
+    assert [reference.raw for reference in extraction.references] == [
+        " ".join(lines) for lines in MIXED_SHAPES
+    ]
+    assert extraction.section.endswith("split by indentation")
