@@ -209,7 +209,7 @@ def _grade_one(
     match check.field:
         case "title":
             # A preprint's title may be an earlier one than the version the record publishes.
-            earlier = cites_preprint(cited) and record.entry_type != "preprint"
+            earlier = _preprint_of_published(cited, record)
             return _title(cited.title or "", record.title, title_similarity, settings, earlier)
         case "authors":
             return _authors(authors, cited, record, journal_version, settings, co_authorship, known_name)
@@ -220,6 +220,12 @@ def _grade_one(
         case "doi" | "arxiv_id":
             return _identifier(check)
     return MAJOR, "", "differs"
+
+
+def _preprint_of_published(cited: ParsedFields, record: Record) -> bool:
+    """Whether the citation is to the preprint of a work the record publishes, whose title and author list
+    may be earlier ones."""
+    return cites_preprint(cited) and record.entry_type != "preprint"
 
 
 def _title(
@@ -287,7 +293,7 @@ def _authors(
             misspelt.append(f"{name} for {other}")
         unused.remove(other)
     # A preprint's list is often not the published version's: people join or leave at publication.
-    preprint = cites_preprint(cited) and record.entry_type != "preprint"
+    preprint = _preprint_of_published(cited, record)
     if strangers:
         are = "is" if len(strangers) == 1 else "are"
         why = f"{', '.join(strangers)} {are} no variant of any author of the record"
