@@ -28,7 +28,7 @@ from refhound.models import FieldCheck, FieldStatus, ParsedFields, Record, Sever
 from refhound.normalize.identifiers import arxiv_year
 from refhound.normalize.names import name_words, parse_name
 from refhound.normalize.text import fold
-from refhound.normalize.titles import main_title_of, title_key
+from refhound.normalize.titles import main_title_of, numbers_as_digits, title_key
 from refhound.normalize.venues import VenueKind, parse_venue
 from refhound.settings import JudgeSettings
 
@@ -233,7 +233,7 @@ def _title(
 ) -> Graded:
     if similarity >= settings.title_borderline_similarity:
         return MINOR, "a typo in the title", "typo"
-    ours, theirs = title_key(cited).split(), title_key(found).split()
+    ours, theirs = numbers_as_digits(title_key(cited)).split(), numbers_as_digits(title_key(found)).split()
     if sorted(ours) == sorted(theirs):
         return MINOR, "the title's words in another order", "reordered"
     shorter, longer = sorted((ours, theirs), key=len)

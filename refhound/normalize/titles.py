@@ -84,7 +84,23 @@ def _compact(text: str, american: bool) -> str:
     text = _AMPERSAND.sub(" and ", latex_to_unicode(text).lower().translate(_GREEK_NAMES))
     if american:
         text = _BRITISH.sub(_american, _WORD_HYPHEN.sub(" ", text))
-    return title_key(text).replace(" ", "")
+    return numbers_as_digits(title_key(text)).replace(" ", "")
+
+
+# Numbers titles write as words or in digits alike ("Three Things …", "3 Things …").
+_NUMBER_WORDS = {
+    word: str(value)
+    for value, word in enumerate([
+        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+        "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
+    ])
+}  # fmt: skip
+_NUMBER_WORD = re.compile(rf"\b(?:{'|'.join(_NUMBER_WORDS)})\b")
+
+
+def numbers_as_digits(key: str) -> str:
+    """A title key (folded words) with the numbers zero to twenty in digits."""
+    return _NUMBER_WORD.sub(lambda word: _NUMBER_WORDS[word.group()], key)
 
 
 def _american(ending: re.Match[str]) -> str:

@@ -642,3 +642,10 @@ def test_a_preprints_author_list_may_differ_from_the_published_versions() -> Non
     j = judged(FEDAVG, venue="arXiv preprint", authors=strangers)
     assert field(j, "authors").level == "authors.mostly_strangers"
     assert j.severity is Severity.MAJOR
+
+
+def test_a_title_cut_short_with_a_number_in_digits_is_the_work_without_its_last_words() -> None:
+    vit = FEDAVG.model_copy(update={"title": "Three Things Everyone Should Know About Vision Transformers"})
+    j = judged(vit, title="3 Things Everyone Should Know About Vision")
+    assert field(j, "title").level == "title.subtitle"
+    assert j.severity is Severity.MINOR

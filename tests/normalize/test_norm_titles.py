@@ -198,3 +198,18 @@ def test_main_title_of(a: str, b: str, expected: bool) -> None:
 def test_a_greek_letter_and_its_name_are_one_title(a: str, b: str) -> None:
     assert same_title(a, b)
     assert not same_title("Beta processes", "Gamma processes")
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        (
+            "Three Things Everyone Should Know About Vision Transformers",
+            "3 Things Everyone Should Know About Vision Transformers",
+        ),
+        ("One-Shot Learning of Object Categories", "1-shot learning of object categories"),
+    ],
+)
+def test_a_number_in_words_or_in_digits_is_one_title(a: str, b: str) -> None:
+    assert same_title(a, b)
+    assert not same_title("Three Things Everyone Should Know", "Four Things Everyone Should Know")
