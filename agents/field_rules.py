@@ -406,8 +406,8 @@ def check_venue(
         return result(
             S.MISMATCH,
             "workshop_version",
-            f"a workshop of {_event_of(ours)} cited for a conference paper of the same time: papers are "
-            "presented at both",
+            f"a workshop of {(ours.key or '').removeprefix('ws:').upper()} cited for a conference paper of "
+            "the same time: papers are presented at both",
             Severity.MINOR,
         )
     if ours.key is not None and theirs.key is not None:
@@ -490,10 +490,6 @@ def _workshop_version(ours: VenueInfo, theirs: VenueInfo, cited: ParsedFields, r
     if _host(ours) == _host(theirs) or cited.year is None or record.year is None:
         return False
     return abs(cited.year - record.year) <= _WORKSHOP_VERSION_YEARS
-
-
-def _event_of(workshop: VenueInfo) -> str:
-    return (workshop.key or "").removeprefix("ws:").upper() or "an event"
 
 
 def _partner_of_joint_conference(ours: VenueInfo, theirs: VenueInfo, record_venue: str) -> bool:

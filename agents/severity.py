@@ -146,6 +146,8 @@ _MIN_WORDS_ONE_FULL = 3
 # A cited list that repeats the record's whole list in order before adding names reads as a later version's
 # (or the record is short of authors) only when the record has this many authors to agree on.
 _MIN_EXTENDED_AUTHORS = 2
+# Why a name the published record lacks, or its first author left out, is a slip on a preprint.
+_PREPRINT_LIST = ": a preprint's list, which may have changed at publication"
 # A cited title that is the record's without its subtitle (or the reverse) keeps this many words at least.
 _MIN_SHORT_TITLE_WORDS = 3
 
@@ -299,13 +301,13 @@ def _authors(
         why = f"{', '.join(strangers)} {are} no variant of any author of the record"
         level = _stranger_level(strangers, unused, len(authors.unmatched) + authors.matched)
         if preprint and level in ("one_stranger", "some_strangers"):
-            return MINOR, f"{why}: a preprint's list, which may have changed at publication", "preprint_list"
+            return MINOR, f"{why}{_PREPRINT_LIST}", "preprint_list"
         return MAJOR, why, level
     first = record.authors[0] if record.authors else None
     if first is not None and first in unused:
         why = f"the first author, {first}, is left out"
         if preprint:
-            return MINOR, f"{why}: a preprint's list, which may have changed at publication", "preprint_list"
+            return MINOR, f"{why}{_PREPRINT_LIST}", "preprint_list"
         return MAJOR, why, "first_left_out"
     if authors.first_displaced and not authors.unmatched and not unused:
         return MINOR, "every author cited, in another order", "first_elsewhere"
