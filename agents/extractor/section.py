@@ -6,7 +6,9 @@ way reference entries do ("MÜLLER, Hans", "Smith, J.", "Smith J.", "J. Smith", 
 Chang", a dash run for repeated authors) with a year near their start, one after another, with no heading
 between them. Footnotes are the fallback when no such block exists. The section ends at an
 appendix heading, at a heading at least as prominent as the reference heading, at a bold title among plain
-entries, or where the type size changes for good (a colophon, a list of the publisher's series).
+entries, or where the type size changes for good (a colophon, a list of the publisher's series). A short
+heading followed by an entry opens a part of the list ("Primary sources", "Internet sources"): the list
+goes on, and the heading is left out of its lines.
 """
 
 from __future__ import annotations
@@ -71,6 +73,8 @@ _MIN_RUN_ENTRIES = 4
 _MAX_LINES_PER_ENTRY = 10
 _JOKER_SHAPES = ("dashes", "name-year")  # a run does not start with these: they stand for no list style
 _SIZE_TOLERANCE = 0.8  # points
+_PART_NUMBER = re.compile(r"^\s*(?:[A-Z]|[IVX]{1,4})[.)]\s+")  # "B. Internet sources", "II) Archives"
+_NOT_A_PART_HEADING = re.compile(r"\d|[,;]|\.\s*$")
 _LIST_MARK = re.compile(r"^(?:[•▪■●◦‣∙·*–-]\s+|\[\d{1,4}\]\s*|\d{1,4}[.)]\s+)(?=\S)")  # "•", "[3]", "12."
 
 
@@ -118,6 +122,61 @@ def _ends_section(line: Line, heading: Line, body_size: float) -> bool:
     return stands_out and at_least_as_prominent and words <= 10 and year_of(line.text) is None
 
 
+def _part_heading(lines: Sequence[Line], i: int, list_size: float, heading_size: float | None = None) -> bool:
+    """Whether line `i` heads a part of the list ("Primary sources", "B. Internet sources:"): a short line of
+    words, capitalised, with no number, comma or closing full stop, ending short of the margin, set apart
+    from the list (bold, italic, another size, or more space above it than below) but no larger than the
+    list or smaller than the list's heading, and followed by a line that opens as an entry does (its year
+    may come later, after a long author list). A larger line opening a page of names ("The ATLAS
+    Collaboration") is no part heading."""
+    line = lines[i]
+    subordinate = line.size <= list_size + _SIZE_TOLERANCE or (
+        heading_size is not None and line.size < heading_size - _SIZE_TOLERANCE
+    )
+    if not subordinate:
+        return False
+    text = _PART_NUMBER.sub("", line.text, count=1)
+    words = text.split()
+    if not 0 < len(words) <= _MAX_HEADING_WORDS or not text[:1].isupper() or _NOT_A_PART_HEADING.search(text):
+        return False
+    if any(pattern.match(line.text) for pattern in (_BACK_MATTER, _APPENDIX, _HEADING, _WEAK_HEADING)):
+        return False  # a reference heading of its own is joined or not by `_joined_sections`
+    following = i + 1 < len(lines) and (
+        _entry_shape_at(lines, i + 1, dated=False) or _LIST_MARK.match(lines[i + 1].text)
+    )
+    if not following:
+        return False
+    if not _short_of_the_margin(lines, i):
+        return False  # a wrapped line of an entry runs to the margin
+    styled = line.bold or line.italic or abs(line.size - list_size) > _SIZE_TOLERANCE
+    return styled or i == 0 or _more_space_above(lines, i)
+
+
+def _short_of_the_margin(lines: Sequence[Line], i: int) -> bool:
+    """Line `i` ends before the last quarter of its column, as measured on the lines around it."""
+    line = lines[i]
+    around = [
+        other
+        for other in lines[max(i - 5, 0) : i + 6]
+        if other.page == line.page and other.column == line.column
+    ]
+    left, right = min(other.x0 for other in around), max(other.x1 for other in around)
+    return line.x1 < right - 0.25 * (right - left)
+
+
+def _more_space_above(lines: Sequence[Line], i: int) -> bool:
+    """Line `i` has more space above it than below it, by a quarter of its height (both in one column)."""
+    above, line, below = lines[i - 1], lines[i], lines[i + 1]
+    if not (above.page == line.page == below.page and above.column == line.column == below.column):
+        return False
+    return line.y0 - above.y1 > below.y0 - line.y1 + 0.25 * line.height
+
+
+def _without_part_headings(lines: Sequence[Line], heading_size: float | None = None) -> list[Line]:
+    size = body_font_size(lines)
+    return [line for i, line in enumerate(lines) if not _part_heading(lines, i, size, heading_size)]
+
+
 def _size_changes(lines: Sequence[Line], list_size: float) -> bool:
     """Three lines in a row in another size than the list: the list is over (a colophon, a series list)."""
     return len(lines) == 3 and all(abs(line.size - list_size) > 0.8 for line in lines)
@@ -133,14 +192,15 @@ def find_reference_section(lines: Sequence[Line]) -> Section:
     ends = {start: _section_end(lines, start, body_size) for start in headings}
     for start in [*reversed(strong), *reversed([i for i in headings if i not in strong])]:
         if ends[start] > start + 1:
-            return Section(_joined_sections(lines, start, ends, strong), f"heading: {lines[start].text}")
+            listed = _joined_sections(lines, start, ends, strong)
+            return Section(_without_part_headings(listed, lines[start].size), f"heading: {lines[start].text}")
     numbered = _numbered_run(lines)
     if numbered is not None:
-        return Section(list(lines[numbered[0] : numbered[1]]), "numbered list")
+        return Section(_without_part_headings(lines[numbered[0] : numbered[1]]), "numbered list")
     run = _entry_run(lines)
     if run is not None:
         start, end, shape = run
-        return Section(list(lines[start:end]), f"entry-like lines ({shape})")
+        return Section(_without_part_headings(lines[start:end]), f"entry-like lines ({shape})")
     return Section([], "none")
 
 
@@ -152,13 +212,25 @@ def _section_end(lines: Sequence[Line], start: int, body_size: float) -> int:
     # list followed by an appendix in body text would otherwise take the appendix's size, and its own lines
     # would then read as a change of size that ends it.
     ahead = rest[:40]
-    upto = next((i for i, line in enumerate(ahead) if _ends_section(line, heading, body_size)), len(ahead))
+    upto = next(
+        (
+            i
+            for i, line in enumerate(ahead)
+            if _ends_section(line, heading, body_size)
+            and not _part_heading(ahead, i, body_size, heading.size)
+        ),
+        len(ahead),
+    )
     list_size = body_font_size(ahead[: max(upto, 1)]) if rest else body_size
     end = next(
         (
             i
             for i, line in enumerate(rest)
-            if _ends_section(line, heading, list_size) or _size_changes(rest[i : i + 3], list_size)
+            if (
+                _ends_section(line, heading, list_size)
+                and not _part_heading(rest, i, list_size, heading.size)
+            )
+            or _size_changes(rest[i : i + 3], list_size)
         ),
         len(rest),
     )
@@ -190,16 +262,17 @@ def _list_like(lines: Sequence[Line], start: int, end: int) -> bool:
     return opening >= _LIST_SHARE * (end - start - 1)
 
 
-def _entry_shape_at(lines: Sequence[Line], i: int) -> str | None:
+def _entry_shape_at(lines: Sequence[Line], i: int, dated: bool = True) -> str | None:
     """The shape line `i` opens an entry with, or None: a reference's shape, a year near its start (a dash
-    run needs none), and a line before it that did not break off mid-phrase."""
+    run needs none; nor does any shape when not `dated`), and a line before it that did not break off
+    mid-phrase."""
     unmarked = _LIST_MARK.sub("", lines[i].text, count=1)
     shape: str | None = opening_shape(lines[i].text) or opening_shape(unmarked)
     if shape is None and opens_given_names_first(unmarked):
         shape = "given-names-first"
     if shape is None or (i > 0 and MID_PHRASE.search(lines[i - 1].text)):
         return None
-    if shape == "dashes":
+    if shape == "dashes" or not dated:
         return shape
     return shape if has_early_year(entry_opening(lines, i)) else None
 
@@ -225,7 +298,7 @@ def _entry_run(lines: Sequence[Line]) -> tuple[int, int, str] | None:
         j = i + 1
         while j < len(lines) and j - starts[-1] <= _MAX_LINES_PER_ENTRY:
             line = lines[j]
-            if _heading_like(line, lines[i]):
+            if _heading_like(line, lines[i]) and not _part_heading(lines, j, lines[i].size):
                 break
             other_size = other_size + 1 if abs(line.size - lines[i].size) > _SIZE_TOLERANCE else 0
             if other_size >= 3:

@@ -31,7 +31,9 @@ _SPACING_ACCENTS = {
 _ACCENTS_BUT_BACKTICK = "".join(accent for accent in _SPACING_ACCENTS if accent != "`")
 _ACCENT_THEN_LETTER = re.compile(f"([{_ACCENTS_BUT_BACKTICK}])([^\\W\\d_])|(?<=\\w)(`)([aeiouAEIOU])")
 _BOLD_FLAG = 16
+_SMALL_CAPS_SCALE = (0.6, 0.9)  # the range of small capitals' size against the capitals' size
 _SUPERSCRIPT_FLAG = 1
+_ITALIC_FLAG = 2
 _MARGIN_SHARE = 0.1  # top/bottom share of the page where running headers and footers live
 _MIN_COLUMN_LINES = 4
 _PAGE_NUMBER = re.compile(
@@ -55,6 +57,7 @@ class Line:
     bold: bool
     column: int = 0  # 0 for the leftmost (or only) column; -1 for a line across a gutter
     marker: str = ""  # a leading superscript number printed smaller than the line, e.g. a footnote mark
+    italic: bool = False  # most of its letters in an italic or oblique face
 
     @property
     def height(self) -> float:
@@ -75,15 +78,33 @@ def clean_text(text: str) -> str:
     return " ".join(text.split())
 
 
+def _printed_sizes(spans: Sequence[dict[str, Any]]) -> list[float]:
+    """Each span's type size, small capitals counted at the size of their word's first capital: a word
+    processor prints "Smith" in small capitals as "S" then "MITH" about a fifth smaller, and a list whose
+    authors are so set would otherwise read as set in that smaller size."""
+    sizes: list[float] = []
+    for i, span in enumerate(spans):
+        size, text = span["size"], span["text"]
+        if i and text[:1].isalpha() and spans[i - 1]["text"][-1:].isalpha():  # the span goes on a word
+            before = sizes[-1]
+            if text.isupper() and _SMALL_CAPS_SCALE[0] * before <= size <= _SMALL_CAPS_SCALE[1] * before:
+                size = before
+        sizes.append(size)
+    return sizes
+
+
 def _line_from_spans(page_number: int, bbox: Sequence[float], spans: list[dict[str, Any]]) -> Line | None:
     if not any(span["text"].strip() for span in spans):
         return None
     weights: Counter[float] = Counter()
-    bold_chars = 0
-    for span in spans:
-        weights[round(span["size"], 1)] += len(span["text"].strip())
-        if span["flags"] & _BOLD_FLAG or "bold" in span["font"].lower():
+    bold_chars = italic_chars = 0
+    for size, span in zip(_printed_sizes(spans), spans, strict=True):
+        weights[round(size, 1)] += len(span["text"].strip())
+        font = span["font"].lower()
+        if span["flags"] & _BOLD_FLAG or "bold" in font:
             bold_chars += len(span["text"].strip())
+        if span["flags"] & _ITALIC_FLAG or "italic" in font or "oblique" in font:
+            italic_chars += len(span["text"].strip())
     size = weights.most_common(1)[0][0]
     marker = ""
     first = spans[0]
@@ -96,7 +117,8 @@ def _line_from_spans(page_number: int, bbox: Sequence[float], spans: list[dict[s
         return None
     total = sum(len(span["text"].strip()) for span in spans) or 1
     x0, y0, x1, y1 = bbox
-    return Line(page_number, x0, y0, x1, y1, text, size, bold_chars * 2 > total, marker=marker)
+    bold, italic = bold_chars * 2 > total, italic_chars * 2 > total
+    return Line(page_number, x0, y0, x1, y1, text, size, bold, marker=marker, italic=italic)
 
 
 def raw_lines(page: pymupdf.Page, page_number: int, textpage: pymupdf.TextPage | None = None) -> list[Line]:
@@ -162,6 +184,7 @@ def _merge_same_baseline(lines: Sequence[Line], any_gap: bool = False) -> list[L
                     text=f"{left.text} {line.text}",
                     size=left.size if len(left.text) >= len(line.text) else line.size,
                     bold=left.bold and line.bold,
+                    italic=left.italic and line.italic,
                 )
                 for band in _bands(merged[index]):  # the merged box may reach a band further up or down
                     filed = by_band.setdefault(band, [])

@@ -24,12 +24,15 @@ class Text:
     size: float = 10.0
     bold: bool = False
     link: str | None = None  # a URI link annotation over this piece
+    italic: bool = False
 
 
 def _font(page: pymupdf.Page, piece: Text) -> str:
     """Helvetica; embedded (with Unicode) for text beyond Latin-1, such as dashes and curly quotes, which the
     simple encoding of the base-14 font would turn into dots."""
-    font = "hebo" if piece.bold else "helv"
+    font = {(False, False): "helv", (True, False): "hebo", (False, True): "heit", (True, True): "hebi"}[
+        (piece.bold, piece.italic)
+    ]
     if all(ord(char) < 256 for char in piece.text):
         return font
     name = f"{font}-unicode"

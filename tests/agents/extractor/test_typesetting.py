@@ -1,0 +1,152 @@
+"""How journals and working papers set a list, beyond its layout: authors in small capitals as a word
+processor prints them (a capital, then capitals a fifth smaller), and a list in parts under sub-headings
+("Primary sources", "Reports and documents"), bold, italic or plain with space above. Each test builds a real
+PDF with PyMuPDF and fails without its fix."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pymupdf
+
+from refhound.agents.extractor import extract_pdf
+from tests.agents.extractor.pdfmaker import LINE, Text, body, write_pdf
+
+SIZE = 10.0
+SMALL = 0.8 * SIZE
+
+# (authors, rest of the first line, second line): long author lists, so that small capitals fill most of the
+# first line.
+SMALL_CAPS = [
+    (
+        "Abelson, Harold, Gerald Jay Sussman, Julie Sussman, and Peter Norvig.",
+        "1996.",
+        "Structure and interpretation of computer programs. Cambridge, MA: MIT Press.",
+    ),
+    (
+        "Bernstein, Basil, Pierre Bourdieu, Jean-Claude Passeron, and Mary Douglas.",
+        "1977.",
+        "Reproduction in education, society and culture. London: Sage.",
+    ),
+    (
+        "Coleman, James, Ernest Campbell, Carol Hobson, and Frederic Weinfeld.",
+        "1966.",
+        "Equality of educational opportunity. Washington, DC: Government Printing Office.",
+    ),
+    (
+        "Durkheim, Emile, Marcel Mauss, Henri Hubert, and Robert Hertz.",
+        "1903.",
+        "De quelques formes primitives de classification. Paris: Alcan.",
+    ),
+    (
+        "Esping-Andersen, Gosta, Duncan Gallie, Anton Hemerijck, and John Myles.",
+        "2002.",
+        "Why we need a new welfare state. Oxford: Oxford University Press.",
+    ),
+]
+
+
+def _small_capitals(x: float, y: float, text: str) -> tuple[list[Text], float]:
+    """`text` as a word processor prints small capitals: each capital at the type size, each lower-case
+    letter as a capital a fifth smaller; returns the pieces and the x after them."""
+    pieces = []
+    run, small = "", False
+    for char in [*text, None]:
+        is_small = char is not None and char.islower()
+        if char is None or (run and is_small != small):
+            size = SMALL if small else SIZE
+            pieces.append(Text(x, y, run, size=size))
+            x += pymupdf.get_text_length(run, fontname="helv", fontsize=size)
+            run = ""
+        if char is not None:
+            run, small = run + char.upper(), is_small
+    return pieces, x
+
+
+def test_a_list_whose_authors_are_in_small_capitals_reads_as_one_type_size(tmp_path: Path) -> None:
+    # A numbered list: read as set in the small capitals' size, the last entry's first line is another size
+    # than its second, which was then lost.
+    pieces = [Text(72, 90, "References", size=12, bold=True)]
+    y = 90 + 2 * LINE
+    for n, (authors, year, second) in enumerate(SMALL_CAPS, start=1):
+        label = f"{n}. "
+        caps, x = _small_capitals(
+            72 + pymupdf.get_text_length(label, fontname="helv", fontsize=SIZE), y, authors
+        )
+        pieces += [Text(72, y, label), *caps, Text(x + 3, y, year), Text(72, y + LINE, second)]
+        y += 2 * LINE + 4
+    extraction = extract_pdf(write_pdf(tmp_path / "small-caps.pdf", [body(50), pieces]))
+    raws = [reference.raw for reference in extraction.references]
+    assert [raw.casefold() for raw in raws] == [
+        f"{authors} {year} {second}".casefold() for authors, year, second in SMALL_CAPS
+    ]
+
+
+PARTS = {  # part heading → its entries, two lines each (hanging indents)
+    "Primary sources": [
+        (
+            "Abel, K. (2012). Works councils and collective bargaining in Germany.",
+            "Berlin: Duncker und Humblot.",
+        ),
+        (
+            "Bauer, A. (1998). Social policy and the welfare state in comparison.",
+            "Journal of Social Policy 12.",
+        ),
+    ],
+    "Reports and documents": [
+        ("Keller, B. and Weber, T. (2005). Trade unions in transition. London:", "Routledge."),
+        ("Müller, H. (2001). The governance of regional labour markets. Berlin:", "Campus Verlag."),
+    ],
+    "Online sources": [
+        ("Zimmer, E. (2010). Migration and integration in European cities.", "Opladen: Leske und Budrich."),
+        ("Young, P. (2016). Wage inequality in the regions of Europe, online edition.", "Eurostat."),
+    ],
+}
+RAWS = [f"{first} {second}" for entries in PARTS.values() for first, second in entries]
+
+
+def _list_in_parts(style: dict[str, bool], space_above: float) -> list[Text]:
+    """The parts under their headings, the entries numbered on through the parts: a heading not left out
+    joins the entry before it."""
+    pieces = [Text(72, 90, "References", size=12, bold=True)]
+    y, n = 90 + LINE, 0
+    for part, entries in PARTS.items():
+        y += space_above + LINE
+        pieces.append(Text(72, y, part, **style))
+        for first, second in entries:
+            n += 1
+            pieces += [Text(72, y + LINE, f"[{n}] {first}"), Text(90, y + 2 * LINE, second)]
+            y += 2 * LINE
+    return pieces
+
+
+def test_a_list_in_parts_under_bold_sub_headings_is_read_whole(tmp_path: Path) -> None:
+    pieces = _list_in_parts({"bold": True}, space_above=0.0)
+    extraction = extract_pdf(write_pdf(tmp_path / "bold-parts.pdf", [body(50), pieces]))
+    assert [reference.raw for reference in extraction.references] == RAWS
+
+
+def test_a_list_in_parts_under_italic_sub_headings_leaves_them_out(tmp_path: Path) -> None:
+    pieces = _list_in_parts({"italic": True}, space_above=0.0)
+    extraction = extract_pdf(write_pdf(tmp_path / "italic-parts.pdf", [body(50), pieces]))
+    assert [reference.raw for reference in extraction.references] == RAWS
+
+
+def test_plain_sub_headings_with_space_above_them_are_left_out(tmp_path: Path) -> None:
+    pieces = _list_in_parts({}, space_above=6.0)
+    extraction = extract_pdf(write_pdf(tmp_path / "plain-parts.pdf", [body(50), pieces]))
+    assert [reference.raw for reference in extraction.references] == RAWS
+
+
+def test_a_bold_heading_followed_by_body_text_still_ends_the_list(tmp_path: Path) -> None:
+    pieces = _list_in_parts({"bold": True}, space_above=0.0)
+    y = max(piece.y for piece in pieces) + 2 * LINE
+    remarks = "The results of Weber (2004) on collective bargaining are compared with the survey below."
+    pieces += [
+        Text(72, y, "Further remarks", bold=True),
+        Text(72, y + LINE, remarks),
+        *body(3, y=y + 2 * LINE),
+    ]
+    extraction = extract_pdf(write_pdf(tmp_path / "then-body.pdf", [body(50), pieces]))
+    assert [reference.raw for reference in extraction.references] == RAWS
+
