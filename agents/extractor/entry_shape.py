@@ -1,10 +1,10 @@
 """The shapes a reference entry opens with, and whether a printed line reads like the start of one.
 
 A reference list is set in one style, so its entries open alike: with the surname in capitals ("MÜLLER, Hans,
-…"), "Surname, I." or "Surname, Given", "Surname I." (Vancouver style), "I. Surname", an organisation followed
-by its year ("World Bank (2003)"), or a run of dashes standing for the previous entry's authors ("——", "----",
-"___"). `opening_shape` names the shape of a line's start; the segmenter learns which shapes a list uses, and
-the section finder looks for runs of lines that open like entries and carry a year.
+…"), "Surname, I." or "Surname, Given", "Surname I." (Vancouver style), "I. Surname" (or "I. SURNAME"), an
+organisation followed by its year ("World Bank (2003)"), or a run of dashes standing for the previous entry's
+authors ("——", "----", "___"). `opening_shape` names the shape of a line's start; the segmenter learns which
+shapes a list uses, and the section finder looks for runs of lines that open like entries and carry a year.
 """
 
 from __future__ import annotations
@@ -49,8 +49,13 @@ _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
             rf"|(?<=\.)\s+[{UPPER}][{LOWER}]+\s+(?!(?:and|und|et)\s+[{UPPER}])[{LOWER}])"
         ),
     ),
-    # "J. Smith", "A. B. Smith", "J.-P. Sartre", "J.P. Smith"
-    ("initials-surname", re.compile(rf"^(?:[{UPPER}]\.\s?-?){{1,3}}\s?(?:(?i:{_PARTICLE})\s+)*{_SURNAME}")),
+    # "J. Smith", "A. B. Smith", "J.-P. Sartre", "J.P. Smith", "A. L. YUILLE" (the surname in capitals)
+    (
+        "initials-surname",
+        re.compile(
+            rf"^(?:[{UPPER}]\.\s?-?){{1,3}}\s?(?:(?i:{_PARTICLE})\s+)*(?:{_SURNAME}|{_CAPS_SURNAME}\b)"
+        ),
+    ),
     # "World Bank (2003)", "Smith and Jones (1999)", "Federal Ministry of Labour (2004)", "Statistisches
     # Bundesamt. 2013a.", "OECD 2001.": capitalised words (two at least, or an acronym), then the year, in
     # parentheses or followed by punctuation and a space ("In 2001, the …" and "BMJ 2005;330" open no entry).

@@ -150,3 +150,40 @@ def test_a_bold_heading_followed_by_body_text_still_ends_the_list(tmp_path: Path
     extraction = extract_pdf(write_pdf(tmp_path / "then-body.pdf", [body(50), pieces]))
     assert [reference.raw for reference in extraction.references] == RAWS
 
+
+CAPITAL_SURNAMES = {  # entries opening with initials and a surname in capitals, "A. L. YUILLE"
+    "Primary sources": [
+        (
+            "A. L. YUILLE. Deformable templates for faces. Journal of Cognitive",
+            "Neuroscience, 3(1):59-70, 1991.",
+        ),
+        (
+            "K. MURTHY, “A trajectory method for close range surveys,” Ph.D.",
+            "dissertation, Stanford University, 2012.",
+        ),
+    ],
+    "Reports and documents": [
+        (
+            "M. M. HAMMOND AND S. M. ROCK, “Underwater mapping with poor inertial",
+            "information,” in AUV, 2014, pp. 1-8.",
+        ),
+        ("J.-P. SARTRE. L'être et le néant. Essai d'ontologie phénoménologique.", "Paris: Gallimard, 1943."),
+    ],
+}
+
+
+def test_a_part_heading_is_read_before_entries_opening_with_initials_and_a_surname_in_capitals(
+    tmp_path: Path,
+) -> None:
+    pieces = [Text(72, 90, "References", size=12, bold=True)]
+    y = 90 + LINE
+    for part, entries in CAPITAL_SURNAMES.items():
+        y += LINE
+        pieces.append(Text(72, y, part, bold=True))
+        for first, second in entries:
+            pieces += [Text(72, y + LINE, first), Text(86, y + 2 * LINE, second)]
+            y += 2 * LINE
+    extraction = extract_pdf(write_pdf(tmp_path / "capitals.pdf", [body(50), pieces]))
+    assert [reference.raw for reference in extraction.references] == [
+        f"{first} {second}" for entries in CAPITAL_SURNAMES.values() for first, second in entries
+    ]
