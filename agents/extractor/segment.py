@@ -251,8 +251,16 @@ def _gap_opener(lines: Sequence[Line]) -> Callable[[Line, Line | None], bool] | 
 
 def _narrower_group(values: Sequence[float]) -> list[float]:
     """The lower of the two groups that split `values` best (Otsu's threshold: the cut between sorted values
-    that maximises the variance between the groups' means)."""
-    ordered = sorted(values)
+    that maximises the variance between the groups' means). When the upper group is one or two values (the
+    space of a part heading left out of a list, a figure), the split is made again below them: alone, they
+    would leave the gaps inside entries and those between them in one group."""
+    low = _otsu_lower(sorted(values))
+    if len(values) - len(low) <= 2 and len(low) >= 3:
+        return _otsu_lower(low)
+    return low
+
+
+def _otsu_lower(ordered: list[float]) -> list[float]:
     total, n = sum(ordered), len(ordered)
     best, cut, below = -1.0, 1, 0.0
     for i in range(1, n):

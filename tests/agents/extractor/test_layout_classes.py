@@ -296,6 +296,8 @@ def test_a_numbered_entry_without_a_year_is_kept(tmp_path: Path) -> None:
     [
         ([-4.0, -2.5, 0.3, 1.4, *[1.8] * 20, *[7.6] * 10, 16.9], 1.8),  # OCR's ragged boxes: outliers below
         ([-1.7, -1.7, *[4.3] * 9], -1.7),  # most entries on one line: most gaps are between entries
+        # one far wider gap (a part heading's space, left out of the list) is not the only wide one
+        ([*[3.83] * 40, *[9.23] * 44, 34.43], 3.83),
     ],
 )
 def test_the_usual_spacing_is_the_narrower_groups(gaps: list[float], usual: float) -> None:
