@@ -167,25 +167,6 @@ def half_of(text: str) -> str:
     return "A" if hashlib.sha1(text.encode()).digest()[0] % 2 == 0 else "B"
 
 
-def wrap(
-    text: str, width: float, size: float, first_indent: float = 0.0, rest_indent: float = 0.0
-) -> list[tuple[float, str]]:
-    """(indent, line) pairs: greedy wrapping by the rendered width of Helvetica at `size`."""
-    lines: list[tuple[float, str]] = []
-    current = ""
-    for word in _pieces(text.split(), width - max(first_indent, rest_indent), size):
-        indent = first_indent if not lines else rest_indent
-        candidate = f"{current} {word}".strip()
-        if current and _width(candidate, size) > width - indent:
-            lines.append((indent, current))
-            current = word
-        else:
-            current = candidate
-    if current:
-        lines.append((first_indent if not lines else rest_indent, current))
-    return lines
-
-
 _HELVETICA = pymupdf.Font("helv")
 
 
@@ -209,7 +190,8 @@ def _pieces(words: list[str], width: float, size: float) -> list[str]:
 def wrap_styled(
     words: list[list[Piece]], width: float, size: float, first_indent: float = 0.0, rest_indent: float = 0.0
 ) -> list[tuple[float, list[list[Piece]]]]:
-    """(indent, words) lines: `wrap` for styled words; a plain word wider than the column is cut as there."""
+    """(indent, words) lines: greedy wrapping by the rendered width of each word's pieces; when every word is
+    one piece, a word wider than the column (a long URL) is cut where the column ends, as typesetters do."""
     lines: list[tuple[float, list[list[Piece]]]] = []
     current: list[list[Piece]] = []
     used = 0.0
@@ -346,8 +328,9 @@ class Flow:
         self.y += height
 
     def paragraph(self, text: str, size: float, gap: float) -> None:
-        for i, (indent, line) in enumerate(wrap(text, self.width, size, first_indent=12.0)):
-            self.line(line, size, indent, gap=gap if i == 0 else 0.0)
+        words = [[Piece(word)] for word in text.split()]
+        for i, (indent, line) in enumerate(wrap_styled(words, self.width, size, first_indent=12.0)):
+            self.styled_line(line, size, indent, gap=gap if i == 0 else 0.0)
 
 
 def draw_layout(rng: random.Random, typesetting: random.Random | None) -> Layout:

@@ -141,15 +141,13 @@ def _part_heading(lines: Sequence[Line], i: int, list_size: float, heading_size:
         return False
     if any(pattern.match(line.text) for pattern in (_BACK_MATTER, _APPENDIX, _HEADING, _WEAK_HEADING)):
         return False  # a reference heading of its own is joined or not by `_joined_sections`
-    following = i + 1 < len(lines) and (
-        _entry_shape_at(lines, i + 1, dated=False) or _LIST_MARK.match(lines[i + 1].text)
-    )
-    if not following:
-        return False
-    if not _short_of_the_margin(lines, i):
+    if i + 1 >= len(lines) or not _short_of_the_margin(lines, i):
         return False  # a wrapped line of an entry runs to the margin
     styled = line.bold or line.italic or abs(line.size - list_size) > _SIZE_TOLERANCE
-    return styled or i == 0 or _more_space_above(lines, i)
+    if not (styled or i == 0 or _more_space_above(lines, i)):
+        return False
+    # the next line's shape last: it runs the entry-shape patterns, the costliest test here
+    return bool(_entry_shape_at(lines, i + 1, dated=False) or _LIST_MARK.match(lines[i + 1].text))
 
 
 def _short_of_the_margin(lines: Sequence[Line], i: int) -> bool:
