@@ -215,10 +215,10 @@ def read_pages(document: pymupdf.Document, settings: ExtractSettings, defer_ocr:
         result.warnings.append(
             f"line numbers in the margin were removed on {sum(1 for n in numbered if n)} pages"
         )
-    ordered: list[list[Line]] = []
-    for number, (page_text, drop) in enumerate(zip(pieces, numbered, strict=True)):
-        kept = [piece for i, piece in enumerate(page_text) if i not in drop]
-        ordered.append(reading_order(kept if number + 1 in result.ocr_pages else merge_pieces(kept)))
+    ordered = [
+        reading_order([piece for i, piece in enumerate(page_text) if i not in drop])
+        for page_text, drop in zip(pieces, numbered, strict=True)
+    ]
     ocr_sizes = [line.size for number in result.ocr_pages for line in ordered[number - 1]]
     usual = statistics.median(ocr_sizes) if ocr_sizes else 0.0
     result.pages = [

@@ -2,9 +2,9 @@
 
 Reading order is rebuilt from line coordinates rather than taken from `get_text(sort=True)`, which interleaves
 the two columns of a two-column page line by line. A page counts as two-column when enough lines sit wholly in
-each half of its text area; lines that cross the gutter (titles, wide figures) cut the page into bands, and
-inside a band the left column is read before the right one. A strip left blank across the whole page also
-ends a band.
+each half of its text area; lines that reach across the gutter into the next column (titles, wide figures)
+cut the page into bands, and inside a band the left column is read before the right one. A strip left blank
+across the whole page also ends a band.
 """
 
 from __future__ import annotations
@@ -146,6 +146,7 @@ def page_pieces(page: pymupdf.Page, page_number: int, textpage: pymupdf.TextPage
 
 
 _BAND = 4.0  # points: the height of the horizontal bands merged lines are filed under
+_CROSSING = -1  # the column of a line that runs across a gutter
 
 
 def _bands(line: Line) -> range:
@@ -157,8 +158,9 @@ def _merge_same_baseline(lines: Sequence[Line], any_gap: bool = False) -> list[L
 
     Pieces join when they overlap vertically by most of their height and, before columns are known, the gap
     between them is under a font size (three after a list marker such as "[12]" or "•"), narrower than any
-    gutter; once columns are known (`any_gap`), every piece of one column on one baseline joins. A piece
-    joins the latest merged line that qualifies.
+    gutter; once columns are known (`any_gap`), every piece of one column on one baseline joins, and pieces
+    of two columns join only across a word's space (a full-width line set in pieces), into a line across
+    the gutter. A piece joins the latest merged line that qualifies.
 
     Merged lines are filed under the horizontal bands they cover, so a piece is compared only with lines
     that share a band with it (two boxes that overlap vertically share one): near-linear time on pages of
@@ -171,13 +173,18 @@ def _merge_same_baseline(lines: Sequence[Line], any_gap: bool = False) -> list[L
         for index in candidates:
             left = merged[index]
             overlap = min(left.y1, line.y1) - max(left.y0, line.y0)
-            if overlap <= 0.5 * min(left.height, line.height) or left.column != line.column:
+            if overlap <= 0.5 * min(left.height, line.height):
                 continue
             gap = line.x0 - left.x1
-            reach = 3.0 if _LIST_MARKER.match(left.text) else 0.8
-            if gap >= -1 and (any_gap or gap < max(left.size, line.size) * reach):
+            if left.column == line.column:
+                reach = 3.0 if _LIST_MARKER.match(left.text) else 0.8
+                joins = any_gap or gap < max(left.size, line.size) * reach
+            else:
+                joins = gap < max(left.size, line.size) * 0.8
+            if gap >= -1 and joins:
                 merged[index] = replace(
                     left,
+                    column=left.column if left.column == line.column else _CROSSING,
                     x1=max(left.x1, line.x1),
                     y0=min(left.y0, line.y0),
                     y1=max(left.y1, line.y1),
@@ -198,11 +205,18 @@ def _merge_same_baseline(lines: Sequence[Line], any_gap: bool = False) -> list[L
     return merged
 
 
-def _gutters(lines: Sequence[Line]) -> list[float]:
-    """The x of each gutter between text columns (none on a one-column page).
+@dataclass(frozen=True)
+class _Gutter:
+    x: float  # the middle of the strip few lines cross: a line starting right of it is in the next column
+    text_from: float  # where that strip ends, and the next column's text begins
+
+
+def _gutters(lines: Sequence[Line]) -> list[_Gutter]:
+    """The gutters between text columns, left to right (none on a one-column page).
 
     A gutter is a vertical strip that few lines cross (full-width titles and captions may) compared with the
-    columns on either side, with at least `_MIN_COLUMN_LINES` lines wholly on each side of it.
+    columns on either side, with at least `_MIN_COLUMN_LINES` lines wholly on each side of it. In a ragged
+    column the strip begins where most lines end, before the longest ones do.
     """
     if len(lines) < 2 * _MIN_COLUMN_LINES:
         return []
@@ -230,23 +244,45 @@ def _gutters(lines: Sequence[Line]) -> list[float]:
             if x - start >= 4 and start > width * 0.15 and x < width * 0.85:
                 runs.append((start, x))
             start = None
-    gutters: list[float] = []
+    gutters: list[_Gutter] = []
     for run_start, run_end in runs:
         gutter = left_edge + (run_start + run_end) / 2
-        left = sum(1 for line in lines if line.x1 <= gutter and (not gutters or line.x0 >= gutters[-1]))
+        left = sum(1 for line in lines if line.x1 <= gutter and (not gutters or line.x0 >= gutters[-1].x))
         right = sum(1 for line in lines if line.x0 >= gutter)
         if left >= _MIN_COLUMN_LINES and right >= _MIN_COLUMN_LINES:
-            gutters.append(gutter)
+            gutters.append(_Gutter(gutter, left_edge + run_end))
     return gutters
 
 
-_CROSSING = -1  # the column of a line that runs across a gutter
-
-
-def _column(line: Line, gutters: Sequence[float]) -> int:
-    if any(line.x0 < gutter - 2 and line.x1 > gutter + 2 for gutter in gutters):
+def _column(line: Line, gutters: Sequence[_Gutter]) -> int:
+    """The line's column, or `_CROSSING` for a line that reaches across a gutter into the next column's text
+    (a line that only ends inside the gutter's strip is its column's longest)."""
+    if any(line.x0 < gutter.x - 2 and line.x1 > gutter.text_from + 2 for gutter in gutters):
         return _CROSSING
-    return sum(1 for gutter in gutters if line.x0 >= gutter - 2)
+    return _column_at(line.x0, gutters)
+
+
+def _column_at(x: float, gutters: Sequence[_Gutter]) -> int:
+    return sum(1 for gutter in gutters if x >= gutter.x - 2)
+
+
+def _overruns_in_their_columns(pieces: Sequence[Line], gutters: Sequence[_Gutter]) -> list[Line]:
+    """Each piece with its column. A piece reaching across a gutter while the next column prints text on its
+    baseline, over an em or more of it, is no full-width line but its column's overfull line (a URL that
+    cannot be broken): it keeps the column it starts in."""
+    placed = [replace(piece, column=_column(piece, gutters)) for piece in pieces]
+    for index, piece in enumerate(placed):
+        if piece.column != _CROSSING:
+            continue
+        starts_in = _column_at(piece.x0, gutters)
+        if any(
+            other.column > starts_in
+            and piece.x0 < other.x0 < piece.x1 - max(piece.size, other.size)  # printed over, not beside
+            and min(piece.y1, other.y1) - max(piece.y0, other.y0) > 0.5 * min(piece.height, other.height)
+            for other in placed
+        ):
+            placed[index] = replace(piece, column=starts_in)
+    return placed
 
 
 def _blank_strips(by_y: Sequence[Line]) -> list[float]:
@@ -267,11 +303,19 @@ def _blank_strips(by_y: Sequence[Line]) -> list[float]:
     return cuts
 
 
-def reading_order(lines: Sequence[Line]) -> list[Line]:
-    """The lines of one page in reading order, each tagged with its column (0 = leftmost)."""
-    gutters = _gutters(lines)
-    placed = [replace(line, column=_column(line, gutters)) for line in lines]
-    by_y = sorted(_merge_same_baseline(placed, any_gap=True), key=lambda line: (line.y0, line.x0))
+def reading_order(pieces: Sequence[Line]) -> list[Line]:
+    """The lines of one page in reading order, each tagged with its column (0 = leftmost).
+
+    Gutters are found on the pieces joined as before columns are known; then each piece, not each joined
+    line, takes its column and the pieces are joined again, so that no line joins two columns across a
+    gutter wider than a word's space (a number ending a justified line, set apart like a list marker, beside
+    the next column's line).
+    """
+    joined = _merge_same_baseline(pieces)
+    gutters = _gutters(joined)
+    if gutters:
+        joined = _merge_same_baseline(_overruns_in_their_columns(pieces, gutters))
+    by_y = sorted(_merge_same_baseline(joined, any_gap=True), key=lambda line: (line.y0, line.x0))
     if not gutters:
         return by_y
     ordered: list[Line] = []

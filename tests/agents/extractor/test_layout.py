@@ -6,6 +6,7 @@ import random
 from dataclasses import replace
 from pathlib import Path
 
+import pymupdf
 import pytest
 
 from refhound.agents.extractor.segment import join_lines
@@ -123,13 +124,18 @@ def _merge_by_scanning_all(lines: list[Line], any_gap: bool) -> list[Line]:
         for index in range(len(merged) - 1, -1, -1):
             left = merged[index]
             overlap = min(left.y1, line.y1) - max(left.y0, line.y0)
-            if overlap <= 0.5 * min(left.height, line.height) or left.column != line.column:
+            if overlap <= 0.5 * min(left.height, line.height):
                 continue
             gap = line.x0 - left.x1
-            reach = 3.0 if _LIST_MARKER.match(left.text) else 0.8
-            if gap >= -1 and (any_gap or gap < max(left.size, line.size) * reach):
+            if left.column == line.column:
+                reach = 3.0 if _LIST_MARKER.match(left.text) else 0.8
+                joins = any_gap or gap < max(left.size, line.size) * reach
+            else:
+                joins = gap < max(left.size, line.size) * 0.8
+            if gap >= -1 and joins:
                 merged[index] = replace(
                     left,
+                    column=left.column if left.column == line.column else -1,
                     x1=max(left.x1, line.x1),
                     y0=min(left.y0, line.y0),
                     y1=max(left.y1, line.y1),
@@ -156,3 +162,60 @@ def test_banded_baseline_merge_equals_the_scan_of_every_line(seed: int, any_gap:
         lines.append(Line(0, x0, y0, x0 + rng.uniform(3, 60), y0 + size * rng.uniform(0.8, 1.4), text, size,
                           rng.random() < 0.2, column=rng.choice([0, 0, 1])))  # fmt: skip
     assert _merge_same_baseline(lines, any_gap) == _merge_by_scanning_all(lines, any_gap)
+
+
+def _justified(x: float, y: float, words: list[str], width: float) -> list[Text]:
+    """One line of words each placed on its own and spread to fill `width`, as a typesetter sets them."""
+    lengths = [pymupdf.get_text_length(word, fontname="helv", fontsize=10) for word in words]
+    gap = (width - sum(lengths)) / (len(words) - 1)
+    pieces = []
+    for word, length in zip(words, lengths, strict=True):
+        pieces.append(Text(x, y, word))
+        x += length + gap
+    return pieces
+
+
+def test_a_number_ending_a_justified_line_does_not_join_the_next_columns_line(tmp_path: Path) -> None:
+    """A volume or a year that ends a justified line stands apart like a list marker ("92", "2011."); it
+    must not reach across the gutter to the line beside it, which would make one line of two columns and
+    read the rest of both columns out of order."""
+    lines = [
+        "Journal of Optimization Theory and Applications, 92",
+        "an essay in the social history of the",
+        "Review of Economic Studies, which gave",
+        "Cambridge University Press, pages 2011.",
+        "American Sociological Review, issue of",
+    ] * 2
+    left = [_justified(56, 100 + i * LINE, line.split(), 230) for i, line in enumerate(lines)]
+    right = [Text(306, 100 + i * LINE, f"{50 + i}. AUTHOR, A. A title of entry {50 + i}.") for i in range(10)]
+    texts = _texts(write_pdf(tmp_path / "justified.pdf", [[p for line in left for p in line] + right]))
+    assert texts == lines + [f"{50 + i}. AUTHOR, A. A title of entry {50 + i}." for i in range(10)]
+
+
+def test_the_longest_line_of_a_ragged_left_column_stays_in_its_column(tmp_path: Path) -> None:
+    """Most lines of a ragged column end well short of its measure, so the strip few lines cross begins
+    before the gutter does; a line filling the measure ends in that strip, not in the next column."""
+    short = "a shorter line of the left column"
+    left = [
+        Text(
+            56,
+            100 + i * LINE,
+            "a longer line of the left column, filling its measure" if i % 4 == 3 else short,
+        )
+        for i in range(12)
+    ]
+    right = [Text(306, 100 + i * LINE, f"right column line {i} with words") for i in range(12)]
+    texts = _texts(write_pdf(tmp_path / "ragged.pdf", [left + right]))
+    assert texts == [text.text for text in left] + [text.text for text in right]
+
+
+def test_a_long_url_overrunning_its_column_stays_in_it(tmp_path: Path) -> None:
+    """A URL that cannot be broken runs out of its column over the gutter and under the next column's text
+    (an overfull line); beside that text it is no full-width line, and the page's columns keep their order."""
+    url = "http://www.pbs.org/newshour/bb/vermont-city-come-rely-100-percent-renewable-energy/"
+    left = [f"left column line {i} with enough words" for i in range(12)]
+    left[6] = url
+    right = [f"right column line {i} with words" for i in range(12)]
+    pieces = [Text(56, 100 + i * LINE, text) for i, text in enumerate(left)]
+    pieces += [Text(306, 100 + i * LINE, text) for i, text in enumerate(right)]
+    assert _texts(write_pdf(tmp_path / "overfull.pdf", [pieces])) == left + right
