@@ -76,6 +76,8 @@ _SIZE_TOLERANCE = 0.8  # points
 _PART_NUMBER = re.compile(r"^\s*(?:[A-Z]|[IVX]{1,4})[.)]\s+")  # "B. Internet sources", "II) Archives"
 _NOT_A_PART_HEADING = re.compile(r"\d|[,;]|\.\s*$")
 _LIST_MARK = re.compile(r"^(?:[•▪■●◦‣∙·*–-]\s+|\[\d{1,4}\]\s*|\d{1,4}[.)]\s+)(?=\S)")  # "•", "[3]", "12."
+# An anonymous work's entry opens with its title in quotes: “Aeronautical Information Manual,” …
+_QUOTED_TITLE = re.compile(r"^[“\"«„‘]\s*[^\W\d_]")
 
 
 @dataclass(frozen=True)
@@ -147,17 +149,19 @@ def _part_heading(lines: Sequence[Line], i: int, list_size: float, heading_size:
     if not (styled or i == 0 or _more_space_above(lines, i)):
         return False
     # the next line's shape last: it runs the entry-shape patterns, the costliest test here
-    return bool(_entry_shape_at(lines, i + 1, dated=False) or _LIST_MARK.match(lines[i + 1].text))
+    following = lines[i + 1].text
+    return bool(
+        _LIST_MARK.match(following)
+        or _QUOTED_TITLE.match(following)
+        or _entry_shape_at(lines, i + 1, dated=False)
+    )
 
 
 def _short_of_the_margin(lines: Sequence[Line], i: int) -> bool:
-    """Line `i` ends before the last quarter of its column, as measured on the lines around it."""
+    """Line `i` ends before the last quarter of its column, as measured on the lines around it in that
+    column, on its page or the next (a part heading at the foot of a page, its entries overleaf)."""
     line = lines[i]
-    around = [
-        other
-        for other in lines[max(i - 5, 0) : i + 6]
-        if other.page == line.page and other.column == line.column
-    ]
+    around = [other for other in lines[max(i - 5, 0) : i + 6] if other.column == line.column]
     left, right = min(other.x0 for other in around), max(other.x1 for other in around)
     return line.x1 < right - 0.25 * (right - left)
 

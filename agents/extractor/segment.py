@@ -48,7 +48,9 @@ _AUTHOR_START = re.compile(
     r"|(?:—|–|-){2,}|_{3,})"
 )
 _EARLY_YEAR = re.compile(r"(?<!\d)(?:1[89]|20)\d\d[a-z]?(?:\)|[.:,]\s)")
-_ENDS_ENTRY = re.compile(r"[.)\]]\s*$|\d\s*$|(?:doi|arxiv|https?)\S*$", re.IGNORECASE)
+# A line ending an entry: a full stop (not after an initial, "ELIZABETH C.", where an author list wraps), a
+# bracket, a number, an identifier or a link.
+_ENDS_ENTRY = re.compile(r"(?<!\b[A-ZÀ-ÖØ-Þ])\.\s*$|[)\]]\s*$|\d\s*$|(?i:doi|arxiv|https?)\S*$")
 MID_PHRASE = re.compile(r"(?:[,;:&\-–]|\band|\bund|\bet|\bin)\s*$", re.IGNORECASE)
 _MIN_SEQUENCE = 3
 _MAX_ENTRY_LINES = 12
@@ -205,7 +207,7 @@ def _indent_opener(lines: Sequence[Line]) -> Callable[[Line, Line | None], bool]
     share = sum(map(indented, lines)) / len(lines)
     if not 0.08 <= share <= 0.92:
         return None
-    if not indented(lines[0]):  # hanging indents: an entry opens at the margin ...
+    if _hanging(lines, indented):  # hanging indents: an entry opens at the margin ...
 
         def opens_at_margin(line: Line, previous: Line | None) -> bool:
             # ... unless the line before broke off mid-sentence and this one does not open like a reference.
@@ -216,6 +218,31 @@ def _indent_opener(lines: Sequence[Line]) -> Callable[[Line, Line | None], bool]
 
     # First-line indents: an entry opens indented; a column's first line is a continuation unless indented.
     return lambda line, _previous: indented(line)
+
+
+def _hanging(lines: Sequence[Line], indented: Callable[[Line], bool]) -> bool:
+    """Whether a list is set with hanging indents rather than first-line ones, read from where the line after
+    an entry's last line starts: a last line ends as an entry does and short of its column (by a fifth of
+    its width), and the next entry, opening as one does, starts at the margin under hanging indents,
+    indented under first-line ones (a date before an entry's URL is no last line: a URL opens no entry).
+    With no such line, or as many of each, the first line tells."""
+    extent: dict[tuple[int, int], tuple[float, float]] = {}
+    for line in lines:
+        left, right = extent.get(_group_key(line), (line.x0, line.x1))
+        extent[_group_key(line)] = (min(left, line.x0), max(right, line.x1))
+
+    def last_line(line: Line) -> bool:
+        left, right = extent[_group_key(line)]
+        return line.x1 < right - 0.2 * (right - left) and bool(_ENDS_ENTRY.search(line.text))
+
+    votes = Counter(
+        indented(line)
+        for previous, line in pairwise(lines)
+        if _group_key(previous) == _group_key(line) and last_line(previous) and opening_shape(line.text)
+    )
+    if votes[True] != votes[False]:
+        return votes[False] > votes[True]
+    return not indented(lines[0])
 
 
 def _gap_opener(lines: Sequence[Line]) -> Callable[[Line, Line | None], bool] | None:

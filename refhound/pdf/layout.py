@@ -254,35 +254,30 @@ def _gutters(lines: Sequence[Line]) -> list[_Gutter]:
     return gutters
 
 
-def _column(line: Line, gutters: Sequence[_Gutter]) -> int:
+def _column(line: Line, gutters: Sequence[_Gutter], left_edge: float) -> int:
     """The line's column, or `_CROSSING` for a line that reaches across a gutter into the next column's text
-    (a line that only ends inside the gutter's strip is its column's longest)."""
-    if any(line.x0 < gutter.x - 2 and line.x1 > gutter.text_from + 2 for gutter in gutters):
-        return _CROSSING
+    (a line that only ends inside the gutter's strip is its column's longest, and one set in its column
+    that runs on into the next as a single token is its column's overfull line)."""
+    for k, gutter in enumerate(gutters):
+        if line.x0 < gutter.x - 2 and line.x1 > gutter.text_from + 2:
+            column_from = gutters[k - 1].text_from if k else left_edge
+            return _column_at(line.x0, gutters) if _overfull(line, gutter, column_from) else _CROSSING
     return _column_at(line.x0, gutters)
+
+
+def _overfull(line: Line, gutter: _Gutter, column_from: float) -> bool:
+    """Whether the line starts in its column (within three ems of where the column's text starts: an entry's
+    indent, not a centred line) and what runs past the gutter is one token reaching four ems or more into
+    the next column: only a word that cannot be broken, such as a URL, runs out of its column, and a
+    full-width line has spaces there. Where the gutter falls in the text is estimated from its width."""
+    if not 0 <= line.x0 - column_from <= 3 * line.size or line.x1 < gutter.text_from + 4 * line.size:
+        return False
+    at = int(len(line.text) * (gutter.x - line.x0) / (line.x1 - line.x0))
+    return " " not in line.text[at:].strip()
 
 
 def _column_at(x: float, gutters: Sequence[_Gutter]) -> int:
     return sum(1 for gutter in gutters if x >= gutter.x - 2)
-
-
-def _overruns_in_their_columns(pieces: Sequence[Line], gutters: Sequence[_Gutter]) -> list[Line]:
-    """Each piece with its column. A piece reaching across a gutter while the next column prints text on its
-    baseline, over an em or more of it, is no full-width line but its column's overfull line (a URL that
-    cannot be broken): it keeps the column it starts in."""
-    placed = [replace(piece, column=_column(piece, gutters)) for piece in pieces]
-    for index, piece in enumerate(placed):
-        if piece.column != _CROSSING:
-            continue
-        starts_in = _column_at(piece.x0, gutters)
-        if any(
-            other.column > starts_in
-            and piece.x0 < other.x0 < piece.x1 - max(piece.size, other.size)  # printed over, not beside
-            and min(piece.y1, other.y1) - max(piece.y0, other.y0) > 0.5 * min(piece.height, other.height)
-            for other in placed
-        ):
-            placed[index] = replace(piece, column=starts_in)
-    return placed
 
 
 def _blank_strips(by_y: Sequence[Line]) -> list[float]:
@@ -314,7 +309,10 @@ def reading_order(pieces: Sequence[Line]) -> list[Line]:
     joined = _merge_same_baseline(pieces)
     gutters = _gutters(joined)
     if gutters:
-        joined = _merge_same_baseline(_overruns_in_their_columns(pieces, gutters))
+        left_edge = min(piece.x0 for piece in pieces)
+        joined = _merge_same_baseline(
+            [replace(piece, column=_column(piece, gutters, left_edge)) for piece in pieces]
+        )
     by_y = sorted(_merge_same_baseline(joined, any_gap=True), key=lambda line: (line.y0, line.x0))
     if not gutters:
         return by_y

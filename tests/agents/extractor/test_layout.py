@@ -209,13 +209,15 @@ def test_the_longest_line_of_a_ragged_left_column_stays_in_its_column(tmp_path: 
     assert texts == [text.text for text in left] + [text.text for text in right]
 
 
-def test_a_long_url_overrunning_its_column_stays_in_it(tmp_path: Path) -> None:
-    """A URL that cannot be broken runs out of its column over the gutter and under the next column's text
-    (an overfull line); beside that text it is no full-width line, and the page's columns keep their order."""
+@pytest.mark.parametrize("beside", [12, 4])
+def test_a_long_url_overrunning_its_column_stays_in_it(tmp_path: Path, beside: int) -> None:
+    """A URL that cannot be broken runs out of its column over the gutter, under the next column's text or
+    where that column has none (an overfull line): one token past the gutter is no full-width line, and the
+    page's columns keep their order."""
     url = "http://www.pbs.org/newshour/bb/vermont-city-come-rely-100-percent-renewable-energy/"
     left = [f"left column line {i} with enough words" for i in range(12)]
     left[6] = url
-    right = [f"right column line {i} with words" for i in range(12)]
+    right = [f"right column line {i} with words" for i in range(beside)]
     pieces = [Text(56, 100 + i * LINE, text) for i, text in enumerate(left)]
     pieces += [Text(306, 100 + i * LINE, text) for i, text in enumerate(right)]
     assert _texts(write_pdf(tmp_path / "overfull.pdf", [pieces])) == left + right

@@ -187,3 +187,120 @@ def test_a_part_heading_is_read_before_entries_opening_with_initials_and_a_surna
     assert [reference.raw for reference in extraction.references] == [
         f"{first} {second}" for entries in CAPITAL_SURNAMES.values() for first, second in entries
     ]
+
+
+QUOTED_FIRST = [  # a part whose first entry opens with a quoted title (an anonymous work)
+    ("“Aeronautical Information Manual,” Federal Aviation Administration, Washington, DC,", "February 2012."),
+    (
+        "GREEF, ALBERT D. The Commercial Paper House in the United States. Cambridge:",
+        "Harvard University Press, 1938.",
+    ),
+    ("TRINER, GAIL D. Banking and Economic Development: Brazil, 1889-1930. New York:", "Palgrave, 2000."),
+]
+
+
+def test_a_part_heading_before_an_entry_opening_with_a_quoted_title_is_left_out(tmp_path: Path) -> None:
+    pieces = [
+        Text(72, 90, "References", size=12, bold=True),
+        Text(72, 90 + 2 * LINE, "Data sources", bold=True),
+    ]
+    for i, (first, second) in enumerate(QUOTED_FIRST):
+        pieces += [Text(72, 90 + (3 + 2 * i) * LINE, first), Text(86, 90 + (4 + 2 * i) * LINE, second)]
+    extraction = extract_pdf(write_pdf(tmp_path / "quoted.pdf", [body(50), pieces]))
+    # The anonymous work, with no authors and no venue read, is set aside by the plausibility gate: the
+    # list is whole when every entry was read, whichever side of the gate it fell on.
+    read = sorted([*extraction.references, *extraction.set_aside], key=lambda reference: int(reference.id))
+    assert [reference.raw for reference in read] == [f"{a} {b}" for a, b in QUOTED_FIRST]
+
+
+FIRST_LINE_INDENTED = [
+    (
+        "GREEF, ALBERT D. The Commercial Paper House in the United States. Cambridge: Harvard",
+        "University Press, 1938.",
+    ),
+    ("TRINER, GAIL D. Banking and Economic Development: Brazil. New York: Palgrave, 2000.", None),
+    (
+        "ZIV, JACOB AND ABRAHAM LEMPEL. A universal algorithm for sequential data compression.",
+        "TIT, 23(3):337-343, 1977.",
+    ),
+    ("DUDDINGTON, J. eSpeak Text to Speech. Technical report, 2007.", None),
+    ("FONIO, FILIPPO. Rassegna bibliografica foscoliana. Franco-Italica, n. 29-30 (2006),", "p. 234-237."),
+]
+
+
+def test_a_list_set_with_first_line_indents_is_read_so_when_its_first_line_is_not_indented(
+    tmp_path: Path,
+) -> None:
+    """An unindented line ahead of the first entry (here a part heading with dates, which reads as no part
+    heading) does not turn a list set with first-line indents into one with hanging indents: the lines
+    after an entry's short last line say where entries open."""
+    pieces = [
+        Text(72, 90, "References", size=12, bold=True),
+        Text(72, 90 + 2 * LINE, "Newspapers, 1890-1910"),
+    ]
+    y = 90 + 3 * LINE
+    for first, second in FIRST_LINE_INDENTED:
+        pieces.append(Text(86, y, first))
+        y += LINE
+        if second:
+            pieces.append(Text(72, y, second))
+            y += LINE
+    extraction = extract_pdf(write_pdf(tmp_path / "first-line.pdf", [body(50), pieces]))
+    raws = [reference.raw for reference in extraction.references]
+    for first, second in FIRST_LINE_INDENTED:
+        assert " ".join(filter(None, [first, second])) in raws
+
+
+def test_a_line_ending_with_an_initial_does_not_end_an_entry(tmp_path: Path) -> None:
+    """Authors in capitals wrap after an initial ("ELIZABETH C.") and the next line opens with a surname and
+    a year ("BOTHA, 1993,"): that line goes on the entry the hanging indent says it belongs to."""
+    entries = [
+        (
+            "WHITE, JEANNETTE S. Baring Slavery's Darkest Secrets: Charles",
+            "Chesnutt's Conjure Tales. The Southern Literary Journal 27 (1994): 85-103.",
+        ),
+        (
+            "GEGGUS, KARL MICHAEL, ANDREW JOHNSON, ELIZABETH C.",
+            "BOTHA, 1993, A model-based approach to sheet music recognition, Elektron 10(1): 25-29.",
+        ),
+        ("———. Distant Reading. London: Verso, 2013.", None),
+        (
+            "MORETTI, FRANCO, MATTHEW JOCKERS, AND JOHN V.",
+            "PRICE, 2012, Graphs, Maps, Trees: Abstract Models for Literary History.",
+        ),
+    ]
+    pieces = [Text(72, 90, "Literature Cited", size=12, bold=True)]
+    y = 90 + 2 * LINE
+    for first, second in entries:
+        pieces.append(Text(72, y, first))
+        y += LINE
+        if second:
+            pieces.append(Text(86, y, second))
+            y += LINE
+    extraction = extract_pdf(write_pdf(tmp_path / "initials.pdf", [body(50), pieces]))
+    assert [reference.raw for reference in extraction.references] == [
+        " ".join(filter(None, entry)) for entry in entries
+    ]
+
+
+def test_a_part_heading_at_the_foot_of_a_page_is_left_out_of_the_list_on_the_next(tmp_path: Path) -> None:
+    """The reference heading and the first part's heading end a page, the entries begin on the next: the
+    part heading is measured against the list's column there, not against itself alone."""
+    first_page = [
+        *body(50),
+        Text(72, 100 + 51 * LINE, "REFERENCES"),
+        Text(72, 100 + 52.5 * LINE, "Secondary sources", size=9, bold=True),
+    ]
+    parts = [entries[:1] for entries in PARTS.values()][:3]  # a short list: too few entries to stand alone
+    pieces, y = [], 100.0
+    for part, entries in zip(PARTS, parts, strict=False):
+        if pieces:
+            pieces.append(Text(72, y, part, size=9, bold=True))
+            y += 1.5 * LINE
+        for first, second in entries:
+            pieces += [Text(72, y, first), Text(86, y + LINE, second)]
+            y += 2.5 * LINE
+    extraction = extract_pdf(write_pdf(tmp_path / "foot.pdf", [body(50), first_page, pieces]))
+    assert [reference.raw for reference in extraction.references] == [
+        f"{first} {second}" for entries in parts for first, second in entries
+    ]
