@@ -159,11 +159,16 @@ def _part_heading(lines: Sequence[Line], i: int, list_size: float, heading_size:
 
 def _short_of_the_margin(lines: Sequence[Line], i: int) -> bool:
     """Line `i` ends before the last quarter of its column, as measured on the lines around it in that
-    column, on its page or the next (a part heading at the foot of a page, its entries overleaf)."""
+    column, on its page or the next (a part heading at the foot of a page, its entries overleaf). Alone in
+    its column (at the foot of a column, its entries at the head of the next), it is shorter than three
+    quarters of the widest line around it."""
     line = lines[i]
-    around = [other for other in lines[max(i - 5, 0) : i + 6] if other.column == line.column]
-    left, right = min(other.x0 for other in around), max(other.x1 for other in around)
-    return line.x1 < right - 0.25 * (right - left)
+    around = lines[max(i - 5, 0) : i + 6]
+    in_column = [other for other in around if other.column == line.column]
+    if len(in_column) > 1:
+        left, right = min(other.x0 for other in in_column), max(other.x1 for other in in_column)
+        return line.x1 < right - 0.25 * (right - left)
+    return line.x1 - line.x0 < 0.75 * max(other.x1 - other.x0 for other in around)
 
 
 def _more_space_above(lines: Sequence[Line], i: int) -> bool:

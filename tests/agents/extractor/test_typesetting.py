@@ -304,3 +304,23 @@ def test_a_part_heading_at_the_foot_of_a_page_is_left_out_of_the_list_on_the_nex
     assert [reference.raw for reference in extraction.references] == [
         f"{first} {second}" for entries in parts for first, second in entries
     ]
+
+
+def test_a_part_heading_at_the_foot_of_a_column_is_left_out_of_the_list_in_the_next(tmp_path: Path) -> None:
+    """The reference heading and a plain part heading end the left column, the numbered entries fill the
+    right one: the part heading is measured against the list's lines in the next column."""
+    left = [Text(72, 100 + i * LINE, f"left column body text line {i} and so on") for i in range(50)]
+    left += [Text(72, 100 + 51 * LINE, "References", bold=True), Text(72, 100 + 52 * LINE, "Data sources")]
+    entries = [
+        ("[1] PATE, C. MARVIN. What Does the Future", "Hold? Views on the End Times. Baker, 2010."),
+        ("[2] BOGGIANO, A. K., & KATZ, P. (1991).", "Maladaptive achievement patterns. JSI, 47."),
+        ("[3] T. R. LAPP, “Guidance and control using", "predictive control,” thesis, MIT, 2004."),
+        ("[4] MACPHERSON, JAMES. 1765. The Works of", "Ossian. London: Becket and Dehondt."),
+    ]
+    right = []
+    for i, (first, second) in enumerate(entries):
+        right += [Text(318, 100 + 2 * i * LINE, first), Text(306, 100 + (2 * i + 1) * LINE, second)]
+    extraction = extract_pdf(write_pdf(tmp_path / "column-foot.pdf", [left + right]))
+    assert [reference.raw for reference in extraction.references] == [
+        f"{a.split('] ', 1)[1]} {b}" for a, b in entries
+    ]
