@@ -171,28 +171,8 @@ def _merge_same_baseline(lines: Sequence[Line], any_gap: bool = False) -> list[L
     for line in sorted(lines, key=lambda line: line.x0):
         candidates = sorted({index for band in _bands(line) for index in by_band.get(band, ())}, reverse=True)
         for index in candidates:
-            left = merged[index]
-            overlap = min(left.y1, line.y1) - max(left.y0, line.y0)
-            if overlap <= 0.5 * min(left.height, line.height):
-                continue
-            gap = line.x0 - left.x1
-            if left.column == line.column:
-                reach = 3.0 if _LIST_MARKER.match(left.text) else 0.8
-                joins = any_gap or gap < max(left.size, line.size) * reach
-            else:
-                joins = gap < max(left.size, line.size) * 0.8
-            if gap >= -1 and joins:
-                merged[index] = replace(
-                    left,
-                    column=left.column if left.column == line.column else _CROSSING,
-                    x1=max(left.x1, line.x1),
-                    y0=min(left.y0, line.y0),
-                    y1=max(left.y1, line.y1),
-                    text=f"{left.text} {line.text}",
-                    size=left.size if len(left.text) >= len(line.text) else line.size,
-                    bold=left.bold and line.bold,
-                    italic=left.italic and line.italic,
-                )
+            if _joins(merged[index], line, any_gap):
+                merged[index] = _joined(merged[index], line)
                 for band in _bands(merged[index]):  # the merged box may reach a band further up or down
                     filed = by_band.setdefault(band, [])
                     if index not in filed:
@@ -203,6 +183,34 @@ def _merge_same_baseline(lines: Sequence[Line], any_gap: bool = False) -> list[L
             for band in _bands(line):
                 by_band.setdefault(band, []).append(len(merged) - 1)
     return merged
+
+
+def _joins(left: Line, line: Line, any_gap: bool) -> bool:
+    """Whether `line`, to the right of `left`, goes on it (the rule `_merge_same_baseline` describes)."""
+    if min(left.y1, line.y1) - max(left.y0, line.y0) <= 0.5 * min(left.height, line.height):
+        return False
+    gap = line.x0 - left.x1
+    if gap < -1:
+        return False
+    if left.column != line.column:
+        return gap < max(left.size, line.size) * 0.8
+    reach = 3.0 if _LIST_MARKER.match(left.text) else 0.8
+    return any_gap or gap < max(left.size, line.size) * reach
+
+
+def _joined(left: Line, line: Line) -> Line:
+    """`left` with `line` joined on: one line across the gutter when they stand in two columns."""
+    return replace(
+        left,
+        column=left.column if left.column == line.column else _CROSSING,
+        x1=max(left.x1, line.x1),
+        y0=min(left.y0, line.y0),
+        y1=max(left.y1, line.y1),
+        text=f"{left.text} {line.text}",
+        size=left.size if len(left.text) >= len(line.text) else line.size,
+        bold=left.bold and line.bold,
+        italic=left.italic and line.italic,
+    )
 
 
 @dataclass(frozen=True)

@@ -66,6 +66,11 @@ def column(lines: Sequence[str], x: float, y: float, indent: float = 0.0, hangin
     return pieces
 
 
+def entry_lines(entries: Sequence[tuple[str, str | None]]) -> list[str]:
+    """`column`'s lines for entries of a first line and a continuation (None or empty when there is none)."""
+    return [line for first, second in entries for line in (first, f"\t{second}" if second else "") if line]
+
+
 def body(count: int, x: float = 72.0, y: float = 100.0, width_chars: int = 80) -> list[Text]:
     """Filler paragraphs of body text."""
     sentence = "The method is evaluated on three corpora and compared with strong baselines in detail "

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from pathlib import Path
 
 import pymupdf
@@ -11,7 +10,7 @@ import pytest
 
 from refhound.agents.extractor.segment import join_lines
 from refhound.pdf.document import open_pdf, read_pages
-from refhound.pdf.layout import _LIST_MARKER, Line, _merge_same_baseline, clean_text
+from refhound.pdf.layout import Line, _joined, _joins, _merge_same_baseline, clean_text
 from refhound.settings import ExtractSettings
 from tests.agents.extractor.pdfmaker import LINE, Text, body, write_pdf
 
@@ -122,27 +121,8 @@ def _merge_by_scanning_all(lines: list[Line], any_gap: bool) -> list[Line]:
     merged: list[Line] = []
     for line in sorted(lines, key=lambda line: line.x0):
         for index in range(len(merged) - 1, -1, -1):
-            left = merged[index]
-            overlap = min(left.y1, line.y1) - max(left.y0, line.y0)
-            if overlap <= 0.5 * min(left.height, line.height):
-                continue
-            gap = line.x0 - left.x1
-            if left.column == line.column:
-                reach = 3.0 if _LIST_MARKER.match(left.text) else 0.8
-                joins = any_gap or gap < max(left.size, line.size) * reach
-            else:
-                joins = gap < max(left.size, line.size) * 0.8
-            if gap >= -1 and joins:
-                merged[index] = replace(
-                    left,
-                    column=left.column if left.column == line.column else -1,
-                    x1=max(left.x1, line.x1),
-                    y0=min(left.y0, line.y0),
-                    y1=max(left.y1, line.y1),
-                    text=f"{left.text} {line.text}",
-                    size=left.size if len(left.text) >= len(line.text) else line.size,
-                    bold=left.bold and line.bold,
-                )
+            if _joins(merged[index], line, any_gap):
+                merged[index] = _joined(merged[index], line)
                 break
         else:
             merged.append(line)

@@ -14,7 +14,7 @@ import pytest
 from refhound.agents.extractor import extract_pdf
 from refhound.agents.extractor.segment import _gap_opener, _narrower_group
 from refhound.pdf.layout import Line
-from tests.agents.extractor.pdfmaker import LINE, Text, body, write_pdf
+from tests.agents.extractor.pdfmaker import LINE, Text, body, column, entry_lines, write_pdf
 
 ENTRIES = [  # two lines each, the second indented (hanging indents)
     ("Abel, K. (2012). Works councils and collective bargaining in Germany.", "Berlin: Duncker und Humblot."),
@@ -343,14 +343,10 @@ CAPITALS = [
 
 
 def test_a_bibliography_in_capitals_wins_over_a_tables_sources(tmp_path: Path) -> None:
-    bibliography = [Text(72, 90, "Bibliography", size=12, bold=True)]
-    y = 110.0
-    for first, second in CAPITALS:
-        bibliography.append(Text(72, y, first))
-        y += LINE
-        if second:
-            bibliography.append(Text(86, y, second))
-            y += LINE
+    bibliography = [
+        Text(72, 90, "Bibliography", size=12, bold=True),
+        *column(entry_lines(CAPITALS), 72, 110, indent=14),
+    ]
     table = [
         Text(72, 90, "Table 3: Union density in six countries, 1980-2000", size=10, bold=True),
         *[

@@ -10,7 +10,7 @@ from pathlib import Path
 import pymupdf
 
 from refhound.agents.extractor import extract_pdf
-from tests.agents.extractor.pdfmaker import LINE, Text, body, write_pdf
+from tests.agents.extractor.pdfmaker import LINE, Text, body, column, entry_lines, write_pdf
 
 SIZE = 10.0
 SMALL = 0.8 * SIZE
@@ -238,13 +238,7 @@ def test_a_list_set_with_first_line_indents_is_read_so_when_its_first_line_is_no
         Text(72, 90, "References", size=12, bold=True),
         Text(72, 90 + 2 * LINE, "Newspapers, 1890-1910"),
     ]
-    y = 90 + 3 * LINE
-    for first, second in FIRST_LINE_INDENTED:
-        pieces.append(Text(86, y, first))
-        y += LINE
-        if second:
-            pieces.append(Text(72, y, second))
-            y += LINE
+    pieces += column(entry_lines(FIRST_LINE_INDENTED), 72, 90 + 3 * LINE, indent=14, hanging=False)
     extraction = extract_pdf(write_pdf(tmp_path / "first-line.pdf", [body(50), pieces]))
     raws = [reference.raw for reference in extraction.references]
     for first, second in FIRST_LINE_INDENTED:
@@ -269,14 +263,10 @@ def test_a_line_ending_with_an_initial_does_not_end_an_entry(tmp_path: Path) -> 
             "PRICE, 2012, Graphs, Maps, Trees: Abstract Models for Literary History.",
         ),
     ]
-    pieces = [Text(72, 90, "Literature Cited", size=12, bold=True)]
-    y = 90 + 2 * LINE
-    for first, second in entries:
-        pieces.append(Text(72, y, first))
-        y += LINE
-        if second:
-            pieces.append(Text(86, y, second))
-            y += LINE
+    pieces = [
+        Text(72, 90, "Literature Cited", size=12, bold=True),
+        *column(entry_lines(entries), 72, 90 + 2 * LINE, indent=14),
+    ]
     extraction = extract_pdf(write_pdf(tmp_path / "initials.pdf", [body(50), pieces]))
     assert [reference.raw for reference in extraction.references] == [
         " ".join(filter(None, entry)) for entry in entries
