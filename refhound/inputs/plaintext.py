@@ -35,7 +35,9 @@ _FIRST_WORD = re.compile(r"[^\W\d_]+")
 _PARTICLE_NAME = re.compile(
     r"^(?:(?:van|von|der|den|de|del|della|di|da|dos|du|la|le|ter|ten)\s+)+[A-Z][\w'’-]*[,\s]"
 )
-_LINES_PER_PARAGRAPH = 6  # more than this on average: blank lines are incidental, not separators
+# More lines than this a reference on average: the cue (labels, bullets, blank lines) is incidental, not
+# what separates the references.
+_LINES_PER_REFERENCE = 6
 
 
 @dataclass
@@ -60,13 +62,18 @@ def _numbered_starts(lines: list[str]) -> set[int]:
         if (expected is None and number < 1800) or number == expected:
             starts.add(index)
             expected = number + 1
-    return starts if len(starts) >= 2 else set()
+    return starts
 
 
 def _paragraph_starts(lines: list[str]) -> set[int]:
-    starts = {i for i, line in enumerate(lines) if line.strip() and (i == 0 or not lines[i - 1].strip())}
+    return {i for i, line in enumerate(lines) if line.strip() and (i == 0 or not lines[i - 1].strip())}
+
+
+def _separates(starts: set[int], lines: list[str]) -> bool:
+    """Whether a cue's starts cut the list into references: at least two, of a few lines each on average
+    (a list of one reference a line where two lines keep their "54." and "55." is not a numbered list)."""
     filled = sum(1 for line in lines if line.strip())
-    return starts if len(starts) >= 2 and len(starts) * _LINES_PER_PARAGRAPH >= filled else set()
+    return len(starts) >= 2 and len(starts) * _LINES_PER_REFERENCE >= filled
 
 
 def _line_starts(lines: list[str]) -> set[int]:
@@ -123,8 +130,8 @@ def _chunks(text: str, markdown: bool, max_chars: int | None) -> list[_Chunk]:
     if markdown:
         lines = [_MARKDOWN_EMPHASIS.sub(r"\2", _MARKDOWN_LINK.sub(r"\1 \2", line)) for line in lines]
     bullets = {i for i, line in enumerate(lines) if _BULLET.match(line)}
-    starts = _numbered_starts(lines) or (bullets if len(bullets) >= 2 else set())
-    starts = starts or _paragraph_starts(lines) or _line_starts(lines)
+    cues = (_numbered_starts(lines), bullets, _paragraph_starts(lines))
+    starts = next((cue for cue in cues if _separates(cue, lines)), None) or _line_starts(lines)
     starts |= {*huge, *(_next_filled(lines, i) for i in huge)}
     chunks: list[_Chunk] = []
     for index, line in enumerate(lines):

@@ -434,6 +434,46 @@ def test_numbering_must_count_up(tmp_path: Path) -> None:
     assert [ref.parsed.year for ref in read.references] == [2019, 2016]
 
 
+def test_a_few_labelled_lines_in_a_list_of_one_reference_a_line_do_not_number_it(tmp_path: Path) -> None:
+    """References pasted from several sources, one a line, some keeping their number ("54.", "55."): two
+    labels that count up do not make the other lines continuations of them."""
+    text = (
+        "Sutskever, I., Vinyals, O., & Le, Q. V. (2014). Sequence to sequence learning. In NIPS.\n"
+        "54. Kingma, D. P., & Ba, J. (2015). Adam: A method for stochastic optimization. In ICLR.\n"
+        "He, K., Zhang, X., Ren, S., & Sun, J. (2016). Deep residual learning. In CVPR.\n"
+        "Vaswani, A., et al. (2017). Attention is all you need. In NeurIPS.\n"
+        "Devlin, J., & Toutanova, K. (2019). BERT: Pre-training of deep transformers. In NAACL.\n"
+        "Radford, A., & Kim, J. W. (2021). Learning transferable visual models. In ICML.\n"
+        "Chen, T., & Kornblith, S. (2020). A simple framework for contrastive learning. In ICML.\n"
+        "Lewis, P., & Perez, E. (2020). Retrieval-augmented generation. In NeurIPS.\n"
+        "Bahdanau, D., Cho, K., & Bengio, Y. (2015). Neural machine translation. In ICLR.\n"
+        "Mikolov, T., et al. (2013). Distributed representations of words and phrases. In NIPS.\n"
+        "Pennington, J., Socher, R., & Manning, C. (2014). GloVe: Global vectors. In EMNLP.\n"
+        "Hochreiter, S., & Schmidhuber, J. (1997). Long short-term memory. Neural Computation.\n"
+        "Srivastava, N., et al. (2014). Dropout: A simple way to prevent overfitting. JMLR.\n"
+        "55. Ioffe, S., & Szegedy, C. (2015). Batch normalization. In ICML.\n"
+        "Goodfellow, I., et al. (2014). Generative adversarial nets. In NIPS.\n"
+    )
+    read = read_input(write(tmp_path, "refs.txt", text))
+    assert [ref.parsed.year for ref in read.references] == [
+        2014,
+        2015,
+        2016,
+        2017,
+        2019,
+        2021,
+        2020,
+        2020,
+        2015,
+        2013,
+        2014,
+        1997,
+        2014,
+        2015,
+        2014,
+    ]
+
+
 def test_a_line_opening_with_a_name_particle_starts_a_reference(tmp_path: Path) -> None:
     text = (
         "Sutskever, I., Vinyals, O., & Le, Q. V. (2014). Sequence to sequence learning. In NIPS.\n"
@@ -458,7 +498,7 @@ def test_paragraphs_and_lines(tmp_path: Path) -> None:
     lines = (
         "Devlin, J., & Toutanova, K. (2019). BERT: Pre-training of deep bidirectional transformers for lan-\n"
         "guage understanding. In Proceedings of NAACL-HLT.\n"
-        "He, K., & Sun, J. (2016). Deep residual learning for image recognition. In CVPR.\n"
+        "He, K., & Sun, J. (2016). Deep residual learning. In CVPR.\n"
         "Kingma, D. P., & Ba, J. (2015). Adam: A method for stochastic optimization. In ICLR.\n"
     )
     read = read_input(write(tmp_path, "refs", lines))
