@@ -410,11 +410,9 @@ def check_venue(
             "the same time: papers are presented at both",
             Severity.MINOR,
         )
+    if _journal_version(ours, theirs):
+        return result(S.BENIGN, "journal_version", "conference vs journal version")
     if ours.key is not None and theirs.key is not None:
-        kinds = {ours.kind, theirs.kind}
-        # A journal article extending a conference or workshop paper is the same work's other version.
-        if VenueKind.JOURNAL in kinds and kinds & {VenueKind.CONFERENCE, VenueKind.WORKSHOP}:
-            return result(S.BENIGN, "journal_version", "conference vs journal version")
         if _host(ours) == _host(theirs):
             # Findings and Student Research Workshop papers are accepted by the conference and published
             # beside its main proceedings: citing one volume for another is a slip, not another event.
@@ -457,6 +455,20 @@ def check_venue(
             Severity.MAJOR,
         )
     return result(S.MISMATCH, "differs", f"different venue (similarity {similarity:.2f})")
+
+
+def _journal_version(ours: VenueInfo, theirs: VenueInfo) -> bool:
+    """A journal article extending a conference or workshop paper: the same work's other version. The
+    journal must be a series the table knows (a journal nobody has heard of may be invented); the
+    proceedings need not be ("Communications of the ACM" 1995 for a workshop paper of 1992 whose
+    proceedings are in no series)."""
+    journal = next((venue for venue in (ours, theirs) if venue.kind is VenueKind.JOURNAL), None)
+    other = theirs if journal is ours else ours
+    return (
+        journal is not None
+        and journal.key is not None
+        and other.kind in (VenueKind.CONFERENCE, VenueKind.WORKSHOP)
+    )
 
 
 _ACRONYM = re.compile(r"\b[A-Z]{3,}\b")

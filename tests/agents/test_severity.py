@@ -414,6 +414,24 @@ def test_an_unrecognised_journal_for_a_known_conference_stays_minor() -> None:
     assert j.verdict is Verdict.METADATA_ERROR and j.severity is Severity.MINOR, j.fields
 
 
+def test_a_known_journal_for_a_workshop_paper_of_no_known_series_is_its_journal_version() -> None:
+    # WordNet: a workshop paper of 1992, cited as its Communications of the ACM article of 1995.
+    wordnet = Record(
+        source="dblp",
+        source_id="conf/naacl/Miller92",
+        source_version="test",
+        title="WordNet: A Lexical Database for English",
+        authors=["George A. Miller"],
+        venue="Speech and Natural Language: Proceedings of a Workshop Held at Harriman, New York, 1992",
+        year=1992,
+        entry_type="inproceedings",
+    )
+    j = judged(wordnet, venue="Communications of the ACM", year=1995)
+    assert field(j, "venue").level == "venue.journal_version"
+    assert field(j, "year").level == "year.journal_version"
+    assert j.severity is not Severity.MAJOR
+
+
 def test_one_major_field_makes_the_whole_error_major() -> None:
     j = judged(FEDAVG, year=2016, venue="International Conference on Machine Learning")
     assert field(j, "year").severity is Severity.MINOR and field(j, "venue").severity is Severity.MAJOR
