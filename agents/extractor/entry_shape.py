@@ -71,12 +71,20 @@ _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
 )
 
-# "Jacob Devlin, Ming-Wei Chang, and …", "Anant K. Agarwal, Ivan …": given names first, two names at least.
-# Only a list's run of such lines says "reference list"; a single one may be a wrapped author list.
+# "Jacob Devlin, Ming-Wei Chang, and …", "Anant K. Agarwal, Ivan …": given names first, two names at least;
+# in capitals or small capitals too ("JENNIFER LEES-MARSHMENT, BRIAN CONLEY, AND …"). Only a list's run of
+# such lines says "reference list"; a single one may be a wrapped author list.
 _GIVEN_NAME = rf"[{UPPER}][{LOWER}]+(?:-[{UPPER}][{LOWER}]+)?"
+_CAPS_NAME = rf"[{UPPER}][{UPPER}'’]+(?:-[{UPPER}][{UPPER}'’]+)?"
+
+
+def _given_first(given: str, family: str, conjunction: str) -> str:
+    name = rf"{given}(?:\s+[{UPPER}]\.?)*\s+(?:(?i:{_PARTICLE})\s+)*{family}"
+    return rf"{name}(?:,\s+(?:{conjunction}\s+)?|\s+{conjunction}\s+){name}"
+
+
 _GIVEN_FIRST = re.compile(
-    rf"^{_GIVEN_NAME}(?:\s+[{UPPER}]\.?)*\s+(?:(?i:{_PARTICLE})\s+)*{_SURNAME}"
-    rf"(?:,\s+(?:and\s+)?|\s+and\s+){_GIVEN_NAME}(?:\s+[{UPPER}]\.?)*\s+{_SURNAME}"
+    rf"^(?:{_given_first(_GIVEN_NAME, _SURNAME, 'and')}|{_given_first(_CAPS_NAME, _CAPS_NAME, 'AND')})"
 )
 
 _EARLY_YEAR = re.compile(rf"{_YEAR}|\bn\.\s?d\.|\bo\.\s?J\.|\bforthcoming\b|\bin press\b", re.IGNORECASE)

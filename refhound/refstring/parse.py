@@ -28,7 +28,11 @@ _NUMBERING = re.compile(
 # A BibTeX alpha-style label: "[Vas+17]", "[HZRS16]", "[Knu84a]".
 _ALPHA_LABEL = re.compile(r"^\s*\[[A-Z][A-Za-z+]{0,7}\d{2}(?:\d{2})?[a-z]?\]\s*")
 _BROKEN_WORD = re.compile(rf"(?<![^\W\d_])([^\W\d_]*[{LOWER}])- ([{LOWER}][^\W\d_]*)")  # "Mur- phy"
-_BROKEN_COMPOUND = re.compile(rf"(?<=[{LOWER}])- (?=[{UPPER}][{LOWER}])")
+# "Martin- Facklam", "BARON- COHEN": a double name broken at its hyphen; not "PRE- AND POST-" (shared).
+_BROKEN_COMPOUND = re.compile(
+    rf"(?<=[{LOWER}])- (?=[{UPPER}][{LOWER}])"
+    rf"|(?<=[{UPPER}]{{2}})- (?!(?:AND|OR|TO|UND|ET|OU)\b)(?=[{UPPER}]{{2}})"
+)
 # Typographic ligatures that PDF text extraction leaves in ("Grifﬁth"): the name grammar wants letters.
 _LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"})
 _LIGATURE = re.compile("[\ufb00-\ufb06]")  # str.translate is slow, and ligatures are rare
@@ -118,7 +122,7 @@ def _prepare(raw: str) -> str:
     if _LIGATURE.search(text):
         text = text.translate(_LIGATURES)
     text = _BROKEN_WORD.sub(lambda m: mend_broken_word(m.group(1), m.group(2)), text)
-    text = _BROKEN_COMPOUND.sub("-", text)  # "Martin- Facklam"
+    text = _BROKEN_COMPOUND.sub("-", text)
     text = text.replace("``", "“").replace("''", "”")
     text = _GLUED_YEAR.sub(". ", text)
     return _unspace_capitals(strip_numbering(text))

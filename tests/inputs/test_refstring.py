@@ -670,6 +670,16 @@ def test_a_title_alone_is_that_title(title: str) -> None:
             "M. QIU ET AL. A TITLE ABOUT THINGS. IN ACL, 2020.",
             "A TITLE ABOUT THINGS", ["M. QIU"], "ACL", 2020,
         ),
+        # a double family name broken at its hyphen by a line end, a space left after it ("Martin- Facklam")
+        (
+            "BARON- COHEN, S. WHEELWRIGHT, S. & PLUMB, I. (2001). A TITLE ABOUT THINGS. IN ACL.",
+            "A TITLE ABOUT THINGS", ["BARON-COHEN, S.", "WHEELWRIGHT, S.", "PLUMB, I."], "ACL", 2001,
+        ),
+        # ... but a hyphen that the next compound shares stays: "PRE- AND POST-TRAINING"
+        (
+            "SMITH, J. (2001). PRE- AND POST-TRAINING OF THINGS. IN ACL.",
+            "PRE- AND POST-TRAINING OF THINGS", ["SMITH, J."], "ACL", 2001,
+        ),
     ],
 )  # fmt: skip
 def test_a_reference_in_capitals(raw: str, title: str, authors: list[str], venue: str, year: int) -> None:

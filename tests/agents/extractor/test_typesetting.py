@@ -213,6 +213,32 @@ def test_a_part_heading_before_an_entry_opening_with_a_quoted_title_is_left_out(
     assert [reference.raw for reference in read] == [f"{a} {b}" for a, b in QUOTED_FIRST]
 
 
+GIVEN_NAMES_FIRST_IN_CAPITALS = [  # a part whose first entry names its authors given name first, in capitals
+    (
+        "JENNIFER LEES-MARSHMENT, BRIAN CONLEY, AND KENNETH COSGROVE. Political Marketing in the",
+        "United States. Routledge, 2014.",
+    ),
+    (
+        "GREEF, ALBERT D. The Commercial Paper House in the United States. Cambridge:",
+        "Harvard University Press, 1938.",
+    ),
+    ("TRINER, GAIL D. Banking and Economic Development: Brazil, 1889-1930. New York:", "Palgrave, 2000."),
+]
+
+
+def test_a_part_heading_before_authors_in_capitals_given_name_first_is_left_out(tmp_path: Path) -> None:
+    pieces = [
+        Text(72, 90, "References", size=12, bold=True),
+        Text(72, 90 + 2 * LINE, "Data sources", bold=True),
+    ]
+    for i, (first, second) in enumerate(GIVEN_NAMES_FIRST_IN_CAPITALS):
+        pieces += [Text(72, 90 + (3 + 2 * i) * LINE, first), Text(86, 90 + (4 + 2 * i) * LINE, second)]
+    extraction = extract_pdf(write_pdf(tmp_path / "given-first.pdf", [body(50), pieces]))
+    assert [reference.raw for reference in extraction.references] == [
+        f"{a} {b}" for a, b in GIVEN_NAMES_FIRST_IN_CAPITALS
+    ]
+
+
 FIRST_LINE_INDENTED = [
     (
         "GREEF, ALBERT D. The Commercial Paper House in the United States. Cambridge: Harvard",
