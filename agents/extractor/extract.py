@@ -65,10 +65,11 @@ def _printed(entries: Sequence[Entry], document: pymupdf.Document) -> list[Print
     printed: list[PrintedReference] = []
     for entry, targets in zip(entries, links, strict=True):
         raw = join_lines([line.text for line in entry.lines])
-        # A numbered entry is one of the list's entries even without a year ("(October 94)"): the
-        # plausibility gate judges it, and sets it aside in view rather than losing it here.
-        numbered = entry.number is not None and len(raw.split()) >= _MIN_WORDS
-        if _looks_like_reference(raw) or targets or numbered:
+        # A numbered entry, or one of several lines, is one of the list's entries even without a year
+        # ("(October 94)"): the plausibility gate judges it, and sets it aside in view rather than losing it
+        # here. Sub-headings and page furniture take one line.
+        listed = entry.number is not None or len(entry.lines) > 1
+        if _looks_like_reference(raw) or targets or (listed and len(raw.split()) >= _MIN_WORDS):
             printed.append(PrintedReference(raw, entry.page + 1, targets))
     return printed
 

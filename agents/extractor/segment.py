@@ -177,28 +177,34 @@ def _group_key(line: Line) -> tuple[int, int]:
     return (line.page, line.column)
 
 
-def _margins(lines: Sequence[Line]) -> dict[tuple[int, int], float]:
-    """The left margin of every page column: where its leftmost line starts. A column whose lines all start
-    at one x that is the indent of the same column on the page before or after (a list's first entries at
-    the foot of a page, or its last ones at the head, each on one line) takes that page's margin."""
+def _margins(lines: Sequence[Line]) -> tuple[dict[tuple[int, int], float], set[tuple[int, int]]]:
+    """The left margin of every page column (where its leftmost line starts), and the columns whose margin
+    is unknown. A column whose lines all start at one x takes the margin of the same column on the page
+    before or after where that page has lines at that x (a list's first entries at the foot of a page, or
+    its last ones at the head, each on one line, stand at that page's indent or margin); with no such page,
+    its lines may stand at the margin or at the indent (an entry's last lines alone at the head of a
+    column), and the margin is unknown."""
     groups: dict[tuple[int, int], list[float]] = defaultdict(list)
     for line in lines:
         groups[_group_key(line)].append(line.x0)
     margins = {key: min(xs) for key, xs in groups.items()}
+    unknown: set[tuple[int, int]] = set()
     for (page, column), xs in groups.items():
         if max(xs) - min(xs) > 1:
             continue
         for neighbour in ((page - 1, column), (page + 1, column)):
             other = groups.get(neighbour, [])
-            if other and min(other) < xs[0] - 1 and any(abs(x - xs[0]) <= 1 for x in other):
+            if any(abs(x - xs[0]) <= 1 for x in other):
                 margins[(page, column)] = min(other)
                 break
-    return margins
+        else:
+            unknown.add((page, column))
+    return margins, unknown
 
 
 def _indent_opener(lines: Sequence[Line]) -> Callable[[Line, Line | None], bool] | None:
     """A rule telling entry openings by indentation, for lists set with hanging or first-line indents."""
-    margins = _margins(lines)
+    margins, unknown = _margins(lines)
     step = max(2.0, statistics.median(line.size for line in lines) * 0.4)
 
     def indented(line: Line) -> bool:
@@ -210,6 +216,8 @@ def _indent_opener(lines: Sequence[Line]) -> Callable[[Line, Line | None], bool]
     if _hanging(lines, indented):  # hanging indents: an entry opens at the margin ...
 
         def opens_at_margin(line: Line, previous: Line | None) -> bool:
+            if _group_key(line) in unknown:
+                return _shape_opener(line, previous)
             # ... unless the line before broke off mid-sentence and this one does not open like a reference.
             broke_off = previous is not None and not _ENDS_ENTRY.search(previous.text)
             return not indented(line) and not (broke_off and not _opens_like_reference(line.text))
@@ -217,7 +225,11 @@ def _indent_opener(lines: Sequence[Line]) -> Callable[[Line, Line | None], bool]
         return opens_at_margin
 
     # First-line indents: an entry opens indented; a column's first line is a continuation unless indented.
-    return lambda line, _previous: indented(line)
+    # Where a column's margin is unknown, its indentation says nothing: an entry opens as one does, after a
+    # line that ended one.
+    return lambda line, previous: (
+        _shape_opener(line, previous) if _group_key(line) in unknown else indented(line)
+    )
 
 
 def _hanging(lines: Sequence[Line], indented: Callable[[Line], bool]) -> bool:

@@ -291,6 +291,21 @@ def test_a_numbered_entry_without_a_year_is_kept(tmp_path: Path) -> None:
     assert kept == [*RAWS[:3], undated]
 
 
+def test_an_entry_of_two_lines_without_a_year_is_kept(tmp_path: Path) -> None:
+    # The same year-less entry in a list set with hanging indents: two lines make it one of the list's
+    # entries, as a number does; a one-line sub-heading or page furniture has one.
+    undated = (
+        "Lamaire, R. O. and Serpanos, D. N. Round Robin Schedulers for Packet",
+        "Switches. (October 94).",
+    )
+    pieces = [Text(72, 90, "References", size=12, bold=True), *_hanging([*ENTRIES[:3], undated], 72, 110)]
+    extraction = extract_pdf(write_pdf(tmp_path / "undated-lines.pdf", [body(50), pieces]))
+    kept = [reference.raw for reference in extraction.references] + [
+        entry.raw for entry in extraction.set_aside
+    ]
+    assert kept == [*RAWS[:3], " ".join(undated)]
+
+
 @pytest.mark.parametrize(
     ("gaps", "usual"),
     [
@@ -443,3 +458,35 @@ def test_hanging_indents_win_over_the_shape_of_a_list_whose_entries_open_in_mixe
         " ".join(lines) for lines in MIXED_SHAPES
     ]
     assert extraction.section.endswith("split by indentation")
+
+
+def test_an_entrys_last_lines_alone_at_the_head_of_the_next_pages_column_continue_it(tmp_path: Path) -> None:
+    # Hanging indents in the right column; the last entry runs over to the left column of the next page,
+    # where its two last lines stand alone at one x: that column shows no margin, so indentation cannot
+    # tell, and "CM15.” Biochemistry 2011, …" (a year among its first words) is no entry's opening.
+    entries = [
+        ("Harvey, David. Social Justice and the City. London:", ["Edward Arnold, 1973."]),
+        ("Rzepka, Charles. Detective Fiction. Cambridge:", ["Polity Press, 2005."]),
+        (
+            "Alfieri, K. N.; Vienneau, A. R.; Londergan, C.",
+            [
+                "H. “Using infrared spectroscopy of cyanylated",
+                "cysteine to map the membrane binding structure",
+            ],
+        ),
+    ]
+    first = [*body(50, width_chars=40), Text(306, 100, "References", size=12, bold=True)]
+    y = 100 + 2 * LINE
+    for opening, rest in entries:
+        first.append(Text(306, y, opening))
+        first += [Text(318, y + (i + 1) * LINE, line) for i, line in enumerate(rest)]
+        y += (len(rest) + 1) * LINE
+    overleaf = [
+        "and orientation of the hybrid antimicrobial peptide",
+        "CM15.” Biochemistry 2011, 50, 11097–11108.",
+    ]
+    second = [Text(84, 100 + i * LINE, line) for i, line in enumerate(overleaf)]
+    extraction = extract_pdf(write_pdf(tmp_path / "overleaf.pdf", [first, second]))
+    assert [reference.raw for reference in extraction.references] == [
+        " ".join([opening, *rest]) for opening, rest in entries[:2]
+    ] + [" ".join([entries[2][0], *entries[2][1], *overleaf])]
