@@ -10,6 +10,7 @@ from pathlib import Path
 import pymupdf
 
 from refhound.agents.extractor import extract_pdf
+from refhound.agents.extractor.result import Extraction
 from tests.agents.extractor.pdfmaker import LINE, Text, body, column, entry_lines, write_pdf
 
 SIZE = 10.0
@@ -199,14 +200,19 @@ QUOTED_FIRST = [  # a part whose first entry opens with a quoted title (an anony
 ]
 
 
-def test_a_part_heading_before_an_entry_opening_with_a_quoted_title_is_left_out(tmp_path: Path) -> None:
+def _under_one_part_heading(path: Path, entries: list[tuple[str, str]]) -> Extraction:
+    """A list under "References" whose one part, under "Data sources" in bold, holds `entries` in hanging
+    indents, extracted."""
     pieces = [
         Text(72, 90, "References", size=12, bold=True),
         Text(72, 90 + 2 * LINE, "Data sources", bold=True),
+        *column(entry_lines(entries), 72, 90 + 3 * LINE, indent=14),
     ]
-    for i, (first, second) in enumerate(QUOTED_FIRST):
-        pieces += [Text(72, 90 + (3 + 2 * i) * LINE, first), Text(86, 90 + (4 + 2 * i) * LINE, second)]
-    extraction = extract_pdf(write_pdf(tmp_path / "quoted.pdf", [body(50), pieces]))
+    return extract_pdf(write_pdf(path, [body(50), pieces]))
+
+
+def test_a_part_heading_before_an_entry_opening_with_a_quoted_title_is_left_out(tmp_path: Path) -> None:
+    extraction = _under_one_part_heading(tmp_path / "quoted.pdf", QUOTED_FIRST)
     # The anonymous work, with no authors and no venue read, is set aside by the plausibility gate: the
     # list is whole when every entry was read, whichever side of the gate it fell on.
     read = sorted([*extraction.references, *extraction.set_aside], key=lambda reference: int(reference.id))
@@ -227,13 +233,7 @@ GIVEN_NAMES_FIRST_IN_CAPITALS = [  # a part whose first entry names its authors 
 
 
 def test_a_part_heading_before_authors_in_capitals_given_name_first_is_left_out(tmp_path: Path) -> None:
-    pieces = [
-        Text(72, 90, "References", size=12, bold=True),
-        Text(72, 90 + 2 * LINE, "Data sources", bold=True),
-    ]
-    for i, (first, second) in enumerate(GIVEN_NAMES_FIRST_IN_CAPITALS):
-        pieces += [Text(72, 90 + (3 + 2 * i) * LINE, first), Text(86, 90 + (4 + 2 * i) * LINE, second)]
-    extraction = extract_pdf(write_pdf(tmp_path / "given-first.pdf", [body(50), pieces]))
+    extraction = _under_one_part_heading(tmp_path / "given-first.pdf", GIVEN_NAMES_FIRST_IN_CAPITALS)
     assert [reference.raw for reference in extraction.references] == [
         f"{a} {b}" for a, b in GIVEN_NAMES_FIRST_IN_CAPITALS
     ]
