@@ -28,11 +28,6 @@ _NUMBERING = re.compile(
 # A BibTeX alpha-style label: "[Vas+17]", "[HZRS16]", "[Knu84a]".
 _ALPHA_LABEL = re.compile(r"^\s*\[[A-Z][A-Za-z+]{0,7}\d{2}(?:\d{2})?[a-z]?\]\s*")
 _BROKEN_WORD = re.compile(rf"(?<![^\W\d_])([^\W\d_]*[{LOWER}])- ([{LOWER}][^\W\d_]*)")  # "Mur- phy"
-# "Martin- Facklam", "BARON- COHEN": a double name broken at its hyphen; not "PRE- AND POST-" (shared).
-_BROKEN_COMPOUND = re.compile(
-    rf"(?<=[{LOWER}])- (?=[{UPPER}][{LOWER}])"
-    rf"|(?<=[{UPPER}]{{2}})- (?!(?:AND|OR|TO|UND|ET|OU)\b)(?=[{UPPER}]{{2}})"
-)
 # Typographic ligatures that PDF text extraction leaves in ("Grifﬁth"): the name grammar wants letters.
 _LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"})
 _LIGATURE = re.compile("[\ufb00-\ufb06]")  # str.translate is slow, and ligatures are rare
@@ -66,6 +61,11 @@ _COMPOUND_SECOND = frozenset({
 })  # fmt: skip
 # "pre- and post-training": a hyphen that the next compound's second word shares, no line break.
 _SHARED_HYPHEN = frozenset({"and", "or", "to", "und", "et", "ou"})
+# "Martin- Facklam", "BARON- COHEN": a double name broken at its hyphen; not "PRE- AND POST-" (shared).
+_BROKEN_COMPOUND = re.compile(
+    rf"(?<=[{LOWER}])- (?=[{UPPER}][{LOWER}])"
+    rf"|(?<=[{UPPER}]{{2}})- (?!(?:{'|'.join(sorted(_SHARED_HYPHEN)).upper()})\b)(?=[{UPPER}]{{2}})"
+)
 
 
 def mend_broken_word(left: str, right: str) -> str:

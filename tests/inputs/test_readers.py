@@ -498,7 +498,7 @@ def test_paragraphs_and_lines(tmp_path: Path) -> None:
     lines = (
         "Devlin, J., & Toutanova, K. (2019). BERT: Pre-training of deep bidirectional transformers for lan-\n"
         "guage understanding. In Proceedings of NAACL-HLT.\n"
-        "He, K., & Sun, J. (2016). Deep residual learning. In CVPR.\n"
+        "He, K., & Sun, J. (2016). Deep residual learning for image recognition. In CVPR.\n"
         "Kingma, D. P., & Ba, J. (2015). Adam: A method for stochastic optimization. In ICLR.\n"
     )
     read = read_input(write(tmp_path, "refs", lines))

@@ -475,12 +475,12 @@ def test_an_entrys_last_lines_alone_at_the_head_of_the_next_pages_column_continu
             ],
         ),
     ]
-    first = [*body(50, width_chars=40), Text(306, 100, "References", size=12, bold=True)]
-    y = 100 + 2 * LINE
-    for opening, rest in entries:
-        first.append(Text(306, y, opening))
-        first += [Text(318, y + (i + 1) * LINE, line) for i, line in enumerate(rest)]
-        y += (len(rest) + 1) * LINE
+    lines = [line for opening, rest in entries for line in (opening, *(f"\t{line}" for line in rest))]
+    first = [
+        *body(50, width_chars=40),
+        Text(306, 100, "References", size=12, bold=True),
+        *column(lines, 306, 100 + 2 * LINE, indent=12),
+    ]
     overleaf = [
         "and orientation of the hybrid antimicrobial peptide",
         "CM15.” Biochemistry 2011, 50, 11097–11108.",
