@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from refhound.agents.extractor.entry_shape import has_early_year, opening_shape, opens_given_names_first
-from refhound.agents.extractor.segment import LIST_MARKERS, MID_PHRASE, entry_opening
+from refhound.agents.extractor.segment import ENDS_ENTRY, LIST_MARKERS, MID_PHRASE, entry_opening
 from refhound.inputs.base import year_of
 from refhound.pdf.layout import Line, body_font_size
 from refhound.refstring.authors import LOWER, UPPER
@@ -71,6 +71,8 @@ _BILINGUAL = re.compile(r"\s*[/|]\s*|\s+[–—-]\s+")
 _SPACED_SMALL_CAPS = re.compile(r"(?<=\b[A-Z]) (?=[A-Z]{2,}\b)")  # "R EFERENCES" as small capitals print
 _MIN_RUN_ENTRIES = 4
 _MAX_LINES_PER_ENTRY = 10
+_PUNCTUATION_INSIDE = re.compile(r"[.,;:]\s*\S")
+_PART_LOOKAHEAD = 5  # lines after a part heading's first one where its second entry may open
 _JOKER_SHAPES = ("dashes", "name-year")  # a run does not start with these: they stand for no list style
 _SIZE_TOLERANCE = 0.8  # points
 _PART_NUMBER = re.compile(r"^\s*(?:[A-Z]|[IVX]{1,4})[.)]\s+")  # "B. Internet sources", "II) Archives"
@@ -99,7 +101,8 @@ def _is_heading(line: Line, body_size: float) -> bool:
     )
 
 
-def _ends_section(line: Line, heading: Line, body_size: float) -> bool:
+def _ends_section(line: Line, heading: Line, body_size: float, previous: Line) -> bool:
+    """Whether `line` (after `previous`, the heading or a line of the list) ends the list under `heading`."""
     if _BACK_MATTER.match(line.text):
         return True
     words = len(line.text.split())
@@ -113,8 +116,21 @@ def _ends_section(line: Line, heading: Line, body_size: float) -> bool:
         and year_of(line.text) is None
     ):
         return True  # a bold title inside a list of plain references
+    # A short plain line naming an appendix heads one when it is a heading's words alone, or after a line
+    # that ended an entry: after a title that breaks off ("Handbook of Statistical"), "Tables. Reading,
+    # Massachusetts:" goes on with it.
     if _APPENDIX.match(line.text) and (
-        line.bold or line.size > body_size + 0.5 or line.text.isupper() or words <= 3
+        line.bold
+        or line.size > body_size + 0.5
+        or line.text.isupper()
+        or (
+            words <= 3
+            and (
+                not _PUNCTUATION_INSIDE.search(line.text)
+                or previous is heading
+                or bool(ENDS_ENTRY.search(previous.text))
+            )
+        )
     ):
         return True
     # Another heading at least as large and bold as the reference heading, standing out of the list. A
@@ -146,14 +162,36 @@ def _part_heading(lines: Sequence[Line], i: int, list_size: float, heading_size:
     if i + 1 >= len(lines) or not _short_of_the_margin(lines, i):
         return False  # a wrapped line of an entry runs to the margin
     styled = line.bold or line.italic or abs(line.size - list_size) > _SIZE_TOLERANCE
-    if not (styled or i == 0 or _more_space_above(lines, i)):
+    if not (styled or i == 0 or _more_space_above(lines, i) or _heads_a_column_after_an_entry(lines, i)):
         return False
-    # the next line's shape last: it runs the entry-shape patterns, the costliest test here
+    # the next lines' shapes last: they run the entry-shape patterns, the costliest test here
     following = lines[i + 1].text
-    return bool(
+    if (
         _LIST_MARK.match(following)
         or _QUOTED_TITLE.match(following)
         or _entry_shape_at(lines, i + 1, dated=False)
+    ):
+        return True
+    # An entry whose opening has no shape of its own ("Stephen H. Kellert, In the Wake of Chaos:"): the line
+    # stands between two entries (first under the list's heading, or after a line that ended one; not a
+    # title's line in italics after "Policing Rio de Janeiro:"), and the entry after that one opens within
+    # a few lines, after a line that ended one.
+    if i > 0 and not ENDS_ENTRY.search(lines[i - 1].text):
+        return False
+    return following[:1].isupper() and any(
+        ENDS_ENTRY.search(lines[j - 1].text) and _entry_shape_at(lines, j, dated=False)
+        for j in range(i + 2, min(i + 2 + _PART_LOOKAHEAD, len(lines)))
+    )
+
+
+def _heads_a_column_after_an_entry(lines: Sequence[Line], i: int) -> bool:
+    """Line `i` opens a page or column after a line that ended an entry: the space above a part heading
+    there cannot be seen."""
+    if i == 0:
+        return False
+    previous, line = lines[i - 1], lines[i]
+    return (previous.page, previous.column) != (line.page, line.column) and bool(
+        ENDS_ENTRY.search(previous.text)
     )
 
 
@@ -223,7 +261,7 @@ def _section_end(lines: Sequence[Line], start: int, body_size: float) -> int:
         (
             i
             for i, line in enumerate(ahead)
-            if _ends_section(line, heading, body_size)
+            if _ends_section(line, heading, body_size, ahead[i - 1] if i else heading)
             and not _part_heading(ahead, i, body_size, heading.size)
         ),
         len(ahead),
@@ -234,7 +272,7 @@ def _section_end(lines: Sequence[Line], start: int, body_size: float) -> int:
             i
             for i, line in enumerate(rest)
             if (
-                _ends_section(line, heading, list_size)
+                _ends_section(line, heading, list_size, rest[i - 1] if i else heading)
                 and not _part_heading(rest, i, list_size, heading.size)
             )
             or _size_changes(rest[i : i + 3], list_size)

@@ -30,7 +30,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
-from refhound.agents.extractor.entry_shape import has_early_year, has_year, opening_shape
+from refhound.agents.extractor.entry_shape import (
+    REPEATED_AUTHORS,
+    has_early_year,
+    has_year,
+    opening_shape,
+    opens_given_names_first,
+)
 from refhound.pdf.layout import Line
 
 LIST_MARKERS: dict[str, re.Pattern[str]] = {
@@ -44,13 +50,13 @@ _AUTHOR_START = re.compile(
     r"^(?:[A-ZÀ-ÖØ-Þ][\w'’\-]+(?:\s+(?:van|von|de|der|da|di|du|la|le)\s+[\w'’\-]+)*,\s*(?:[A-ZÀ-ÖØ-Þ][\w\-]*\.?|\()"
     r"|[A-ZÀ-ÖØ-Þ][A-ZÀ-ÖØ-Þ'’\-]{2,}\b"
     r"|(?:van|von|de|der|da|di|du|la|le)\s+[A-Z]\w+,"
-    r"|[A-ZÀ-ÖØ-Þ]\.\s*(?:[A-ZÀ-ÖØ-Þ]\.\s*)*[A-ZÀ-ÖØ-Þ][\w'’\-]+"
-    r"|(?:—|–|-){2,}|_{3,})"
+    r"|[A-ZÀ-ÖØ-Þ]\.\s*(?:[A-ZÀ-ÖØ-Þ]\.\s*)*[A-ZÀ-ÖØ-Þ][\w'’\-]+)"
 )
 _EARLY_YEAR = re.compile(r"(?<!\d)(?:1[89]|20)\d\d[a-z]?(?:\)|[.:,]\s)")
 # A line ending an entry: a full stop (not after an initial, "ELIZABETH C.", where an author list wraps), a
-# bracket, a number, an identifier or a link.
-_ENDS_ENTRY = re.compile(r"(?<!\b[A-ZÀ-ÖØ-Þ])\.\s*$|[)\]]\s*$|\d\s*$|(?i:doi|arxiv|https?)\S*$")
+# bracket, a number, an identifier or a link; marks a list sets after an entry's full stop ("2013. *†": a
+# study in the meta-analysis, a note) do not hide its end.
+ENDS_ENTRY = re.compile(r"(?:(?<!\b[A-ZÀ-ÖØ-Þ])\.|[)\]]|\d)(?:\s*[*†‡§¶]+)?\s*$|(?i:doi|arxiv|https?)\S*$")
 MID_PHRASE = re.compile(r"(?:[,;:&\-–]|\band|\bund|\bet|\bin)\s*$", re.IGNORECASE)
 _MIN_SEQUENCE = 3
 _MAX_ENTRY_LINES = 12
@@ -154,7 +160,7 @@ def _split_numbered(lines: Sequence[Line], style: str) -> list[Entry]:
         elif abs(line.size - entries[-1].lines[0].size) <= 0.8:
             entries[-1].lines.append(line)
         else:  # another type size: a footnote or a heading, never part of the entry
-            closed = bool(_ENDS_ENTRY.search(entries[-1].lines[-1].text))
+            closed = bool(ENDS_ENTRY.search(entries[-1].lines[-1].text))
     if entries:
         entries[-1].lines = _trim_last(entries[-1].lines)
     return entries
@@ -219,7 +225,7 @@ def _indent_opener(lines: Sequence[Line]) -> Callable[[Line, Line | None], bool]
             if _group_key(line) in unknown:
                 return _shape_opener(line, previous)
             # ... unless the line before broke off mid-sentence and this one does not open like a reference.
-            broke_off = previous is not None and not _ENDS_ENTRY.search(previous.text)
+            broke_off = previous is not None and not ENDS_ENTRY.search(previous.text)
             return not indented(line) and not (broke_off and not _opens_like_reference(line.text))
 
         return opens_at_margin
@@ -245,7 +251,7 @@ def _hanging(lines: Sequence[Line], indented: Callable[[Line], bool]) -> bool:
 
     def last_line(line: Line) -> bool:
         left, right = extent[_group_key(line)]
-        return line.x1 < right - 0.2 * (right - left) and bool(_ENDS_ENTRY.search(line.text))
+        return line.x1 < right - 0.2 * (right - left) and bool(ENDS_ENTRY.search(line.text))
 
     votes = Counter(
         indented(line)
@@ -280,9 +286,7 @@ def _gap_opener(lines: Sequence[Line]) -> Callable[[Line, Line | None], bool] | 
 
     def opens(line: Line, previous: Line | None) -> bool:
         if previous is None or _group_key(previous) != _group_key(line):
-            return bool(_AUTHOR_START.match(line.text)) and bool(
-                previous and _ENDS_ENTRY.search(previous.text)
-            )
+            return _shape_opener(line, previous)
         return line.y0 - previous.y1 > threshold
 
     return opens
@@ -311,17 +315,20 @@ def _otsu_lower(ordered: list[float]) -> list[float]:
     return ordered[:cut]
 
 
+def _opens_with_authors(text: str) -> bool:
+    """An author list's opening, surname first ("Smith, J.", "SMITH", "J. Smith") or two names given name
+    first ("Trevor Hastie, Robert Tibshirani, and …"), or the dash run standing for the previous entry's
+    ("———.", "—.")."""
+    return bool(_AUTHOR_START.match(text) or REPEATED_AUTHORS.match(text)) or opens_given_names_first(text)
+
+
 def _opens_like_reference(text: str) -> bool:
     """An author list's opening, or a year of publication within the first words."""
-    return bool(_AUTHOR_START.match(text) or _EARLY_YEAR.search(text[:80]))
+    return _opens_with_authors(text) or bool(_EARLY_YEAR.search(text[:80]))
 
 
 def _shape_opener(line: Line, previous: Line | None) -> bool:
-    return (
-        previous is not None
-        and bool(_AUTHOR_START.match(line.text))
-        and bool(_ENDS_ENTRY.search(previous.text))
-    )
+    return previous is not None and _opens_with_authors(line.text) and bool(ENDS_ENTRY.search(previous.text))
 
 
 def split_entries(lines: Sequence[Line]) -> tuple[list[Entry], str]:
@@ -370,7 +377,7 @@ def entry_opening(lines: Sequence[Line], start: int) -> str:
     four lines): what an entry opening at `start` says first."""
     texts = [lines[start].text]
     for line in lines[start + 1 : start + 4]:
-        if opening_shape(line.text) and _ENDS_ENTRY.search(texts[-1]):
+        if opening_shape(line.text) and ENDS_ENTRY.search(texts[-1]):
             break
         texts.append(line.text)
     return join_lines(texts)
@@ -456,7 +463,7 @@ def _holds_another_entry(lines: Sequence[Line]) -> bool:
     """Whether a line after the first opens like an entry (a shape, a year near its start) after a line
     that ended one."""
     return any(
-        _ENDS_ENTRY.search(lines[i - 1].text)
+        ENDS_ENTRY.search(lines[i - 1].text)
         and opening_shape(lines[i].text) is not None
         and has_early_year(join_lines([line.text for line in lines[i : i + 4]]))
         for i in range(1, len(lines))

@@ -16,7 +16,7 @@ import pymupdf
 
 from refhound.errors import InputError
 from refhound.inputs.files import check_pdf_file
-from refhound.pdf.layout import Line, merge_pieces, page_pieces, reading_order, strip_running_text
+from refhound.pdf.layout import Gutter, Line, merge_pieces, page_pieces, reading_order, strip_running_text
 from refhound.pdf.line_numbers import line_number_columns
 from refhound.pdf.nougat import nougat_problem
 from refhound.pdf.ocr_regions import Region, bullet_left_of, column_regions, crop, ink_of
@@ -215,10 +215,11 @@ def read_pages(document: pymupdf.Document, settings: ExtractSettings, defer_ocr:
         result.warnings.append(
             f"line numbers in the margin were removed on {sum(1 for n in numbered if n)} pages"
         )
-    ordered = [
-        reading_order([piece for i, piece in enumerate(page_text) if i not in drop])
-        for page_text, drop in zip(pieces, numbered, strict=True)
-    ]
+    ordered: list[list[Line]] = []
+    gutters: list[Gutter] = []
+    for page_text, drop in zip(pieces, numbered, strict=True):
+        lines, gutters = reading_order([piece for i, piece in enumerate(page_text) if i not in drop], gutters)
+        ordered.append(lines)
     ocr_sizes = [line.size for number in result.ocr_pages for line in ordered[number - 1]]
     usual = statistics.median(ocr_sizes) if ocr_sizes else 0.0
     result.pages = [

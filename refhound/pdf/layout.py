@@ -214,12 +214,12 @@ def _joined(left: Line, line: Line) -> Line:
 
 
 @dataclass(frozen=True)
-class _Gutter:
+class Gutter:
     x: float  # the middle of the strip few lines cross: a line starting right of it is in the next column
     text_from: float  # where that strip ends, and the next column's text begins
 
 
-def _gutters(lines: Sequence[Line]) -> list[_Gutter]:
+def _gutters(lines: Sequence[Line]) -> list[Gutter]:
     """The gutters between text columns, left to right (none on a one-column page).
 
     A gutter is a vertical strip that few lines cross (full-width titles and captions may) compared with the
@@ -252,17 +252,17 @@ def _gutters(lines: Sequence[Line]) -> list[_Gutter]:
             if x - start >= 4 and start > width * 0.15 and x < width * 0.85:
                 runs.append((start, x))
             start = None
-    gutters: list[_Gutter] = []
+    gutters: list[Gutter] = []
     for run_start, run_end in runs:
         gutter = left_edge + (run_start + run_end) / 2
         left = sum(1 for line in lines if line.x1 <= gutter and (not gutters or line.x0 >= gutters[-1].x))
         right = sum(1 for line in lines if line.x0 >= gutter)
         if left >= _MIN_COLUMN_LINES and right >= _MIN_COLUMN_LINES:
-            gutters.append(_Gutter(gutter, left_edge + run_end))
+            gutters.append(Gutter(gutter, left_edge + run_end))
     return gutters
 
 
-def _column(line: Line, gutters: Sequence[_Gutter], left_edge: float) -> int:
+def _column(line: Line, gutters: Sequence[Gutter], left_edge: float) -> int:
     """The line's column, or `_CROSSING` for a line that reaches across a gutter into the next column's text
     (a line that only ends inside the gutter's strip is its column's longest, and one set in its column
     that runs on into the next as a single token is its column's overfull line)."""
@@ -273,7 +273,7 @@ def _column(line: Line, gutters: Sequence[_Gutter], left_edge: float) -> int:
     return _column_at(line.x0, gutters)
 
 
-def _overfull(line: Line, gutter: _Gutter, column_from: float) -> bool:
+def _overfull(line: Line, gutter: Gutter, column_from: float) -> bool:
     """Whether the line starts in its column (within three ems of where the column's text starts: an entry's
     indent, not a centred line) and what runs past the gutter is one token reaching four ems or more into
     the next column: only a word that cannot be broken, such as a URL, runs out of its column, and a
@@ -284,7 +284,7 @@ def _overfull(line: Line, gutter: _Gutter, column_from: float) -> bool:
     return " " not in line.text[at:].strip()
 
 
-def _column_at(x: float, gutters: Sequence[_Gutter]) -> int:
+def _column_at(x: float, gutters: Sequence[Gutter]) -> int:
     return sum(1 for gutter in gutters if x >= gutter.x - 2)
 
 
@@ -306,16 +306,19 @@ def _blank_strips(by_y: Sequence[Line]) -> list[float]:
     return cuts
 
 
-def reading_order(pieces: Sequence[Line]) -> list[Line]:
-    """The lines of one page in reading order, each tagged with its column (0 = leftmost).
+def reading_order(pieces: Sequence[Line], before: Sequence[Gutter] = ()) -> tuple[list[Line], list[Gutter]]:
+    """The lines of one page in reading order, each tagged with its column (0 = leftmost), and the gutters
+    between its columns.
 
     Gutters are found on the pieces joined as before columns are known; then each piece, not each joined
     line, takes its column and the pieces are joined again, so that no line joins two columns across a
     gutter wider than a word's space (a number ending a justified line, set apart like a list marker, beside
-    the next column's line).
+    the next column's line). A page with too few lines in a column to show its gutter (a list's last lines,
+    or a contact block, alone at the head of the right column) takes the gutters of the page `before` it,
+    when none of its lines crosses them and lines stand on each side.
     """
     joined = _merge_same_baseline(pieces)
-    gutters = _gutters(joined)
+    gutters = _gutters(joined) or _carried(joined, before)
     if gutters:
         left_edge = min(piece.x0 for piece in pieces)
         joined = _merge_same_baseline(
@@ -323,7 +326,7 @@ def reading_order(pieces: Sequence[Line]) -> list[Line]:
         )
     by_y = sorted(_merge_same_baseline(joined, any_gap=True), key=lambda line: (line.y0, line.x0))
     if not gutters:
-        return by_y
+        return by_y, gutters
     ordered: list[Line] = []
     band: list[list[Line]] = [[] for _ in range(len(gutters) + 1)]
 
@@ -355,7 +358,17 @@ def reading_order(pieces: Sequence[Line]) -> list[Line]:
         else:
             band[line.column].append(line)
     flush()
-    return ordered
+    return ordered, gutters
+
+
+def _carried(lines: Sequence[Line], gutters: Sequence[Gutter]) -> list[Gutter]:
+    """`gutters` (another page's) when no line crosses them and lines stand on each side; else none."""
+    for gutter in gutters:
+        if any(line.x0 < gutter.x - 2 and line.x1 > gutter.text_from + 2 for line in lines):
+            return []
+        if not any(line.x1 <= gutter.x for line in lines) or not any(line.x0 >= gutter.x for line in lines):
+            return []
+    return list(gutters)
 
 
 def _margin_key(line: Line) -> str:

@@ -35,6 +35,23 @@ def test_two_columns_are_read_one_after_the_other(tmp_path: Path) -> None:
     assert texts[11:] == [f"right column line {i} with enough words to fill" for i in range(10)]
 
 
+def test_a_column_of_few_lines_takes_the_gutter_of_the_page_before(tmp_path: Path) -> None:
+    """On a list's last page the right column holds three lines (a contact block), too few to show the
+    gutter: the page takes the previous page's gutter, which none of its lines crosses, and its columns are
+    read one after the other instead of joined line by line."""
+
+    def column(x: float, name: str, count: int) -> list[Text]:
+        return [Text(x, 100 + i * LINE, f"{name} column line {i} with enough words") for i in range(count)]
+
+    first = column(56, "left", 10) + column(310, "right", 10)
+    last = column(56, "left", 10) + column(310, "contact", 3)
+    texts = _texts(write_pdf(tmp_path / "last.pdf", [first, last]))
+    assert texts[20:] == [
+        *(f"left column line {i} with enough words" for i in range(10)),
+        *(f"contact column line {i} with enough words" for i in range(3)),
+    ]
+
+
 def test_three_columns(tmp_path: Path) -> None:
     pieces = [
         Text(40 + 180 * c, 100 + i * LINE, f"col{c} line{i} some words here")

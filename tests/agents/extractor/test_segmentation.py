@@ -214,3 +214,59 @@ def test_footnote_references_are_reported_as_such(tmp_path: Path) -> None:
     ]
     assert [r.page for r in extraction.references] == [1, 2]
     assert "taken from footnotes" in extraction.warnings[-1]
+
+
+def test_marks_after_an_entrys_full_stop_do_not_hide_its_end(tmp_path: Path) -> None:
+    """ "2013. *†" (a study of the meta-analysis, a note) ends an entry: the next line at the margin of a
+    list set with hanging indents opens one, though its one author, given name first, has no shape."""
+    entries = [
+        "Wilson, I. and B. Gick. Bilinguals use language-specific articulatory settings. Journal",
+        "\tof Speech, Language and Hearing Research. 2013. *†",
+        "Theodor W. Adorno. Minima Moralia: Reflections from Damaged Life, trans. E. Jephcott",
+        "\t(London: NLB, 1974), p. 19.",
+        "Baskin, D. A parametrix for the fundamental solution of the Klein-Gordon equation.",
+        "\tJournal of Functional Analysis, 259(7):1673-1719, 2010.",
+    ]
+    assert _raws(_paper(tmp_path, "References", entries)) == [
+        f"{entries[i]} {entries[i + 1].lstrip()}" for i in range(0, 6, 2)
+    ]
+
+
+def test_authors_given_name_first_open_an_entry_at_the_head_of_a_page(tmp_path: Path) -> None:
+    """A list set flush with a gap between entries: at the head of a page no gap can be seen, and an entry
+    opens there after a line that ended one when its authors open it, given name first too."""
+    entries = [
+        (f"Author{n}, A. ({2000 + n}). A study of the {n}th kind, with a title that runs on", "Journal, 1.")
+        for n in range(1, 8)
+    ]
+    pieces, y = [*body(20), Text(72, 360, "References", 12, True)], 385.0
+    for first, second in entries:
+        pieces += [Text(72, y, first), Text(72, y + LINE, second)]
+        y += 2.6 * LINE
+    next_page = [
+        Text(72, 90, "Trevor Hastie, Robert Tibshirani, and J. H. Friedman. The elements of statistical"),
+        Text(72, 90 + LINE, "learning. New York: Springer-Verlag, 2001."),
+    ]
+    raws = _raws(write_pdf(tmp_path / "gaps.pdf", [pieces, next_page]))
+    assert raws[-2:] == [
+        "Author7, A. (2007). A study of the 7th kind, with a title that runs on Journal, 1.",
+        "Trevor Hastie, Robert Tibshirani, and J. H. Friedman. The elements of statistical learning. "
+        "New York: Springer-Verlag, 2001.",
+    ]
+
+
+def test_a_wrapped_line_opening_with_an_appendix_word_goes_on_with_its_entry(tmp_path: Path) -> None:
+    """A title that breaks off ("Handbook of Statistical") goes on with "Tables. Reading, Massachusetts:" on
+    the next line: a short plain line naming an appendix ends the list only as a heading's words alone or
+    after a line that ended an entry."""
+    entries = [
+        "[1] D. B. Owen. Handbook of Statistical",
+        "\tTables. Reading, Massachusetts:",
+        "\tAddison-Wesley, 1962.",
+        *NUMBERED[1:],
+    ]
+    raws = _raws(_paper(tmp_path, "References", entries))
+    assert (
+        raws[0] == "D. B. Owen. Handbook of Statistical Tables. Reading, Massachusetts: Addison-Wesley, 1962."
+    )
+    assert len(raws) == 3

@@ -340,3 +340,59 @@ def test_a_part_heading_at_the_foot_of_a_column_is_left_out_of_the_list_in_the_n
     assert [reference.raw for reference in extraction.references] == [
         f"{a.split('] ', 1)[1]} {b}" for a, b in entries
     ]
+
+
+ONE_AUTHOR_GIVEN_NAME_FIRST = [  # the part's first entry opens with one name, given name first: no shape
+    ("Stephen H. Kellert, In the Wake of Chaos: Unpredictable Order in", "Dynamical Systems, 1993."),
+    ("Butcher, J. C. General linear methods: a survey. Applied Numerical", "Mathematics, 1:273, 1985."),
+    ("Suarez, L. E. and Montejo, L. A. (2005). Generation of artificial", "earthquakes. IJSS, 42:5905-5919."),
+]
+
+
+def test_a_part_heading_before_an_entry_of_no_shape_is_told_by_the_entry_after_it(tmp_path: Path) -> None:
+    """The first entry under the part heading opens with no reference shape; the next one, a few lines on,
+    does: the bold line heads a part and does not end the list."""
+    extraction = _under_one_part_heading(tmp_path / "no-shape.pdf", ONE_AUTHOR_GIVEN_NAME_FIRST)
+    assert [reference.raw for reference in extraction.references] == [
+        f"{a} {b}" for a, b in ONE_AUTHOR_GIVEN_NAME_FIRST
+    ]
+
+
+def test_a_plain_part_heading_at_the_head_of_a_page_is_left_out(tmp_path: Path) -> None:
+    """A plain part heading opens a page after an entry that ended: no space above it can be seen there,
+    and in a list set with first-line indents its place at the margin is a continuation's, yet it heads a
+    part and is no line of the entry before it."""
+    end_of_page = [
+        *body(50),
+        Text(72, 100 + 51 * LINE, "References", size=12, bold=True),
+        *column(entry_lines(FIRST_LINE_INDENTED[:3]), 72, 100 + 53 * LINE, indent=14, hanging=False),
+    ]
+    next_page = [
+        Text(72, 90, "Archival sources"),
+        *column(entry_lines(FIRST_LINE_INDENTED[3:]), 72, 90 + LINE, indent=14, hanging=False),
+    ]
+    extraction = extract_pdf(write_pdf(tmp_path / "head.pdf", [end_of_page, next_page]))
+    assert [reference.raw for reference in extraction.references] == [
+        " ".join(filter(None, entry)) for entry in FIRST_LINE_INDENTED
+    ]
+
+
+def test_a_short_italic_line_of_a_title_is_no_part_heading(tmp_path: Path) -> None:
+    """A title in italics wraps after "Policing Rio de Janeiro:" onto a short line, "Repression and
+    Resistance in a", and the entry after it opens a few lines on: the line does not stand between two
+    entries (the line before it broke off), so it is no part heading and stays in its entry."""
+    lines = [
+        Text(72, 90, "References", size=12, bold=True),
+        Text(72, 90 + 2 * LINE, "Butcher, J. C. General linear methods: a survey. Applied Numerical"),
+        Text(86, 90 + 3 * LINE, "Mathematics, 1:273, 1985."),
+        Text(72, 90 + 4 * LINE, "Holloway, Thomas. Policing Rio de Janeiro:"),
+        Text(86, 90 + 5 * LINE, "Repression and Resistance in a", italic=True),
+        Text(86, 90 + 6 * LINE, "Nineteenth-Century City. Stanford, CA: Stanford University Press, 1993."),
+        Text(72, 90 + 7 * LINE, "Suarez, L. E. and Montejo, L. A. (2005). Generation of artificial"),
+        Text(86, 90 + 8 * LINE, "earthquakes. IJSS, 42:5905-5919."),
+    ]
+    extraction = extract_pdf(write_pdf(tmp_path / "italic.pdf", [body(50), lines]))
+    assert [reference.raw for reference in extraction.references][1] == (
+        "Holloway, Thomas. Policing Rio de Janeiro: Repression and Resistance in a Nineteenth-Century City. "
+        "Stanford, CA: Stanford University Press, 1993."
+    )
