@@ -232,9 +232,20 @@ def test_marks_after_an_entrys_full_stop_do_not_hide_its_end(tmp_path: Path) -> 
     ]
 
 
-def test_authors_given_name_first_open_an_entry_at_the_head_of_a_page(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "opening",
+    [
+        "Trevor Hastie, Robert Tibshirani, and J. H. Friedman. The elements of statistical",
+        "—. Illuminations. Edited by Hannah Arendt. Translated by Harry Zohn. London: Random",
+    ],
+    ids=["given-names-first", "a-lone-dash"],
+)
+def test_authors_given_name_first_or_a_dash_open_an_entry_at_the_head_of_a_page(
+    tmp_path: Path, opening: str
+) -> None:
     """A list set flush with a gap between entries: at the head of a page no gap can be seen, and an entry
-    opens there after a line that ended one when its authors open it, given name first too."""
+    opens there after a line that ended one when its authors open it: given name first too, or the dash
+    that stands for the previous entry's."""
     entries = [
         (f"Author{n}, A. ({2000 + n}). A study of the {n}th kind, with a title that runs on", "Journal, 1.")
         for n in range(1, 8)
@@ -243,15 +254,11 @@ def test_authors_given_name_first_open_an_entry_at_the_head_of_a_page(tmp_path: 
     for first, second in entries:
         pieces += [Text(72, y, first), Text(72, y + LINE, second)]
         y += 2.6 * LINE
-    next_page = [
-        Text(72, 90, "Trevor Hastie, Robert Tibshirani, and J. H. Friedman. The elements of statistical"),
-        Text(72, 90 + LINE, "learning. New York: Springer-Verlag, 2001."),
-    ]
+    next_page = [Text(72, 90, opening), Text(72, 90 + LINE, "House, 2001.")]
     raws = _raws(write_pdf(tmp_path / "gaps.pdf", [pieces, next_page]))
     assert raws[-2:] == [
         "Author7, A. (2007). A study of the 7th kind, with a title that runs on Journal, 1.",
-        "Trevor Hastie, Robert Tibshirani, and J. H. Friedman. The elements of statistical learning. "
-        "New York: Springer-Verlag, 2001.",
+        f"{opening} House, 2001.",
     ]
 
 
