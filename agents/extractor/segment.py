@@ -148,9 +148,16 @@ def _split_numbered(lines: Sequence[Line], style: str) -> list[Entry]:
     entries: list[Entry] = []
     expected: int | None = None
     closed = False  # the current entry is complete and something else (a footnote, a heading) came after it
-    for line in lines:
-        number = _marker_number(line, style)
-        opens = number is not None and (expected is None or number in (expected, expected + 1))
+    numbers = [_marker_number(line, style) for line in lines]
+    for i, (line, number) in enumerate(zip(lines, numbers, strict=True)):
+        # A number one past the expected one opens an entry (the expected one's marker was lost) unless the
+        # expected one follows within an entry's length: then it is a wrapped line's first word ("volume" /
+        # "45. American Mathematical Society" before "44.").
+        opens = number is not None and (
+            expected is None
+            or number == expected
+            or (number == expected + 1 and expected not in numbers[i + 1 : i + 1 + _MAX_ENTRY_LINES])
+        )
         if opens and number is not None:
             text = line.text if style == "superscript" else LIST_MARKERS[style].sub("", line.text, count=1)
             entries.append(Entry([replace(line, text=text)], number))

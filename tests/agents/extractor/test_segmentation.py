@@ -277,3 +277,21 @@ def test_a_wrapped_line_opening_with_an_appendix_word_goes_on_with_its_entry(tmp
         raws[0] == "D. B. Owen. Handbook of Statistical Tables. Reading, Massachusetts: Addison-Wesley, 1962."
     )
     assert len(raws) == 3
+
+
+def test_a_wrapped_line_opening_with_the_next_but_one_number_goes_on_with_its_entry(tmp_path: Path) -> None:
+    """ "volume" / "4. American Mathematical Society" wraps before entry 3: a number one past the expected
+    one opens an entry only when the expected one does not follow within an entry's length."""
+    entries = [
+        "1. A. Author. A first paper on the subject. Journal of Examples, 2001.",
+        "2. L. Bieri and N. Zipser. Extensions of the stability theorem of the Minkowski space, volume",
+        "\t4. American Mathematical Society, 2009.",
+        "3. C. Heylman. Modeling oxygen distribution in bone defects. Med Biol Eng Comput, 2014.",
+        "4. S. Keri. Sharing secrets: oxytocin and trust. Social Neuroscience, 4(4): 287-293, 2009.",
+    ]
+    assert _raws(_paper(tmp_path, "References", entries)) == [
+        entries[0][3:],
+        f"{entries[1][3:]} {entries[2].lstrip()}",
+        entries[3][3:],
+        entries[4][3:],
+    ]
