@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pymupdf
 
+from refhound.agents.extractor.entry_shape import REPEATED_AUTHORS
 from refhound.agents.extractor.footnotes import footnote_entries
 from refhound.agents.extractor.links import fill_from_links, links_of_entries, page_links
 from refhound.agents.extractor.llm_backend import LLMReferenceParser
@@ -68,7 +69,7 @@ def _printed(entries: Sequence[Entry], document: pymupdf.Document) -> list[Print
         # A numbered entry, or one of several lines, is one of the list's entries even without a year
         # ("(October 94)"): the plausibility gate judges it, and sets it aside in view rather than losing it
         # here. Sub-headings and page furniture take one line.
-        listed = entry.number is not None or len(entry.lines) > 1
+        listed = entry.number is not None or len(entry.lines) > 1 or bool(REPEATED_AUTHORS.match(raw))
         if _looks_like_reference(raw) or targets or (listed and len(raw.split()) >= _MIN_WORDS):
             printed.append(PrintedReference(raw, entry.page + 1, targets))
     return printed

@@ -31,7 +31,6 @@ from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
 from refhound.agents.extractor.entry_shape import (
-    REPEATED_AUTHORS,
     has_early_year,
     has_year,
     opening_shape,
@@ -326,7 +325,7 @@ def _opens_with_authors(text: str) -> bool:
     """An author list's opening, surname first ("Smith, J.", "SMITH", "J. Smith") or two names given name
     first ("Trevor Hastie, Robert Tibshirani, and …"), or the dash run standing for the previous entry's
     ("———.", "—.")."""
-    return bool(_AUTHOR_START.match(text) or REPEATED_AUTHORS.match(text)) or opens_given_names_first(text)
+    return bool(_AUTHOR_START.match(text)) or opening_shape(text) is not None or opens_given_names_first(text)
 
 
 def _opens_like_reference(text: str) -> bool:

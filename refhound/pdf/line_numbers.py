@@ -39,29 +39,32 @@ def _columns_on_page(
         return {}
     text_left = sorted(piece.x0 for piece in others)[len(others) // 20]
     text_right = sorted(piece.x1 for piece in others)[-1 - len(others) // 20]
-    found: dict[Position, set[int]] = {}
-    for edge in ("x1", "x0"):  # right-aligned numbers share x1, left-aligned ones x0
+    # Every candidate column on either edge (right-aligned numbers share x1, left-aligned ones x0), the
+    # largest taken first: left-aligned numbers from 1 to 10 share x0, while x1 holds 1 to 9 only.
+    candidates: list[tuple[Position, list[int]]] = []
+    for edge in ("x1", "x0"):
         bins = Counter(round(getattr(pieces[i], edge) / _ALIGN) for i in numbers)
         for common, count in bins.most_common():
             if 3 * count < minimum:  # a column's numbers fill at most three neighbouring bins
                 break
             if only is not None and (edge, common) not in only:
                 continue
-            placed = set().union(*found.values())
-            column = [
-                i
-                for i in numbers
-                if i not in placed and abs(round(getattr(pieces[i], edge) / _ALIGN) - common) <= 1
-            ]
-            if len(column) < minimum:
-                continue
+            column = [i for i in numbers if abs(round(getattr(pieces[i], edge) / _ALIGN) - common) <= 1]
             outside = all(pieces[i].x1 <= text_left + 1 for i in column) or all(
                 pieces[i].x0 >= text_right - 1 for i in column
             )
             ordered = [int(pieces[i].text) for i in sorted(column, key=lambda i: pieces[i].y0)]
             steps = [b - a for a, b in pairwise(ordered)]
-            if outside and sum(step == 1 for step in steps) >= _STEP_SHARE * len(steps):
-                found[(edge, common)] = set(column)
+            if (
+                len(column) >= minimum
+                and outside
+                and sum(step == 1 for step in steps) >= _STEP_SHARE * len(steps)
+            ):
+                candidates.append(((edge, common), column))
+    found: dict[Position, set[int]] = {}
+    for position, column in sorted(candidates, key=lambda candidate: -len(candidate[1])):
+        if not set(column) & set().union(*found.values()):
+            found[position] = set(column)
     return found
 
 

@@ -84,6 +84,21 @@ def test_left_aligned_line_numbers_are_removed_from_one_to_two_digits(tmp_path: 
     assert [reference.raw for reference in extraction.references] == RAWS
 
 
+def test_left_aligned_line_numbers_of_a_page_of_ten_lines_go_from_one_to_ten(tmp_path: Path) -> None:
+    # The list's page has ten lines numbered 1-10 at their left edge: the right edges of 1-9 make a column
+    # of their own, and 10 is alone at its right edge; the column of the left edge, 1-10, is the larger one
+    # and wins, and 10 no longer joins the line it stands beside.
+    list_page = [*body(1, y=78), Text(72, 90, "References", size=12, bold=True)]
+    list_page += _hanging(ENTRIES[:4], 72, 90 + LINE)
+    first_page = body(50)
+    pages = [
+        [*first_page, *_numbers_beside(first_page, 1, 36, "left")],
+        [*list_page, *_numbers_beside(list_page, 1, 36, "left")],
+    ]
+    extraction = extract_pdf(write_pdf(tmp_path / "ten.pdf", pages))
+    assert [reference.raw for reference in extraction.references] == RAWS[:4]
+
+
 def _entries(entries: list[list[str]], x: float, y: float) -> list[Text]:
     """Entries one under the other, every line after an entry's first indented."""
     pieces = []

@@ -237,15 +237,14 @@ def test_marks_after_an_entrys_full_stop_do_not_hide_its_end(tmp_path: Path) -> 
     [
         "Trevor Hastie, Robert Tibshirani, and J. H. Friedman. The elements of statistical",
         "—. Illuminations. Edited by Hannah Arendt. Translated by Harry Zohn. London: Random",
+        "Replogle K, Reader A, Nist R, et al: Cardiovascular effects of intraosseous injections. Random",
     ],
-    ids=["given-names-first", "a-lone-dash"],
+    ids=["given-names-first", "a-lone-dash", "surname-initials"],
 )
-def test_authors_given_name_first_or_a_dash_open_an_entry_at_the_head_of_a_page(
-    tmp_path: Path, opening: str
-) -> None:
+def test_authors_open_an_entry_at_the_head_of_a_page_in_any_shape(tmp_path: Path, opening: str) -> None:
     """A list set flush with a gap between entries: at the head of a page no gap can be seen, and an entry
-    opens there after a line that ended one when its authors open it: given name first too, or the dash
-    that stands for the previous entry's."""
+    opens there after a line that ended one when its authors open it, in any shape an entry opens with:
+    given names first, the dash that stands for the previous entry's, "Surname AB" initials."""
     entries = [
         (f"Author{n}, A. ({2000 + n}). A study of the {n}th kind, with a title that runs on", "Journal, 1.")
         for n in range(1, 8)
@@ -295,3 +294,12 @@ def test_a_wrapped_line_opening_with_the_next_but_one_number_goes_on_with_its_en
         entries[3][3:],
         entries[4][3:],
     ]
+
+
+def test_an_entry_of_one_line_opening_with_a_dash_run_is_kept(tmp_path: Path) -> None:
+    """ "———. As Minas de Prata. In Obra Completa, 2: 407–1258." takes one line and prints no year: the dash
+    that stands for the previous entry's authors says it is an entry, not a sub-heading or page furniture."""
+    entries = [*AUTHOR_YEAR[:2], "———. As Minas de Prata. In Obra Completa, 2: 407–1258.", *AUTHOR_YEAR[2:]]
+    raws = _raws(_paper(tmp_path, "References", entries))
+    assert "———. As Minas de Prata. In Obra Completa, 2: 407–1258." in raws
+    assert len(raws) == 4
