@@ -87,12 +87,18 @@ _GIVEN_FIRST = re.compile(
     rf"^(?:{_given_first(_GIVEN_NAME, _SURNAME, 'and')}|{_given_first(_CAPS_NAME, _CAPS_NAME, 'AND')})"
 )
 
+# A line opening with a conjunction in capitals goes on with an author list wrapped before its last name
+# ("S. E. CONRY, K. KUWABARA, V. R. LESSER" / "AND R. A. MEYER. (1991) …"): it opens no entry in any shape.
+CONJUNCTION_START = re.compile(r"^(?:AND|UND|ET|OR|OU|&)\s")
+
 _EARLY_YEAR = re.compile(rf"{_YEAR}|\bn\.\s?d\.|\bo\.\s?J\.|\bforthcoming\b|\bin press\b", re.IGNORECASE)
 _EARLY = 160  # characters: an entry's year comes with its authors, near its start
 
 
 def opening_shape(text: str) -> str | None:
     """The name of the shape `text` opens with, or None when it does not open like a reference entry."""
+    if CONJUNCTION_START.match(text):
+        return None
     for name, pattern in _SHAPES:
         if pattern.match(text):
             return name

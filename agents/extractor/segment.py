@@ -31,6 +31,7 @@ from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
 from refhound.agents.extractor.entry_shape import (
+    CONJUNCTION_START,
     has_early_year,
     has_year,
     opening_shape,
@@ -325,6 +326,8 @@ def _opens_with_authors(text: str) -> bool:
     """An author list's opening, surname first ("Smith, J.", "SMITH", "J. Smith") or two names given name
     first ("Trevor Hastie, Robert Tibshirani, and …"), or the dash run standing for the previous entry's
     ("———.", "—.")."""
+    if CONJUNCTION_START.match(text):
+        return False  # an author list in capitals goes on: "AND R. A. MEYER. (1991) …"
     return bool(_AUTHOR_START.match(text)) or opening_shape(text) is not None or opens_given_names_first(text)
 
 

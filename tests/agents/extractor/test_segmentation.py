@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 
 from refhound.agents.extractor import extract_pdf
+from refhound.agents.extractor.entry_shape import opening_shape
+from refhound.agents.extractor.segment import _opens_with_authors
 from tests.agents.extractor.pdfmaker import LINE, Text, body, column, write_pdf
 
 AUTHOR_YEAR = [
@@ -303,3 +305,16 @@ def test_an_entry_of_one_line_opening_with_a_dash_run_is_kept(tmp_path: Path) ->
     raws = _raws(_paper(tmp_path, "References", entries))
     assert "———. As Minas de Prata. In Obra Completa, 2: 407–1258." in raws
     assert len(raws) == 4
+
+
+@pytest.mark.parametrize(
+    "line", ["AND R. A. MEYER. (1991) Multistage Negotiation", "& JONES, K. (2001). A title"]
+)
+def test_a_line_opening_with_a_conjunction_in_capitals_opens_no_entry(line: str) -> None:
+    """ "S. E. CONRY, K. KUWABARA, V. R. LESSER" / "AND R. A. MEYER. (1991) …": an author list in capitals
+    wrapped before its last name. Read as "AND" a surname in capitals and "R. A." initials, the line opened
+    an entry, and a list split by that shape won over the gaps between its entries (18 entries read as 8);
+    a line opening with a conjunction in capitals opens no entry in any shape."""
+    assert opening_shape(line) is None
+    assert not _opens_with_authors(line)
+    assert opening_shape("ANDERSON, J. (2001). A title") == "capitals"
