@@ -323,9 +323,9 @@ def _otsu_lower(ordered: list[float]) -> list[float]:
 
 
 def _opens_with_authors(text: str) -> bool:
-    """An author list's opening, surname first ("Smith, J.", "SMITH", "J. Smith") or two names given name
-    first ("Trevor Hastie, Robert Tibshirani, and …"), or the dash run standing for the previous entry's
-    ("———.", "—.")."""
+    """An author list's opening: in any entry shape (`opening_shape`: "Smith, J.", "Replogle K, Reader A",
+    the dash run standing for the previous entry's), a surname in capitals ("SMITH"), or two names given
+    name first ("Trevor Hastie, Robert Tibshirani, and …"); never a conjunction in capitals."""
     if CONJUNCTION_START.match(text):
         return False  # an author list in capitals goes on: "AND R. A. MEYER. (1991) …"
     return bool(_AUTHOR_START.match(text)) or opening_shape(text) is not None or opens_given_names_first(text)
