@@ -62,9 +62,11 @@ def _columns_on_page(
             ):
                 candidates.append(((edge, common), column))
     found: dict[Position, set[int]] = {}
+    placed: set[int] = set()
     for position, column in sorted(candidates, key=lambda candidate: -len(candidate[1])):
-        if not set(column) & set().union(*found.values()):
+        if placed.isdisjoint(column):
             found[position] = set(column)
+            placed.update(column)
     return found
 
 
