@@ -34,10 +34,14 @@ _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     # "Smith, J." / "Smith, John" / "de Vries, A." / "Müller-Lüdenscheidt, H.-J." (a one-word surname: "Waleed
-    # Ammar, Dirk …" is a given name first)
+    # Ammar, Dirk …" is a given name first). Not a publisher's place opening a wrapped line: "Cambridge, MA:",
+    # "Cambridge, Mass.:", "Stanford, California:" (a colon after initials with no full stop or after a word).
     (
         "surname-comma",
-        re.compile(rf"^(?:(?i:{_PARTICLE})\s+)*{_SURNAME},\s*(?:{_INITIALS}|[{UPPER}][{LOWER}]+)"),
+        re.compile(
+            rf"^(?:(?i:{_PARTICLE})\s+)*{_SURNAME},\s*"
+            rf"(?:{_INITIALS}(?!(?<!\.)\s*:)|[{UPPER}][{LOWER}]+\b(?!\.?\s*:))"
+        ),
     ),
     # "Smith J. (2001)", "Smith JA, Jones B", "Smith J and Jones K", "Miller R. Costs of care" (a title after
     # the initials' full stop); not "Anant K. Agarwal, …" nor "Diederik P. Kingma and …"

@@ -262,26 +262,41 @@ def _gutters(lines: Sequence[Line]) -> list[Gutter]:
     return gutters
 
 
-def _column(line: Line, gutters: Sequence[Gutter], left_edge: float) -> int:
+def _column(line: Line, gutters: Sequence[Gutter], left_edge: float, pieces: Sequence[Line]) -> int:
     """The line's column, or `_CROSSING` for a line that reaches across a gutter into the next column's text
     (a line that only ends inside the gutter's strip is its column's longest, and one set in its column
     that runs on into the next as a single token is its column's overfull line)."""
     for k, gutter in enumerate(gutters):
         if line.x0 < gutter.x - 2 and line.x1 > gutter.text_from + 2:
             column_from = gutters[k - 1].text_from if k else left_edge
-            return _column_at(line.x0, gutters) if _overfull(line, gutter, column_from) else _CROSSING
+            overfull = _overfull(line, gutter, column_from, pieces)
+            return _column_at(line.x0, gutters) if overfull else _CROSSING
     return _column_at(line.x0, gutters)
 
 
-def _overfull(line: Line, gutter: Gutter, column_from: float) -> bool:
+def _overfull(line: Line, gutter: Gutter, column_from: float, pieces: Sequence[Line]) -> bool:
     """Whether the line starts in its column (within three ems of where the column's text starts: an entry's
     indent, not a centred line) and what runs past the gutter is one token reaching four ems or more into
-    the next column: only a word that cannot be broken, such as a URL, runs out of its column, and a
-    full-width line has spaces there. Where the gutter falls in the text is estimated from its width."""
-    if not 0 <= line.x0 - column_from <= 3 * line.size or line.x1 < gutter.text_from + 4 * line.size:
+    the next column, or printed over that column's text: only a word that cannot be broken, such as a URL,
+    runs out of its column, a full-width line has spaces there, and no line is set over another. Where the
+    gutter falls in the text is estimated from its width."""
+    if not 0 <= line.x0 - column_from <= 3 * line.size:
         return False
     at = int(len(line.text) * (gutter.x - line.x0) / (line.x1 - line.x0))
-    return " " not in line.text[at:].strip()
+    if " " in line.text[at:].strip():
+        return False
+    return line.x1 >= gutter.text_from + 4 * line.size or _collides(line, gutter, pieces)
+
+
+def _collides(line: Line, gutter: Gutter, pieces: Sequence[Line]) -> bool:
+    """Whether the part of `line` past the gutter is printed over a piece of the next column's text (the
+    boxes overlap across by more than a point, and down by a quarter of a line's height or more)."""
+    return any(
+        piece.x0 >= gutter.x
+        and piece.x0 < line.x1 - 1
+        and min(line.y1, piece.y1) - max(line.y0, piece.y0) >= 0.25 * min(line.height, piece.height)
+        for piece in pieces
+    )
 
 
 def _column_at(x: float, gutters: Sequence[Gutter]) -> int:
@@ -322,7 +337,7 @@ def reading_order(pieces: Sequence[Line], before: Sequence[Gutter] = ()) -> tupl
     if gutters:
         left_edge = min(piece.x0 for piece in pieces)
         joined = _merge_same_baseline(
-            [replace(piece, column=_column(piece, gutters, left_edge)) for piece in pieces]
+            [replace(piece, column=_column(piece, gutters, left_edge, pieces)) for piece in pieces]
         )
     by_y = sorted(_merge_same_baseline(joined, any_gap=True), key=lambda line: (line.y0, line.x0))
     if not gutters:

@@ -218,3 +218,17 @@ def test_a_long_url_overrunning_its_column_stays_in_it(tmp_path: Path, beside: i
     pieces = [Text(56, 100 + i * LINE, text) for i, text in enumerate(left)]
     pieces += [Text(306, 100 + i * LINE, text) for i, text in enumerate(right)]
     assert _texts(write_pdf(tmp_path / "overfull.pdf", [pieces])) == left + right
+
+
+def test_a_url_printed_over_the_next_column_stays_in_its_own(tmp_path: Path) -> None:
+    """A URL running only two ems past the gutter, printed over the next column's line on its baseline: no
+    full-width line is set over another line, so it stays in its column and the columns keep their order."""
+    url = "http://ojs.lib.swin.edu.au/index.php/ejap/article/view/71/100/2017"
+    left = [f"left column line {i} with enough words" for i in range(12)]
+    left[6] = url
+    right = [f"right column line {i} with words" for i in range(12)]
+    pieces = [Text(56, 100 + i * LINE, text) for i, text in enumerate(left)]
+    pieces += [Text(306, 100 + i * LINE, text) for i, text in enumerate(right)]
+    url_end = 56 + pymupdf.get_text_length(url, fontname="helv", fontsize=10)
+    assert 306 < url_end < 306 + 4 * 10  # over the next column's text, less than four ems into it
+    assert _texts(write_pdf(tmp_path / "overprinted.pdf", [pieces])) == left + right

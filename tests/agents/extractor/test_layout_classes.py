@@ -475,6 +475,94 @@ def test_hanging_indents_win_over_the_shape_of_a_list_whose_entries_open_in_mixe
     assert extraction.section.endswith("split by indentation")
 
 
+PLACE_WRAPPED = [  # hanging indents; a wrapped line opens with a publisher's place and its state or country
+    [
+        "H. Takesue, “Single-photon frequency down-conversion experiment,” Physical Review A 82, 013833",
+        "(2010).",
+    ],
+    ["Eco, Umberto. Il nome della rosa. Milan: Bompiani, 1985."],
+    [
+        "———. A Tropical Belle Époque: Elite Culture and Society in Turn-of-the-Century Rio de Janeiro.",
+        "Cambridge, UK: Cambridge University Press, 1987.",
+    ],
+    ["Fiedler, Leslie. Love and Death in the American Novel. Champaign: Dalkey Archive, 2003."],
+    [
+        "Lacoste, Debra and Alison Altstatt. “An EnCHANTed Evening: Singing Vespers with CANTUS (A",
+        "Workshop).” Presented at the International Congress on Medieval Studies, Kalamazoo, MI, 8 May",
+        "2014.",
+    ],
+    [
+        "Rouyet, L., Kristensen, L., Derron, M.-H., Michoud, C., Blikra, L.H., Jaboyedoff, M., Lauknes, T.R.",
+        "(2016), Evidence of rock slope breathing using Ground-Based InSAR. Geomorphology.",
+    ],
+    [
+        "Alfieri, K. N.; Vienneau, A. R.; Londergan, C. H. “Using infrared spectroscopy of "
+        "cyanylated cysteine",
+        "to map the membrane binding structure and orientation of the hybrid antimicrobial peptide CM15.”",
+        "Biochemistry 2011, 50, 11097–11108.",
+    ],
+]
+
+
+def test_a_wrapped_line_opening_with_a_place_and_its_state_opens_no_entry(tmp_path: Path) -> None:
+    # "Cambridge, UK:" reads like "Surname, I."; taken for an entry's opening, it made the dash entry hold
+    # two references, so the hanging indents lost to a split by shape that opened an entry at the place and
+    # merged the entries of other shapes. A place followed by a colon is no author.
+    pieces = [Text(72, 90, "References", size=12, bold=True)]
+    y = 90 + 2 * LINE
+    for lines in PLACE_WRAPPED:
+        for k, line in enumerate(lines):
+            pieces.append(Text(56 if k == 0 else 68, y, line, size=9))
+            y += LINE
+    extraction = extract_pdf(write_pdf(tmp_path / "place.pdf", [body(50), pieces]))
+    assert [reference.raw for reference in extraction.references] == [
+        " ".join(lines) for lines in PLACE_WRAPPED
+    ]
+
+
+GIVEN_NAME_FIRST_AT_A_BREAK = [  # set apart by gaps, over two columns: entries open in shapes of their own
+    [
+        "Andras Vasy. Microlocal analysis of asymptotically",
+        "hyperbolic spaces. Inventiones, pages 1–133, 2013.",
+    ],
+    ["Lockhart, John Gibson. 1850. Memoirs of the Life of", "Sir Walter Scott. Edinburgh: Cadell."],
+    ["Ruslan Salakhutdinov. Learning deep generative", "models, 2009."],
+    ["Hovland, C. I., Janis, I. L. (1953). Communication", "and persuasion. Yale University Press."],
+]
+
+
+def test_an_entry_of_no_known_opening_at_the_head_of_a_column_of_a_gap_list_opens_there(
+    tmp_path: Path,
+) -> None:
+    # A column break hides the gap before the entry at the new column's head, and "Ruslan Salakhutdinov." is
+    # no author shape: the lines before the break (from the last gap) and those after it (to the next gap)
+    # each read as a whole reference, so an entry opens there.
+    def gap_column(entries: list[list[str]], x: float) -> list[Text]:
+        pieces, y = [], 100.0
+        for lines in entries:
+            for line in lines:
+                pieces.append(Text(x, y, line))
+                y += LINE
+            y += 6
+        return pieces
+
+    left = [["References"], *GIVEN_NAME_FIRST_AT_A_BREAK[:2]] + [
+        [f"Keller, B. ({1990 + i}). Trade unions and the state in", "transition, part {i}. Routledge."]
+        for i in range(3)
+    ]
+    right = GIVEN_NAME_FIRST_AT_A_BREAK[2:] + [
+        [f"Zimmer, E. ({2000 + i}). Migration and integration in", f"European cities, part {i}. Campus."]
+        for i in range(3)
+    ]
+    pieces = [*gap_column(left, 56), *gap_column(right, 306)]
+    pieces[0] = Text(56, 100, "References", size=12, bold=True)
+    extraction = extract_pdf(write_pdf(tmp_path / "break.pdf", [body(50), pieces]))
+    raws = [reference.raw for reference in extraction.references]
+    assert raws[:2] == [" ".join(lines) for lines in GIVEN_NAME_FIRST_AT_A_BREAK[:2]]
+    assert raws[5:7] == [" ".join(lines) for lines in GIVEN_NAME_FIRST_AT_A_BREAK[2:]]
+    assert len(raws) == 10
+
+
 def test_an_entrys_last_lines_alone_at_the_head_of_the_next_pages_column_continue_it(tmp_path: Path) -> None:
     # Hanging indents in the right column; the last entry runs over to the left column of the next page,
     # where its two last lines stand alone at one x: that column shows no margin, so indentation cannot

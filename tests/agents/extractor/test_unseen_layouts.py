@@ -89,6 +89,10 @@ def _extract(tmp_path: Path, pages: list[list[Text]]) -> tuple[str, list[str], l
         ("In 2001, the government", None),
         ("The method is evaluated", None),
         ("As of 2001, the", None),
+        ("Cambridge, MA: MIT Press, 1999.", None),  # a publisher's place opening a wrapped line
+        ("Cambridge, Mass.: Harvard University Press", None),
+        ("Stanford, California: Stanford University Press", None),
+        ("Smith, J.: Title. In: Proceedings", "surname-comma"),  # initials with full stops, then a colon
     ],
 )
 def test_opening_shapes(text: str, shape: str | None) -> None:
