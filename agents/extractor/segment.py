@@ -57,6 +57,10 @@ _EARLY_YEAR = re.compile(r"(?<!\d)(?:1[89]|20)\d\d[a-z]?(?:\)|[.:,]\s)")
 # bracket, a number, an identifier or a link; marks a list sets after an entry's full stop ("2013. *†": a
 # study in the meta-analysis, a note) do not hide its end.
 ENDS_ENTRY = re.compile(r"(?:(?<!\b[A-ZÀ-ÖØ-Þ])\.|[)\]]|\d)(?:\s*[*†‡§¶]+)?\s*$|(?i:doi|arxiv|https?)\S*$")
+# Where a break hides a list's gap, the next entry is taken to open only with a capital (after a dash, an
+# opening quote or a bracket at most): a link or a number ending the line before may run on overleaf
+# ("…/us-centralamerica" / "-childmarriage-…", "5 June" / "2015. Available at …").
+_OPENS_CAPITALISED = re.compile(r"^\s*[—–\"“‘'(\[]?[A-ZÀ-ÖØ-Þ]")
 MID_PHRASE = re.compile(r"(?:[,;:&\-–]|\band|\bund|\bet|\bin)\s*$", re.IGNORECASE)
 _MIN_SEQUENCE = 3
 _MAX_ENTRY_LINES = 12
@@ -304,6 +308,7 @@ def _gap_opener(lines: Sequence[Line]) -> Callable[[Line, Line | None], bool] | 
         for i in range(start + 1, end)
         if _group_key(lines[i - 1]) != _group_key(lines[i])
         and ENDS_ENTRY.search(lines[i - 1].text)
+        and _OPENS_CAPITALISED.match(lines[i].text)
         and _reads_as_one_reference(lines[start:i])
         and _reads_as_one_reference(lines[i:end])
     }

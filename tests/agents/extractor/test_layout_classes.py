@@ -537,6 +537,42 @@ def test_an_entry_of_no_known_opening_at_the_head_of_a_column_of_a_gap_list_open
     # A column break hides the gap before the entry at the new column's head, and "Ruslan Salakhutdinov." is
     # no author shape: the lines before the break (from the last gap) and those after it (to the next gap)
     # each read as a whole reference, so an entry opens there.
+    left = [["References"], *GIVEN_NAME_FIRST_AT_A_BREAK[:2]] + [
+        [f"Keller, B. ({1990 + i}). Trade unions and the state in", "transition, part {i}. Routledge."]
+        for i in range(3)
+    ]
+    right = GIVEN_NAME_FIRST_AT_A_BREAK[2:] + [
+        [f"Zimmer, E. ({2000 + i}). Migration and integration in", f"European cities, part {i}. Campus."]
+        for i in range(3)
+    ]
+    raws = _gap_list_over_two_columns(tmp_path, left, right)
+    assert raws[:2] == [" ".join(lines) for lines in GIVEN_NAME_FIRST_AT_A_BREAK[:2]]
+    assert raws[5:7] == [" ".join(lines) for lines in GIVEN_NAME_FIRST_AT_A_BREAK[2:]]
+    assert len(raws) == 10
+
+
+def test_a_link_running_on_at_the_head_of_a_column_of_a_gap_list_continues_its_entry(tmp_path: Path) -> None:
+    # The link ending the left column reads as an entry's end, and the lines on each side of the break read
+    # as references; the line overleaf opens with a hyphen, not a capital, so it goes on the entry.
+    link = [
+        "Moloney, A., 2015a. “Gang violence fuels child",
+        "marriage”, Reuters, 5 June 2015. Available at",
+        "http://www.reuters.com/article/us-centralamerica",
+    ]
+    rest = ["-childmarriage-idUSKBN0OL1Z9 [accessed 2016]"]
+    others = [
+        [f"Keller, B. ({1990 + i}). Trade unions and the state in", f"transition, part {i}. Routledge."]
+        for i in range(4)
+    ]
+    raws = _gap_list_over_two_columns(tmp_path, [["References"], *others, link], [rest, *others])
+    assert raws[4] == " ".join(link + rest)
+    assert len(raws) == 9
+
+
+def _gap_list_over_two_columns(tmp_path: Path, left: list[list[str]], right: list[list[str]]) -> list[str]:
+    """The references of a list set with 6 pt gaps over two columns (the left column's first line is its
+    heading)."""
+
     def gap_column(entries: list[list[str]], x: float) -> list[Text]:
         pieces, y = [], 100.0
         for lines in entries:
@@ -546,21 +582,10 @@ def test_an_entry_of_no_known_opening_at_the_head_of_a_column_of_a_gap_list_open
             y += 6
         return pieces
 
-    left = [["References"], *GIVEN_NAME_FIRST_AT_A_BREAK[:2]] + [
-        [f"Keller, B. ({1990 + i}). Trade unions and the state in", "transition, part {i}. Routledge."]
-        for i in range(3)
-    ]
-    right = GIVEN_NAME_FIRST_AT_A_BREAK[2:] + [
-        [f"Zimmer, E. ({2000 + i}). Migration and integration in", f"European cities, part {i}. Campus."]
-        for i in range(3)
-    ]
     pieces = [*gap_column(left, 56), *gap_column(right, 306)]
     pieces[0] = Text(56, 100, "References", size=12, bold=True)
     extraction = extract_pdf(write_pdf(tmp_path / "break.pdf", [body(50), pieces]))
-    raws = [reference.raw for reference in extraction.references]
-    assert raws[:2] == [" ".join(lines) for lines in GIVEN_NAME_FIRST_AT_A_BREAK[:2]]
-    assert raws[5:7] == [" ".join(lines) for lines in GIVEN_NAME_FIRST_AT_A_BREAK[2:]]
-    assert len(raws) == 10
+    return [reference.raw for reference in extraction.references]
 
 
 def test_an_entrys_last_lines_alone_at_the_head_of_the_next_pages_column_continue_it(tmp_path: Path) -> None:
