@@ -456,18 +456,24 @@ MIXED_SHAPES = [  # a hanging-indent list whose entries open in three shapes, "S
 ]
 
 
+def _hanging_under_references(entries: list[list[str]], x: float, indent_x: float) -> list[Text]:
+    """A list under "References" in 9 pt, each entry's first line at `x` and the rest at `indent_x`."""
+    pieces = [Text(72, 90, "References", size=12, bold=True)]
+    y = 90 + 2 * LINE
+    for lines in entries:
+        for k, line in enumerate(lines):
+            pieces.append(Text(x if k == 0 else indent_x, y, line, size=9))
+            y += LINE
+    return pieces
+
+
 def test_hanging_indents_win_over_the_shape_of_a_list_whose_entries_open_in_mixed_shapes(
     tmp_path: Path,
 ) -> None:
     # Split by the "Surname, I." shape, "Hall PA, …" (another shape) merges into the entry before, and
     # "Washington, DC:" at the start of a wrapped line opens a false entry that takes the title-first entry
     # after it. The hanging indents split every entry as printed, and each piece reads as one reference.
-    pieces = [Text(72, 90, "References", size=12, bold=True)]
-    y = 90 + 2 * LINE
-    for lines in MIXED_SHAPES:
-        for k, line in enumerate(lines):
-            pieces.append(Text(72 if k == 0 else 86, y, line, size=9))
-            y += LINE
+    pieces = _hanging_under_references(MIXED_SHAPES, 72, 86)
     extraction = extract_pdf(write_pdf(tmp_path / "mixed.pdf", [body(50), pieces]))
     assert [reference.raw for reference in extraction.references] == [
         " ".join(lines) for lines in MIXED_SHAPES
@@ -508,12 +514,7 @@ def test_a_wrapped_line_opening_with_a_place_and_its_state_opens_no_entry(tmp_pa
     # "Cambridge, UK:" reads like "Surname, I."; taken for an entry's opening, it made the dash entry hold
     # two references, so the hanging indents lost to a split by shape that opened an entry at the place and
     # merged the entries of other shapes. A place followed by a colon is no author.
-    pieces = [Text(72, 90, "References", size=12, bold=True)]
-    y = 90 + 2 * LINE
-    for lines in PLACE_WRAPPED:
-        for k, line in enumerate(lines):
-            pieces.append(Text(56 if k == 0 else 68, y, line, size=9))
-            y += LINE
+    pieces = _hanging_under_references(PLACE_WRAPPED, 56, 68)
     extraction = extract_pdf(write_pdf(tmp_path / "place.pdf", [body(50), pieces]))
     assert [reference.raw for reference in extraction.references] == [
         " ".join(lines) for lines in PLACE_WRAPPED
