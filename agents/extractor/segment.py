@@ -298,9 +298,10 @@ def _gap_opener(lines: Sequence[Line]) -> Callable[[Line, Line | None], bool] | 
     def after_gap(previous: Line, line: Line) -> bool:
         return _group_key(previous) == _group_key(line) and line.y0 - previous.y1 > threshold
 
-    # A column or page break hides the gap. There an entry opens where the lines before the break, from the
-    # last gap, and those after it, up to the next gap, each read as one whole reference: an opening the
-    # author shapes do not know ("Andras Vasy. Microlocal …", a title first) then still starts its entry.
+    # A column or page break hides the gap. There an entry opens where the line before the break ends one,
+    # the line after it opens with a capital, and the lines before the break, from the last gap, and those
+    # after it, up to the next gap, each read as one whole reference: an opening the author shapes do not
+    # know ("Andras Vasy. Microlocal …", a title first) then still starts its entry.
     blocks = [0, *(i for i in range(1, len(lines)) if after_gap(lines[i - 1], lines[i])), len(lines)]
     whole_at_break = {
         id(lines[i])
