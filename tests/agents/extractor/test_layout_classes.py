@@ -253,13 +253,14 @@ def test_a_short_list_in_small_type_before_an_appendix_in_body_text_is_read(tmp_
     assert extraction.section.startswith("heading: References")
 
 
-def _with_gaps(entries: list[list[str]]) -> list[Text]:
-    """A list under "References", entries flush left, one set apart from the next by a 6 pt gap."""
-    pieces = [Text(72, 90, "References", size=12, bold=True)]
+def _with_gaps(entries: list[list[str]], x: float = 72.0, heading: bool = True) -> list[Text]:
+    """A list (under "References" when `heading`), entries flush left at `x`, one set apart from the next by
+    a 6 pt gap."""
+    pieces = [Text(x, 90, "References", size=12, bold=True)] if heading else []
     y = 110.0
     for lines in entries:
         for line in lines:
-            pieces.append(Text(72, y, line))
+            pieces.append(Text(x, y, line))
             y += LINE
         y += 6
     return pieces
@@ -538,7 +539,7 @@ def test_an_entry_of_no_known_opening_at_the_head_of_a_column_of_a_gap_list_open
     # A column break hides the gap before the entry at the new column's head, and "Ruslan Salakhutdinov." is
     # no author shape: the lines before the break (from the last gap) and those after it (to the next gap)
     # each read as a whole reference, so an entry opens there.
-    left = [["References"], *GIVEN_NAME_FIRST_AT_A_BREAK[:2]] + [
+    left = GIVEN_NAME_FIRST_AT_A_BREAK[:2] + [
         [f"Keller, B. ({1990 + i}). Trade unions and the state in", "transition, part {i}. Routledge."]
         for i in range(3)
     ]
@@ -565,26 +566,14 @@ def test_a_link_running_on_at_the_head_of_a_column_of_a_gap_list_continues_its_e
         [f"Keller, B. ({1990 + i}). Trade unions and the state in", f"transition, part {i}. Routledge."]
         for i in range(4)
     ]
-    raws = _gap_list_over_two_columns(tmp_path, [["References"], *others, link], [rest, *others])
+    raws = _gap_list_over_two_columns(tmp_path, [*others, link], [rest, *others])
     assert raws[4] == " ".join(link + rest)
     assert len(raws) == 9
 
 
 def _gap_list_over_two_columns(tmp_path: Path, left: list[list[str]], right: list[list[str]]) -> list[str]:
-    """The references of a list set with 6 pt gaps over two columns (the left column's first line is its
-    heading)."""
-
-    def gap_column(entries: list[list[str]], x: float) -> list[Text]:
-        pieces, y = [], 100.0
-        for lines in entries:
-            for line in lines:
-                pieces.append(Text(x, y, line))
-                y += LINE
-            y += 6
-        return pieces
-
-    pieces = [*gap_column(left, 56), *gap_column(right, 306)]
-    pieces[0] = Text(56, 100, "References", size=12, bold=True)
+    """The references of a list under "References" set with 6 pt gaps over two columns."""
+    pieces = [*_with_gaps(left, 56), *_with_gaps(right, 306, heading=False)]
     extraction = extract_pdf(write_pdf(tmp_path / "break.pdf", [body(50), pieces]))
     return [reference.raw for reference in extraction.references]
 
