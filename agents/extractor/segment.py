@@ -45,7 +45,10 @@ LIST_MARKERS: dict[str, re.Pattern[str]] = {
     "paren": re.compile(r"^\((\d{1,4})\)\s*"),
     "bare": re.compile(r"^(\d{1,4})\s+(?=[^\d\s])"),
 }
-_BULLET = re.compile(r"^[•▪■●◦‣∙·\-–—*]\s+(?=\S)")
+# A bullet; one set in a symbol font has no character of its own and reads as a private-use one or as U+FFFD,
+# often with no space after it.
+SYMBOL_GLYPH = "\ufffd\ue000-\uf8ff"
+_BULLET = re.compile(rf"^(?:[•▪■●◦‣∙·\-–—*]\s+|[{SYMBOL_GLYPH}]\s*)(?=\S)")
 _AUTHOR_START = re.compile(
     r"^(?:[A-ZÀ-ÖØ-Þ][\w'’\-]+(?:\s+(?:van|von|de|der|da|di|du|la|le)\s+[\w'’\-]+)*,\s*(?:[A-ZÀ-ÖØ-Þ][\w\-]*\.?|\()"
     r"|[A-ZÀ-ÖØ-Þ][A-ZÀ-ÖØ-Þ'’\-]{2,}\b"
@@ -61,7 +64,13 @@ ENDS_ENTRY = re.compile(r"(?:(?<!\b[A-ZÀ-ÖØ-Þ])\.|[)\]]|\d)(?:\s*[*†‡§�
 # opening quote or a bracket at most): a link or a number ending the line before may run on overleaf
 # ("…/us-centralamerica" / "-childmarriage-…", "5 June" / "2015. Available at …").
 _OPENS_CAPITALISED = re.compile(r"^\s*[—–\"“‘'(\[]?[A-ZÀ-ÖØ-Þ]")
-MID_PHRASE = re.compile(r"(?:[,;:&\-–]|\band|\bund|\bet|\bin)\s*$", re.IGNORECASE)
+# A line breaking off mid-phrase: after a comma or a hyphen, a conjunction, a preposition or an article in
+# lower case ("Journal of" / "Speech, Language and Hearing Research"), or an author's lone initial
+# ("G. D. Borasio, A." / "Teichmann, A. Paz"): the next line goes on, whatever shape it opens with.
+MID_PHRASE = re.compile(
+    r"(?:[,;:&\-–]|\b(?i:and|und|et|in)|\b(?:of|the|for|to|on|with|from|by|at|a|an|de|des|du|la|le|der|die|das"
+    r"|von|van|zur|zum|für)|(?<![\w.])[A-ZÀ-ÖØ-Þ]\.)\s*$"
+)
 _MIN_SEQUENCE = 3
 _MAX_ENTRY_LINES = 12
 # A layout cue (indents, gaps) stands while it gives at least this share of the shape's plausible entries.

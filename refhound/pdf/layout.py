@@ -277,15 +277,22 @@ def _column(line: Line, gutters: Sequence[Gutter], left_edge: float, pieces: Seq
 def _overfull(line: Line, gutter: Gutter, column_from: float, pieces: Sequence[Line]) -> bool:
     """Whether the line starts in its column (within three ems of where the column's text starts: an entry's
     indent, not a centred line) and what runs past the gutter is one token reaching four ems or more into
-    the next column, or printed over that column's text: only a word that cannot be broken, such as a URL,
-    runs out of its column, a full-width line has spaces there, and no line is set over another. Where the
-    gutter falls in the text is estimated from its width."""
-    if not 0 <= line.x0 - column_from <= 3 * line.size:
+    the next column, eight ems or more long in all (a link ending just past the gutter), or printed over
+    that column's text: only a word that cannot be broken, such as a URL, runs out of its column, a
+    full-width line has spaces there and words shorter than that, and no line is set over another. Where
+    the gutter falls in the text, and where the token starts, are estimated from the line's width."""
+    if not line.text or not 0 <= line.x0 - column_from <= 3 * line.size:
         return False
-    at = int(len(line.text) * (gutter.x - line.x0) / (line.x1 - line.x0))
+    per_char = (line.x1 - line.x0) / len(line.text)
+    at = int((gutter.x - line.x0) / per_char)
     if " " in line.text[at:].strip():
         return False
-    return line.x1 >= gutter.text_from + 4 * line.size or _collides(line, gutter, pieces)
+    token_x0 = line.x0 + (line.text.rfind(" ", 0, at) + 1) * per_char
+    return (
+        line.x1 >= gutter.text_from + 4 * line.size
+        or line.x1 - token_x0 >= 8 * line.size
+        or _collides(line, gutter, pieces)
+    )
 
 
 def _collides(line: Line, gutter: Gutter, pieces: Sequence[Line]) -> bool:

@@ -232,3 +232,29 @@ def test_a_url_printed_over_the_next_column_stays_in_its_own(tmp_path: Path) -> 
     url_end = 56 + pymupdf.get_text_length(url, fontname="helv", fontsize=10)
     assert 306 < url_end < 306 + 4 * 10  # over the next column's text, less than four ems into it
     assert _texts(write_pdf(tmp_path / "overprinted.pdf", [pieces])) == left + right
+
+
+@pytest.mark.parametrize(
+    ("last", "in_its_column"),
+    [
+        ("DOI:https://dx.doi.org/10.1076/csed.13.2.137.14200/full", True),
+        ("a line of words that runs on until it ends just past the gutter", False),
+    ],
+)
+def test_a_link_ending_just_past_the_gutter_beside_no_text_stays_in_its_column(
+    tmp_path: Path, last: str, in_its_column: bool
+) -> None:
+    """A link that cannot be broken ends a little (under four ems) past the gutter where the next column has
+    no text: one token eight ems long or more is no full-width line, and the columns keep their order. A
+    line of words ending there is read across the page, between what is above it and what is below."""
+    end = 68 + pymupdf.get_text_length(last, fontname="helv", fontsize=10)
+    assert 306 < end < 306 + 4 * 10
+    left = [f"left column line {i} with enough words" for i in range(12)]
+    right = [f"right column line {i} with words" for i in range(4)]
+    pieces = [Text(56, 100 + i * LINE, text) for i, text in enumerate(left)]
+    pieces.append(Text(68, 100 + 12 * LINE, last))
+    pieces += [Text(56, 100 + i * LINE, text) for i, text in enumerate(left, start=13)]
+    pieces += [Text(306, 100 + i * LINE, text) for i, text in enumerate(right)]
+    texts = _texts(write_pdf(tmp_path / "link-past-gutter.pdf", [pieces]))
+    expected = [*left, last, *left, *right] if in_its_column else [*left, *right, last, *left]
+    assert texts == expected

@@ -608,3 +608,70 @@ def test_an_entrys_last_lines_alone_at_the_head_of_the_next_pages_column_continu
     assert [reference.raw for reference in extraction.references] == [
         " ".join([opening, *rest]) for opening, rest in entries[:2]
     ] + [" ".join([entries[2][0], *entries[2][1], *overleaf])]
+
+
+WRAPPED_AFTER_A_BROKEN_PHRASE = [  # hanging indents; wrapped lines that read like an entry's opening
+    [
+        "Wilson, I. and B. Gick. Bilinguals use language-specific articulatory settings. Journal of",
+        "Speech, Language and Hearing Research. doi: 10.1044/2013_JSLHR-S-12-0345. 2013.",
+    ],
+    [
+        "Kaufmann, G., M. David, G. D. Borasio, A.",
+        "Teichmann, A. Paz, and M. Amitsur. 1986. Phage and host genetic determinants of the specific",
+        "anticodon loop cleavages in bacteriophage T4-infected Escherichia coli. J Mol Biol 188: 15-22.",
+    ],
+    [
+        "Lamaire, R. O, and D. N. Serpanos, Two Dimensional Round Robin Schedulers for Packet Switches with",
+        "Multiple Input Queues, IEEE/ACM Trans. on Networking, pp. 471-482. (October 94).",
+    ],
+    ["Childs, W.; Boxer, S. G. Solvation response along the reaction coordinate. J. Am. Chem. Soc 2010."],
+    [
+        "Murthy, S. K., Kasif, S., Salzberg, S., & Beigel, R. (1993). Randomized induction of oblique",
+        "decision trees. In Proceedings of the Eleventh National Conference on Artificial Intelligence,",
+        "pp. 322-327.",
+    ],
+    ["Owen, D. B. (1962). Handbook of Statistical Tables. Reading, Massachusetts: Addison-Wesley."],
+]
+
+
+def test_a_wrapped_line_after_a_preposition_or_an_initial_opens_no_entry(tmp_path: Path) -> None:
+    # "Speech, Language and …" after "Journal of", and "Teichmann, A. Paz, …" after the lone initial of a
+    # wrapped author list, read like "Surname, I." lines with a year near their start; taken for openings,
+    # they made the hanging-indent split look implausible (an entry without a year stops the shortcut) and
+    # the shape split won, cutting both entries in two. A line breaking off at a preposition, an article or
+    # an initial goes on.
+    pieces = _hanging_under_references(WRAPPED_AFTER_A_BROKEN_PHRASE, 72, 84)
+    extraction = extract_pdf(write_pdf(tmp_path / "broken-phrase.pdf", [body(50), pieces]))
+    assert [reference.raw for reference in extraction.references] == [
+        " ".join(lines) for lines in WRAPPED_AFTER_A_BROKEN_PHRASE
+    ]
+
+
+def test_a_part_heading_right_under_the_heading_over_a_symbol_font_bullet_is_a_part_heading(
+    tmp_path: Path,
+) -> None:
+    # A bullet set in a symbol font has no character (it reads as U+FFFD): the line after "Books and
+    # articles" then opened no entry, the bold line ended the list before its first entry, and another
+    # block was taken for the list. A symbol glyph before an entry is a list mark like "•".
+    entries = [
+        ["\uf02d P. Bourdieu, Language et pouvoir symbolique, Paris, Seuil, 2001."],
+        *[
+            [f"Keller, B. ({1990 + i}). Trade unions and the state in", f"transition, part {i}. Routledge."]
+            for i in range(4)
+        ],
+    ]
+    pieces = [
+        Text(72, 90, "References", size=12, bold=True),
+        Text(72, 90 + 2 * LINE, "Books and articles", bold=True, italic=True),
+    ]
+    y = 90 + 3.5 * LINE
+    for lines in entries:
+        for line in lines:
+            pieces.append(Text(72, y, line))
+            y += LINE
+        y += 6
+    extraction = extract_pdf(write_pdf(tmp_path / "symbol-bullet.pdf", [body(50), pieces]))
+    assert extraction.section.startswith("heading: References")
+    raws = [reference.raw for reference in extraction.references]
+    assert len(raws) == 5
+    assert raws[0].endswith("P. Bourdieu, Language et pouvoir symbolique, Paris, Seuil, 2001.")
