@@ -277,22 +277,33 @@ def _column(line: Line, gutters: Sequence[Gutter], left_edge: float, pieces: Seq
 def _overfull(line: Line, gutter: Gutter, column_from: float, pieces: Sequence[Line]) -> bool:
     """Whether the line starts in its column (within three ems of where the column's text starts: an entry's
     indent, not a centred line) and what runs past the gutter is one token reaching four ems or more into
-    the next column, eight ems or more long in all (a link ending just past the gutter), or printed over
-    that column's text: only a word that cannot be broken, such as a URL, runs out of its column, a
-    full-width line has spaces there and words shorter than that, and no line is set over another. Where
-    the gutter falls in the text, and where the token starts, are estimated from the line's width."""
+    the next column, or printed over that column's text, or eight ems or more long in all with the
+    column's text going on under it (a link ending just past the gutter inside an entry; a full-width
+    footnote ending in a link has full-width lines under it): only a word that cannot be broken, such as a
+    URL, runs out of its column, a full-width line has spaces there and words shorter than that, and no
+    line is set over another. Where the gutter falls in the text, and where the token starts, are
+    estimated from the line's width."""
     if not line.text or not 0 <= line.x0 - column_from <= 3 * line.size:
         return False
     per_char = (line.x1 - line.x0) / len(line.text)
     at = int((gutter.x - line.x0) / per_char)
     if " " in line.text[at:].strip():
         return False
+    if line.x1 >= gutter.text_from + 4 * line.size or _collides(line, gutter, pieces):
+        return True
     token_x0 = line.x0 + (line.text.rfind(" ", 0, at) + 1) * per_char
-    return (
-        line.x1 >= gutter.text_from + 4 * line.size
-        or line.x1 - token_x0 >= 8 * line.size
-        or _collides(line, gutter, pieces)
-    )
+    return line.x1 - token_x0 >= 8 * line.size and _column_goes_on_under(line, gutter, pieces)
+
+
+def _column_goes_on_under(line: Line, gutter: Gutter, pieces: Sequence[Line]) -> bool:
+    """Whether the next line down that starts left of the gutter (its pieces on that baseline) ends before
+    it, as a line of the column does."""
+    below = [piece for piece in pieces if piece.y0 >= line.y1 - 0.25 * line.height and piece.x0 < gutter.x]
+    if not below:
+        return False
+    top = min(piece.y0 for piece in below)
+    row = [piece for piece in below if piece.y0 < top + 0.5 * piece.height]
+    return max(piece.x1 for piece in row) <= gutter.text_from + 2
 
 
 def _collides(line: Line, gutter: Gutter, pieces: Sequence[Line]) -> bool:

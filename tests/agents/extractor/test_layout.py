@@ -258,3 +258,21 @@ def test_a_link_ending_just_past_the_gutter_beside_no_text_stays_in_its_column(
     texts = _texts(write_pdf(tmp_path / "link-past-gutter.pdf", [pieces]))
     expected = [*left, last, *left, *right] if in_its_column else [*left, *right, last, *left]
     assert texts == expected
+
+
+def test_a_full_width_footnote_ending_in_a_link_just_past_the_gutter_stays_across_the_page(
+    tmp_path: Path,
+) -> None:
+    """A footnote under both columns whose first line ends in a link a little past the gutter: full-width
+    lines go on under it, not the column's, so it is read across the page after both columns."""
+    note = "For more, see http://old.example.org/en/milestones-1938-1989"
+    end = 56 + pymupdf.get_text_length(note, fontname="helv", fontsize=10)
+    assert 306 < end < 306 + 4 * 10
+    wide = "a full-width footnote line that runs on from the left margin across the gutter to the right one"
+    left = [f"left column line {i} with enough words" for i in range(12)]
+    right = [f"right column line {i} with words" for i in range(12)]
+    pieces = [Text(56, 100 + i * LINE, text) for i, text in enumerate(left)]
+    pieces += [Text(306, 100 + i * LINE, text) for i, text in enumerate(right)]
+    pieces += [Text(56, 100 + (13 + i) * LINE, text) for i, text in enumerate([note, wide, wide])]
+    texts = _texts(write_pdf(tmp_path / "footnote-link.pdf", [pieces]))
+    assert texts == [*left, *right, note, wide, wide]
