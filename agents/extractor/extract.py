@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pymupdf
 
-from refhound.agents.extractor.entry_shape import REPEATED_AUTHORS
+from refhound.agents.extractor.entry_shape import opening_shape
 from refhound.agents.extractor.footnotes import footnote_entries
 from refhound.agents.extractor.links import fill_from_links, links_of_entries, page_links
 from refhound.agents.extractor.llm_backend import LLMReferenceParser
@@ -66,10 +66,11 @@ def _printed(entries: Sequence[Entry], document: pymupdf.Document) -> list[Print
     printed: list[PrintedReference] = []
     for entry, targets in zip(entries, links, strict=True):
         raw = join_lines([line.text for line in entry.lines])
-        # A numbered entry, or one of several lines, is one of the list's entries even without a year
-        # ("(October 94)"): the plausibility gate judges it, and sets it aside in view rather than losing it
-        # here. Sub-headings and page furniture take one line.
-        listed = entry.number is not None or len(entry.lines) > 1 or bool(REPEATED_AUTHORS.match(raw))
+        # A numbered entry, one of several lines, or one opening as an entry does ("ALDISS, BRIAN. “Total
+        # Environment.” In Clem, …", a dash run) is one of the list's entries even without a year ("(October
+        # 94)"): the plausibility gate judges it, and sets it aside in view rather than losing it here.
+        # Sub-headings and page furniture take one line and open in no entry's shape.
+        listed = entry.number is not None or len(entry.lines) > 1 or opening_shape(raw) is not None
         if _looks_like_reference(raw) or targets or (listed and len(raw.split()) >= _MIN_WORDS):
             printed.append(PrintedReference(raw, entry.page + 1, targets))
     return printed

@@ -168,6 +168,8 @@ def _part_heading(lines: Sequence[Line], i: int, list_size: float, heading_size:
         return False  # a reference heading of its own is joined or not by `_joined_sections`
     if i + 1 >= len(lines) or not _short_of_the_margin(lines, i):
         return False  # a wrapped line of an entry runs to the margin
+    if i > 0 and _at_an_indent_under(lines[i - 1], line):
+        return False  # a wrapped line of an entry (a title in italics) stands at its indent
     styled = line.bold or line.italic or abs(line.size - list_size) > _SIZE_TOLERANCE
     if not (styled or i == 0 or _more_space_above(lines, i) or _heads_a_column_after_an_entry(lines, i)):
         return False
@@ -189,6 +191,13 @@ def _part_heading(lines: Sequence[Line], i: int, list_size: float, heading_size:
         ENDS_ENTRY.search(lines[j - 1].text) and _entry_shape_at(lines, j, dated=False)
         for j in range(i + 2, min(i + 2 + _PART_LOOKAHEAD, len(lines)))
     )
+
+
+def _at_an_indent_under(above: Line, line: Line) -> bool:
+    """`line` starts right of the line above it in the same column by an indent (a point to three ems), not
+    by a centring: it goes on with the entry above it."""
+    same_column = (above.page, above.column) == (line.page, line.column)
+    return same_column and above.x0 + 1 < line.x0 <= above.x0 + 3 * line.size
 
 
 def _heads_a_column_after_an_entry(lines: Sequence[Line], i: int) -> bool:

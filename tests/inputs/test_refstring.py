@@ -1219,3 +1219,21 @@ def test_editors_before_the_proceedings_are_no_part_of_the_venue(editors: str) -
         "pages 732–740, Marseille, France."
     )
     assert parsed.venue == "Proceedings of the Thirteenth Language Resources and Evaluation Conference"
+
+
+def test_a_glyph_without_a_character_inside_a_name_does_not_hide_the_author_list() -> None:
+    # A PDF font with no character for an accented capital prints "THRA�INSSON" for Thráinsson: the author
+    # list was not read, and the entry fell below the plausibility gate. Inside a word the glyph is dropped;
+    # at the start it is a bullet.
+    parsed = parse_reference_string(
+        "THRA\ufffdINSSON, H. AND KIREMIDJIAN, A. S. (2002). Simulation of digital earthquake accelerograms"
+        " using the inverse discrete Fourier transform. Earthquake Engineering & Structural Dynamics,"
+        " 31(12):2023–2048."
+    )
+    assert parsed.authors == ["THRAINSSON, H.", "KIREMIDJIAN, A. S."]
+    assert parsed.title == (
+        "Simulation of digital earthquake accelerograms using the inverse discrete Fourier transform"
+    )
+    for bullet in ("\ufffd ", "\uf0b7"):  # a symbol-font bullet before the entry
+        parsed = parse_reference_string(f"{bullet}Smith, J. (2001). A title of a work. Journal of Things, 3.")
+        assert parsed.authors == ["Smith, J."]

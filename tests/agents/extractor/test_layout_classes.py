@@ -675,3 +675,51 @@ def test_a_part_heading_right_under_the_heading_over_a_symbol_font_bullet_is_a_p
     raws = [reference.raw for reference in extraction.references]
     assert len(raws) == 5
     assert raws[0].endswith("P. Bourdieu, Language et pouvoir symbolique, Paris, Seuil, 2001.")
+
+
+def test_a_title_in_italics_at_an_entrys_indent_is_no_part_heading(tmp_path: Path) -> None:
+    # "Theories of Learning. New York:" in italics, short of the margin, after a line that ends with a full
+    # stop and before "Appleton-Century-Crofts, 1966." (a "Surname, …" shape): it read as a part heading
+    # and was dropped, and the entry lost its title. A line at the indent of the entry above it goes on
+    # with that entry.
+    hilgard = [
+        ("HILGARD, ERNEST R. AND GORDON H. BOWER.", False),
+        ("Theories of Learning. New York:", True),
+        ("Appleton-Century-Crofts, 1966.", False),
+    ]
+    others = [
+        [
+            (f"KELLER, B. ({1990 + i}). Trade unions and the state in transition,", False),
+            (f"part {i}.", False),
+        ]
+        for i in range(3)
+    ]
+    entries = [hilgard, *others]
+    pieces = [Text(72, 90, "References", size=12, bold=True)]
+    y = 90 + 2 * LINE
+    for lines in entries:
+        for k, (line, italic) in enumerate(lines):
+            pieces.append(Text(72 if k == 0 else 84, y, line, size=9, italic=italic))
+            y += LINE
+    extraction = extract_pdf(write_pdf(tmp_path / "italic-title.pdf", [body(50), pieces]))
+    assert [reference.raw for reference in extraction.references] == [
+        " ".join(line for line, _ in lines) for lines in entries
+    ]
+
+
+def test_a_one_line_entry_without_a_year_opening_as_an_entry_does_is_kept(tmp_path: Path) -> None:
+    # A chapter cited by its anthology's editors and pages, with no year, alone in its part of the list: one
+    # line without a year was taken for a sub-heading and dropped without a word. It opens as an entry does
+    # ("Surname, Given."), so it is kept for the plausibility gate to judge.
+    entries = [
+        ["Aldiss, Brian. “Total Environment.” In Clem, Greenberg, and Olander, 24–65."],
+        *[
+            [f"Keller, B. ({1990 + i}). Trade unions and the state in transition,", f"part {i}. Routledge."]
+            for i in range(3)
+        ],
+    ]
+    pieces = _hanging_under_references(entries, 72, 84)
+    extraction = extract_pdf(write_pdf(tmp_path / "one-line.pdf", [body(50), pieces]))
+    raws = [reference.raw for reference in extraction.references + extraction.set_aside]
+    assert raws[0] == entries[0][0]
+    assert len(raws) == 4
