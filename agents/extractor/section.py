@@ -18,16 +18,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from refhound.agents.extractor.entry_shape import has_early_year, opening_shape, opens_given_names_first
-from refhound.agents.extractor.segment import (
-    ENDS_ENTRY,
-    LIST_MARKERS,
-    MID_PHRASE,
-    SYMBOL_GLYPH,
-    entry_opening,
-)
+from refhound.agents.extractor.segment import ENDS_ENTRY, LIST_MARKERS, MID_PHRASE, entry_opening
 from refhound.inputs.base import year_of
 from refhound.pdf.layout import Line, body_font_size
-from refhound.refstring.authors import LOWER, UPPER
+from refhound.refstring.authors import LOWER, NO_CHARACTER, UPPER
 
 _NUMBERING = r"(?:(?:\d{1,2}|[IVXLC]{1,6}|[A-Z])(?:\.\d{1,2})*\.?\s+)?"
 _HEADINGS = (
@@ -84,7 +78,7 @@ _SIZE_TOLERANCE = 0.8  # points
 _PART_NUMBER = re.compile(r"^\s*(?:[A-Z]|[IVX]{1,4})[.)]\s+")  # "B. Internet sources", "II) Archives"
 _NOT_A_PART_HEADING = re.compile(r"\d|[,;]|\.\s*$")
 # "•", "[3]", "12.", a bullet in a symbol font
-_LIST_MARK = re.compile(rf"^(?:[•▪■●◦‣∙·*–-]\s+|[{SYMBOL_GLYPH}]\s*|\[\d{{1,4}}\]\s*|\d{{1,4}}[.)]\s+)(?=\S)")
+_LIST_MARK = re.compile(rf"^(?:[•▪■●◦‣∙·*–-]\s+|[{NO_CHARACTER}]\s*|\[\d{{1,4}}\]\s*|\d{{1,4}}[.)]\s+)(?=\S)")
 # An anonymous work's entry opens with its title in quotes: “Aeronautical Information Manual,” …
 _QUOTED_TITLE = re.compile(r"^[“\"«„‘]\s*[^\W\d_]")
 

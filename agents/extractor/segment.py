@@ -38,6 +38,7 @@ from refhound.agents.extractor.entry_shape import (
     opens_given_names_first,
 )
 from refhound.pdf.layout import Line
+from refhound.refstring.authors import NO_CHARACTER
 
 LIST_MARKERS: dict[str, re.Pattern[str]] = {
     "bracket": re.compile(r"^\[(\d{1,4})\]\s*"),
@@ -45,10 +46,8 @@ LIST_MARKERS: dict[str, re.Pattern[str]] = {
     "paren": re.compile(r"^\((\d{1,4})\)\s*"),
     "bare": re.compile(r"^(\d{1,4})\s+(?=[^\d\s])"),
 }
-# A bullet; one set in a symbol font has no character of its own and reads as a private-use one or as U+FFFD,
-# often with no space after it.
-SYMBOL_GLYPH = "\ufffd\ue000-\uf8ff"
-_BULLET = re.compile(rf"^(?:[•▪■●◦‣∙·\-–—*]\s+|[{SYMBOL_GLYPH}]\s*)(?=\S)")
+# A bullet; one set in a symbol font has no character of its own, often with no space after it.
+_BULLET = re.compile(rf"^(?:[•▪■●◦‣∙·\-–—*]\s+|[{NO_CHARACTER}]\s*)(?=\S)")
 _AUTHOR_START = re.compile(
     r"^(?:[A-ZÀ-ÖØ-Þ][\w'’\-]+(?:\s+(?:van|von|de|der|da|di|du|la|le)\s+[\w'’\-]+)*,\s*(?:[A-ZÀ-ÖØ-Þ][\w\-]*\.?|\()"
     r"|[A-ZÀ-ÖØ-Þ][A-ZÀ-ÖØ-Þ'’\-]{2,}\b"

@@ -17,6 +17,8 @@ _ALPHABETS = (*range(0x41, 0x250), *range(0x370, 0x530))
 UPPER = re.escape("".join(c for c in map(chr, _ALPHABETS) if c.isupper()))
 LOWER = re.escape("".join(c for c in map(chr, _ALPHABETS) if c.islower()))
 YEAR = r"(?:18|19|20)\d\d"
+# Glyphs a PDF's font maps to no character: U+FFFD, or a symbol font's private-use code (its bullets).
+NO_CHARACTER = "\ufffd\ue000-\uf8ff"
 _PLACEHOLDER = re.compile(r"^[_\-—–]{2,}\s*[.,]?\s*")  # "———." repeats the previous entry's authors
 
 _ET_AL = re.compile(r"(?i:et\.?\s+al\b\.?|and\s+others\b)")  # "ET AL." in a reference set in capitals

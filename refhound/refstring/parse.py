@@ -18,7 +18,15 @@ from refhound.models import ParsedFields
 from refhound.normalize.identifiers import ARXIV_VENUE, find_arxiv_id, find_doi, is_arxiv_venue
 from refhound.normalize.text import collapse_whitespace, decode_latex_letters, reattach_accents
 from refhound.normalize.titles import clean_title
-from refhound.refstring.authors import LOWER, UPPER, YEAR, AuthorBlock, split_name_list, take_authors
+from refhound.refstring.authors import (
+    LOWER,
+    NO_CHARACTER,
+    UPPER,
+    YEAR,
+    AuthorBlock,
+    split_name_list,
+    take_authors,
+)
 
 # --- preparation -------------------------------------------------------------------------------------
 
@@ -31,9 +39,9 @@ _BROKEN_WORD = re.compile(rf"(?<![^\W\d_])([^\W\d_]*[{LOWER}])- ([{LOWER}][^\W\d
 # Typographic ligatures that PDF text extraction leaves in ("Grifﬁth"): the name grammar wants letters.
 _LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"})
 _LIGATURE = re.compile("[\ufb00-\ufb06]")  # str.translate is slow, and ligatures are rare
-# A glyph a PDF's font maps to no character (U+FFFD, or a symbol font's private-use one): at the start, a
-# bullet; inside a word, an accent or a letter ("THRA�INSSON" for Thráinsson), and the word reads without it.
-_GLYPH_WITHOUT_CHARACTER = re.compile(r"^[\ufffd\ue000-\uf8ff]+\s*|(?<=[^\W\d_])\ufffd+(?=[^\W\d_])")
+# A glyph without a character: at the start, a bullet; inside a word, an accent or a letter ("THRA�INSSON"
+# for Thráinsson), and the word reads without it.
+_GLYPH_WITHOUT_CHARACTER = re.compile(rf"^[{NO_CHARACTER}]+\s*|(?<=[^\W\d_])\ufffd+(?=[^\W\d_])")
 # Small capitals extracted letter by letter: "B I N G H A M , R . & OT T E W I L L , R . (2001)".
 _SPACED_START = re.compile(rf"^[{UPPER}]{{1,3}}(?: [{UPPER}]{{1,3}}){{3,}}\b")
 _SPACED_RUN = re.compile(rf"(?<![\w.])[{UPPER}]{{1,3}}(?: [{UPPER}]{{1,3}}(?![\w.]))+(?![\w.]| \.)")
@@ -124,7 +132,7 @@ def _prepare(raw: str) -> str:
     text = unicodedata.normalize("NFC", collapse_whitespace(reattach_accents(decode_latex_letters(raw))))
     if _LIGATURE.search(text):
         text = text.translate(_LIGATURES)
-    if "\ufffd" in text or "\ue000" <= text[:1] <= "\uf8ff":
+    if "\ufffd" in text or "\ue000" <= text[:1] <= "\uf8ff":  # rare: the regex only where it can match
         text = _GLYPH_WITHOUT_CHARACTER.sub("", text)
     text = _BROKEN_WORD.sub(lambda m: mend_broken_word(m.group(1), m.group(2)), text)
     text = _BROKEN_COMPOUND.sub("-", text)
