@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import statistics
 import textwrap
+from collections.abc import Collection
 from pathlib import Path
 
 import pytest
@@ -253,11 +254,13 @@ def test_a_short_list_in_small_type_before_an_appendix_in_body_text_is_read(tmp_
     assert extraction.section.startswith("heading: References")
 
 
-def _with_gaps(entries: list[list[str]], x: float = 72.0, heading: bool = True) -> list[Text]:
-    """A list (under "References" when `heading`), entries flush left at `x`, one set apart from the next by
-    a 6 pt gap."""
+def _with_gaps(
+    entries: list[list[str]], x: float = 72.0, heading: bool = True, top: float = 110.0
+) -> list[Text]:
+    """A list (under "References" when `heading`), entries flush left at `x` from the baseline `top`, one set
+    apart from the next by a 6 pt gap."""
     pieces = [Text(x, 90, "References", size=12, bold=True)] if heading else []
-    y = 110.0
+    y = top
     for lines in entries:
         for line in lines:
             pieces.append(Text(x, y, line))
@@ -457,13 +460,16 @@ MIXED_SHAPES = [  # a hanging-indent list whose entries open in three shapes, "S
 ]
 
 
-def _hanging_under_references(entries: list[list[str]], x: float, indent_x: float) -> list[Text]:
-    """A list under "References" in 9 pt, each entry's first line at `x` and the rest at `indent_x`."""
+def _hanging_under_references(
+    entries: list[list[str]], x: float, indent_x: float, italic: Collection[str] = ()
+) -> list[Text]:
+    """A list under "References" in 9 pt, each entry's first line at `x` and the rest at `indent_x`; the
+    lines in `italic` set in italics."""
     pieces = [Text(72, 90, "References", size=12, bold=True)]
     y = 90 + 2 * LINE
     for lines in entries:
         for k, line in enumerate(lines):
-            pieces.append(Text(x if k == 0 else indent_x, y, line, size=9))
+            pieces.append(Text(x if k == 0 else indent_x, y, line, size=9, italic=line in italic))
             y += LINE
     return pieces
 
@@ -661,15 +667,9 @@ def test_a_part_heading_right_under_the_heading_over_a_symbol_font_bullet_is_a_p
         ],
     ]
     pieces = [
-        Text(72, 90, "References", size=12, bold=True),
+        *_with_gaps(entries, top=90 + 3.5 * LINE),
         Text(72, 90 + 2 * LINE, "Books and articles", bold=True, italic=True),
     ]
-    y = 90 + 3.5 * LINE
-    for lines in entries:
-        for line in lines:
-            pieces.append(Text(72, y, line))
-            y += LINE
-        y += 6
     extraction = extract_pdf(write_pdf(tmp_path / "symbol-bullet.pdf", [body(50), pieces]))
     assert extraction.section.startswith("heading: References")
     raws = [reference.raw for reference in extraction.references]
@@ -682,29 +682,17 @@ def test_a_title_in_italics_at_an_entrys_indent_is_no_part_heading(tmp_path: Pat
     # stop and before "Appleton-Century-Crofts, 1966." (a "Surname, …" shape): it read as a part heading
     # and was dropped, and the entry lost its title. A line at the indent of the entry above it goes on
     # with that entry.
-    hilgard = [
-        ("HILGARD, ERNEST R. AND GORDON H. BOWER.", False),
-        ("Theories of Learning. New York:", True),
-        ("Appleton-Century-Crofts, 1966.", False),
+    title = "Theories of Learning. New York:"
+    entries = [
+        ["HILGARD, ERNEST R. AND GORDON H. BOWER.", title, "Appleton-Century-Crofts, 1966."],
+        *[
+            [f"KELLER, B. ({1990 + i}). Trade unions and the state in transition,", f"part {i}."]
+            for i in range(3)
+        ],
     ]
-    others = [
-        [
-            (f"KELLER, B. ({1990 + i}). Trade unions and the state in transition,", False),
-            (f"part {i}.", False),
-        ]
-        for i in range(3)
-    ]
-    entries = [hilgard, *others]
-    pieces = [Text(72, 90, "References", size=12, bold=True)]
-    y = 90 + 2 * LINE
-    for lines in entries:
-        for k, (line, italic) in enumerate(lines):
-            pieces.append(Text(72 if k == 0 else 84, y, line, size=9, italic=italic))
-            y += LINE
+    pieces = _hanging_under_references(entries, 72, 84, italic={title})
     extraction = extract_pdf(write_pdf(tmp_path / "italic-title.pdf", [body(50), pieces]))
-    assert [reference.raw for reference in extraction.references] == [
-        " ".join(line for line, _ in lines) for lines in entries
-    ]
+    assert [reference.raw for reference in extraction.references] == [" ".join(lines) for lines in entries]
 
 
 def test_a_one_line_entry_without_a_year_opening_as_an_entry_does_is_kept(tmp_path: Path) -> None:
