@@ -109,8 +109,8 @@ def _kept(
     found by title only when its title is near the cited one, or printed in the string."""
     kept = {}
     for rowid, (row, via) in found.items():
-        similarity = title_similarity(cited.title, row.record.title) if cited.title else 0.0
-        near = near_title(cited.title, row.record.title, similarity, settings)
+        similarity = title_similarity(cited.title, row.title) if cited.title else 0.0
+        near = near_title(cited.title, row.title, similarity, settings)
         if via == "title" and not near and rowid in printed:
             via = "raw"  # far from the parsed title, but printed in the string: the parse is in doubt
         if via != "title" or near:
@@ -161,4 +161,4 @@ def _complete_venue(cited: ParsedFields, store: IndexStore) -> str | None:
 
 def _any_near(cited: ParsedFields, rows: list[IndexedRecord], settings: JudgeSettings) -> bool:
     title, least = cited.title or "", settings.title_candidate_similarity
-    return any(title_similarity(title, row.record.title) >= least for row in rows)
+    return any(title_similarity(title, row.title) >= least for row in rows)

@@ -326,11 +326,10 @@ def search(
             rows = store.by_arxiv_id(arxiv)
         else:
             rows = store.by_title_key(title_key(query)) or store.search_title(title_key(query), limit * 3)
-        ranked = sorted(rows, key=lambda r: title_similarity(query, r.record.title), reverse=True)[:limit]
+        ranked = sorted(rows, key=lambda r: title_similarity(query, r.title), reverse=True)[:limit]
     if as_json:
         payload = [
-            r.record.model_dump() | {"score": round(title_similarity(query, r.record.title), 3)}
-            for r in ranked
+            r.record.model_dump() | {"score": round(title_similarity(query, r.title), 3)} for r in ranked
         ]
         sys.stdout.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
         return

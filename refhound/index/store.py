@@ -15,9 +15,9 @@ import sqlite3
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import lru_cache
+from functools import cached_property, lru_cache, partial
 from itertools import combinations, islice
 from pathlib import Path
 from typing import Any
@@ -134,13 +134,19 @@ _MAX_CANDIDATES = 2_000
 
 @dataclass(frozen=True)
 class IndexedRecord:
-    """A record as stored, with the normalized keys the judge compares."""
+    """A record as stored, with the normalized keys the judge compares. Its `Record` is built on first use:
+    most full-text candidates are dropped on their title alone (on HALLMARK's titles, 73 of 21,254)."""
 
     rowid: int
-    record: Record
+    title: str
     title_key: str
     venue_key: str | None
     venue_kind: str | None
+    build: Callable[[], Record] = field(repr=False, compare=False)
+
+    @cached_property
+    def record(self) -> Record:
+        return self.build()
 
 
 @dataclass(frozen=True)
@@ -973,25 +979,30 @@ class IndexStore:
 
 
 def _to_indexed(row: tuple[Any, ...]) -> IndexedRecord:
+    rowid, title, tkey, vkey, vkind = row[0], row[4], row[5], row[9], row[10]
+    return IndexedRecord(int(rowid), title, tkey, vkey, vkind, partial(_record_of, row))
+
+
+def _record_of(row: tuple[Any, ...]) -> Record:
     (
-        rowid,
+        _rowid,
         source,
         source_id,
         version,
         title,
-        tkey,
+        _tkey,
         authors,
         _akey,
         venue,
-        vkey,
-        vkind,
+        _vkey,
+        _vkind,
         year,
         doi,
         arxiv,
         url,
         etype,
     ) = row
-    record = Record.model_construct(
+    return Record.model_construct(
         source=source,
         source_id=source_id,
         source_version=version,
@@ -1004,4 +1015,3 @@ def _to_indexed(row: tuple[Any, ...]) -> IndexedRecord:
         url=url,
         entry_type=etype,
     )
-    return IndexedRecord(int(rowid), record, tkey, vkey, vkind)

@@ -167,7 +167,7 @@ class _TitleOnlyStore:
     """An index whose full-text search finds a record only from its own title's words."""
 
     def __init__(self, record: Record) -> None:
-        self.row = IndexedRecord(1, record, title_key(record.title), None, None)
+        self.row = IndexedRecord(1, record.title, title_key(record.title), None, None, lambda: record)
         self.searched: list[str] = []
 
     def by_doi(self, doi: str) -> list[IndexedRecord]:
