@@ -4,7 +4,8 @@ Cues, tried in order of reliability:
 
 1. **Numbering** — [1], 1., (1), a bare or superscript 1: a line opens an entry when it carries the next
    number of the sequence, so a year or a volume at the start of a wrapped line never splits an entry.
-   Bullets (•, –, *) open entries the same way.
+   Bullets (•, –, *) open entries the same way, and so do the labels LaTeX prints before the entries of a
+   style that gives each one ("[AAN+21]", "[Cohen et al., 2019]").
 2. **Indentation** — hanging indents (first line at the column's margin, the rest indented) or first-line
    indents, measured per page and column so entries that continue in the next column or page stay whole.
 3. **Gaps** — vertical gaps between entries larger than the line spacing.
@@ -38,6 +39,7 @@ from refhound.agents.extractor.entry_shape import (
     opens_given_names_first,
 )
 from refhound.pdf.layout import Line
+from refhound.refstring import CITATION_LABEL
 from refhound.refstring.authors import NO_CHARACTER
 
 LIST_MARKERS: dict[str, re.Pattern[str]] = {
@@ -379,6 +381,11 @@ def split_entries(lines: Sequence[Line]) -> tuple[list[Entry], str]:
     style = _numbering_style(lines)
     if style is not None:
         return _split_numbered(lines, style), f"numbered ({style})"
+    # Entries that open with the label a style gives each `\bibitem` ("[AAN+21]", "[Cohen et al., 2019]"):
+    # each label opens an entry, however many lines a long author list takes in a narrow column.
+    labelled = sum(1 for line in lines if CITATION_LABEL.match(line.text))
+    if CITATION_LABEL.match(lines[0].text) and labelled >= _MIN_SEQUENCE:
+        return _split_with(lines, lambda line, _: CITATION_LABEL.match(line.text) is not None), "labels"
     # A bulleted list opens with a bullet; dashes on later lines only may stand for repeated authors.
     if _BULLET.match(lines[0].text) and sum(1 for line in lines if _BULLET.match(line.text)) >= _MIN_SEQUENCE:
         return _split_bulleted(lines), "bullets"

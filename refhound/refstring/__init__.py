@@ -10,6 +10,7 @@ decides which references an LLM parses again.
 
 from refhound.normalize.identifiers import ARXIV_VENUE, is_arxiv_venue
 from refhound.refstring.parse import (
+    CITATION_LABEL,
     Provenance,
     mend_broken_word,
     parse_author_list,
@@ -21,6 +22,7 @@ from refhound.refstring.parse import (
 
 __all__ = [
     "ARXIV_VENUE",
+    "CITATION_LABEL",
     "Provenance",
     "is_arxiv_venue",
     "mend_broken_word",

@@ -36,7 +36,7 @@ _NUMBERING = re.compile(
 # A BibTeX alpha-style label: "[Vas+17]", "[HZRS16]", "[Knu84a]", "[vdMH08]" (a "von" part in lower case),
 # "[Rüc20]"; or an author-year label, which LaTeX prints before each entry of an author-year style unless
 # natbib is loaded: "[Cohen et al., 2019]", "[Ham and Choe, 2020a]", "[OpenAI 2023]".
-_ALPHA_LABEL = re.compile(
+CITATION_LABEL = re.compile(
     r"^\s*\[(?:(?:[^\W\d_]|\+){1,8}\d{2}(?:\d{2})?[a-z]?|[^\W\d_][^\[\]\d]{0,70}?[,\s]\s*(?:1[89]|20)\d{2}[a-z]?)\]\s*"
 )
 _BROKEN_WORD = re.compile(rf"(?<![^\W\d_])([^\W\d_]*[{LOWER}])- ([{LOWER}][^\W\d_]*)")  # "Mur- phy"
@@ -99,7 +99,7 @@ def strip_numbering(text: str) -> str:
     """Drop leading list labels ("[12]", "12.", "(3)", "54 ", "[HZRS16]", "[Cohen et al., 2019]"), but not a
     leading year. A list pasted with its own numbers in front of the source's ("[915] [64] …") loses both."""
     for _ in range(2):
-        match = _NUMBERING.match(text) or _ALPHA_LABEL.match(text)
+        match = _NUMBERING.match(text) or CITATION_LABEL.match(text)
         if not match or (match.re is _NUMBERING and _is_year(match.group(1))):
             return text
         text = text[match.end() :]

@@ -711,3 +711,24 @@ def test_a_one_line_entry_without_a_year_opening_as_an_entry_does_is_kept(tmp_pa
     raws = [reference.raw for reference in extraction.references + extraction.set_aside]
     assert raws[0] == entries[0][0]
     assert len(raws) == 4
+
+
+def test_entries_opening_with_a_latex_label_are_split_at_each_label(tmp_path: Path) -> None:
+    """An alpha-style list ("[AAN+21]") in a narrow column: one entry's author list takes more lines than any
+    entry shape allows, and every year stands at the end; each label opens an entry all the same."""
+    authors = ", ".join(f"Author{i} Surname{i}" for i in range(40))
+    raws = [
+        f"[AAN+21] {authors}, and Last Author. A dataset of many hands. ArXiv, abs/2103.11811, 2021.",
+        "[AP84] Richard C Anderson and P David Pearson. A schema-theoretic view of reading. Handbook, 1984.",
+        "[BKKP13] Ann Baker, Ken Kim, Kai Koh and Pat Park. Reading in context. In Proceedings of X, 2013.",
+        "[Rüc20] Andreas Rücklé. Retrieval across languages. In Proceedings of EMNLP, pages 1–9, 2020.",
+    ]
+    pieces = [Text(72, 90, "References", size=12, bold=True)]
+    y = 90 + 2 * LINE
+    for raw in raws:
+        lines = textwrap.wrap(raw, 40)
+        pieces += [Text(72 if k == 0 else 110, y + k * LINE, line) for k, line in enumerate(lines)]
+        y += (len(lines) + 0.3) * LINE
+    extraction = extract_pdf(write_pdf(tmp_path / "labels.pdf", [body(30), pieces]))
+    assert [reference.raw for reference in extraction.references] == raws
+    assert extraction.section.endswith("split by labels")
