@@ -26,7 +26,6 @@ texlive-latex-recommended, texlive-fonts-recommended). Not part of the test suit
 from __future__ import annotations
 
 import argparse
-import collections
 import hashlib
 import json
 import random
@@ -42,7 +41,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from bench_layouts import paragraph  # noqa: E402
+from bench_layouts import figures, paragraph, print_levels, print_worst  # noqa: E402
 from eval_pdf_extract import pair  # noqa: E402
 
 from refhound.agents.extractor.extract import extract_pdf  # noqa: E402
@@ -60,11 +59,11 @@ FACTORS: dict[str, list[str]] = {
     "columns": ["one", "two"],
     "size": ["10pt", "11pt", "12pt"],
     "font": ["computer modern", "times", "palatino"],
-    "list type": ["normal", "small", "footnotesize"],
+    "list_type": ["normal", "small", "footnotesize"],
     "margins": ["article", "1in"],
     "links": ["none", "hyperref"],
-    "line numbers": ["none", "lineno"],
-    "after the list": ["nothing", "appendix"],
+    "line_numbers": ["none", "lineno"],
+    "after_the_list": ["nothing", "appendix"],
     "microtype": ["no", "yes"],
 }  # fmt: skip
 _ENTRIES = {"short (3-12)": (3, 12), "medium (13-40)": (13, 40), "long (41-80)": (41, 80)}
@@ -256,16 +255,8 @@ def run(folder: Path, half: str, papers: int, seed: int, keep: Path | None) -> t
     return rows, failed
 
 
-def _figures(rows: list[dict]) -> tuple[float, float, int]:
-    gold = sum(row["gold"] for row in rows)
-    extracted = sum(row["extracted"] for row in rows)
-    found = sum(row["found"] for row in rows)
-    broken = sum(1 for row in rows if row["found"] < 0.8 * row["gold"])
-    return found / max(gold, 1), found / max(extracted, 1), broken
-
-
 def report(half: str, rows: list[dict], failed: list[str], show: int) -> None:
-    recall, precision, broken = _figures(rows)
+    recall, precision, broken = figures(rows)
     print(
         f"\n## half {half}: {len(rows)} papers, {sum(r['gold'] for r in rows)} references: "
         f"recall {recall:.3f}, precision {precision:.3f}; papers under 0.8 recall: {broken}; "
@@ -274,20 +265,8 @@ def report(half: str, rows: list[dict], failed: list[str], show: int) -> None:
     )
     for line in failed:
         print(f"- {line}")
-    print("| factor | level | papers | recall | precision | under 0.8 |\n|---|---|---:|---:|---:|---:|")
-    for factor, levels in FACTORS.items():
-        groups: dict[str, list[dict]] = collections.defaultdict(list)
-        for row in rows:
-            groups[row["layout"][factor.replace(" ", "_")]].append(row)
-        for level in levels:
-            if groups[level]:
-                r, p, b = _figures(groups[level])
-                print(f"| {factor} | {level} | {len(groups[level])} | {r:.3f} | {p:.3f} | {b} |")
-    for row in sorted(rows, key=lambda row: row["found"] / max(row["gold"], 1))[:show]:
-        print(
-            f"- {row['paper']}: {row['found']}/{row['gold']} found, {row['extracted']} extracted; "
-            f"{row['layout']}"
-        )
+    print_levels(rows, FACTORS, shown_whole=set(FACTORS))
+    print_worst(rows, show)
 
 
 def main() -> None:

@@ -495,7 +495,7 @@ def run(half: str, papers: int, seed: int, typesetting: bool, keep: Path | None)
     return rows
 
 
-def _figures(rows: list[dict]) -> tuple[float, float, int]:
+def figures(rows: list[dict]) -> tuple[float, float, int]:
     gold = sum(row["gold"] for row in rows)
     extracted = sum(row["extracted"] for row in rows)
     found = sum(row["found"] for row in rows)
@@ -504,22 +504,33 @@ def _figures(rows: list[dict]) -> tuple[float, float, int]:
 
 
 def report(half: str, rows: list[dict], show: int) -> None:
-    recall, precision, broken = _figures(rows)
+    recall, precision, broken = figures(rows)
     print(
         f"\n## half {half}: {len(rows)} papers, {sum(r['gold'] for r in rows)} references: "
         f"recall {recall:.3f}, "
         f"precision {precision:.3f}; papers under 0.8 recall: {broken}\n"
     )
+    print_levels(rows, {**FACTORS, **TYPESETTING}, shown_whole=set(FACTORS))
+    print_worst(rows, show)
+
+
+def print_levels(rows: list[dict], factors: dict[str, list[str]], shown_whole: set[str]) -> None:
+    """Recall and precision per level of each factor (a row's `layout` names its level of each); a factor
+    not in `shown_whole` only when the rows draw more than one of its levels."""
     print("| factor | level | papers | recall | precision | under 0.8 |\n|---|---|---:|---:|---:|---:|")
-    for factor, levels in {**FACTORS, **TYPESETTING}.items():
+    for factor, levels in factors.items():
         groups: dict[str, list[dict]] = collections.defaultdict(list)
         for row in rows:
             groups[row["layout"][factor]].append(row)
         for level in levels:
-            if groups[level] and (factor in FACTORS or len(groups) > 1):
-                r, p, b = _figures(groups[level])
+            if groups[level] and (factor in shown_whole or len(groups) > 1):
+                r, p, b = figures(groups[level])
                 print(f"| {factor} | {level} | {len(groups[level])} | {r:.3f} | {p:.3f} | {b} |")
-    for row in sorted(rows, key=lambda row: row["found"] / row["gold"])[:show]:
+
+
+def print_worst(rows: list[dict], show: int) -> None:
+    """The `show` papers of lowest recall, with their layouts."""
+    for row in sorted(rows, key=lambda row: row["found"] / max(row["gold"], 1))[:show]:
         print(
             f"- {row['paper']}: {row['found']}/{row['gold']} found, {row['extracted']} extracted; "
             f"{row['layout']}"
