@@ -71,6 +71,10 @@ _BILINGUAL = re.compile(r"\s*[/|]\s*|\s+[–—-]\s+")
 _SPACED_SMALL_CAPS = re.compile(r"(?<=\b[A-Z]) (?=[A-Z]{2,}\b)")  # "R EFERENCES" as small capitals print
 _MIN_RUN_ENTRIES = 4
 _MAX_LINES_PER_ENTRY = 10
+# The most text one entry runs to (the longest of anystyle's 1,669 gold strings is 553 characters; author
+# lists of thirty names run longer), counted in characters, not lines: a narrow column in large type sets an
+# entry on twice the lines a wide page does.
+_MAX_ENTRY_CHARS = 1000
 _PUNCTUATION_INSIDE = re.compile(r"[.,;:]\s*\S")
 _PART_LOOKAHEAD = 5  # lines after a part heading's first one where its second entry may open
 _JOKER_SHAPES = ("dashes", "name-year")  # a run does not start with these: they stand for no list style
@@ -382,12 +386,12 @@ def _numbered_run(lines: Sequence[Line]) -> tuple[int, int] | None:
                 i += 1
                 continue
             starts = [i]
-            j = i + 1
-            while (
-                j < len(lines) and j - starts[-1] <= 8
-            ):  # eight lines without the next number: the list ended
+            j, since = i + 1, len(lines[i].text)
+            while j < len(lines) and since <= _MAX_ENTRY_CHARS:  # no next number after that: the list ended
                 if numbers[j] == len(starts) + 1:
                     starts.append(j)
+                    since = 0
+                since += len(lines[j].text)
                 j += 1
             end = _last_entry_end(lines, starts[-1] + 1)
             bounds = [*starts[1:], end]
@@ -416,13 +420,14 @@ def _heading_like(line: Line, list_line: Line) -> bool:
 
 def _run_end(lines: Sequence[Line], last: int, size: float) -> int:
     """The end of a run's last entry: its continuation lines in the list's type size (on the next page too),
-    up to a vertical gap, a bold line or another entry's start; six lines at most."""
-    end = last + 1
-    while end < len(lines) and end - last < 6:
+    up to a vertical gap, a bold line or another entry's start; a long entry's text at most."""
+    end, since = last + 1, len(lines[last].text)
+    while end < len(lines) and since <= _MAX_ENTRY_CHARS:
         previous, line = lines[end - 1], lines[end]
         gap = line.page == previous.page and line.y0 - previous.y1 > 1.5 * previous.height
         if gap or line.bold or abs(line.size - size) > _SIZE_TOLERANCE or _entry_shape_at(lines, end):
             break
+        since += len(line.text)
         end += 1
     return end
 
@@ -433,11 +438,13 @@ def _number(pattern: re.Pattern[str], line: Line) -> int | None:
 
 
 def _last_entry_end(lines: Sequence[Line], start: int) -> int:
-    """The end of the last numbered entry: its continuation lines, up to a gap or a change of page."""
-    end = start
-    while end < len(lines) and end - start < 6:
+    """The end of the last numbered entry: its continuation lines, up to a gap or a change of page; a long
+    entry's text at most."""
+    end, since = start, len(lines[start - 1].text)
+    while end < len(lines) and since <= _MAX_ENTRY_CHARS:
         previous, line = lines[end - 1], lines[end]
         if line.page != previous.page or line.y0 - previous.y1 > 1.5 * previous.height:
             break
+        since += len(line.text)
         end += 1
     return end

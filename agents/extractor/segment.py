@@ -48,6 +48,7 @@ LIST_MARKERS: dict[str, re.Pattern[str]] = {
     "paren": re.compile(r"^\((\d{1,4})\)\s*"),
     "bare": re.compile(r"^(\d{1,4})\s+(?=[^\d\s])"),
 }
+_UNDATED_LABEL = re.compile(r"^\s*\[[^\W\d_][^\W\d_+]{0,7}\+?\]\s")  # "[RRVeS+] ", "[Knu] "
 # A bullet; one set in a symbol font has no character of its own, often with no space after it.
 _BULLET = re.compile(rf"^(?:[•▪■●◦‣∙·\-–—*]\s+|[{NO_CHARACTER}]\s*)(?=\S)")
 _AUTHOR_START = re.compile(
@@ -383,9 +384,9 @@ def split_entries(lines: Sequence[Line]) -> tuple[list[Entry], str]:
         return _split_numbered(lines, style), f"numbered ({style})"
     # Entries that open with the label a style gives each `\bibitem` ("[AAN+21]", "[Cohen et al., 2019]"):
     # each label opens an entry, however many lines a long author list takes in a narrow column.
-    labelled = sum(1 for line in lines if CITATION_LABEL.match(line.text))
-    if CITATION_LABEL.match(lines[0].text) and labelled >= _MIN_SEQUENCE:
-        return _split_with(lines, lambda line, _: CITATION_LABEL.match(line.text) is not None), "labels"
+    labelled = [line for line in lines if CITATION_LABEL.match(line.text)]
+    if CITATION_LABEL.match(lines[0].text) and len(labelled) >= _MIN_SEQUENCE:
+        return _split_with(lines, _label_opener(labelled)), "labels"
     # A bulleted list opens with a bullet; dashes on later lines only may stand for repeated authors.
     if _BULLET.match(lines[0].text) and sum(1 for line in lines if _BULLET.match(line.text)) >= _MIN_SEQUENCE:
         return _split_bulleted(lines), "bullets"
@@ -525,6 +526,20 @@ def _split_bulleted(lines: Sequence[Line]) -> list[Entry]:
         elif entries:
             entries[-1].lines.append(line)
     return entries
+
+
+def _label_opener(labelled: Sequence[Line]) -> Callable[[Line, Line | None], bool]:
+    """Each label opens an entry; so does an alpha label without a year (BibTeX's alpha style for an undated
+    work: "[RRVeS+]"), which reads like any bracketed word ("[Online]"), where it stands: at the left edge
+    of the dated labels, not at the indent of the lines under them."""
+    edges = {round(line.x0) for line in labelled}
+
+    def opens(line: Line, _: Line | None) -> bool:
+        if CITATION_LABEL.match(line.text):
+            return True
+        return bool(_UNDATED_LABEL.match(line.text)) and any(abs(line.x0 - edge) <= 1 for edge in edges)
+
+    return opens
 
 
 def _split_with(lines: Sequence[Line], opens: Callable[[Line, Line | None], bool]) -> list[Entry]:

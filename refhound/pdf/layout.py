@@ -153,14 +153,17 @@ def _bands(line: Line) -> range:
     return range(int(line.y0 // _BAND), int(line.y1 // _BAND) + 1)
 
 
-def _merge_same_baseline(lines: Sequence[Line], any_gap: bool = False) -> list[Line]:
+def _merge_same_baseline(
+    lines: Sequence[Line], any_gap: bool = False, gutters: Sequence[Gutter] = ()
+) -> list[Line]:
     """Join pieces PyMuPDF split on one baseline (a number set apart, words of justified text).
 
     Pieces join when they overlap vertically by most of their height and, before columns are known, the gap
     between them is under a font size (three after a list marker such as "[12]" or "•"), narrower than any
     gutter; once columns are known (`any_gap`), every piece of one column on one baseline joins, and pieces
     of two columns join only across a word's space (a full-width line set in pieces), into a line across
-    the gutter. A piece joins the latest merged line that qualifies.
+    the gutter, and never when the left one ends flush with its column (see `_flush_with_its_column`). A
+    piece joins the latest merged line that qualifies.
 
     Merged lines are filed under the horizontal bands they cover, so a piece is compared only with lines
     that share a band with it (two boxes that overlap vertically share one): near-linear time on pages of
@@ -171,7 +174,7 @@ def _merge_same_baseline(lines: Sequence[Line], any_gap: bool = False) -> list[L
     for line in sorted(lines, key=lambda line: line.x0):
         candidates = sorted({index for band in _bands(line) for index in by_band.get(band, ())}, reverse=True)
         for index in candidates:
-            if _joins(merged[index], line, any_gap):
+            if _joins(merged[index], line, any_gap, gutters):
                 merged[index] = _joined(merged[index], line)
                 for band in _bands(merged[index]):  # the merged box may reach a band further up or down
                     filed = by_band.setdefault(band, [])
@@ -185,7 +188,7 @@ def _merge_same_baseline(lines: Sequence[Line], any_gap: bool = False) -> list[L
     return merged
 
 
-def _joins(left: Line, line: Line, any_gap: bool) -> bool:
+def _joins(left: Line, line: Line, any_gap: bool, gutters: Sequence[Gutter] = ()) -> bool:
     """Whether `line`, to the right of `left`, goes on it (the rule `_merge_same_baseline` describes)."""
     if min(left.y1, line.y1) - max(left.y0, line.y0) <= 0.5 * min(left.height, line.height):
         return False
@@ -193,7 +196,7 @@ def _joins(left: Line, line: Line, any_gap: bool) -> bool:
     if gap < -1:
         return False
     if left.column != line.column:  # a word's space of the smaller type: a heading beside a narrow gutter
-        return gap < min(left.size, line.size) * 0.6
+        return gap < min(left.size, line.size) * 0.6 and not _flush_with_its_column(left, gutters)
     reach = 3.0 if _LIST_MARKER.match(left.text) else 0.8
     return any_gap or gap < max(left.size, line.size) * reach
 
@@ -217,15 +220,26 @@ def _joined(left: Line, line: Line) -> Line:
 class Gutter:
     x: float  # the middle of the strip few lines cross: a line starting right of it is in the next column
     text_from: float  # where that strip ends, and the next column's text begins
+    text_to: float  # where that strip begins: where the text of the column before it ends
 
 
-def _gutters(lines: Sequence[Line]) -> list[Gutter]:
+def _flush_with_its_column(line: Line, gutters: Sequence[Gutter]) -> bool:
+    """Whether `line` ends where its column's text ends, at the gutter after it: a justified line of that
+    column (a large heading set out to the measure beside a heading of the next column, its word spaces
+    stretched wider than the gutter), not a piece of a full-width line, whose word breaks fall on a
+    column's edge only by chance."""
+    if not 0 <= line.column < len(gutters):
+        return False
+    return abs(line.x1 - gutters[line.column].text_to) <= 1.5
+
+
+def _gutters(lines: Sequence[Line], pieces: Sequence[Line] = ()) -> list[Gutter]:
     """The gutters between text columns, left to right (none on a one-column page).
 
     A gutter is a vertical strip that few lines cross (full-width titles and captions may) compared with the
     columns on either side, with at least `_MIN_COLUMN_LINES` lines wholly on each side of it. In a ragged
     column the strip begins where most lines end, before the longest ones do; it ends where the next
-    column's text begins (`_next_column_from`).
+    column's text begins (`_next_column_from`, read on the `pieces` the lines were joined from, if given).
     """
     if len(lines) < 2 * _MIN_COLUMN_LINES:
         return []
@@ -255,22 +269,41 @@ def _gutters(lines: Sequence[Line]) -> list[Gutter]:
             start = None
     gutters: list[Gutter] = []
     for run_start, strip_end in runs:
-        run_end = _next_column_from(lines, left_edge, run_start, strip_end)
+        run_end = _next_column_from(lines, left_edge, run_start, strip_end, pieces)
         gutter = left_edge + (run_start + run_end) / 2
         left = sum(1 for line in lines if line.x1 <= gutter and (not gutters or line.x0 >= gutters[-1].x))
         right = sum(1 for line in lines if line.x0 >= gutter)
         if left >= _MIN_COLUMN_LINES and right >= _MIN_COLUMN_LINES:
-            gutters.append(Gutter(gutter, left_edge + run_end))
+            gutters.append(Gutter(gutter, left_edge + run_end, left_edge + run_start))
     return gutters
 
 
-def _next_column_from(lines: Sequence[Line], left_edge: int, start: int, end: int) -> int:
+def _next_column_from(
+    lines: Sequence[Line], left_edge: int, start: int, end: int, pieces: Sequence[Line] = ()
+) -> int:
     """Where the next column's text begins in a low strip (offsets from `left_edge`): the leftmost x at
     which two lines or more start inside it, or its end. In a column set with hanging indents the strip
     also takes in the labels and first lines that stand out left of the indent ("[12]" over the indented
-    lines under it), which begin the column."""
+    lines under it), which begin the column.
+
+    With `pieces`, starts are read on them: a label set beside the previous column's line, across a gutter
+    narrower than the first joining's reach, starts no joined line. A piece set after another on its
+    baseline at less than half its type's size is a word inside a line (a full-width title's), and starts
+    nothing."""
+    if pieces:
+        inside = [piece for piece in pieces if start <= piece.x0 - left_edge < end]
+        before = [piece for piece in pieces if start - 20 <= piece.x1 - left_edge < end]  # what may precede
+        lines = [piece for piece in inside if not _follows_a_word(piece, before)]
     starts = Counter(int(line.x0) - left_edge for line in lines if start <= line.x0 - left_edge < end)
     return min((x for x, count in starts.items() if count >= 2), default=end)
+
+
+def _follows_a_word(piece: Line, pieces: Sequence[Line]) -> bool:
+    return any(
+        0 <= piece.x0 - other.x1 < 0.5 * piece.size
+        and min(other.y1, piece.y1) - max(other.y0, piece.y0) > 0.5 * min(other.height, piece.height)
+        for other in pieces
+    )
 
 
 def _column(line: Line, gutters: Sequence[Gutter], left_edge: float, pieces: Sequence[Line]) -> int:
@@ -364,13 +397,16 @@ def reading_order(pieces: Sequence[Line], before: Sequence[Gutter] = ()) -> tupl
     joined = _merge_same_baseline(pieces)
     # The pieces themselves where joined lines show no gutter: a gutter narrower than the joining reach
     # (LaTeX's default 10 pt beside 12 pt type, or less where a hyphen protrudes into it).
-    gutters = _gutters(joined) or _gutters(pieces) or _carried(joined, before)
+    gutters = _gutters(joined, pieces) or _gutters(pieces) or _carried(joined, before)
     if gutters:
         left_edge = min(piece.x0 for piece in pieces)
         joined = _merge_same_baseline(
-            [replace(piece, column=_column(piece, gutters, left_edge, pieces)) for piece in pieces]
+            [replace(piece, column=_column(piece, gutters, left_edge, pieces)) for piece in pieces],
+            gutters=gutters,
         )
-    by_y = sorted(_merge_same_baseline(joined, any_gap=True), key=lambda line: (line.y0, line.x0))
+    by_y = sorted(
+        _merge_same_baseline(joined, any_gap=True, gutters=gutters), key=lambda line: (line.y0, line.x0)
+    )
     if not gutters:
         return by_y, gutters
     ordered: list[Line] = []

@@ -210,6 +210,29 @@ def test_a_gutter_narrower_than_a_word_space_of_the_larger_type_still_parts_the_
     assert texts == lines + ["References"] + [f"[{i}] Author, A. Title {i}." for i in range(1, 10)]
 
 
+def test_a_large_heading_set_out_to_its_column_does_not_join_the_heading_beside_it(tmp_path: Path) -> None:
+    """A section heading in large type that wraps is set out to its column's measure, its word spaces
+    stretched wider than LaTeX's 10 pt gutter; the next column's "References" beside it, as large, starts
+    less than a word's space of that type away. The heading ends flush with its column: it is that
+    column's line, and "References" opens the next column, where it can be found."""
+    lines = [
+        "the evidence of these surveys across",
+        "regions shows that labour markets in",
+        "most countries changed after the crisis",
+        "and that the effect of training was",
+        "larger where unions had a strong role",
+    ] * 2
+    heading = _justified(56, 100, ["4", "Analysis", "outcome", "time"], 242, size=17)
+    body = [_justified(56, 130 + i * 15, line.split(), 242, size=12) for i, line in enumerate(lines)]
+    right = [Text(306, 100, "References", 17, True)]
+    right += [Text(306, 130 + i * 15, f"[{i}] Author, A. Title {i}.", 12) for i in range(1, 11)]
+    pieces = heading + [piece for line in body for piece in line] + right
+    texts = _texts(write_pdf(tmp_path / "headings.pdf", [pieces]))
+    assert texts == ["4 Analysis outcome time", *lines, "References"] + [
+        f"[{i}] Author, A. Title {i}." for i in range(1, 11)
+    ]
+
+
 def test_labels_standing_out_of_a_hanging_column_begin_that_column(tmp_path: Path) -> None:
     """A list set with hanging indents in the right column: its few first lines, labels and all, stand
     left of the many indented lines under them, in the strip that few lines cross; they begin the right
@@ -223,6 +246,36 @@ def test_labels_standing_out_of_a_hanging_column_begin_that_column(tmp_path: Pat
         right += [Text(326, top + k * LINE, f"of entry {entry + 1}, continued {k}") for k in range(1, 4)]
     texts = _texts(write_pdf(tmp_path / "hanging.pdf", [left + right]))
     assert texts == lines + [text.text for text in right]
+
+
+def test_wide_labels_beside_the_previous_columns_lines_begin_their_column(tmp_path: Path) -> None:
+    """Alpha labels ("[KKS22]") of a right column set with hanging indents, LaTeX's 10 pt from the left
+    column, less a protruding hyphen: before columns are known each label joins the left column's line
+    beside it, so no joined line starts where the labels do. The pieces show where the right column begins:
+    the labels begin it and stay with their entries."""
+    sentences = [
+        "the evidence of these surveys across all",
+        "regions shows that labour markets in",
+        "most countries changed after the crisis",
+        "and that the effect of training was larger",
+    ]
+    lines = [sentences[i % 4] + ("-" if i % 3 == 0 else "") for i in range(16)]
+    left = [
+        piece
+        for i, line in enumerate(lines)
+        for piece in _justified(56, 100 + i * 15, line.split(), 246 if line.endswith("-") else 242, 12)
+    ]
+    right: list[Text] = []
+    expected: list[str] = []
+    for entry in range(4):
+        top = 100 + entry * 4 * 15
+        label = f"[{'ABCD'[entry]}KS2{entry}]"
+        right += [Text(306, top, label, 12), Text(356, top, "Author, A. and Other, B.", 12)]
+        continued = [f"title of entry {entry + 1}, line {k}" for k in range(1, 4)]
+        right += [Text(356, top + k * 15, text, 12) for k, text in enumerate(continued, start=1)]
+        expected += [f"{label} Author, A. and Other, B.", *continued]
+    texts = _texts(write_pdf(tmp_path / "wide-labels.pdf", [left + right]))
+    assert texts == lines + expected
 
 
 def test_the_longest_line_of_a_ragged_left_column_stays_in_its_column(tmp_path: Path) -> None:

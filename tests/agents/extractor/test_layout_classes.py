@@ -732,3 +732,31 @@ def test_entries_opening_with_a_latex_label_are_split_at_each_label(tmp_path: Pa
     extraction = extract_pdf(write_pdf(tmp_path / "labels.pdf", [body(30), pieces]))
     assert [reference.raw for reference in extraction.references] == raws
     assert extraction.section.endswith("split by labels")
+
+
+def test_an_undated_alpha_label_opens_an_entry_where_the_labels_stand(tmp_path: Path) -> None:
+    """BibTeX's alpha style labels an undated work without a year ("[RRVeS+]"): at the labels' left edge
+    it opens an entry like the dated labels; a bracketed word at the indent of the lines under them
+    ("[Online]") goes on the entry it is in."""
+    raws = [
+        "[RM95] Lance Ramshaw and Mitch Marcus. Text chunking using transformation-based learning. In Third "
+        "Workshop on Very Large Corpora, 1995.",
+        "[RRVeS+] Livy Real, Ana Rodrigues, Andressa Vieira e Silva, Beatriz Albiero, and Bruna Thalenberg. "
+        "The assin 2 shared task. In Proceedings of the Workshop on Semantic Textual Similarity.",
+        "[SHH18] Ian Soboroff, Shudong Huang, and Donna Harman. Trec 2018 news track overview. In TREC, "
+        "2018.",
+        "[WCM+24] Orion Weller and Benjamin Chang. Followir: Evaluating and teaching retrieval models to "
+        # "[Online]" opens a wrapped line, at the indent.
+        "follow instructions. [Online] Available at the workshop, 2024.",
+    ]
+    pieces = [Text(72, 90, "References", size=12, bold=True)]
+    y = 90 + 2 * LINE
+    for raw in raws:
+        lines = textwrap.wrap(raw, 42)
+        pieces += [Text(72 if k == 0 else 120, y + k * LINE, line) for k, line in enumerate(lines)]
+        y += (len(lines) + 0.3) * LINE
+    extraction = extract_pdf(write_pdf(tmp_path / "undated-label.pdf", [body(30), pieces]))
+    # Without a year the entry may stand below the plausibility gate: set aside, not lost.
+    raws_found = [reference.raw for reference in extraction.references + extraction.set_aside]
+    assert sorted(raws_found) == sorted(raws)
+    assert extraction.section.endswith("split by labels")

@@ -149,6 +149,24 @@ def test_a_numbered_list_without_heading_is_found_by_its_shape(tmp_path: Path) -
     assert len(extraction.references) == 3
 
 
+def test_a_numbered_list_of_long_entries_in_a_narrow_column_is_found_by_its_shape(tmp_path: Path) -> None:
+    """Without a heading to find it by, a numbered list whose entries run to eleven lines each (long author
+    lists and editors, set in a narrow column in large type) is still one list: the next number is due
+    after a long entry's text, not after a fixed count of lines."""
+    names = ["Lee", "Chen", "Garcia", "Novak", "Okafor", "Silva", "Tanaka", "Weber", "Rossi", "Kowalski"]
+    lines: list[str] = []
+    for n in range(1, 5):
+        lines.append(f"[{n}] Ann {names[n]}, Ben {names[n - 1]},")
+        lines += [f"\tCara {names[k]}, Dan {names[k + 1]}," for k in range(8)]
+        lines += [f"\tand Eve Moreau. A long title of entry {n}.", "\tIn Proceedings of Examples, 2019."]
+    extraction = extract_pdf(write_pdf(tmp_path / "narrow-list.pdf", [body(5) + column(lines, 72, 170, 15)]))
+    assert extraction.section.startswith("numbered list")
+    assert [ref.raw.split(",")[0] for ref in extraction.references] == [
+        f"Ann {names[n]}" for n in range(1, 5)
+    ]
+    assert all(ref.raw.endswith("In Proceedings of Examples, 2019.") for ref in extraction.references)
+
+
 def test_a_numbered_list_in_the_body_is_not_taken_for_references(tmp_path: Path) -> None:
     steps = [f"{n}. Step number {n} of the procedure described above in words" for n in range(1, 6)]
     extraction = extract_pdf(write_pdf(tmp_path / "steps.pdf", [body(10) + column(steps, 72, 300)]))
