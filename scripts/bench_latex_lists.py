@@ -14,6 +14,11 @@ pairs at normalised Indel similarity ≥ 0.9). The gold strings are the `\\bibit
 wrote, read by refhound's `.bbl` reader (`refhound.inputs.bbl`): the text LaTeX printed, so no PDF reading
 goes into the gold.
 
+With `--classes publishers` each paper is set instead in a publisher's class with its own style:
+IEEEtran (conference, two columns, IEEEtran.bst), acmart (sigconf, two columns, ACM-Reference-Format),
+llncs (splncs04) or elsarticle (one column with elsarticle-num or -harv, or two with 5p); the article's
+size, columns, font and margins then do not apply (Debian: texlive-publishers).
+
 Entries fall into two fixed halves by a hash of their title key (a work cited by several files falls in one
 half): build on half A, report half B as well. Entries whose text LaTeX's standard fonts cannot print (a
 character outside Latin, or a lone `_`, `^`, `&`, `#` that BibTeX passes on and LaTeX rejects) are left out,
@@ -34,7 +39,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -66,13 +71,23 @@ FACTORS: dict[str, list[str]] = {
     "after_the_list": ["nothing", "appendix"],
     "microtype": ["no", "yes"],
 }  # fmt: skip
+_ARTICLE_ONLY = ("style", "columns", "size", "font", "margins")
 _ENTRIES = {"short (3-12)": (3, 12), "medium (13-40)": (13, 40), "long (41-80)": (41, 80)}
 _FONT = {
     "computer modern": r"\usepackage{lmodern}",
     "times": r"\usepackage{mathptmx}",
     "palatino": r"\usepackage{mathpazo}",
 }
-_NATBIB_STYLES = {"plainnat", "abbrvnat", "unsrtnat"}
+# Styles whose `\bibitem` labels are natbib's (author and year for the citations), not printed in the list.
+_NATBIB_STYLES = {"plainnat", "abbrvnat", "unsrtnat", "ACM-Reference-Format", "elsarticle-harv"}
+# A publisher's class: its options and the styles it is used with (`--classes publishers`).
+CLASSES: dict[str, tuple[str, list[str]]] = {
+    "IEEEtran": ("conference", ["IEEEtran"]),
+    "acmart": ("sigconf", ["ACM-Reference-Format"]),
+    "llncs": ("", ["splncs04"]),
+    "elsarticle": ("preprint,12pt", ["elsarticle-num", "elsarticle-harv"]),
+    "elsarticle 5p": ("5p", ["elsarticle-num", "elsarticle-harv"]),
+}
 # Characters the standard T1 fonts print from UTF-8 input: Latin letters with their accents, and typography.
 _PRINTABLE = re.compile(r"[\x09\x0a\x0d\x20-\x7e\u00a0-\u017f\u2013\u2014\u2018\u2019\u201c\u201d]*")
 # Characters LaTeX rejects in text unless escaped or in math: a BibTeX file may hold them bare (in a URL).
@@ -93,10 +108,15 @@ class Layout:
     line_numbers: str
     after_the_list: str
     microtype: str
+    document_class: str = "article"
 
 
-def draw_layout(rng: random.Random) -> Layout:
-    return Layout(*(rng.choice(levels) for levels in FACTORS.values()))
+def draw_layout(rng: random.Random, publishers: bool = False) -> Layout:
+    layout = Layout(*(rng.choice(levels) for levels in FACTORS.values()))
+    if not publishers:
+        return layout
+    name = rng.choice(list(CLASSES))
+    return replace(layout, document_class=name, style=rng.choice(CLASSES[name][1]))
 
 
 def half_of(title: str) -> str:
@@ -131,31 +151,69 @@ def rekeyed(raw: str, key: str) -> str:
     return re.sub(r"^(@\s*\w+\s*[{(])\s*[^,]*,", lambda m: f"{m.group(1)}{key},", raw.strip(), count=1)
 
 
-def document(layout: Layout, keys: list[str], rng: random.Random) -> str:
-    options = [layout.size] + (["twocolumn"] if layout.columns == "two" else [])
-    head = [
-        rf"\documentclass[{','.join(options)}]{{article}}",
-        r"\usepackage[T1]{fontenc}",
-        r"\usepackage{url}",
-    ]
-    head.append(_FONT[layout.font])
-    if layout.margins == "1in":
-        head.append(r"\usepackage[margin=1in]{geometry}")
-    if layout.style in _NATBIB_STYLES:
-        head.append(r"\usepackage[numbers]{natbib}" if rng.random() < 0.5 else r"\usepackage{natbib}")
+def _preamble(layout: Layout, rng: random.Random) -> list[str]:
+    """The class and the packages it is set with. The article's draws keep their order, so that a seed's
+    article papers are the same whatever classes the script knows."""
+    if layout.document_class == "article":
+        options = [layout.size] + (["twocolumn"] if layout.columns == "two" else [])
+        head = [rf"\documentclass[{','.join(options)}]{{article}}", r"\usepackage[T1]{fontenc}"]
+        head += [r"\usepackage{url}", _FONT[layout.font]]
+        if layout.margins == "1in":
+            head.append(r"\usepackage[margin=1in]{geometry}")
+        if layout.style in _NATBIB_STYLES:
+            head.append(r"\usepackage[numbers]{natbib}" if rng.random() < 0.5 else r"\usepackage{natbib}")
+    else:
+        name = layout.document_class.split()[0]
+        head = [rf"\documentclass[{CLASSES[layout.document_class][0]}]{{{name}}}"]
+        # Scalable fonts for every class (microtype cannot expand bitmap ones; acmart's Libertine is not
+        # part of texlive-publishers).
+        head += [r"\usepackage[T1]{fontenc}", r"\usepackage{lmodern}", r"\usepackage{url}"]
     if layout.microtype == "yes":
         head.append(r"\usepackage{microtype}")
     if layout.line_numbers == "lineno":
-        head.append(r"\usepackage[switch]{lineno}" if layout.columns == "two" else r"\usepackage{lineno}")
-    if layout.links == "hyperref":
+        head.append(r"\usepackage[switch]{lineno}" if _two_columns(layout) else r"\usepackage{lineno}")
+    if layout.links == "hyperref" and layout.document_class != "acmart":  # acmart loads hyperref itself
         head.append(
             r"\usepackage[colorlinks=true]{hyperref}" if rng.random() < 0.5 else r"\usepackage{hyperref}"
         )
+    return head
+
+
+def _two_columns(layout: Layout) -> bool:
+    if layout.document_class == "article":
+        return layout.columns == "two"
+    return layout.document_class in ("IEEEtran", "acmart", "elsarticle 5p")
+
+
+def _title_block(document_class: str, title: str, abstract: list[str]) -> list[str]:
+    name = document_class.split()[0]
+    if name == "article":
+        return [rf"\title{{{title}}}", r"\author{Anonymous}", r"\maketitle", *abstract]
+    if name == "IEEEtran":
+        return [rf"\title{{{title}}}", r"\author{\IEEEauthorblockN{Anonymous}}", r"\maketitle", *abstract]
+    if name == "acmart":  # the abstract comes before \maketitle
+        affiliation = r"\affiliation{\institution{None}\country{None}}"
+        return [rf"\title{{{title}}}", r"\author{Anonymous}", affiliation, *abstract, r"\maketitle"]
+    if name == "llncs":
+        return [rf"\title{{{title}}}", r"\author{Anonymous}", r"\institute{None}", r"\maketitle", *abstract]
+    return [
+        r"\begin{frontmatter}",
+        rf"\title{{{title}}}",
+        r"\author{Anonymous}",
+        *abstract,
+        r"\end{frontmatter}",
+    ]
+
+
+def document(layout: Layout, keys: list[str], rng: random.Random) -> str:
+    head = _preamble(layout, rng)
     body = [r"\begin{document}"]
     if layout.line_numbers == "lineno":
         body.append(r"\linenumbers")
-    body += [r"\title{A Study of " + paragraph(rng, 1).split(".")[0][:60] + "}", r"\author{Anonymous}"]
-    body += [r"\maketitle", r"\begin{abstract}", paragraph(rng, 4), r"\end{abstract}"]
+    title = "A Study of " + paragraph(rng, 1).split(".")[0][:60]
+    body += _title_block(
+        layout.document_class, title, [r"\begin{abstract}", paragraph(rng, 4), r"\end{abstract}"]
+    )
     pending = list(keys)
     rng.shuffle(pending)
     for _ in range(rng.randint(2, 6)):
@@ -183,6 +241,17 @@ def document(layout: Layout, keys: list[str], rng: random.Random) -> str:
 _BIBITEM_LABEL = re.compile(r"\\bibitem\s*(?:\[((?:[^\[\]{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\])?\s*\{")
 
 
+# What elsarticle's styles define at the head of their `.bbl`: `\href{url}{text}` prints its text, and
+# `\urlprefix` "URL " (refhound's `.bbl` reader keeps a link's URL beside its text, as evidence; the gold is
+# what LaTeX printed).
+_HREF = re.compile(r"\\href\s*\{[^{}]*\}\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
+_URLPREFIX = re.compile(r"\\urlprefix(?![A-Za-z])\s*")
+
+
+def printed_bbl(bbl: str) -> str:
+    return _URLPREFIX.sub(" URL ", _HREF.sub(lambda match: match.group(1), bbl))  # a space ends "\newline"
+
+
 def printed_label(label: str) -> str:
     """A label as LaTeX prints it: alpha's `\\etalchar{+}` a raised "+", accents and ties decoded."""
     return latex_to_unicode(label.replace("\\etalchar{+}", "+"))
@@ -204,12 +273,14 @@ def typeset(workdir: Path) -> str | None:
     return None
 
 
-def run(folder: Path, half: str, papers: int, seed: int, keep: Path | None) -> tuple[list[dict], list[str]]:
+def run(
+    folder: Path, half: str, papers: int, seed: int, keep: Path | None, publishers: bool = False
+) -> tuple[list[dict], list[str]]:
     pool = entries_of(folder, half)
     rows, failed = [], []
     for index in range(papers):
         rng = random.Random(f"{half}-{seed}-{index}")
-        layout = draw_layout(rng)
+        layout = draw_layout(rng, publishers)
         low, high = _ENTRIES[layout.entries]
         chosen = rng.sample(pool, min(len(pool), rng.randint(low, high)))
         keys = [f"r{n}" for n in range(len(chosen))]
@@ -226,7 +297,7 @@ def run(folder: Path, half: str, papers: int, seed: int, keep: Path | None) -> t
                 failed.append(f"{name}: {error}")
                 continue
             bbl = (workdir / "paper.bbl").read_text(encoding="utf-8", errors="replace")
-            gold = [reference.raw for reference in read_bbl(bbl, "paper.bbl").references]
+            gold = [reference.raw for reference in read_bbl(printed_bbl(bbl), "paper.bbl").references]
             if layout.style not in _NATBIB_STYLES:  # LaTeX prints a label given to \bibitem: "[AAB+20]"
                 labels = _BIBITEM_LABEL.findall(bbl)
                 if len(labels) == len(gold):
@@ -255,7 +326,7 @@ def run(folder: Path, half: str, papers: int, seed: int, keep: Path | None) -> t
     return rows, failed
 
 
-def report(half: str, rows: list[dict], failed: list[str], show: int) -> None:
+def report(half: str, rows: list[dict], failed: list[str], show: int, factors: dict[str, list[str]]) -> None:
     recall, precision, broken = figures(rows)
     print(
         f"\n## half {half}: {len(rows)} papers, {sum(r['gold'] for r in rows)} references: "
@@ -265,7 +336,7 @@ def report(half: str, rows: list[dict], failed: list[str], show: int) -> None:
     )
     for line in failed:
         print(f"- {line}")
-    print_levels(rows, FACTORS, shown_whole=set(FACTORS))
+    print_levels(rows, factors, shown_whole=set(factors))
     print_worst(rows, show)
 
 
@@ -279,15 +350,24 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", type=Path)
     parser.add_argument("--show", type=int, default=0)
+    parser.add_argument(
+        "--classes", choices=["article", "publishers"], default="article", help="the document classes drawn"
+    )
     args = parser.parse_args()
+    publishers = args.classes == "publishers"
+    factors = FACTORS
+    if publishers:  # the article's own factors give way to each class's
+        kept = {name: levels for name, levels in FACTORS.items() if name not in _ARTICLE_ONLY}
+        factors = {**kept, "style": sorted({s for _, styles in CLASSES.values() for s in styles})}
+        factors["document_class"] = list(CLASSES)
     missing = [tool for tool in ("pdflatex", "bibtex") if shutil.which(tool) is None]
     if missing:
         sys.exit(f"{' and '.join(missing)} not found: install TeX Live (see this script's docstring)")
     if not list(args.folder.glob("*.bib")):
         sys.exit(f"no .bib files in {args.folder}: run scripts/fetch_real_bibs.sh {args.folder} first")
     for half in args.half or ["A", "B"]:
-        rows, failed = run(args.folder, half, args.papers, args.seed, args.keep)
-        report(half, rows, failed, args.show)
+        rows, failed = run(args.folder, half, args.papers, args.seed, args.keep, publishers)
+        report(half, rows, failed, args.show, factors)
 
 
 if __name__ == "__main__":

@@ -460,14 +460,22 @@ def _margin_key(line: Line) -> str:
 def _in_margin(lines: Sequence[Line], height: float) -> list[bool]:
     """Which lines stand where running headers and footers do: in the page's top or bottom tenth, or
     above or below all its other text with a blank of two lines' height between (LaTeX's article sets its
-    page number at 88% of a letter page)."""
+    page number at 88% of a letter page), or of one line's height for a bare number centred under or over
+    the text (elsarticle's page number, 1.4 lines below its text)."""
     apart: set[int] = set()
     if len(lines) > 1:
+        middle = (min(line.x0 for line in lines) + max(line.x1 for line in lines)) / 2
+        width = max(line.x1 for line in lines) - min(line.x0 for line in lines)
+
+        def blank_needed(line: Line) -> float:
+            centred = abs((line.x0 + line.x1) / 2 - middle) <= 0.05 * width
+            return line.height if centred and _PAGE_NUMBER.match(line.text) else 2 * line.height
+
         top = min(lines, key=lambda line: line.y0)
         bottom = max(lines, key=lambda line: line.y1)
-        if min(line.y0 for line in lines if line is not top) - top.y1 >= 2 * top.height:
+        if min(line.y0 for line in lines if line is not top) - top.y1 >= blank_needed(top):
             apart.add(id(top))
-        if bottom.y0 - max(line.y1 for line in lines if line is not bottom) >= 2 * bottom.height:
+        if bottom.y0 - max(line.y1 for line in lines if line is not bottom) >= blank_needed(bottom):
             apart.add(id(bottom))
     return [
         line.y0 < height * _MARGIN_SHARE or line.y1 > height * (1 - _MARGIN_SHARE) or id(line) in apart

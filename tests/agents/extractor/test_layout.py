@@ -88,6 +88,21 @@ def test_running_headers_footers_and_page_numbers_are_removed(tmp_path: Path) ->
     assert len(texts) == 50
 
 
+@pytest.mark.parametrize(("centred", "dropped"), [(True, True), (False, False)])
+def test_a_bare_number_centred_a_blank_line_under_the_text_is_a_page_number(
+    tmp_path: Path, centred: bool, dropped: bool
+) -> None:
+    """elsarticle sets its page number 1.4 lines under the text, above the page's bottom tenth: centred
+    under the text it is the page's number; at the text's left edge it is the text's."""
+    text = body(1)[0]
+    width = pymupdf.get_text_length(text.text, fontname="helv", fontsize=text.size)
+    x = text.x + width / 2 - 3 if centred else text.x
+    pages = [[*body(45), Text(x, 100 + 44 * LINE + 2.4 * LINE, str(n))] for n in range(1, 4)]
+    texts = _texts(write_pdf(tmp_path / "page-numbers.pdf", pages))
+    assert any(text.strip().isdigit() for text in texts) is not dropped
+    assert len([text for text in texts if not text.strip().isdigit()]) == 135
+
+
 def test_pieces_of_one_line_are_joined(tmp_path: Path) -> None:
     pieces = [Text(72, 100, "[12]"), Text(100, 100, "A. Author. A title."), Text(250, 100, "Venue, 2020.")]
     assert _texts(write_pdf(tmp_path / "pieces.pdf", [pieces])) == ["[12] A. Author. A title. Venue, 2020."]
