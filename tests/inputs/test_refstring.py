@@ -388,6 +388,9 @@ def test_journal_without_title() -> None:
         ("[Cohen et al., 2019] Cohen, W. W.", "Cohen, W. W."),
         ("[Ham and Choe, 2020a] Ham, J.", "Ham, J."),
         ("[OpenAI 2023] OpenAI.", "OpenAI."),
+        ("[wmt19, 2019] Findings of the 2019 conference", "Findings of the 2019 conference"),
+        ("[Howard,] Howard, J. imagenette.", "Howard, J. imagenette."),
+        ("[Clark et al., ] Clark, J. H.", "Clark, J. H."),
         # A list's own numbers in front of the source's.
         ("[915] [64] Choon Hui Teo", "Choon Hui Teo"),
         ("12. 2019. Title", "2019. Title"),

@@ -760,3 +760,31 @@ def test_an_undated_alpha_label_opens_an_entry_where_the_labels_stand(tmp_path: 
     raws_found = [reference.raw for reference in extraction.references + extraction.set_aside]
     assert sorted(raws_found) == sorted(raws)
     assert extraction.section.endswith("split by labels")
+
+
+def test_author_year_labels_of_works_without_authors_or_year_open_entries(tmp_path: Path) -> None:
+    """An author-year style without natbib labels a work without authors by its key ("[wmt19, 2019]") and
+    an undated one with the comma before no year ("[Foundation, ]"): these labels open entries like the
+    others, the list's first one too, and an entry ending in a question mark does not run into the next."""
+    raws = [
+        "[wmt19, 2019] (2019). Findings of the fourth conference on machine translation. In Proceedings of "
+        "WMT, pages 1–61.",
+        "[Etxaniz et al., 2024] Etxaniz, J., Azkune, G., and Artetxe, M. (2024). Bertaqa: How much do "
+        "language models know about local culture?",
+        "[Fonseca et al., 2016] Fonseca, E., Santos, L., and Aluisio, S. (2016). Assin: Avaliacao de "
+        "similaridade semantica e inferencia textual. In Proceedings of PROPOR, pages 13–15.",
+        "[Foundation, ] Foundation, W. Acl 2019 fourth conference on machine translation (wmt19), shared "
+        "task: Machine translation of news.",
+        "[Greaves et al., 2021] Greaves, J., Candido, S., and Dumoulin, V. (2021). Balloon navigation with "
+        "reinforcement learning. Nature, 588:77–82.",
+    ]
+    pieces = [Text(72, 90, "References", size=12, bold=True)]
+    y = 90 + 2 * LINE
+    for raw in raws:
+        lines = textwrap.wrap(raw, 70)
+        pieces += [Text(72 if k == 0 else 84, y + k * LINE, line) for k, line in enumerate(lines)]
+        y += (len(lines) + 0.5) * LINE
+    extraction = extract_pdf(write_pdf(tmp_path / "author-year-labels.pdf", [body(30), pieces]))
+    raws_found = [reference.raw for reference in extraction.references + extraction.set_aside]
+    assert sorted(raws_found) == sorted(raws)
+    assert extraction.section.endswith("split by labels")
