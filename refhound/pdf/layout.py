@@ -383,7 +383,9 @@ def _blank_strips(by_y: Sequence[Line]) -> list[float]:
     return cuts
 
 
-def reading_order(pieces: Sequence[Line], before: Sequence[Gutter] = ()) -> tuple[list[Line], list[Gutter]]:
+def reading_order(
+    pieces: Sequence[Line], before: Sequence[Gutter] = (), in_bands: bool = True
+) -> tuple[list[Line], list[Gutter]]:
     """The lines of one page in reading order, each tagged with its column (0 = leftmost), and the gutters
     between its columns.
 
@@ -398,6 +400,10 @@ def reading_order(pieces: Sequence[Line], before: Sequence[Gutter] = ()) -> tupl
     # The pieces themselves where joined lines show no gutter: a gutter narrower than the joining reach
     # (LaTeX's default 10 pt beside 12 pt type, or less where a hyphen protrudes into it).
     gutters = _gutters(joined, pieces) or _gutters(pieces) or _carried(joined, before)
+    if not gutters and in_bands:  # a page read band by band reads each band as a page
+        bands = _bands_in_columns(joined, pieces)
+        if bands:
+            return bands
     if gutters:
         left_edge = min(piece.x0 for piece in pieces)
         joined = _merge_same_baseline(
@@ -440,6 +446,49 @@ def reading_order(pieces: Sequence[Line], before: Sequence[Gutter] = ()) -> tupl
         else:
             band[line.column].append(line)
     flush()
+    return ordered, gutters
+
+
+def _bands_in_columns(
+    joined: Sequence[Line], pieces: Sequence[Line]
+) -> tuple[list[Line], list[Gutter]] | None:
+    """A page whose full-width text shows no gutter, read band by band where a band between full-width
+    lines is set in columns (a list in two columns under a section in one, as word processors set a
+    section with columns): the page's lines in that order and the last band's gutters, or None when no
+    band shows a gutter.
+
+    A full-width line covers the middle fifth of the page's text, where a gutter between two columns lies;
+    lines of a column, and the short last lines of paragraphs, do not. A band is a run of the other lines,
+    top to bottom, and is read in columns when its own lines show a gutter."""
+    if not joined:
+        return None
+    left = min(line.x0 for line in joined)
+    width = max(line.x1 for line in joined) - left
+    middle = (left + 0.4 * width, left + 0.6 * width)
+    by_y = sorted(joined, key=lambda line: (line.y0, line.x0))
+    runs: list[list[Line]] = [[]]
+    for line in by_y:
+        if line.x0 <= middle[0] and line.x1 >= middle[1]:
+            runs.append([])
+        else:
+            runs[-1].append(line)
+    banded = [run for run in runs if _gutters(run)]
+    if not banded:
+        return None
+    starts = {id(run[0]): run for run in banded}
+    in_bands = {id(line) for run in banded for line in run}
+    ordered: list[Line] = []
+    gutters: list[Gutter] = []
+    for line in by_y:  # full-width lines and bands in their places, each band read in its columns
+        band = starts.get(id(line))
+        if band is not None:
+            top, bottom = band[0].y0, max(line.y1 for line in band)
+            inside = [piece for piece in pieces if top - 0.5 <= piece.y0 and piece.y1 <= bottom + 0.5]
+            lines, gutters = reading_order(inside, _gutters(band), in_bands=False)
+            ordered.extend(lines)
+        elif id(line) not in in_bands:
+            ordered.append(line)
+            gutters = []
     return ordered, gutters
 
 

@@ -263,6 +263,21 @@ def test_labels_standing_out_of_a_hanging_column_begin_that_column(tmp_path: Pat
     assert texts == lines + [text.text for text in right]
 
 
+def test_a_list_in_two_columns_under_a_section_in_one_is_read_column_by_column(tmp_path: Path) -> None:
+    """A word processor's section with two columns below text in one: the full-width lines cross the
+    gutter, so the page as a whole shows none; the band under the last full-width line shows its own, and
+    is read column by column, after the text above it."""
+    text = body(1)[0].text
+    width = pymupdf.get_text_length(text, fontname="helv", fontsize=10)
+    above = [Text(72, 100 + i * LINE, text) for i in range(24)]
+    heading = Text(72, 100 + 25 * LINE, "Bibliography", 12, True)
+    right_x = 72 + width / 2 + 10
+    left = [Text(72, 100 + (27 + i) * LINE, f"Left entry {i}, a line") for i in range(8)]
+    right = [Text(right_x, 100 + (27 + i) * LINE, f"Right entry {i}, a line") for i in range(8)]
+    texts = _texts(write_pdf(tmp_path / "banded.pdf", [[*above, heading, *right, *left]]))
+    assert texts == [text] * 24 + ["Bibliography"] + [t.text for t in left] + [t.text for t in right]
+
+
 def test_wide_labels_beside_the_previous_columns_lines_begin_their_column(tmp_path: Path) -> None:
     """Alpha labels ("[KKS22]") of a right column set with hanging indents, LaTeX's 10 pt from the left
     column, less a protruding hyphen: before columns are known each label joins the left column's line
