@@ -368,19 +368,33 @@ def _column_at(x: float, gutters: Sequence[Gutter]) -> int:
 def _blank_strips(by_y: Sequence[Line]) -> list[float]:
     """The y where text resumes after a strip left blank across the whole page (all columns at once).
 
-    Strips taller than three lines separate blocks read one after the other, such as a two-column section
-    followed by a two-column reference list that starts below it on the same page.
+    Strips taller than three lines, and than two of the page's line pitches, separate blocks read one after
+    the other, such as a two-column section followed by a two-column reference list that starts below it on
+    the same page; the blank line between the entries of a double-spaced list does not.
     """
     if not by_y:
         return []
     line_height = sorted(line.height for line in by_y)[len(by_y) // 2]
+    tallest = max(3 * line_height, 2 * _line_pitch(by_y))
     cuts: list[float] = []
     bottom = by_y[0].y1
     for line in by_y[1:]:
-        if line.y0 - bottom > 3 * line_height:
+        if line.y0 - bottom > tallest:
             cuts.append(line.y0)
         bottom = max(bottom, line.y1)
     return cuts
+
+
+def _line_pitch(by_y: Sequence[Line]) -> float:
+    """The median distance from a line to the next one down in its column (0 with too few lines)."""
+    last: dict[int, Line] = {}
+    pitches: list[float] = []
+    for line in by_y:
+        above = last.get(line.column)
+        if above is not None and line.y0 > above.y0:
+            pitches.append(line.y0 - above.y0)
+        last[line.column] = line
+    return sorted(pitches)[len(pitches) // 2] if pitches else 0.0
 
 
 def reading_order(

@@ -278,6 +278,21 @@ def test_a_list_in_two_columns_under_a_section_in_one_is_read_column_by_column(t
     assert texts == [text] * 24 + ["Bibliography"] + [t.text for t in left] + [t.text for t in right]
 
 
+def test_the_blank_line_between_double_spaced_entries_does_not_cut_the_columns(tmp_path: Path) -> None:
+    """A double-spaced list in two columns with a blank line between entries: the strip blank across both
+    columns between two entries is taller than three lines of type, but no taller than the blank line of a
+    double-spaced page; the columns are read one after the other, not entry row by entry row."""
+    left: list[Text] = []
+    right: list[Text] = []
+    for entry in range(4):
+        for k in range(3):
+            y = 100 + (entry * 4 + k) * 28
+            left.append(Text(72, y, f"left entry {entry}, line {k}"))
+            right.append(Text(320, y, f"right entry {entry}, line {k}"))
+    texts = _texts(write_pdf(tmp_path / "double-spaced.pdf", [left + right]))
+    assert texts == [t.text for t in left] + [t.text for t in right]
+
+
 def test_wide_labels_beside_the_previous_columns_lines_begin_their_column(tmp_path: Path) -> None:
     """Alpha labels ("[KKS22]") of a right column set with hanging indents, LaTeX's 10 pt from the left
     column, less a protruding hyphen: before columns are known each label joins the left column's line
