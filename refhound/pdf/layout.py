@@ -473,7 +473,8 @@ def _bands_in_columns(
 
     A full-width line covers the middle fifth of the page's text, where a gutter between two columns lies;
     lines of a column, and the short last lines of paragraphs, do not. A band is a run of the other lines,
-    top to bottom, and is read in columns when its own lines show a gutter."""
+    top to bottom, and is read in columns when its own lines show a gutter with lines on four rows or more
+    on each side (the words of one stretched line, each a piece of its own, show a gutter on one row)."""
     if not joined:
         return None
     left = min(line.x0 for line in joined)
@@ -486,7 +487,7 @@ def _bands_in_columns(
             runs.append([])
         else:
             runs[-1].append(line)
-    banded = [run for run in runs if _gutters(run)]
+    banded = [run for run in runs if _in_columns(run)]
     if not banded:
         return None
     starts = {id(run[0]): run for run in banded}
@@ -504,6 +505,16 @@ def _bands_in_columns(
             ordered.append(line)
             gutters = []
     return ordered, gutters
+
+
+def _in_columns(band: Sequence[Line]) -> bool:
+    gutters = _gutters(band)
+    if not gutters:
+        return False
+    middle = gutters[0].x
+    left = {round(line.y0) for line in band if line.x1 <= middle}
+    right = {round(line.y0) for line in band if line.x0 >= middle}
+    return min(len(left), len(right)) >= _MIN_COLUMN_LINES
 
 
 def _carried(lines: Sequence[Line], gutters: Sequence[Gutter]) -> list[Gutter]:

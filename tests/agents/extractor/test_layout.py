@@ -278,6 +278,21 @@ def test_a_list_in_two_columns_under_a_section_in_one_is_read_column_by_column(t
     assert texts == [text] * 24 + ["Bibliography"] + [t.text for t in left] + [t.text for t in right]
 
 
+def test_the_words_of_one_stretched_line_are_no_band_in_columns(tmp_path: Path) -> None:
+    """A justified line stretched so far that each word is a piece of its own, with the short last line of
+    its paragraph under it, between full-width lines: its words stand on both sides of a blank strip, but
+    on one row; the page is read line by line."""
+    text = body(1)[0].text
+    width = pymupdf.get_text_length(text, fontname="helv", fontsize=10)
+    above = [Text(72, 100 + i * LINE, text) for i in range(10)]
+    words = ["Leslie.", "Gaussian", "processes", "on", "hypergraphs.", "arXiv", "preprint", "today"]
+    stretched = _justified(72, 100 + 10 * LINE, words, width)
+    last = Text(72, 100 + 11 * LINE, "arXiv:2106.01982, 2021.")
+    below = [Text(72, 100 + (12 + i) * LINE, text) for i in range(10)]
+    texts = _texts(write_pdf(tmp_path / "stretched.pdf", [[*above, *stretched, last, *below]]))
+    assert texts == [text] * 10 + [" ".join(words), last.text] + [text] * 10
+
+
 def test_the_blank_line_between_double_spaced_entries_does_not_cut_the_columns(tmp_path: Path) -> None:
     """A double-spaced list in two columns with a blank line between entries: the strip blank across both
     columns between two entries is taller than three lines of type, but no taller than the blank line of a
