@@ -491,17 +491,17 @@ def _bands_in_columns(
     if not banded:
         return None
     starts = {id(run[0]): run for run in banded}
-    in_bands = {id(line) for run in banded for line in run}
+    banded_lines = {id(line) for run in banded for line in run}
     ordered: list[Line] = []
     gutters: list[Gutter] = []
     for line in by_y:  # full-width lines and bands in their places, each band read in its columns
         band = starts.get(id(line))
         if band is not None:
-            top, bottom = band[0].y0, max(line.y1 for line in band)
+            top, bottom = band[0].y0, max(member.y1 for member in band)
             inside = [piece for piece in pieces if top - 0.5 <= piece.y0 and piece.y1 <= bottom + 0.5]
             lines, gutters = reading_order(inside, _gutters(band), in_bands=False)
             ordered.extend(lines)
-        elif id(line) not in in_bands:
+        elif id(line) not in banded_lines:
             ordered.append(line)
             gutters = []
     return ordered, gutters

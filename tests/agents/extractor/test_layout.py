@@ -176,6 +176,16 @@ def test_banded_baseline_merge_equals_the_scan_of_every_line(seed: int, any_gap:
     assert _merge_same_baseline(lines, any_gap) == _merge_by_scanning_all(lines, any_gap)
 
 
+# Ten lines of a column set to its measure in 12 pt.
+_COLUMN_LINES = [
+    "the evidence of these surveys across",
+    "regions shows that labour markets in",
+    "most countries changed after the crisis",
+    "and that the effect of training was",
+    "larger where unions had a strong role",
+] * 2
+
+
 def _justified(x: float, y: float, words: list[str], width: float, size: float = 10) -> list[Text]:
     """One line of words each placed on its own and spread to fill `width`, as a typesetter sets them."""
     lengths = [pymupdf.get_text_length(word, fontname="helv", fontsize=size) for word in words]
@@ -211,13 +221,7 @@ def test_a_gutter_narrower_than_a_word_space_of_the_larger_type_still_parts_the_
     into it, that is 8 pt: less than the reach at which pieces join before columns are known, so every
     line joins across it; and a heading at the head of the right column, in larger type, must not join the
     left column's line beside it once columns are known."""
-    lines = [
-        "the evidence of these surveys across",
-        "regions shows that labour markets in",
-        "most countries changed after the crisis",
-        "and that the effect of training was",
-        "larger where unions had a strong role",
-    ] * 2
+    lines = _COLUMN_LINES
     left = [_justified(56, 100 + i * 15, line.split(), 242, size=12) for i, line in enumerate(lines)]
     right = [Text(306, 100, "References", 14, True)]
     right += [Text(306, 100 + i * 15, f"[{i}] Author, A. Title {i}.", 12) for i in range(1, 10)]
@@ -230,13 +234,7 @@ def test_a_large_heading_set_out_to_its_column_does_not_join_the_heading_beside_
     stretched wider than LaTeX's 10 pt gutter; the next column's "References" beside it, as large, starts
     less than a word's space of that type away. The heading ends flush with its column: it is that
     column's line, and "References" opens the next column, where it can be found."""
-    lines = [
-        "the evidence of these surveys across",
-        "regions shows that labour markets in",
-        "most countries changed after the crisis",
-        "and that the effect of training was",
-        "larger where unions had a strong role",
-    ] * 2
+    lines = _COLUMN_LINES
     heading = _justified(56, 100, ["4", "Analysis", "outcome", "time"], 242, size=17)
     body = [_justified(56, 130 + i * 15, line.split(), 242, size=12) for i, line in enumerate(lines)]
     right = [Text(306, 100, "References", 17, True)]

@@ -723,12 +723,7 @@ def test_entries_opening_with_a_latex_label_are_split_at_each_label(tmp_path: Pa
         "[BKKP13] Ann Baker, Ken Kim, Kai Koh and Pat Park. Reading in context. In Proceedings of X, 2013.",
         "[Rüc20] Andreas Rücklé. Retrieval across languages. In Proceedings of EMNLP, pages 1–9, 2020.",
     ]
-    pieces = [Text(72, 90, "References", size=12, bold=True)]
-    y = 90 + 2 * LINE
-    for raw in raws:
-        lines = textwrap.wrap(raw, 40)
-        pieces += [Text(72 if k == 0 else 110, y + k * LINE, line) for k, line in enumerate(lines)]
-        y += (len(lines) + 0.3) * LINE
+    pieces = _list_under_a_heading(raws, width=40, indent=110, gap=0.3)
     extraction = extract_pdf(write_pdf(tmp_path / "labels.pdf", [body(30), pieces]))
     assert [reference.raw for reference in extraction.references] == raws
     assert extraction.section.endswith("split by labels")
@@ -749,12 +744,7 @@ def test_an_undated_alpha_label_opens_an_entry_where_the_labels_stand(tmp_path: 
         # "[Online]" opens a wrapped line, at the indent.
         "follow instructions. [Online] Available at the workshop, 2024.",
     ]
-    pieces = [Text(72, 90, "References", size=12, bold=True)]
-    y = 90 + 2 * LINE
-    for raw in raws:
-        lines = textwrap.wrap(raw, 42)
-        pieces += [Text(72 if k == 0 else 120, y + k * LINE, line) for k, line in enumerate(lines)]
-        y += (len(lines) + 0.3) * LINE
+    pieces = _list_under_a_heading(raws, width=42, indent=120, gap=0.3)
     extraction = extract_pdf(write_pdf(tmp_path / "undated-label.pdf", [body(30), pieces]))
     # Without a year the entry may stand below the plausibility gate: set aside, not lost.
     raws_found = [reference.raw for reference in extraction.references + extraction.set_aside]
@@ -778,13 +768,20 @@ def test_author_year_labels_of_works_without_authors_or_year_open_entries(tmp_pa
         "[Greaves et al., 2021] Greaves, J., Candido, S., and Dumoulin, V. (2021). Balloon navigation with "
         "reinforcement learning. Nature, 588:77–82.",
     ]
-    pieces = [Text(72, 90, "References", size=12, bold=True)]
-    y = 90 + 2 * LINE
-    for raw in raws:
-        lines = textwrap.wrap(raw, 70)
-        pieces += [Text(72 if k == 0 else 84, y + k * LINE, line) for k, line in enumerate(lines)]
-        y += (len(lines) + 0.5) * LINE
+    pieces = _list_under_a_heading(raws, width=70, indent=84, gap=0.5)
     extraction = extract_pdf(write_pdf(tmp_path / "author-year-labels.pdf", [body(30), pieces]))
     raws_found = [reference.raw for reference in extraction.references + extraction.set_aside]
     assert sorted(raws_found) == sorted(raws)
     assert extraction.section.endswith("split by labels")
+
+
+def _list_under_a_heading(raws: list[str], width: int, indent: float, gap: float) -> list[Text]:
+    """A heading, then each raw string wrapped at `width` characters, its lines after the first at `indent`
+    points, `gap` lines between entries."""
+    pieces = [Text(72, 90, "References", size=12, bold=True)]
+    y = 90 + 2 * LINE
+    for raw in raws:
+        lines = textwrap.wrap(raw, width)
+        pieces += [Text(72 if k == 0 else indent, y + k * LINE, line) for k, line in enumerate(lines)]
+        y += (len(lines) + gap) * LINE
+    return pieces
