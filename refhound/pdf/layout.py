@@ -474,7 +474,8 @@ def _bands_in_columns(
     A full-width line covers the middle fifth of the page's text, where a gutter between two columns lies;
     lines of a column, and the short last lines of paragraphs, do not. A band is a run of the other lines,
     top to bottom, and is read in columns when its own lines show a gutter with lines on four rows or more
-    on each side (the words of one stretched line, each a piece of its own, show a gutter on one row)."""
+    on each side (the words of one stretched line, each a piece of its own, show a gutter on one row), down
+    to where its last column ends (`_set_in_columns`)."""
     if not joined:
         return None
     left = min(line.x0 for line in joined)
@@ -487,7 +488,7 @@ def _bands_in_columns(
             runs.append([])
         else:
             runs[-1].append(line)
-    banded = [run for run in runs if _in_columns(run)]
+    banded = [band for band in (_set_in_columns(run) for run in runs) if band]
     if not banded:
         return None
     starts = {id(run[0]): run for run in banded}
@@ -497,9 +498,7 @@ def _bands_in_columns(
     for line in by_y:  # full-width lines and bands in their places, each band read in its columns
         band = starts.get(id(line))
         if band is not None:
-            top, bottom = band[0].y0, max(member.y1 for member in band)
-            inside = [piece for piece in pieces if top - 0.5 <= piece.y0 and piece.y1 <= bottom + 0.5]
-            lines, gutters = reading_order(inside, _gutters(band), in_bands=False)
+            lines, gutters = reading_order(_pieces_of(band, pieces), _gutters(band), in_bands=False)
             ordered.extend(lines)
         elif id(line) not in banded_lines:
             ordered.append(line)
@@ -507,14 +506,36 @@ def _bands_in_columns(
     return ordered, gutters
 
 
-def _in_columns(band: Sequence[Line]) -> bool:
-    gutters = _gutters(band)
+def _pieces_of(lines: Sequence[Line], pieces: Sequence[Line]) -> list[Line]:
+    """The pieces the joined `lines` were made of: those inside one of their boxes."""
+    top, bottom = min(line.y0 for line in lines), max(line.y1 for line in lines)
+    return [
+        piece
+        for piece in pieces
+        if top - 0.5 <= piece.y0
+        and piece.y1 <= bottom + 0.5
+        and any(
+            line.x0 - 0.5 <= piece.x0
+            and piece.x1 <= line.x1 + 0.5
+            and line.y0 - 0.5 <= piece.y0
+            and piece.y1 <= line.y1 + 0.5
+            for line in lines
+        )
+    ]
+
+
+def _set_in_columns(run: Sequence[Line]) -> list[Line]:
+    """The lines of `run` set in columns: down to where its last column ends (what the first column holds
+    below that, such as the heading of an appendix in one column, follows the columns), when they show a
+    gutter with lines on four rows or more on each side; else none."""
+    gutters = _gutters(run)
     if not gutters:
-        return False
-    middle = gutters[0].x
-    left = {round(line.y0) for line in band if line.x1 <= middle}
-    right = {round(line.y0) for line in band if line.x0 >= middle}
-    return min(len(left), len(right)) >= _MIN_COLUMN_LINES
+        return []
+    last_column_ends = max(line.y1 for line in run if line.x0 >= gutters[-1].x)
+    band = [line for line in run if line.y0 < last_column_ends]
+    left = {round(line.y0) for line in band if line.x1 <= gutters[0].x}
+    right = {round(line.y0) for line in band if line.x0 >= gutters[0].x}
+    return band if min(len(left), len(right)) >= _MIN_COLUMN_LINES and _gutters(band) else []
 
 
 def _carried(lines: Sequence[Line], gutters: Sequence[Gutter]) -> list[Gutter]:

@@ -276,6 +276,22 @@ def test_a_list_in_two_columns_under_a_section_in_one_is_read_column_by_column(t
     assert texts == [text] * 24 + ["Bibliography"] + [t.text for t in left] + [t.text for t in right]
 
 
+def test_a_heading_under_a_section_in_columns_follows_the_columns(tmp_path: Path) -> None:
+    """Under a list set in a two-column section, an appendix heading in one column opens the text after
+    the section: it is read after both columns, not at the end of the first."""
+    text = body(1)[0].text
+    width = pymupdf.get_text_length(text, fontname="helv", fontsize=10)
+    above = [Text(72, 100 + i * LINE, text) for i in range(10)]
+    left = [Text(72, 100 + (11 + i) * LINE, f"Left entry {i}, a line") for i in range(6)]
+    right = [Text(72 + width / 2 + 10, 100 + (11 + i) * LINE, f"Right entry {i}, a line") for i in range(6)]
+    heading = Text(72, 100 + 19 * LINE, "Appendix A", 12, True)
+    below = [Text(72, 100 + (21 + i) * LINE, text) for i in range(5)]
+    texts = _texts(write_pdf(tmp_path / "after-columns.pdf", [[*above, *left, *right, heading, *below]]))
+    assert (
+        texts == [text] * 10 + [t.text for t in left] + [t.text for t in right] + ["Appendix A"] + [text] * 5
+    )
+
+
 def test_the_words_of_one_stretched_line_are_no_band_in_columns(tmp_path: Path) -> None:
     """A justified line stretched so far that each word is a piece of its own, with the short last line of
     its paragraph under it, between full-width lines: its words stand on both sides of a blank strip, but
