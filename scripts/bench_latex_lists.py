@@ -46,7 +46,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from bench_layouts import figures, paragraph, print_levels, print_worst  # noqa: E402
+from bench_layouts import paragraph, print_headline, print_levels, print_worst  # noqa: E402
 from eval_pdf_extract import pair  # noqa: E402
 
 from refhound.agents.extractor.extract import extract_pdf  # noqa: E402
@@ -327,13 +327,7 @@ def run(
 
 
 def report(half: str, rows: list[dict], failed: list[str], show: int, factors: dict[str, list[str]]) -> None:
-    recall, precision, broken = figures(rows)
-    print(
-        f"\n## half {half}: {len(rows)} papers, {sum(r['gold'] for r in rows)} references: "
-        f"recall {recall:.3f}, precision {precision:.3f}; papers under 0.8 recall: {broken}; "
-        "runs stopped by a LaTeX error: "
-        f"{len(failed)}\n"
-    )
+    print_headline(half, rows, f"runs stopped by a LaTeX error: {len(failed)}")
     for line in failed:
         print(f"- {line}")
     print_levels(rows, factors, shown_whole=set(factors))

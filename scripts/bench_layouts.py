@@ -504,14 +504,21 @@ def figures(rows: list[dict]) -> tuple[float, float, int]:
 
 
 def report(half: str, rows: list[dict], show: int) -> None:
+    print_headline(half, rows)
+    print_levels(rows, {**FACTORS, **TYPESETTING}, shown_whole=set(FACTORS))
+    print_worst(rows, show)
+
+
+def print_headline(half: str, rows: list[dict], also: str = "") -> None:
+    """A half's recall and precision over all its papers, and how many papers are under 0.8 recall; `also`
+    is what a benchmark adds (papers left out)."""
     recall, precision, broken = figures(rows)
     print(
         f"\n## half {half}: {len(rows)} papers, {sum(r['gold'] for r in rows)} references: "
-        f"recall {recall:.3f}, "
-        f"precision {precision:.3f}; papers under 0.8 recall: {broken}\n"
+        f"recall {recall:.3f}, precision {precision:.3f}; papers under 0.8 recall: {broken}"
+        + (f"; {also}" if also else "")
+        + "\n"
     )
-    print_levels(rows, {**FACTORS, **TYPESETTING}, shown_whole=set(FACTORS))
-    print_worst(rows, show)
 
 
 def print_levels(rows: list[dict], factors: dict[str, list[str]], shown_whole: set[str]) -> None:

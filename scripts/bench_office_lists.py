@@ -36,9 +36,9 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from bench_layouts import (  # noqa: E402
     Parts,
     back_matter,
-    figures,
     half_of,
     paragraph,
+    print_headline,
     print_levels,
     print_worst,
     reference_parts,
@@ -223,12 +223,7 @@ def run(half: str, papers: int, seed: int, keep: Path | None) -> tuple[list[dict
 
 
 def report(half: str, rows: list[dict], failed: list[str], show: int) -> None:
-    recall, precision, broken = figures(rows)
-    print(
-        f"\n## half {half}: {len(rows)} papers, {sum(r['gold'] for r in rows)} references: "
-        f"recall {recall:.3f}, precision {precision:.3f}; papers under 0.8 recall: {broken}; "
-        f"not converted: {len(failed)}\n"
-    )
+    print_headline(half, rows, f"not converted: {len(failed)}")
     print_levels(rows, FACTORS, shown_whole=set(FACTORS))
     print_worst(rows, show)
 

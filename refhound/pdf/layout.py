@@ -488,17 +488,17 @@ def _bands_in_columns(
             runs.append([])
         else:
             runs[-1].append(line)
-    banded = [band for band in (_set_in_columns(run) for run in runs) if band]
+    banded = [(band, found) for band, found in map(_set_in_columns, runs) if found]
     if not banded:
         return None
-    starts = {id(run[0]): run for run in banded}
-    banded_lines = {id(line) for run in banded for line in run}
+    starts = {id(band[0]): (band, found) for band, found in banded}
+    banded_lines = {id(line) for band, _ in banded for line in band}
     ordered: list[Line] = []
     gutters: list[Gutter] = []
     for line in by_y:  # full-width lines and bands in their places, each band read in its columns
-        band = starts.get(id(line))
-        if band is not None:
-            lines, gutters = reading_order(_pieces_of(band, pieces), _gutters(band), in_bands=False)
+        if id(line) in starts:
+            band, found = starts[id(line)]
+            lines, gutters = reading_order(_pieces_of(band, pieces), found, in_bands=False)
             ordered.extend(lines)
         elif id(line) not in banded_lines:
             ordered.append(line)
@@ -524,18 +524,20 @@ def _pieces_of(lines: Sequence[Line], pieces: Sequence[Line]) -> list[Line]:
     ]
 
 
-def _set_in_columns(run: Sequence[Line]) -> list[Line]:
-    """The lines of `run` set in columns: down to where its last column ends (what the first column holds
-    below that, such as the heading of an appendix in one column, follows the columns), when they show a
-    gutter with lines on four rows or more on each side; else none."""
+def _set_in_columns(run: Sequence[Line]) -> tuple[list[Line], list[Gutter]]:
+    """The lines of `run` set in columns and their gutters: down to where its last column ends (what the
+    first column holds below that, such as the heading of an appendix in one column, follows the columns),
+    when they show a gutter with lines on four rows or more on each side; else no gutters."""
     gutters = _gutters(run)
     if not gutters:
-        return []
+        return [], []
     last_column_ends = max(line.y1 for line in run if line.x0 >= gutters[-1].x)
     band = [line for line in run if line.y0 < last_column_ends]
     left = {round(line.y0) for line in band if line.x1 <= gutters[0].x}
     right = {round(line.y0) for line in band if line.x0 >= gutters[0].x}
-    return band if min(len(left), len(right)) >= _MIN_COLUMN_LINES and _gutters(band) else []
+    if min(len(left), len(right)) < _MIN_COLUMN_LINES:
+        return [], []
+    return band, _gutters(band)
 
 
 def _carried(lines: Sequence[Line], gutters: Sequence[Gutter]) -> list[Gutter]:
@@ -559,8 +561,8 @@ def _in_margin(lines: Sequence[Line], height: float) -> list[bool]:
     the text (elsarticle's page number, 1.4 lines below its text)."""
     apart: set[int] = set()
     if len(lines) > 1:
-        middle = (min(line.x0 for line in lines) + max(line.x1 for line in lines)) / 2
-        width = max(line.x1 for line in lines) - min(line.x0 for line in lines)
+        text_left, text_right = min(line.x0 for line in lines), max(line.x1 for line in lines)
+        middle, width = (text_left + text_right) / 2, text_right - text_left
 
         def blank_needed(line: Line) -> float:
             centred = abs((line.x0 + line.x1) / 2 - middle) <= 0.05 * width
