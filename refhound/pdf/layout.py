@@ -474,8 +474,9 @@ def _bands_in_columns(
     A full-width line covers the middle fifth of the page's text, where a gutter between two columns lies;
     lines of a column, and the short last lines of paragraphs, do not. A band is a run of the other lines,
     top to bottom, and is read in columns when its own lines show a gutter with lines on four rows or more
-    on each side (the words of one stretched line, each a piece of its own, show a gutter on one row), down
-    to where its last column ends (`_set_in_columns`)."""
+    on each side (the words of one stretched line, each a piece of its own, show a gutter on one row), and
+    its columns begin at an edge (stretched lines, row after row, may leave a strip blank too), down to
+    where its last column ends (`_set_in_columns`)."""
     if not joined:
         return None
     left = min(line.x0 for line in joined)
@@ -527,7 +528,8 @@ def _pieces_of(lines: Sequence[Line], pieces: Sequence[Line]) -> list[Line]:
 def _set_in_columns(run: Sequence[Line]) -> tuple[list[Line], list[Gutter]]:
     """The lines of `run` set in columns and their gutters: down to where its last column ends (what the
     first column holds below that, such as the heading of an appendix in one column, follows the columns),
-    when they show a gutter with lines on four rows or more on each side; else no gutters."""
+    when they show a gutter with lines on four rows or more on each side, and each column after a gutter
+    begins at an edge (`_begins_at_an_edge`); else no gutters."""
     gutters = _gutters(run)
     if not gutters:
         return [], []
@@ -537,7 +539,52 @@ def _set_in_columns(run: Sequence[Line]) -> tuple[list[Line], list[Gutter]]:
     right = {round(line.y0) for line in band if line.x0 >= gutters[0].x}
     if min(len(left), len(right)) < _MIN_COLUMN_LINES:
         return [], []
-    return band, _gutters(band)
+    found = _gutters(band)
+    if not found:
+        return [], []
+    ends = [gutter.x for gutter in found[1:]] + [float("inf")]
+    columns = [
+        [line for line in band if gutter.x <= line.x0 < end] for gutter, end in zip(found, ends, strict=True)
+    ]
+    if not all(_begins_at_an_edge(_row_starts(column)) for column in columns):
+        return [], []
+    return band, found
+
+
+def _row_starts(lines: Sequence[Line]) -> list[Line]:
+    """The lines of `lines` with none of them beside them on the left: where each row begins (a justified
+    line's words spaced wider than the first joining's reach stay pieces until columns are known). Lines
+    are filed under the horizontal bands they cover, as in `_merge_same_baseline`, so that a page of
+    thousands of pieces is not compared pair by pair."""
+    by_band: dict[int, list[Line]] = {}
+    for line in lines:
+        for band in _bands(line):
+            by_band.setdefault(band, []).append(line)
+    return [
+        line
+        for line in lines
+        if not any(
+            other.x1 <= line.x0 and min(other.y1, line.y1) - max(other.y0, line.y0) > 0.5 * line.height
+            for band in _bands(line)
+            for other in by_band[band]
+        )
+    ]
+
+
+def _begins_at_an_edge(lines: Sequence[Line]) -> bool:
+    """Whether three in four of `lines` begin at one or two x (within a point): a column's edge and its
+    indent (a hanging or first-line one, or the text after a label's tab). The words of justified lines
+    stretched wide, each a piece of its own, begin wherever the stretching put them, though they may
+    leave one strip blank row after row as a gutter does."""
+    groups: list[int] = []
+    last: float | None = None
+    for x in sorted(line.x0 for line in lines):
+        if last is not None and x - last <= 1.0:
+            groups[-1] += 1
+        else:
+            groups.append(1)
+        last = x
+    return sum(sorted(groups)[-2:]) >= 0.75 * len(lines)
 
 
 def _carried(lines: Sequence[Line], gutters: Sequence[Gutter]) -> list[Gutter]:

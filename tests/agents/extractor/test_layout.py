@@ -307,6 +307,29 @@ def test_the_words_of_one_stretched_line_are_no_band_in_columns(tmp_path: Path) 
     assert texts == [text] * 10 + [" ".join(words), last.text] + [text] * 10
 
 
+def test_justified_lines_stretched_row_after_row_are_no_band_in_columns(tmp_path: Path) -> None:
+    """Five justified lines in a row, each stretched so far that its words are pieces of their own, whose
+    word spaces happen to leave one strip blank on every row (the short last page of a list in one
+    column): on each side of it stand five rows, as in a band set in two columns, but the rows right of
+    the strip begin wherever the stretching put their words, at no column's edge; the page is read line
+    by line."""
+    text = "the evidence of these surveys across the regions shows"
+    width = pymupdf.get_text_length(text, fontname="helv", fontsize=10)
+    rows = [
+        ["Thompson,", "Michael", "E. and others"],
+        ["nonostensive", "contexts.", "Developmental"],
+        ["Technology:", "basics,", "and modelling"],
+        ["Proceedings", "of the", "Royal Society"],
+        ["Cambridge,", "Mass.:", "Harvard Press"],
+    ]
+    above = [Text(72, 100 + i * LINE, text) for i in range(6)]
+    stretched = [_justified(72, 100 + (6 + i) * LINE, words, width) for i, words in enumerate(rows)]
+    below = [Text(72, 100 + (11 + i) * LINE, text) for i in range(6)]
+    pieces = [*above, *(piece for row in stretched for piece in row), *below]
+    texts = _texts(write_pdf(tmp_path / "stretched-rows.pdf", [pieces]))
+    assert texts == [text] * 6 + [" ".join(words) for words in rows] + [text] * 6
+
+
 def test_the_blank_line_between_double_spaced_entries_does_not_cut_the_columns(tmp_path: Path) -> None:
     """A double-spaced list in two columns with a blank line between entries: the strip blank across both
     columns between two entries is taller than three lines of type, but no taller than the blank line of a
