@@ -14,7 +14,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from itertools import accumulate
+from itertools import accumulate, pairwise
 from typing import Any
 
 import pymupdf
@@ -526,15 +526,17 @@ def _pieces_of(lines: Sequence[Line], pieces: Sequence[Line]) -> list[Line]:
 
 
 def _set_in_columns(run: Sequence[Line]) -> tuple[list[Line], list[Gutter]]:
-    """The lines of `run` set in columns and their gutters: down to where its last column ends (what the
-    first column holds below that, such as the heading of an appendix in one column, follows the columns),
-    when they show a gutter with lines on four rows or more on each side, and each column after a gutter
-    begins at an edge (`_begins_at_an_edge`); else no gutters."""
+    """The lines of `run` set in columns and their gutters: down to where its last column ends, and the
+    lines that run on in the first column at its pitch (`_first_column_runs_on`; what else it holds below
+    that, such as the heading of an appendix in one column, follows the columns), when they show a gutter
+    with lines on four rows or more on each side, and each column after a gutter begins at an edge
+    (`_begins_at_an_edge`); else no gutters."""
     gutters = _gutters(run)
     if not gutters:
         return [], []
     last_column_ends = max(line.y1 for line in run if line.x0 >= gutters[-1].x)
     band = [line for line in run if line.y0 < last_column_ends]
+    band += _first_column_runs_on(band, [line for line in run if line.y0 >= last_column_ends], gutters[0])
     left = {round(line.y0) for line in band if line.x1 <= gutters[0].x}
     right = {round(line.y0) for line in band if line.x0 >= gutters[0].x}
     if min(len(left), len(right)) < _MIN_COLUMN_LINES:
@@ -549,6 +551,25 @@ def _set_in_columns(run: Sequence[Line]) -> tuple[list[Line], list[Gutter]]:
     if not all(_begins_at_an_edge(_row_starts(column)) for column in columns):
         return [], []
     return band, found
+
+
+def _first_column_runs_on(band: Sequence[Line], below: Sequence[Line], gutter: Gutter) -> list[Line]:
+    """The lines of `below` (under the band's last column) that go on in its first column, each less than
+    one and a half of that column's line pitches under the one before and not in bold: balanced columns
+    leave the first one a line or more longer than the last. A heading after the columns stands apart
+    from them, or is set in bold, and ends the run."""
+    first = sorted((line for line in band if line.x1 <= gutter.x), key=lambda line: line.y0)
+    steps = sorted(b.y0 - a.y0 for a, b in pairwise(first) if b.y0 - a.y0 > 0.5 * b.height)
+    if not steps:
+        return []
+    pitch, last = steps[len(steps) // 2], first[-1].y0
+    taken: list[Line] = []
+    for line in sorted(below, key=lambda line: line.y0):
+        if line.x1 > gutter.x or line.bold or line.y0 - last > 1.5 * pitch:
+            break
+        taken.append(line)
+        last = line.y0
+    return taken
 
 
 def _row_starts(lines: Sequence[Line]) -> list[Line]:

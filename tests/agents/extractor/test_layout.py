@@ -292,6 +292,24 @@ def test_a_heading_under_a_section_in_columns_follows_the_columns(tmp_path: Path
     )
 
 
+def test_the_longer_first_column_of_a_balanced_section_stays_in_its_column(tmp_path: Path) -> None:
+    """Balanced columns (a word processor's section, CSS columns) leave the first column a line longer
+    than the second: that line, at the column's pitch under the one before, ends the first column, before
+    the second is read; the heading after the section, set apart, still follows both."""
+    text = body(1)[0].text
+    width = pymupdf.get_text_length(text, fontname="helv", fontsize=10)
+    above = [Text(72, 100 + i * LINE, text) for i in range(10)]
+    pitch = 2 * LINE  # double-spaced: the longer column's last line starts below the other's last ends
+    left = [Text(72, 100 + 11 * LINE + i * pitch, f"Left entry {i}, a line") for i in range(7)]
+    right = [Text(72 + width / 2 + 10, 100 + 11 * LINE + i * pitch, f"Right {i}, a line") for i in range(6)]
+    heading = Text(72, 100 + 11 * LINE + 9 * pitch, "Appendix A", 12, True)
+    below = [Text(72, 100 + 11 * LINE + 10 * pitch + i * LINE, text) for i in range(5)]
+    texts = _texts(write_pdf(tmp_path / "balanced.pdf", [[*above, *left, *right, heading, *below]]))
+    assert (
+        texts == [text] * 10 + [t.text for t in left] + [t.text for t in right] + ["Appendix A"] + [text] * 5
+    )
+
+
 def test_the_words_of_one_stretched_line_are_no_band_in_columns(tmp_path: Path) -> None:
     """A justified line stretched so far that each word is a piece of its own, with the short last line of
     its paragraph under it, between full-width lines: its words stand on both sides of a blank strip, but
