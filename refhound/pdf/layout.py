@@ -437,13 +437,18 @@ def reading_order(
             ordered.extend(column)
             column.clear()
 
-    cuts = iter(_blank_strips(by_y))
+    blank_strips = _blank_strips(by_y)
+    cuts = iter(blank_strips)
     next_cut = next(cuts, None)
+    under_the_columns = _headings_under_the_columns(by_y, blank_strips)
     for line in by_y:
         while next_cut is not None and line.y0 >= next_cut:  # a strip blank across the page: a new band
             flush()
             next_cut = next(cuts, None)
-        if line.column == _CROSSING:  # a full-width line (title, wide caption) ends the current band
+        if id(line) in under_the_columns:  # the heading of what follows the columns opens a new band
+            flush()
+            ordered.append(line)
+        elif line.column == _CROSSING:  # a full-width line (title, wide caption) ends the current band
             # A bold heading printed just above it in one column ("About the Authors" beside its text) opens
             # the new band rather than ending the column it sits in.
             headings = [
@@ -461,6 +466,46 @@ def reading_order(
             band[line.column].append(line)
     flush()
     return ordered, gutters
+
+
+def _headings_under_the_columns(by_y: Sequence[Line], cuts: Sequence[float]) -> set[int]:
+    """The ids of bold lines in one column that stand below every line of the other columns (down to the
+    next full-width line or strip blank across the page, `cuts`), set apart by more than one and a half
+    line pitches from the line above them in their column, where all the columns end together (within
+    two pitches): the heading of what follows a block in balanced columns (an appendix after a list),
+    too short to cross the gutter. Read as the end of its column, it would end the list there, before
+    the next column's entries. A heading inside a column keeps with the text under it, so lines of the
+    other columns follow it lower down, or they end higher up, where the text of the column under the
+    heading goes on."""
+    pitch = _line_pitch(by_y)
+    found: set[int] = set()
+    above: dict[int, Line] = {}  # the last line of each column since the last full-width one
+    for index, line in enumerate(by_y):
+        if line.column == _CROSSING:
+            above.clear()
+            continue
+        previous = above.get(line.column)
+        if (
+            line.bold
+            and previous is not None
+            and line.y0 - previous.y0 > 1.5 * pitch > 0
+            and any(column != line.column for column in above)
+            and all(abs(last.y0 - previous.y0) <= 2 * pitch for last in above.values())
+            and not any(later.column != line.column for later in _band_after(by_y, index, cuts))
+        ):
+            found.add(id(line))
+            above.clear()
+        above[line.column] = line
+    return found
+
+
+def _band_after(by_y: Sequence[Line], index: int, cuts: Sequence[float]) -> Iterable[Line]:
+    """The lines after `by_y[index]` down to the next full-width line or the next cut below it."""
+    end = min((cut for cut in cuts if cut > by_y[index].y0), default=float("inf"))
+    for line in by_y[index + 1 :]:
+        if line.column == _CROSSING or line.y0 >= end:
+            return
+        yield line
 
 
 def _bands_in_columns(

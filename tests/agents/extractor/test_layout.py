@@ -310,6 +310,32 @@ def test_the_longer_first_column_of_a_balanced_section_stays_in_its_column(tmp_p
     )
 
 
+def test_a_heading_under_balanced_columns_on_a_page_in_columns_follows_both(tmp_path: Path) -> None:
+    """A list in CSS columns fills a page from its top, the columns ending together; the appendix's
+    heading under them, short and in bold, stands in the first column's place: it is read after both
+    columns, not as the first column's end, which would end the list before the second column."""
+    left = [Text(72, 100 + i * LINE, f"left entry line {i}, some words") for i in range(8)]
+    right = [Text(320, 100 + i * LINE, f"right entry line {i}, some words") for i in range(8)]
+    heading = Text(72, 100 + 10 * LINE, "Appendix A. Results", 12, True)
+    after = Text(72, 100 + 12 * LINE, "The appendix opens here.")
+    texts = _texts(write_pdf(tmp_path / "under.pdf", [[*left, *right, heading, after]]))
+    assert texts == [t.text for t in left] + [t.text for t in right] + [heading.text, after.text]
+
+
+def test_a_heading_low_in_the_first_column_beside_a_short_second_column_stays_in_its_column(
+    tmp_path: Path,
+) -> None:
+    """A list that opens low in the first column, under a bold part heading, goes on at the top of the
+    second, which ends high up: the part heading stands below every line of the second column, but the
+    columns do not end together, so it stays in its column, before the entries under it."""
+    body_lines = [Text(72, 100 + i * LINE, f"body text line {i} of the section") for i in range(20)]
+    heading = Text(72, 100 + 22 * LINE, "Books and articles", 10, True)
+    entries = [Text(72, 100 + (23 + i) * LINE, f"[{i + 1}] Author, A. A title {i + 1}.") for i in range(6)]
+    right = [Text(320, 100 + i * LINE, f"[{i + 7}] Author, B. A title {i + 7}.") for i in range(5)]
+    texts = _texts(write_pdf(tmp_path / "low.pdf", [[*body_lines, heading, *entries, *right]]))
+    assert texts == [t.text for t in [*body_lines, heading, *entries, *right]]
+
+
 def test_the_words_of_one_stretched_line_are_no_band_in_columns(tmp_path: Path) -> None:
     """A justified line stretched so far that each word is a piece of its own, with the short last line of
     its paragraph under it, between full-width lines: its words stand on both sides of a blank strip, but
