@@ -469,14 +469,13 @@ def reading_order(
 
 
 def _headings_under_the_columns(by_y: Sequence[Line], cuts: Sequence[float]) -> set[int]:
-    """The ids of bold lines in one column that stand below every line of the other columns (down to the
-    next full-width line or strip blank across the page, `cuts`), set apart by more than one and a half
-    line pitches from the line above them in their column, where all the columns end together (within
-    two pitches): the heading of what follows a block in balanced columns (an appendix after a list),
-    too short to cross the gutter. Read as the end of its column, it would end the list there, before
-    the next column's entries. A heading inside a column keeps with the text under it, so lines of the
-    other columns follow it lower down, or they end higher up, where the text of the column under the
-    heading goes on."""
+    """The ids of lines in bold or in a larger type than the line above them in their column, set apart
+    from it by more than one and a half line pitches, that stand last in their band (no text goes on
+    under them down to the next full-width line or strip blank across the page, `cuts`: `_stands_last`),
+    where all the columns end together (within two pitches) above them: the heading of what follows a
+    block in balanced columns (an appendix after a list), too short to cross the gutter, whose text runs
+    across the page or on the next one. Read as the end of its column, it would end the list there,
+    before the next column's entries. A heading inside a column keeps with the text under it."""
     pitch = _line_pitch(by_y)
     found: set[int] = set()
     above: dict[int, Line] = {}  # the last line of each column since the last full-width one
@@ -486,12 +485,12 @@ def _headings_under_the_columns(by_y: Sequence[Line], cuts: Sequence[float]) -> 
             continue
         previous = above.get(line.column)
         if (
-            line.bold
-            and previous is not None
+            previous is not None
+            and (line.bold or line.size > 1.1 * previous.size)
             and line.y0 - previous.y0 > 1.5 * pitch > 0
             and any(column != line.column for column in above)
             and all(abs(last.y0 - previous.y0) <= 2 * pitch for last in above.values())
-            and not any(later.column != line.column for later in _band_after(by_y, index, cuts))
+            and _stands_last(by_y, index, cuts, pitch)
         ):
             found.add(id(line))
             above.clear()
@@ -499,13 +498,17 @@ def _headings_under_the_columns(by_y: Sequence[Line], cuts: Sequence[float]) -> 
     return found
 
 
-def _band_after(by_y: Sequence[Line], index: int, cuts: Sequence[float]) -> Iterable[Line]:
-    """The lines after `by_y[index]` down to the next full-width line or the next cut below it."""
-    end = min((cut for cut in cuts if cut > by_y[index].y0), default=float("inf"))
-    for line in by_y[index + 1 :]:
-        if line.column == _CROSSING or line.y0 >= end:
-            return
-        yield line
+def _stands_last(by_y: Sequence[Line], index: int, cuts: Sequence[float], pitch: float) -> bool:
+    """Whether no text goes on under `by_y[index]` before the next full-width line or blank strip across
+    the page: nothing follows it there but what stands apart from it (a page number, a footer)."""
+    if index + 1 == len(by_y):
+        return True
+    line, following = by_y[index], by_y[index + 1]
+    return (
+        following.column == _CROSSING
+        or any(line.y0 < cut <= following.y0 for cut in cuts)
+        or following.y0 - line.y0 > 1.5 * pitch
+    )
 
 
 def _bands_in_columns(

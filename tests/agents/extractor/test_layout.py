@@ -312,14 +312,16 @@ def test_the_longer_first_column_of_a_balanced_section_stays_in_its_column(tmp_p
 
 def test_a_heading_under_balanced_columns_on_a_page_in_columns_follows_both(tmp_path: Path) -> None:
     """A list in CSS columns fills a page from its top, the columns ending together; the appendix's
-    heading under them, short and in bold, stands in the first column's place: it is read after both
-    columns, not as the first column's end, which would end the list before the second column."""
+    heading under them, short and in bold, stands in the first column's place, its text running across
+    the page under it: it is read after both columns, not as the first column's end, which would end the
+    list before the second column."""
     left = [Text(72, 100 + i * LINE, f"left entry line {i}, some words") for i in range(8)]
     right = [Text(320, 100 + i * LINE, f"right entry line {i}, some words") for i in range(8)]
     heading = Text(72, 100 + 10 * LINE, "Appendix A. Results", 12, True)
-    after = Text(72, 100 + 12 * LINE, "The appendix opens here.")
-    texts = _texts(write_pdf(tmp_path / "under.pdf", [[*left, *right, heading, after]]))
-    assert texts == [t.text for t in left] + [t.text for t in right] + [heading.text, after.text]
+    text = "The appendix opens with a paragraph whose lines run across the whole width of the page here."
+    after = [Text(72, 100 + (12 + i) * LINE, text) for i in range(3)]
+    texts = _texts(write_pdf(tmp_path / "under.pdf", [[*left, *right, heading, *after]]))
+    assert texts == [t.text for t in left] + [t.text for t in right] + [heading.text] + [text] * 3
 
 
 def test_a_heading_low_in_the_first_column_beside_a_short_second_column_stays_in_its_column(
@@ -334,6 +336,20 @@ def test_a_heading_low_in_the_first_column_beside_a_short_second_column_stays_in
     right = [Text(320, 100 + i * LINE, f"[{i + 7}] Author, B. A title {i + 7}.") for i in range(5)]
     texts = _texts(write_pdf(tmp_path / "low.pdf", [[*body_lines, heading, *entries, *right]]))
     assert texts == [t.text for t in [*body_lines, heading, *entries, *right]]
+
+
+def test_a_heading_low_in_the_first_column_with_its_text_under_it_stays_in_its_column(
+    tmp_path: Path,
+) -> None:
+    """A section heading low in the first column, set apart, its text going on under it, while the second
+    column's text (the same section's end) stops level with the first column's text above the heading:
+    the heading keeps with its text, in its column, before the second column."""
+    left = [Text(72, 100 + i * LINE, f"left text line {i}, some words") for i in range(8)]
+    heading = Text(72, 100 + 10 * LINE, "ACKNOWLEDGMENTS", 10, True)
+    thanks = [Text(72, 100 + (11 + i) * LINE, f"we thank the reviewers, line {i}") for i in range(3)]
+    right = [Text(320, 100 + i * LINE, f"right text line {i}, some words") for i in range(8)]
+    texts = _texts(write_pdf(tmp_path / "acknowledgments.pdf", [[*left, heading, *thanks, *right]]))
+    assert texts == [t.text for t in [*left, heading, *thanks, *right]]
 
 
 def test_the_words_of_one_stretched_line_are_no_band_in_columns(tmp_path: Path) -> None:
