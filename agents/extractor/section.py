@@ -166,7 +166,7 @@ def _part_heading(lines: Sequence[Line], i: int, list_size: float, heading_size:
         return False  # a reference heading of its own is joined or not by `_joined_sections`
     if i + 1 >= len(lines) or not _short_of_the_margin(lines, i):
         return False  # a wrapped line of an entry runs to the margin
-    if i > 0 and _at_an_indent_under(lines[i - 1], line):
+    if (i > 0 and _at_an_indent_under(lines[i - 1], line)) or _at_the_wrapped_lines_indent(lines, i):
         return False  # a wrapped line of an entry (a title in italics) stands at its indent
     styled = line.bold or line.italic or abs(line.size - list_size) > _SIZE_TOLERANCE
     if not (styled or i == 0 or _more_space_above(lines, i) or _heads_a_column_after_an_entry(lines, i)):
@@ -196,6 +196,17 @@ def _at_an_indent_under(above: Line, line: Line) -> bool:
     by a centring: it goes on with the entry above it."""
     same_column = (above.page, above.column) == (line.page, line.column)
     return same_column and above.x0 + 1 < line.x0 <= above.x0 + 3 * line.size
+
+
+def _at_the_wrapped_lines_indent(lines: Sequence[Line], i: int, reach: int = 40) -> bool:
+    """Line `i` starts at an indent (a point to three ems) right of where the lines around it in its
+    column start furthest left: where a list set with hanging indents wraps its entries (a container
+    title in italics, a publisher's place at the head of the next column), not where a part heading of
+    the list stands. `reach` lines each way are read."""
+    line = lines[i]
+    around = lines[max(0, i - reach) : i + reach + 1]
+    margin = min(other.x0 for other in around if (other.page, other.column) == (line.page, line.column))
+    return margin + 1 < line.x0 <= margin + 3 * line.size
 
 
 def _heads_a_column_after_an_entry(lines: Sequence[Line], i: int) -> bool:

@@ -695,6 +695,29 @@ def test_a_title_in_italics_at_an_entrys_indent_is_no_part_heading(tmp_path: Pat
     assert [reference.raw for reference in extraction.references] == [" ".join(lines) for lines in entries]
 
 
+def test_a_container_title_in_italics_on_a_wrapped_line_of_its_own_is_no_part_heading(tmp_path: Path) -> None:
+    # A journal's name in italics wrapped onto a line of its own at the hanging indent, after a wrapped line
+    # that ends with a full stop and before "Psychology, 89 (4), …" (a "Surname, …" shape): it read as a
+    # part heading and was dropped. The line above it is a wrapped line at the same indent, so it is not
+    # right of it; it is right of where the entries open, at the indent where the list wraps them.
+    journal = "Journal of Educational"
+    entries = [
+        [
+            "Osborne, J. W. (1997). Race and",
+            "academic disidentification.",
+            journal,
+            "Psychology, 89, 728–735.",
+        ],
+        *[
+            [f"Keller, B. ({1990 + i}). Trade unions and the state in transition,", f"part {i}."]
+            for i in range(3)
+        ],
+    ]
+    pieces = _hanging_under_references(entries, 72, 84, italic={journal})
+    extraction = extract_pdf(write_pdf(tmp_path / "italic-journal.pdf", [body(50), pieces]))
+    assert [reference.raw for reference in extraction.references] == [" ".join(lines) for lines in entries]
+
+
 def test_a_one_line_entry_without_a_year_opening_as_an_entry_does_is_kept(tmp_path: Path) -> None:
     # A chapter cited by its anthology's editors and pages, with no year, alone in its part of the list: one
     # line without a year was taken for a sub-heading and dropped without a word. It opens as an entry does
