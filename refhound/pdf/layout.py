@@ -36,6 +36,7 @@ _SUPERSCRIPT_FLAG = 1
 _ITALIC_FLAG = 2
 _MARGIN_SHARE = 0.1  # top/bottom share of the page where running headers and footers live
 _MIN_COLUMN_LINES = 4
+_MIN_BAND_ROWS = 3  # a band's columns, each beginning at an edge, show their gutter on fewer rows
 _PAGE_NUMBER = re.compile(
     r"^\s*(?:(?:page|seite|p\.)\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*(?:/|of|von)\s*\d{1,4})?\s*$", re.IGNORECASE
 )
@@ -233,7 +234,9 @@ def _flush_with_its_column(line: Line, gutters: Sequence[Gutter]) -> bool:
     return abs(line.x1 - gutters[line.column].text_to) <= 1.5
 
 
-def _gutters(lines: Sequence[Line], pieces: Sequence[Line] = ()) -> list[Gutter]:
+def _gutters(
+    lines: Sequence[Line], pieces: Sequence[Line] = (), min_lines: int = _MIN_COLUMN_LINES
+) -> list[Gutter]:
     """The gutters between text columns, left to right (none on a one-column page).
 
     A gutter is a vertical strip that few lines cross (full-width titles and captions may) compared with the
@@ -241,7 +244,7 @@ def _gutters(lines: Sequence[Line], pieces: Sequence[Line] = ()) -> list[Gutter]
     column the strip begins where most lines end, before the longest ones do; it ends where the next
     column's text begins (`_next_column_from`, read on the `pieces` the lines were joined from, if given).
     """
-    if len(lines) < 2 * _MIN_COLUMN_LINES:
+    if len(lines) < 2 * min_lines:
         return []
     left_edge = int(min(line.x0 for line in lines))
     right_edge = int(max(line.x1 for line in lines)) + 1
@@ -273,7 +276,7 @@ def _gutters(lines: Sequence[Line], pieces: Sequence[Line] = ()) -> list[Gutter]
         gutter = left_edge + (run_start + run_end) / 2
         left = sum(1 for line in lines if line.x1 <= gutter and (not gutters or line.x0 >= gutters[-1].x))
         right = sum(1 for line in lines if line.x0 >= gutter)
-        if left >= _MIN_COLUMN_LINES and right >= _MIN_COLUMN_LINES:
+        if left >= min_lines and right >= min_lines:
             gutters.append(Gutter(gutter, left_edge + run_end, left_edge + run_start))
     return gutters
 
@@ -577,9 +580,9 @@ def _set_in_columns(run: Sequence[Line]) -> tuple[list[Line], list[Gutter]]:
     """The lines of `run` set in columns and their gutters: down to where its last column ends, and the
     lines that run on in the first column at its pitch (`_first_column_runs_on`; what else it holds below
     that, such as the heading of an appendix in one column, follows the columns), when they show a gutter
-    with lines on four rows or more on each side, and each column after a gutter begins at an edge
+    with lines on three rows or more on each side, and each column after a gutter begins at an edge
     (`_begins_at_an_edge`); else no gutters."""
-    gutters = _gutters(run)
+    gutters = _gutters(run, min_lines=_MIN_BAND_ROWS)
     if not gutters:
         return [], []
     last_column_ends = max(line.y1 for line in run if line.x0 >= gutters[-1].x)
@@ -587,9 +590,9 @@ def _set_in_columns(run: Sequence[Line]) -> tuple[list[Line], list[Gutter]]:
     band += _first_column_runs_on(band, [line for line in run if line.y0 >= last_column_ends], gutters[0])
     left = {round(line.y0) for line in band if line.x1 <= gutters[0].x}
     right = {round(line.y0) for line in band if line.x0 >= gutters[0].x}
-    if min(len(left), len(right)) < _MIN_COLUMN_LINES:
+    if min(len(left), len(right)) < _MIN_BAND_ROWS:
         return [], []
-    found = _gutters(band)
+    found = _gutters(band, min_lines=_MIN_BAND_ROWS)
     if not found:
         return [], []
     ends = [gutter.x for gutter in found[1:]] + [float("inf")]

@@ -276,6 +276,23 @@ def test_a_list_in_two_columns_under_a_section_in_one_is_read_column_by_column(t
     assert texts == [text] * 24 + ["Bibliography"] + [t.text for t in left] + [t.text for t in right]
 
 
+def test_a_list_in_two_columns_of_three_rows_under_a_section_in_one_is_read_column_by_column(
+    tmp_path: Path,
+) -> None:
+    """The last three rows of a list in two columns, over an author's note in one column (or the first
+    three at a page's foot): too few rows for a page's gutter, but each column begins at an edge, so the
+    band is read column by column, not row across row."""
+    text = body(1)[0].text
+    width = pymupdf.get_text_length(text, fontname="helv", fontsize=10)
+    above = [Text(72, 100 + i * LINE, text) for i in range(12)]
+    right_x = 72 + width / 2 + 10
+    left = [Text(72, 100 + (13 + i) * LINE, f"Left entry {i}, a line") for i in range(3)]
+    right = [Text(right_x, 100 + (13 + i) * LINE, f"Right entry {i}, a line") for i in range(3)]
+    note = Text(72, 100 + 18 * LINE, "About the Author", 12, True)
+    texts = _texts(write_pdf(tmp_path / "three-rows.pdf", [[*above, *left, *right, note]]))
+    assert texts == [text] * 12 + [t.text for t in left] + [t.text for t in right] + ["About the Author"]
+
+
 def test_a_heading_under_a_section_in_columns_follows_the_columns(tmp_path: Path) -> None:
     """Under a list set in a two-column section, an appendix heading in one column opens the text after
     the section: it is read after both columns, not at the end of the first."""
