@@ -418,7 +418,7 @@ def reading_order(
     # (LaTeX's default 10 pt beside 12 pt type, or less where a hyphen protrudes into it).
     gutters = _gutters(joined, pieces) or _gutters(pieces) or _carried(joined, before)
     if not gutters and in_bands:  # a page read band by band reads each band as a page
-        bands = _bands_in_columns(joined, pieces)
+        bands = _bands_in_columns(joined, pieces, before)
         if bands:
             return bands
     if gutters:
@@ -515,7 +515,7 @@ def _stands_last(by_y: Sequence[Line], index: int, cuts: Sequence[float], pitch:
 
 
 def _bands_in_columns(
-    joined: Sequence[Line], pieces: Sequence[Line]
+    joined: Sequence[Line], pieces: Sequence[Line], before: Sequence[Gutter] = ()
 ) -> tuple[list[Line], list[Gutter]] | None:
     """A page whose full-width text shows no gutter, read band by band where a band between full-width
     lines is set in columns (a list in two columns under a section in one, as word processors set a
@@ -527,7 +527,9 @@ def _bands_in_columns(
     top to bottom, and is read in columns when its own lines show a gutter with lines on four rows or more
     on each side (the words of one stretched line, each a piece of its own, show a gutter on one row), and
     its columns begin at an edge (stretched lines, row after row, may leave a strip blank too), down to
-    where its last column ends (`_set_in_columns`)."""
+    where its last column ends (`_set_in_columns`). The band at the head of the page, too short to show a
+    gutter (a list's last rows in two columns over an appendix in one), takes the gutters of the page
+    `before` it when none of its lines crosses them and lines stand on each side (`_carried`)."""
     if not joined:
         return None
     left = min(line.x0 for line in joined)
@@ -541,6 +543,8 @@ def _bands_in_columns(
         else:
             runs[-1].append(line)
     banded = [(band, found) for band, found in map(_set_in_columns, runs) if found]
+    if runs[0] and not (banded and banded[0][0][0] is runs[0][0]) and (carried := _carried(runs[0], before)):
+        banded.insert(0, (runs[0], carried))
     if not banded:
         return None
     starts = {id(band[0]): (band, found) for band, found in banded}

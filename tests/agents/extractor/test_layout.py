@@ -52,6 +52,29 @@ def test_a_column_of_few_lines_takes_the_gutter_of_the_page_before(tmp_path: Pat
     ]
 
 
+def test_a_lists_last_rows_in_two_columns_over_text_in_one_take_the_gutter_of_the_page_before(
+    tmp_path: Path,
+) -> None:
+    """A list in two columns ends at the head of the next page with two rows a column, over an appendix
+    whose lines run across the page: too few rows to show a gutter of their own, and the page's text
+    crosses it, but the band they make takes the previous page's gutter, which none of its lines
+    crosses; its columns are read one after the other, not row across row."""
+
+    def column(x: float, name: str, count: int) -> list[Text]:
+        return [Text(x, 100 + i * LINE, f"{name} column line {i} with enough words") for i in range(count)]
+
+    first = column(56, "left", 10) + column(310, "right", 10)
+    text = "The appendix opens with a paragraph whose lines run across the whole width of the page here."
+    last = column(56, "end-left", 2) + column(310, "end-right", 2)
+    last += [Text(56, 100 + (4 + i) * LINE, text) for i in range(4)]
+    texts = _texts(write_pdf(tmp_path / "last-rows.pdf", [first, last]))
+    assert texts[20:] == [
+        *(f"end-left column line {i} with enough words" for i in range(2)),
+        *(f"end-right column line {i} with enough words" for i in range(2)),
+        *[text] * 4,
+    ]
+
+
 def test_three_columns(tmp_path: Path) -> None:
     pieces = [
         Text(40 + 180 * c, 100 + i * LINE, f"col{c} line{i} some words here")
