@@ -519,8 +519,8 @@ def _bands_in_columns(
 ) -> tuple[list[Line], list[Gutter]] | None:
     """A page whose full-width text shows no gutter, read band by band where a band between full-width
     lines is set in columns (a list in two columns under a section in one, as word processors set a
-    section with columns): the page's lines in that order and the last band's gutters, or None when no
-    band shows a gutter.
+    section with columns): the page's lines in that order and the last band's gutters (none when
+    full-width text follows it; a page number does not count), or None when no band shows a gutter.
 
     A full-width line covers the middle fifth of the page's text, where a gutter between two columns lies;
     lines of a column, and the short last lines of paragraphs, do not. A band is a run of the other lines,
@@ -558,7 +558,8 @@ def _bands_in_columns(
             ordered.extend(lines)
         elif id(line) not in banded_lines:
             ordered.append(line)
-            gutters = []
+            if line.x0 <= middle[0] and line.x1 >= middle[1]:  # text across the page after the columns
+                gutters = []
     return ordered, gutters
 
 

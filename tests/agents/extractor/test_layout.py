@@ -75,6 +75,32 @@ def test_a_lists_last_rows_in_two_columns_over_text_in_one_take_the_gutter_of_th
     ]
 
 
+def test_a_page_number_under_a_band_in_columns_does_not_keep_its_gutter_from_the_next_page(
+    tmp_path: Path,
+) -> None:
+    """A list in two columns under text in one, with a page number centred under it, goes on at the head
+    of the next page in two rows a column over an appendix: the page number is no text across the page
+    after the columns, so the band's gutter still passes to the next page's head."""
+    text = body(1)[0].text
+    width = pymupdf.get_text_length(text, fontname="helv", fontsize=10)
+    right_x = 72 + width / 2 + 10
+    first = [Text(72, 100 + i * LINE, text) for i in range(20)]
+    first += [Text(72, 100 + (21 + i) * LINE, f"Left entry {i}, a line") for i in range(6)]
+    first += [Text(right_x, 100 + (21 + i) * LINE, f"Right entry {i}, a line") for i in range(6)]
+    first.append(Text(195, 760, "7"))  # under the gutter's left edge, far below the first column
+    last = [Text(72, 100 + i * LINE, f"Left end {i}, a line") for i in range(2)]
+    last += [Text(right_x, 100 + i * LINE, f"Right end {i}, a line") for i in range(2)]
+    last += [Text(72, 100 + (3 + i) * LINE, text) for i in range(4)]
+    texts = _texts(write_pdf(tmp_path / "page-number.pdf", [first, last]))
+    start = texts.index("Left end 0, a line")
+    assert texts[start : start + 4] == [
+        "Left end 0, a line",
+        "Left end 1, a line",
+        "Right end 0, a line",
+        "Right end 1, a line",
+    ]
+
+
 def test_three_columns(tmp_path: Path) -> None:
     pieces = [
         Text(40 + 180 * c, 100 + i * LINE, f"col{c} line{i} some words here")
