@@ -524,7 +524,7 @@ def _bands_in_columns(
 
     A full-width line covers the middle fifth of the page's text, where a gutter between two columns lies;
     lines of a column, and the short last lines of paragraphs, do not. A band is a run of the other lines,
-    top to bottom, and is read in columns when its own lines show a gutter with lines on four rows or more
+    top to bottom, and is read in columns when its own lines show a gutter with lines on three rows or more
     on each side (the words of one stretched line, each a piece of its own, show a gutter on one row), and
     its columns begin at an edge (stretched lines, row after row, may leave a strip blank too), down to
     where its last column ends (`_set_in_columns`). The band at the head of the page, too short to show a
@@ -543,8 +543,9 @@ def _bands_in_columns(
         else:
             runs[-1].append(line)
     banded = [(band, found) for band, found in map(_set_in_columns, runs) if found]
-    if runs[0] and not (banded and banded[0][0][0] is runs[0][0]) and (carried := _carried(runs[0], before)):
-        banded.insert(0, (runs[0], carried))
+    head = runs[0]
+    if head and not any(band[0] is head[0] for band, _ in banded) and (carried := _carried(head, before)):
+        banded.insert(0, (head, carried))
     if not banded:
         return None
     starts = {id(band[0]): (band, found) for band, found in banded}
