@@ -10,13 +10,22 @@ import math
 import shutil
 import statistics
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 
 import pymupdf
 
 from refhound.errors import InputError
 from refhound.inputs.files import check_pdf_file
-from refhound.pdf.layout import Gutter, Line, merge_pieces, page_pieces, reading_order, strip_running_text
+from refhound.pdf.layout import (
+    Gutter,
+    Line,
+    merge_pieces,
+    own_gutters,
+    page_pieces,
+    reading_order,
+    strip_running_text,
+)
 from refhound.pdf.line_numbers import line_number_columns
 from refhound.pdf.nougat import nougat_problem
 from refhound.pdf.ocr_regions import Region, bullet_left_of, column_regions, crop, ink_of
@@ -217,8 +226,13 @@ def read_pages(document: pymupdf.Document, settings: ExtractSettings, defer_ocr:
         )
     ordered: list[list[Line]] = []
     gutters: list[Gutter] = []
-    for page_text, drop in zip(pieces, numbered, strict=True):
-        lines, gutters = reading_order([piece for i, piece in enumerate(page_text) if i not in drop], gutters)
+    kept = [
+        [piece for i, piece in enumerate(page_text) if i not in drop]
+        for page_text, drop in zip(pieces, numbered, strict=True)
+    ]
+    for number, page_text in enumerate(kept):
+        following = kept[number + 1] if number + 1 < len(kept) else []
+        lines, gutters = reading_order(page_text, gutters, after=partial(own_gutters, following))
         ordered.append(lines)
     ocr_sizes = [line.size for number in result.ocr_pages for line in ordered[number - 1]]
     usual = statistics.median(ocr_sizes) if ocr_sizes else 0.0

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from itertools import accumulate, pairwise
 from typing import Any
@@ -400,8 +400,16 @@ def _line_pitch(by_y: Sequence[Line]) -> float:
     return sorted(pitches)[len(pitches) // 2] if pitches else 0.0
 
 
+def own_gutters(pieces: Sequence[Line]) -> list[Gutter]:
+    """The gutters a page's pieces show by themselves (none carried from another page)."""
+    return _gutters(_merge_same_baseline(pieces), pieces) or _gutters(pieces)
+
+
 def reading_order(
-    pieces: Sequence[Line], before: Sequence[Gutter] = (), in_bands: bool = True
+    pieces: Sequence[Line],
+    before: Sequence[Gutter] = (),
+    in_bands: bool = True,
+    after: Callable[[], Sequence[Gutter]] = tuple,
 ) -> tuple[list[Line], list[Gutter]]:
     """The lines of one page in reading order, each tagged with its column (0 = leftmost), and the gutters
     between its columns.
@@ -411,14 +419,15 @@ def reading_order(
     gutter wider than a word's space (a number ending a justified line, set apart like a list marker, beside
     the next column's line). A page with too few lines in a column to show its gutter (a list's last lines,
     or a contact block, alone at the head of the right column) takes the gutters of the page `before` it,
-    when none of its lines crosses them and lines stand on each side.
+    when none of its lines crosses them and lines stand on each side; a band at its foot too short to
+    show its gutter takes those of the page after it (`after`, called only then).
     """
     joined = _merge_same_baseline(pieces)
     # The pieces themselves where joined lines show no gutter: a gutter narrower than the joining reach
     # (LaTeX's default 10 pt beside 12 pt type, or less where a hyphen protrudes into it).
     gutters = _gutters(joined, pieces) or _gutters(pieces) or _carried(joined, before)
     if not gutters and in_bands:  # a page read band by band reads each band as a page
-        bands = _bands_in_columns(joined, pieces, before)
+        bands = _bands_in_columns(joined, pieces, before, after)
         if bands:
             return bands
     if gutters:
@@ -515,7 +524,10 @@ def _stands_last(by_y: Sequence[Line], index: int, cuts: Sequence[float], pitch:
 
 
 def _bands_in_columns(
-    joined: Sequence[Line], pieces: Sequence[Line], before: Sequence[Gutter] = ()
+    joined: Sequence[Line],
+    pieces: Sequence[Line],
+    before: Sequence[Gutter] = (),
+    after: Callable[[], Sequence[Gutter]] = tuple,
 ) -> tuple[list[Line], list[Gutter]] | None:
     """A page whose full-width text shows no gutter, read band by band where a band between full-width
     lines is set in columns (a list in two columns under a section in one, as word processors set a
@@ -529,7 +541,9 @@ def _bands_in_columns(
     its columns begin at an edge (stretched lines, row after row, may leave a strip blank too), down to
     where its last column ends (`_set_in_columns`). The band at the head of the page, too short to show a
     gutter (a list's last rows in two columns over an appendix in one), takes the gutters of the page
-    `before` it when none of its lines crosses them and lines stand on each side (`_carried`)."""
+    `before` it when none of its lines crosses them, lines stand on each side (`_carried`) and it reads as
+    columns (`_reads_as_columns`); the band at its foot (a list's first rows under the body in one column)
+    those of the page `after` it."""
     if not joined:
         return None
     left = min(line.x0 for line in joined)
@@ -543,9 +557,11 @@ def _bands_in_columns(
         else:
             runs[-1].append(line)
     banded = [(band, found) for band, found in map(_set_in_columns, runs) if found]
-    head = runs[0]
+    head, foot = runs[0], runs[-1]
     if head and not any(band[0] is head[0] for band, _ in banded) and (carried := _carried(head, before)):
-        banded.insert(0, (head, carried))
+        banded[:0] = [(head, carried)] if _reads_as_columns(head, carried) else []
+    if foot and not any(band[0] is foot[0] for band, _ in banded) and (carried := _carried(foot, after())):
+        banded += [(foot, carried)] if _reads_as_columns(foot, carried) else []
     if not banded:
         return None
     starts = {id(band[0]): (band, found) for band, found in banded}
@@ -601,13 +617,27 @@ def _set_in_columns(run: Sequence[Line]) -> tuple[list[Line], list[Gutter]]:
     found = _gutters(band, min_lines=_MIN_BAND_ROWS)
     if not found:
         return [], []
-    ends = [gutter.x for gutter in found[1:]] + [float("inf")]
-    columns = [
-        [line for line in band if gutter.x <= line.x0 < end] for gutter, end in zip(found, ends, strict=True)
-    ]
-    if not all(_begins_at_an_edge(_row_starts(column)) for column in columns):
+    if not _columns_begin_at_edges(band, found):
         return [], []
     return band, found
+
+
+def _reads_as_columns(lines: Sequence[Line], gutters: Sequence[Gutter]) -> bool:
+    """Whether `lines` stand in the columns another page's `gutters` part: two rows or more in one of
+    them (a running footer and a page number beside it, a row each, are no columns), and each column
+    after a gutter beginning at an edge."""
+    bounds = [float("-inf"), *(gutter.x for gutter in gutters), float("inf")]
+    rows = [{round(line.y0) for line in lines if a <= line.x0 and line.x1 <= b} for a, b in pairwise(bounds)]
+    return max(map(len, rows)) >= 2 and _columns_begin_at_edges(lines, gutters)
+
+
+def _columns_begin_at_edges(lines: Sequence[Line], gutters: Sequence[Gutter]) -> bool:
+    """Whether the rows of `lines` in each column after a gutter begin at an edge (`_begins_at_an_edge`)."""
+    ends = [gutter.x for gutter in gutters[1:]] + [float("inf")]
+    return all(
+        _begins_at_an_edge(_row_starts([line for line in lines if gutter.x <= line.x0 < end]))
+        for gutter, end in zip(gutters, ends, strict=True)
+    )
 
 
 def _first_column_runs_on(band: Sequence[Line], below: Sequence[Line], gutter: Gutter) -> list[Line]:

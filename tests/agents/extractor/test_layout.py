@@ -101,6 +101,32 @@ def test_a_page_number_under_a_band_in_columns_does_not_keep_its_gutter_from_the
     ]
 
 
+def test_a_lists_first_rows_in_two_columns_at_a_pages_foot_take_the_gutter_of_the_page_after(
+    tmp_path: Path,
+) -> None:
+    """A list in a two-column section opens at the foot of a page under the body in one column, with two
+    rows a column there, and fills the next page in two columns: too few rows to show a gutter of their
+    own, the band at the foot takes the next page's gutter, and its columns are read one after the
+    other, not row across row."""
+    text = body(1)[0].text
+    width = pymupdf.get_text_length(text, fontname="helv", fontsize=10)
+    right_x = 72 + width / 2 + 10
+    first = [Text(72, 100 + i * LINE, text) for i in range(30)]
+    first.append(Text(72, 100 + 31 * LINE, "References", 12, True))
+    first += [Text(72, 100 + (33 + i) * LINE, f"Left start {i}, a line") for i in range(2)]
+    first += [Text(right_x, 100 + (33 + i) * LINE, f"Right start {i}, a line") for i in range(2)]
+    second = [Text(72, 100 + i * LINE, f"Left entry {i}, a line") for i in range(10)]
+    second += [Text(right_x, 100 + i * LINE, f"Right entry {i}, a line") for i in range(10)]
+    texts = _texts(write_pdf(tmp_path / "foot-rows.pdf", [first, second]))
+    start = texts.index("Left start 0, a line")
+    assert texts[start : start + 4] == [
+        "Left start 0, a line",
+        "Left start 1, a line",
+        "Right start 0, a line",
+        "Right start 1, a line",
+    ]
+
+
 def test_three_columns(tmp_path: Path) -> None:
     pieces = [
         Text(40 + 180 * c, 100 + i * LINE, f"col{c} line{i} some words here")
