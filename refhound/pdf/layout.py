@@ -481,13 +481,14 @@ def reading_order(
 
 
 def _headings_under_the_columns(by_y: Sequence[Line], cuts: Sequence[float]) -> set[int]:
-    """The ids of lines in bold or in a larger type than the line above them in their column, set apart
-    from it by more than one and a half line pitches, that stand last in their band (no text goes on
-    under them down to the next full-width line or strip blank across the page, `cuts`: `_stands_last`),
-    where all the columns end together (within two pitches) above them: the heading of what follows a
-    block in balanced columns (an appendix after a list), too short to cross the gutter, whose text runs
-    across the page or on the next one. Read as the end of its column, it would end the list there,
-    before the next column's entries. A heading inside a column keeps with the text under it."""
+    """The ids of lines of words in bold or in a larger type than the line above them in their column,
+    set apart from it by more than one and a half line pitches, that stand last in their band (no text
+    goes on under them down to the next full-width line or strip blank across the page, `cuts`:
+    `_stands_last`), where all the columns end together (within two pitches) above them: the heading of
+    what follows a block in balanced columns (an appendix after a list), too short to cross the gutter,
+    whose text runs across the page or on the next one. Read as the end of its column, it would end the
+    list there, before the next column's entries. A heading inside a column keeps with the text under
+    it, and the other columns' text goes on beside it."""
     pitch = _line_pitch(by_y)
     found: set[int] = set()
     above: dict[int, Line] = {}  # the last line of each column since the last full-width one
@@ -499,6 +500,7 @@ def _headings_under_the_columns(by_y: Sequence[Line], cuts: Sequence[float]) -> 
         if (
             previous is not None
             and (line.bold or line.size > 1.1 * previous.size)
+            and any(char.isalpha() for char in line.text)  # a heading's words, not a page number
             and line.y0 - previous.y0 > 1.5 * pitch > 0
             and any(column != line.column for column in above)
             and all(abs(last.y0 - previous.y0) <= 2 * pitch for last in above.values())
@@ -512,15 +514,17 @@ def _headings_under_the_columns(by_y: Sequence[Line], cuts: Sequence[float]) -> 
 
 def _stands_last(by_y: Sequence[Line], index: int, cuts: Sequence[float], pitch: float) -> bool:
     """Whether no text goes on under `by_y[index]` before the next full-width line or blank strip across
-    the page: nothing follows it there but what stands apart from it (a page number, a footer)."""
-    if index + 1 == len(by_y):
-        return True
-    line, following = by_y[index], by_y[index + 1]
-    return (
-        following.column == _CROSSING
-        or any(line.y0 < cut <= following.y0 for cut in cuts)
-        or following.y0 - line.y0 > 1.5 * pitch
-    )
+    the page: no line of another column follows it there (a heading in one column beside the other's
+    text, or at the head of a column), and what follows in its own column stands apart from it (a page
+    number, a footer), not at a heading's distance from its text."""
+    line = by_y[index]
+    end = min((cut for cut in cuts if cut > line.y0), default=float("inf"))
+    for following in by_y[index + 1 :]:
+        if following.column == _CROSSING or following.y0 >= end:
+            return True
+        if following.column != line.column or following.y0 - line.y0 <= 1.5 * pitch:
+            return False
+    return True
 
 
 def _bands_in_columns(

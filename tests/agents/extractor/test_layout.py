@@ -444,6 +444,23 @@ def test_a_heading_low_in_the_first_column_with_its_text_under_it_stays_in_its_c
     assert texts == [t.text for t in [*left, heading, *thanks, *right]]
 
 
+def test_a_section_heading_in_a_full_column_stays_in_its_column(tmp_path: Path) -> None:
+    """A LaTeX page in two full columns: a section heading in larger bold type, wrapped onto a second line
+    set well apart, stands in the first column while the second column's text goes on beside and under
+    it; it is a heading inside its column, read in its place."""
+    left = [Text(72, 100 + i * LINE, f"left text line {i}, some words") for i in range(10)]
+    heading = [
+        Text(72, 100 + 11.5 * LINE, "3 Effects of", 14, True),
+        Text(90, 100 + 13.1 * LINE, "training", 14, True),
+    ]
+    below = [Text(72, 100 + (15 + i) * LINE, f"left text below {i}, some words") for i in range(10)]
+    # the second column breaks a paragraph beside the heading, then goes on under it
+    right = [Text(320, 100 + i * LINE, f"right text line {i}, some words") for i in range(12)]
+    right += [Text(320, 100 + (14.5 + i) * LINE, f"right text on {i}, some words") for i in range(10)]
+    texts = _texts(write_pdf(tmp_path / "section.pdf", [[*left, *heading, *below, *right]]))
+    assert texts == [t.text for t in [*left, *heading, *below, *right]]
+
+
 def test_the_words_of_one_stretched_line_are_no_band_in_columns(tmp_path: Path) -> None:
     """A justified line stretched so far that each word is a piece of its own, with the short last line of
     its paragraph under it, between full-width lines: its words stand on both sides of a blank strip, but
