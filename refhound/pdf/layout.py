@@ -562,10 +562,10 @@ def _bands_in_columns(
             runs[-1].append(line)
     banded = [(band, found) for band, found in map(_set_in_columns, runs) if found]
     head, foot = runs[0], runs[-1]
-    if head and not any(band[0] is head[0] for band, _ in banded) and (carried := _carried(head, before)):
-        banded[:0] = [(head, carried)] if _reads_as_columns(head, carried) else []
-    if foot and not any(band[0] is foot[0] for band, _ in banded) and (carried := _carried(foot, after())):
-        banded += [(foot, carried)] if _reads_as_columns(foot, carried) else []
+    if lent := _lent_gutters(head, banded, lambda: before):
+        banded.insert(0, (head, lent))
+    if lent := _lent_gutters(foot, banded, after):
+        banded.append((foot, lent))
     if not banded:
         return None
     starts = {id(band[0]): (band, found) for band, found in banded}
@@ -624,6 +624,21 @@ def _set_in_columns(run: Sequence[Line]) -> tuple[list[Line], list[Gutter]]:
     if not _columns_begin_at_edges(band, found):
         return [], []
     return band, found
+
+
+def _lent_gutters(
+    run: Sequence[Line],
+    banded: Sequence[tuple[list[Line], list[Gutter]]],
+    gutters: Callable[[], Sequence[Gutter]],
+) -> list[Gutter]:
+    """Another page's `gutters` for `run`, too short to show its own, when none of its lines crosses them
+    and it reads as columns under them; none when it is a band already. Columns need three lines at
+    least (two rows in one, a line in the other): only then is `gutters` called (the next page's are
+    found for it), not under the last lines of every page in one column."""
+    if len(run) < 3 or any(band[0] is run[0] for band, _ in banded):
+        return []
+    carried = _carried(run, gutters())
+    return carried if carried and _reads_as_columns(run, carried) else []
 
 
 def _reads_as_columns(lines: Sequence[Line], gutters: Sequence[Gutter]) -> bool:
