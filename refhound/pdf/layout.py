@@ -504,7 +504,7 @@ def _headings_under_the_columns(by_y: Sequence[Line], cuts: Sequence[float]) -> 
             and line.y0 - previous.y0 > 1.5 * pitch > 0
             and any(column != line.column for column in above)
             and all(abs(last.y0 - previous.y0) <= 2 * pitch for last in above.values())
-            and _stands_last(by_y, index, cuts, pitch)
+            and _stands_last(by_y, index, cuts)
         ):
             found.add(id(line))
             above.clear()
@@ -512,17 +512,16 @@ def _headings_under_the_columns(by_y: Sequence[Line], cuts: Sequence[float]) -> 
     return found
 
 
-def _stands_last(by_y: Sequence[Line], index: int, cuts: Sequence[float], pitch: float) -> bool:
+def _stands_last(by_y: Sequence[Line], index: int, cuts: Sequence[float]) -> bool:
     """Whether no text goes on under `by_y[index]` before the next full-width line or blank strip across
-    the page: no line of another column follows it there (a heading in one column beside the other's
-    text, or at the head of a column), and what follows in its own column stands apart from it (a page
-    number, a footer), not at a heading's distance from its text."""
+    the page: nothing follows it there but a page number (a heading in one column has its text under it,
+    however far a heading's space sets it apart, or the other column's text beside it)."""
     line = by_y[index]
     end = min((cut for cut in cuts if cut > line.y0), default=float("inf"))
     for following in by_y[index + 1 :]:
         if following.column == _CROSSING or following.y0 >= end:
             return True
-        if following.column != line.column or following.y0 - line.y0 <= 1.5 * pitch:
+        if following.column != line.column or not _PAGE_NUMBER.match(following.text):
             return False
     return True
 

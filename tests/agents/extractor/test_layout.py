@@ -461,6 +461,18 @@ def test_a_section_heading_in_a_full_column_stays_in_its_column(tmp_path: Path) 
     assert texts == [t.text for t in [*left, *heading, *below, *right]]
 
 
+def test_a_heading_set_far_above_its_list_in_the_first_column_stays_in_its_column(tmp_path: Path) -> None:
+    """LaTeX sets "References" in the first column with more than a line and a half of space under it,
+    the second column (the list's end) stopping level with the first column's text above the heading:
+    what follows the heading is its list, not a page number, so the heading stays in its column."""
+    left = [Text(72, 100 + i * LINE, f"left text line {i}, some words") for i in range(10)]
+    heading = Text(72, 100 + 11.5 * LINE, "References", 14, True)
+    entries = [Text(72, 100 + (13.8 + i) * LINE, f"[{i + 1}] Author, A. Title {i + 1}.") for i in range(8)]
+    right = [Text(320, 100 + i * LINE, f"right column line {i}, some words") for i in range(10)]
+    texts = _texts(write_pdf(tmp_path / "far-heading.pdf", [[*left, heading, *entries, *right]]))
+    assert texts == [t.text for t in [*left, heading, *entries, *right]]
+
+
 def test_the_words_of_one_stretched_line_are_no_band_in_columns(tmp_path: Path) -> None:
     """A justified line stretched so far that each word is a piece of its own, with the short last line of
     its paragraph under it, between full-width lines: its words stand on both sides of a blank strip, but
