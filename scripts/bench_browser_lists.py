@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import html
-import json
 import random
 import re
 import sys
@@ -38,6 +37,8 @@ from bench_layouts import (  # noqa: E402
     Parts,
     back_matter,
     half_of,
+    keep_rows,
+    paper_row,
     paragraph,
     print_headline,
     print_levels,
@@ -45,7 +46,6 @@ from bench_layouts import (  # noqa: E402
     reference_parts,
     text_of,
 )
-from eval_pdf_extract import pair  # noqa: E402
 
 from refhound.agents.extractor.extract import extract_pdf  # noqa: E402
 
@@ -198,20 +198,12 @@ def run(half: str, papers: int, seed: int, keep: Path | None) -> list[dict]:
             page.pdf(path=str(pdf), **_print_options(layout))
             gold = [text_of(parts) for parts in chosen]
             extracted = [reference.raw for reference in extract_pdf(pdf).references]
-            rows.append({
-                "paper": name,
-                "layout": asdict(layout),
-                "gold": len(gold),
-                "extracted": len(extracted),
-                "found": len(pair(gold, extracted)),
-                "strings": {"gold": gold, "extracted": extracted},
-            })  # fmt: skip
+            rows.append(paper_row(name, asdict(layout), gold, extracted))
             if keep is None:
                 pdf.unlink()
         browser.close()
-    if keep is not None:  # the gold and extracted strings beside the PDFs, to read or score again
-        lines = (json.dumps(row, ensure_ascii=False) for row in rows)
-        (keep / f"{half}-{seed}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    if keep is not None:
+        keep_rows(keep, half, seed, rows)
     return rows
 
 

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
 import random
 import re
 import shutil
@@ -46,8 +45,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from bench_layouts import paragraph, print_headline, print_levels, print_worst  # noqa: E402
-from eval_pdf_extract import pair  # noqa: E402
+from bench_layouts import (  # noqa: E402
+    keep_rows,
+    paper_row,
+    paragraph,
+    print_headline,
+    print_levels,
+    print_worst,
+)
 
 from refhound.agents.extractor.extract import extract_pdf  # noqa: E402
 from refhound.inputs.bbl import read_bbl  # noqa: E402
@@ -310,19 +315,9 @@ def run(
                 keep.mkdir(parents=True, exist_ok=True)
                 for suffix in ("pdf", "tex", "bbl"):
                     shutil.copy(workdir / f"paper.{suffix}", keep / f"{name}.{suffix}")
-        found = len(pair(gold, extracted))
-        rows.append({
-            "paper": name,
-            "layout": asdict(layout),
-            "gold": len(gold),
-            "extracted": len(extracted),
-            "found": found,
-            "strings": {"gold": gold, "extracted": extracted},
-        })  # fmt: skip
+        rows.append(paper_row(name, asdict(layout), gold, extracted))
     if keep is not None:
-        with (keep / f"{half}-{seed}.jsonl").open("w") as out:
-            for row in rows:
-                out.write(json.dumps(row, ensure_ascii=False) + "\n")
+        keep_rows(keep, half, seed, rows)
     return rows, failed
 
 

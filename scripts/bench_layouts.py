@@ -475,24 +475,31 @@ def run(half: str, papers: int, seed: int, typesetting: bool, keep: Path | None)
         path = workdir / f"{half}-{seed}-{index:04d}.pdf"
         build(layout, chosen, rng, path)
         extracted = [reference.raw for reference in extract_pdf(path).references]
-        found = len(pair(gold, extracted))
-        rows.append(
-            {
-                "paper": path.name,
-                "layout": asdict(layout),
-                "gold": len(gold),
-                "extracted": len(extracted),
-                "found": found,
-                "strings": {"gold": gold, "extracted": extracted},
-            }
-        )
+        rows.append(paper_row(path.name, asdict(layout), gold, extracted))
         if keep is None:
             path.unlink()
     if keep is not None:
-        with (keep / f"{half}-{seed}.jsonl").open("w") as out:
-            for row in rows:
-                out.write(json.dumps(row, ensure_ascii=False) + "\n")
+        keep_rows(keep, half, seed, rows)
     return rows
+
+
+def paper_row(paper: str, layout: dict, gold: list[str], extracted: list[str]) -> dict:
+    """One manuscript's result: its layout, how many references it has, gives and pairs, and the strings."""
+    return {
+        "paper": paper,
+        "layout": layout,
+        "gold": len(gold),
+        "extracted": len(extracted),
+        "found": len(pair(gold, extracted)),
+        "strings": {"gold": gold, "extracted": extracted},
+    }
+
+
+def keep_rows(keep: Path, half: str, seed: int, rows: list[dict]) -> None:
+    """The rows as JSON lines beside the kept PDFs (`HALF-SEED.jsonl`), to read or score again."""
+    with (keep / f"{half}-{seed}.jsonl").open("w") as out:
+        for row in rows:
+            out.write(json.dumps(row, ensure_ascii=False) + "\n")
 
 
 def figures(rows: list[dict]) -> tuple[float, float, int]:

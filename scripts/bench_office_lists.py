@@ -37,6 +37,8 @@ from bench_layouts import (  # noqa: E402
     Parts,
     back_matter,
     half_of,
+    keep_rows,
+    paper_row,
     paragraph,
     print_headline,
     print_levels,
@@ -44,7 +46,6 @@ from bench_layouts import (  # noqa: E402
     reference_parts,
     text_of,
 )
-from eval_pdf_extract import pair  # noqa: E402
 
 from refhound.agents.extractor.extract import extract_pdf  # noqa: E402
 
@@ -208,17 +209,12 @@ def run(half: str, papers: int, seed: int, keep: Path | None) -> tuple[list[dict
             continue
         gold = [text_of(parts) for parts in chosen]
         extracted = [reference.raw for reference in extract_pdf(pdf).references]
-        rows.append({
-            "paper": name,
-            "layout": asdict(layout),
-            "gold": len(gold),
-            "extracted": len(extracted),
-            "found": len(pair(gold, extracted)),
-            "strings": {"gold": gold, "extracted": extracted},
-        })  # fmt: skip
+        rows.append(paper_row(name, asdict(layout), gold, extracted))
     shutil.rmtree(profile, ignore_errors=True)
     if keep is None:
         shutil.rmtree(workdir, ignore_errors=True)
+    else:
+        keep_rows(keep, half, seed, rows)
     return rows, failed
 
 
