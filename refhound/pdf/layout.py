@@ -368,17 +368,17 @@ def _column_at(x: float, gutters: Sequence[Gutter]) -> int:
     return sum(1 for gutter in gutters if x >= gutter.x - 2)
 
 
-def _blank_strips(by_y: Sequence[Line]) -> list[float]:
+def _blank_strips(by_y: Sequence[Line], pitch: float) -> list[float]:
     """The y where text resumes after a strip left blank across the whole page (all columns at once).
 
-    Strips taller than three lines, and than two of the page's line pitches, separate blocks read one after
-    the other, such as a two-column section followed by a two-column reference list that starts below it on
-    the same page; the blank line between the entries of a double-spaced list does not.
+    Strips taller than three lines, and than two of the page's line pitches (`pitch`), separate blocks read
+    one after the other, such as a two-column section followed by a two-column reference list that starts
+    below it on the same page; the blank line between the entries of a double-spaced list does not.
     """
     if not by_y:
         return []
     line_height = sorted(line.height for line in by_y)[len(by_y) // 2]
-    tallest = max(3 * line_height, 2 * _line_pitch(by_y))
+    tallest = max(3 * line_height, 2 * pitch)
     cuts: list[float] = []
     bottom = by_y[0].y1
     for line in by_y[1:]:
@@ -449,10 +449,11 @@ def reading_order(
             ordered.extend(column)
             column.clear()
 
-    blank_strips = _blank_strips(by_y)
+    pitch = _line_pitch(by_y)
+    blank_strips = _blank_strips(by_y, pitch)
     cuts = iter(blank_strips)
     next_cut = next(cuts, None)
-    under_the_columns = _headings_under_the_columns(by_y, blank_strips)
+    under_the_columns = _headings_under_the_columns(by_y, blank_strips, pitch)
     for line in by_y:
         while next_cut is not None and line.y0 >= next_cut:  # a strip blank across the page: a new band
             flush()
@@ -480,7 +481,7 @@ def reading_order(
     return ordered, gutters
 
 
-def _headings_under_the_columns(by_y: Sequence[Line], cuts: Sequence[float]) -> set[int]:
+def _headings_under_the_columns(by_y: Sequence[Line], cuts: Sequence[float], pitch: float) -> set[int]:
     """The ids of lines of words in bold or in a larger type than the line above them in their column,
     set apart from it by more than one and a half line pitches, that stand last in their band (no text
     goes on under them down to the next full-width line or strip blank across the page, `cuts`:
@@ -488,8 +489,7 @@ def _headings_under_the_columns(by_y: Sequence[Line], cuts: Sequence[float]) -> 
     what follows a block in balanced columns (an appendix after a list), too short to cross the gutter,
     whose text runs across the page or on the next one. Read as the end of its column, it would end the
     list there, before the next column's entries. A heading inside a column keeps with the text under
-    it, and the other columns' text goes on beside it."""
-    pitch = _line_pitch(by_y)
+    it, and the other columns' text goes on beside it. `pitch`: the page's line pitch (`_line_pitch`)."""
     found: set[int] = set()
     above: dict[int, Line] = {}  # the last line of each column since the last full-width one
     for index, line in enumerate(by_y):

@@ -35,16 +35,18 @@ def test_two_columns_are_read_one_after_the_other(tmp_path: Path) -> None:
     assert texts[11:] == [f"right column line {i} with enough words to fill" for i in range(10)]
 
 
+def _column(x: float, name: str, count: int) -> list[Text]:
+    """`count` lines of one column at `x`, a line apart from the page's head."""
+    return [Text(x, 100 + i * LINE, f"{name} column line {i} with enough words") for i in range(count)]
+
+
 def test_a_column_of_few_lines_takes_the_gutter_of_the_page_before(tmp_path: Path) -> None:
     """On a list's last page the right column holds three lines (a contact block), too few to show the
     gutter: the page takes the previous page's gutter, which none of its lines crosses, and its columns are
     read one after the other instead of joined line by line."""
 
-    def column(x: float, name: str, count: int) -> list[Text]:
-        return [Text(x, 100 + i * LINE, f"{name} column line {i} with enough words") for i in range(count)]
-
-    first = column(56, "left", 10) + column(310, "right", 10)
-    last = column(56, "left", 10) + column(310, "contact", 3)
+    first = _column(56, "left", 10) + _column(310, "right", 10)
+    last = _column(56, "left", 10) + _column(310, "contact", 3)
     texts = _texts(write_pdf(tmp_path / "last.pdf", [first, last]))
     assert texts[20:] == [
         *(f"left column line {i} with enough words" for i in range(10)),
@@ -60,12 +62,9 @@ def test_a_lists_last_rows_in_two_columns_over_text_in_one_take_the_gutter_of_th
     crosses it, but the band they make takes the previous page's gutter, which none of its lines
     crosses; its columns are read one after the other, not row across row."""
 
-    def column(x: float, name: str, count: int) -> list[Text]:
-        return [Text(x, 100 + i * LINE, f"{name} column line {i} with enough words") for i in range(count)]
-
-    first = column(56, "left", 10) + column(310, "right", 10)
+    first = _column(56, "left", 10) + _column(310, "right", 10)
     text = "The appendix opens with a paragraph whose lines run across the whole width of the page here."
-    last = column(56, "end-left", 2) + column(310, "end-right", 2)
+    last = _column(56, "end-left", 2) + _column(310, "end-right", 2)
     last += [Text(56, 100 + (4 + i) * LINE, text) for i in range(4)]
     texts = _texts(write_pdf(tmp_path / "last-rows.pdf", [first, last]))
     assert texts[20:] == [
