@@ -9,7 +9,9 @@ Cues, tried in order of reliability:
 2. **Indentation** — hanging indents (first line at the column's margin, the rest indented) or first-line
    indents, measured per page and column so entries that continue in the next column or page stay whole.
 3. **Gaps** — vertical gaps between entries larger than the line spacing.
-4. **Shape** — the shapes this list's entries open with (`entry_shape`: "SURNAME, Given", "Surname, I.",
+4. **Line ends** — where a list shows neither: an entry opens after a line that ended one early, where
+   the next line's first word would have fitted, and where the shape (5) opens one.
+5. **Shape** — the shapes this list's entries open with (`entry_shape`: "SURNAME, Given", "Surname, I.",
    "Surname I.", "I. Surname", "Organisation (year)", a dash run for the previous entry's authors), learned
    from its lines that open like an entry and carry a year near their start.
 
@@ -333,6 +335,46 @@ def _gap_opener(lines: Sequence[Line]) -> Callable[[Line, Line | None], bool] | 
     return opens
 
 
+def _line_end_opener(
+    lines: Sequence[Line], shape_opener: Callable[[Line, Line | None], bool]
+) -> Callable[[Line, Line | None], bool] | None:
+    """A rule opening an entry after a line that ended an entry early, and where the shape rule opens one:
+    after a line whose end cannot tell, and across a column or page break.
+
+    A line ends early when the next line's first word would have fitted on it: it was broken by a
+    paragraph's end, not by the column's edge. That tells entries apart where a list has no marker, indent
+    or space between them, set justified or ragged, and whatever shapes they open with. A line that reaches
+    the edge, or leaves too little room for the next word, tells nothing either way.
+
+    A column's edge is the 80th percentile of where its lines end: low in a ragged column, which only makes
+    the rule stricter, and never pushed out by a link printed past the edge. A word's width is its length
+    times the list's narrow advance per character (the 20th percentile over its lines of ten characters or
+    more), so justified lines, their spaces stretched, do not make words look wider than they are."""
+    ends: dict[tuple[int, int], list[float]] = defaultdict(list)
+    for line in lines:
+        ends[_group_key(line)].append(line.x1)
+    edges = {key: statistics.quantiles(xs, n=5)[-1] for key, xs in ends.items() if len(xs) >= _MIN_SEQUENCE}
+    advances = [
+        (line.x1 - line.x0) / len(line.text.strip()) for line in lines if len(line.text.strip()) >= 10
+    ]
+    if len(advances) < _MIN_SEQUENCE:
+        return None
+    advance = statistics.quantiles(advances, n=5)[0]
+
+    def ended_early(previous: Line, line: Line) -> bool:
+        key = _group_key(previous)
+        if key != _group_key(line) or key not in edges or not ENDS_ENTRY.search(previous.text):
+            return False
+        word = len(line.text.split(maxsplit=1)[0]) + 1  # with the space before it
+        return edges[key] - previous.x1 > word * advance + 0.2 * line.size
+
+    if sum(ended_early(previous, line) for previous, line in pairwise(lines)) < 2:
+        return None
+    return lambda line, previous: (
+        (previous is not None and ended_early(previous, line)) or shape_opener(line, previous)
+    )
+
+
 def _narrower_group(values: Sequence[float]) -> list[float]:
     """The lower of the two groups that split `values` best (Otsu's threshold: the cut between sorted values
     that maximises the variance between the groups' means). When the upper group is one or two values (the
@@ -393,7 +435,10 @@ def split_entries(lines: Sequence[Line]) -> tuple[list[Entry], str]:
     shapes = list_shapes(lines)
     shape_opener = _learned_shape_opener(lines, shapes)
     candidates: list[tuple[str, list[Entry]]] = []
-    for cue, opener in (("indentation", _indent_opener(lines)), ("gaps", _gap_opener(lines))):
+    layout_cues = [("indentation", _indent_opener(lines)), ("gaps", _gap_opener(lines))]
+    if not any(opener for _, opener in layout_cues):  # the weaker sign, where the layout shows no other
+        layout_cues.append(("line ends", _line_end_opener(lines, shape_opener or _shape_opener)))
+    for cue, opener in layout_cues:
         if opener is not None:
             candidates.append((cue, _split_with(lines, opener)))
     if shape_opener is not None:

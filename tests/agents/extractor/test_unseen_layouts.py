@@ -9,6 +9,8 @@ import pytest
 
 from refhound.agents.extractor import extract_pdf
 from refhound.agents.extractor.entry_shape import opening_shape
+from refhound.agents.extractor.segment import split_entries
+from refhound.pdf.layout import Line
 from tests.agents.extractor.pdfmaker import LINE, Text, body, column, write_pdf
 
 # Surnames in capitals, then the given name; fields separated by commas; no final full stop on some.
@@ -187,10 +189,19 @@ def test_single_em_dashes_are_repeated_authors_not_bullets(tmp_path: Path) -> No
 def test_flush_left_lists_split_by_the_shape_of_their_entries(
     tmp_path: Path, entries: list[str], shape: str, first_words: list[str]
 ) -> None:
+    """Set ragged, an entry's short last line tells where it ends, and the shape where a line's end cannot;
+    set justified with every line reaching the column's edge, as an entry's last line may, only the shape
+    its entries open with does."""
     page = [*body(20), Text(72, 360, "References", 12, True), *_flush_left(entries)]
     section, raws, _ = _extract(tmp_path, [page])
-    assert section == f"heading: References; split by entry shape ({shape})"
+    assert section == "heading: References; split by line ends"
     assert [raw.split()[0] for raw in raws] == first_words
+    justified = [
+        Line(0, 72, 385 + i * LINE, 500, 395 + i * LINE, text, 10, False) for i, text in enumerate(entries)
+    ]
+    split, cue = split_entries(justified)
+    assert cue == f"entry shape ({shape})"
+    assert [entry.lines[0].text.split()[0] for entry in split] == first_words
 
 
 def test_blank_lines_between_groups_do_not_make_one_entry_per_group(tmp_path: Path) -> None:
@@ -317,3 +328,53 @@ def test_given_names_first_without_heading(tmp_path: Path) -> None:
         "Alec Radford",
     ]
     assert authors[1] == ["Diederik P. Kingma", "Jimmy Ba"]
+
+
+# Entries in mixed shapes set flush left, ragged, with no space between them: only where a line ends tells
+# them apart. A title first, given names first, a year at the end: no shape is shared by enough of them.
+NO_CUE = [
+    "RICOEUR, P. (1983), Temps et recit. Tome 1: L'intrigue et le recit historique. Editions",
+    "du Seuil, Paris.",
+    "Barboni, T., Cannac, M., Pasqualini, V., Simeoni, A., Leoni, E., and Chiaramonti, N.:",
+    "Volatile organic compounds in smoke exposure of firefighters during prescribed burning,",
+    "Int. J. Wildland Fire, 19, 606-612, 2010.",
+    'Picone, J., "Signal modeling techniques in speech recognition," Proceedings of the IEEE,',
+    "Vol. 81, No. 9, 1993, pp. 1215-1247.",
+    "Robert Tibshirani, Jacob Bien, Jerome Friedman, Trevor Hastie, Noah Simon, Jonathan",
+    "Taylor, and Ryan J. Tibshirani. Strong rules for discarding predictors in lasso-type",
+    "problems, 2010.",
+    "Global report on diabetes. World Health Organization, Geneva, 2016.",
+    "Arriaga, Rose I.; Fenson, Larry; Cronan, Terry; & Pethick, Stephen J. 1998. Scores on",
+    "the MacArthur Communicative Development Inventory of children from middle-income",
+    "families. Applied Psycholinguistics 19, 209-223.",
+]
+
+
+def test_entries_without_a_cue_between_them_open_after_a_line_that_ended_early(tmp_path: Path) -> None:
+    """A line ending short of the column by more than the next line's first word was broken by an entry's
+    end: the word would have fitted."""
+    page = [*body(20), Text(72, 360, "References", 12, True), *_flush_left(NO_CUE)]
+    section, raws, _ = _extract(tmp_path, [page])
+    assert section == "heading: References; split by line ends"
+    assert [raw.split()[0] for raw in raws] == [
+        "RICOEUR,",
+        "Barboni,",
+        "Picone,",
+        "Robert",
+        "Global",
+        "Arriaga,",
+    ]
+
+
+def test_a_line_ending_before_a_word_too_long_for_it_goes_on(tmp_path: Path) -> None:
+    """A line broken before a link that would not have fitted on it is no entry's end, full stop or not."""
+    entries = [
+        *NO_CUE[:2],
+        "Lee, K. (2019). Open data portals of the world. Retrieved 2019-03-08.",
+        "https://www.example.org/open-data/portals/of/the/world/2019/index.html",
+        *NO_CUE[2:7],
+    ]
+    page = [*body(20), Text(72, 360, "References", 12, True), *_flush_left(entries)]
+    _, raws, _ = _extract(tmp_path, [page])
+    assert [raw.split()[0] for raw in raws] == ["RICOEUR,", "Lee,", "Barboni,", "Picone,"]
+    assert raws[1].endswith("index.html")
