@@ -196,8 +196,9 @@ def _joins(left: Line, line: Line, any_gap: bool, gutters: Sequence[Gutter] = ()
     gap = line.x0 - left.x1
     if gap < -1:
         return False
-    if left.column != line.column:  # a word's space of the smaller type: a heading beside a narrow gutter
-        return gap < min(left.size, line.size) * 0.6 and not _flush_with_its_column(left, gutters)
+    if left.column != line.column:  # a word's space of the smaller type: a heading beside a narrow gutter;
+        # never an overlap, where a link run out of its column is printed over the next column's first letter
+        return 0 <= gap < min(left.size, line.size) * 0.6 and not _flush_with_its_column(left, gutters)
     reach = 3.0 if _LIST_MARKER.match(left.text) else 0.8
     return any_gap or gap < max(left.size, line.size) * reach
 
@@ -297,8 +298,20 @@ def _next_column_from(
         inside = [piece for piece in pieces if start <= piece.x0 - left_edge < end]
         before = [piece for piece in pieces if start - 20 <= piece.x1 - left_edge < end]  # what may precede
         lines = [piece for piece in inside if not _follows_a_word(piece, before)]
-    starts = Counter(int(line.x0) - left_edge for line in lines if start <= line.x0 - left_edge < end)
-    return min((x for x, count in starts.items() if count >= 2), default=end)
+    starting = [line for line in lines if start <= line.x0 - left_edge < end]
+    starts = Counter(int(line.x0) - left_edge for line in starting)
+    # A label with its line's text beside it at the indent begins the column on its own: the column may
+    # hold one entry (a list's last, alone at the head of the last page's right column).
+    indented = [piece for piece in pieces if abs(piece.x0 - left_edge - end) <= 2]
+    labels = [line.x0 - left_edge for line in starting if any(_beside(line, piece) for piece in indented)]
+    return int(min((x for x, count in starts.items() if count >= 2), default=min(labels, default=end)))
+
+
+def _beside(label: Line, text: Line) -> bool:
+    """Whether `text` goes on `label`'s line to its right, on its baseline."""
+    return text.x0 > label.x1 and min(label.y1, text.y1) - max(label.y0, text.y0) > 0.5 * min(
+        label.height, text.height
+    )
 
 
 def _follows_a_word(piece: Line, pieces: Sequence[Line]) -> bool:
@@ -552,7 +565,7 @@ def _bands_in_columns(
     left = min(line.x0 for line in joined)
     width = max(line.x1 for line in joined) - left
     middle = (left + 0.4 * width, left + 0.6 * width)
-    by_y = sorted(joined, key=lambda line: (line.y0, line.x0))
+    by_y = [line for row in _row_groups(joined) for line in row]
     runs: list[list[Line]] = [[]]
     for line in by_y:
         if line.x0 <= middle[0] and line.x1 >= middle[1]:
@@ -613,9 +626,9 @@ def _set_in_columns(run: Sequence[Line]) -> tuple[list[Line], list[Gutter]]:
     last_column_ends = max(line.y1 for line in run if line.x0 >= gutters[-1].x)
     band = [line for line in run if line.y0 < last_column_ends]
     band += _first_column_runs_on(band, [line for line in run if line.y0 >= last_column_ends], gutters[0])
-    left = {round(line.y0) for line in band if line.x1 <= gutters[0].x}
-    right = {round(line.y0) for line in band if line.x0 >= gutters[0].x}
-    if min(len(left), len(right)) < _MIN_BAND_ROWS:
+    left = len(_row_groups([line for line in band if line.x1 <= gutters[0].x]))
+    right = len(_row_groups([line for line in band if line.x0 >= gutters[0].x]))
+    if min(left, right) < _MIN_BAND_ROWS:
         return [], []
     found = _gutters(band, min_lines=_MIN_BAND_ROWS)
     if not found:
@@ -645,8 +658,24 @@ def _reads_as_columns(lines: Sequence[Line], gutters: Sequence[Gutter]) -> bool:
     them (a running footer and a page number beside it, a row each, are no columns), and each column
     after a gutter beginning at an edge."""
     bounds = [float("-inf"), *(gutter.x for gutter in gutters), float("inf")]
-    rows = [{round(line.y0) for line in lines if a <= line.x0 and line.x1 <= b} for a, b in pairwise(bounds)]
-    return max(map(len, rows)) >= 2 and _columns_begin_at_edges(lines, gutters)
+    rows = [
+        len(_row_groups([line for line in lines if a <= line.x0 and line.x1 <= b]))
+        for a, b in pairwise(bounds)
+    ]
+    return max(rows) >= 2 and _columns_begin_at_edges(lines, gutters)
+
+
+def _row_groups(lines: Sequence[Line]) -> list[list[Line]]:
+    """`lines` in rows, top to bottom, each left to right: lines whose tops stand less than half a line
+    below the row's first are in its row (the words of one line, placed one by one, may stand a tenth of
+    a point apart, either side of a whole point)."""
+    rows: list[list[Line]] = []
+    for line in sorted(lines, key=lambda line: line.y0):
+        if rows and line.y0 - rows[-1][0].y0 < 0.5 * min(line.height, rows[-1][0].height):
+            rows[-1].append(line)
+        else:
+            rows.append([line])
+    return [sorted(row, key=lambda line: line.x0) for row in rows]
 
 
 def _columns_begin_at_edges(lines: Sequence[Line], gutters: Sequence[Gutter]) -> bool:

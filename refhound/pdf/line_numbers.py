@@ -97,4 +97,26 @@ def line_number_columns(pages: Sequence[Sequence[Line]]) -> list[set[int]]:
         for edge, common in columns
         for near in (common - 1, common, common + 1)
     }
-    return [set().union(*_columns_on_page(pieces, _MIN_KNOWN, known).values()) for pieces in pages]
+    columns = [set().union(*_columns_on_page(pieces, _MIN_KNOWN, known).values()) for pieces in pages]
+    return [_with_the_run_continued(pieces, column) for pieces, column in zip(pages, columns, strict=True)]
+
+
+def _with_the_run_continued(pieces: Sequence[Line], column: set[int]) -> set[int]:
+    """A page's line numbers with those that continue their count elsewhere on the page: LaTeX's lineno
+    sets the numbers of a column's first or last lines in the gutter when it misjudges which column they
+    stand in ("153", "154" beside a column numbered 155 to 194 in its left margin). A bare number of the
+    column's type size whose value is one more or one less than a number taken is taken in turn."""
+    if not column:
+        return column
+    sizes = {round(pieces[i].size, 1) for i in column}
+    taken = {int(pieces[i].text) for i in column}
+    loose = {
+        i: int(piece.text)
+        for i, piece in enumerate(pieces)
+        if i not in column and piece.text.isdigit() and len(piece.text) <= 4 and round(piece.size, 1) in sizes
+    }
+    found = set(column)
+    while next_to := {i for i, value in loose.items() if value - 1 in taken or value + 1 in taken}:
+        found |= next_to
+        taken |= {loose.pop(i) for i in next_to}
+    return found

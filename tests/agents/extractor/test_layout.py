@@ -10,7 +10,7 @@ import pytest
 
 from refhound.agents.extractor.segment import join_lines
 from refhound.pdf.document import open_pdf, read_pages
-from refhound.pdf.layout import Line, _joined, _joins, _merge_same_baseline, clean_text
+from refhound.pdf.layout import Line, _joined, _joins, _merge_same_baseline, clean_text, reading_order
 from refhound.settings import ExtractSettings
 from tests.agents.extractor.pdfmaker import LINE, Text, body, write_pdf
 
@@ -335,6 +335,18 @@ def test_labels_standing_out_of_a_hanging_column_begin_that_column(tmp_path: Pat
     assert texts == lines + [text.text for text in right]
 
 
+def test_a_lone_label_standing_out_of_a_hanging_column_begins_that_column(tmp_path: Path) -> None:
+    """The right column holds one entry of a list set with hanging indents, its label set apart in the
+    strip that few lines cross and its text beside it at the indent: the label begins the right column and
+    is not read as the left column's."""
+    lines = [f"left column line {i:02d} with some words to fill its measure" for i in range(16)]
+    left = [Text(56, 100 + i * LINE, line) for i, line in enumerate(lines)]
+    right = [Text(306, 100, "[WSS21]"), Text(360, 100, "Wilson Wongso, David Samuel")]
+    right += [Text(360, 100 + k * LINE, f"Setiawan, and Derwin Suhartono, line {k}") for k in range(1, 6)]
+    texts = _texts(write_pdf(tmp_path / "lone-label.pdf", [left + right]))
+    assert texts == [*lines, "[WSS21] Wilson Wongso, David Samuel", *(text.text for text in right[2:])]
+
+
 def test_a_list_in_two_columns_under_a_section_in_one_is_read_column_by_column(tmp_path: Path) -> None:
     """A word processor's section with two columns below text in one: the full-width lines cross the
     gutter, so the page as a whole shows none; the band under the last full-width line shows its own, and
@@ -642,3 +654,122 @@ def test_a_full_width_footnote_ending_in_a_link_just_past_the_gutter_stays_acros
     pieces += [Text(56, 100 + (13 + i) * LINE, text) for i, text in enumerate([note, wide, wide])]
     texts = _texts(write_pdf(tmp_path / "footnote-link.pdf", [pieces]))
     assert texts == [*left, *right, note, wide, wide]
+
+
+def test_a_url_touching_the_next_columns_first_letter_stays_in_its_column(tmp_path: Path) -> None:
+    """An overfull URL whose full stop ends half a point past where the next column's line begins, on its
+    baseline: the two touch but no space parts them, so they are no full-width line set in pieces, and
+    the columns keep their order."""
+    url = "http://www.aclweb.org/anthology/W/W14/W14-3302."
+    url_x = 306.6 - pymupdf.get_text_length(url, fontname="helv", fontsize=10)
+    assert 56 < url_x < 56 + 3 * 10  # set in its column, at an entry's indent
+    left = [f"left column line {i} with enough words" for i in range(12)]
+    right = [f"right column line {i} with words" for i in range(12)]
+    pieces = [
+        Text(url_x if i == 6 else 56, 100 + i * LINE, url if i == 6 else text) for i, text in enumerate(left)
+    ]
+    pieces += [Text(306, 100 + i * LINE, text) for i, text in enumerate(right)]
+    left[6] = url
+    assert _texts(write_pdf(tmp_path / "touching.pdf", [pieces])) == left + right
+
+
+def test_two_stretched_rows_whose_words_stand_at_two_heights_are_no_band_in_columns() -> None:
+    """Three justified lines of an entry stretched round a link that would not break, each word a piece of
+    its own (a DVI driver places every word), between full-width lines, on a page where an overfull URL
+    runs far into the right margin (the boxes of a real PDF, 9 pt, its short lines among them): their word
+    spaces leave strips blank on the rows, and right of the first only two rows stand, the second's words
+    at two heights a tenth of a point apart, either side of a whole point. Those are two rows, not the
+    three a band in columns needs on each side: the page is read line by line."""
+    rows = [
+        [
+            *[
+                (125.8, 155.5, "Andika"),
+                (165.6, 196.9, "William"),
+                (207.0, 222.1, "and"),
+                (232.2, 258.0, "Yunita"),
+            ],
+            *[
+                (268.0, 285.6, "Sari."),
+                (313.8, 347.7, "Click-id:"),
+                (366.1, 373.1, "A"),
+                (383.1, 405.2, "novel"),
+            ],
+            *[(415.2, 443.6, "dataset"), (453.7, 465.1, "for"), (475.1, 485.9, "in-")],
+        ],
+        [
+            *[(136.6, 172.6, "donesian"), (182.1, 215.2, "clickbait"), (224.7, 264.9, "headlines.")],
+            *[
+                (291.2, 309.2, "Data"),
+                (318.6, 326.1, "in"),
+                (335.5, 355.2, "Brief,"),
+                (366.5, 406.8, "32:106231,"),
+            ],
+            *[(418.1, 438.3, "2020."), (464.6, 484.5, "ISSN")],
+        ],
+        [
+            (136.6, 177.7, "2352-3409."),
+            (216.5, 231.7, "doi:"),
+            (256.7, 427.5, "https://doi.org/10.1016/j.dib.2020.10."),
+            (466.3, 484.7, "URL"),
+        ],
+    ]
+    text = "Bushra Jawaid and Daniel Zeman. Word-order issues in English-to-Urdu statistical machine"
+    url = (
+        "https://science.lpnu.ua/sisn/all-volumes-and-issues/volume-17-2025/sed-ua-small-ukrainian-synthetic"
+    )
+
+    def line(x0: float, x1: float, y: float, words: str) -> Line:
+        return Line(0, x0, y, x1, y + 9.0, words, 9.0, False)
+
+    above = [line(125.8, 484.5, 100 + i * 11, text) for i in range(7)] + [
+        line(136.6, 205.0, 177, "translation. 2011.")
+    ]
+    # The second row's pieces stand at two heights a tenth of a point apart, as they do in the PDF.
+    shifted = {"Data", "in", "Brief,"}
+    stretched = [
+        line(x0, x1, 188.5 + i * 11 - (0.06 if word in shifted else 0), word)
+        for i, row in enumerate(rows)
+        for x0, x1, word in row
+    ]
+    below = [line(136.6, 616.2, 221, url), *(line(125.8, 484.5, 232 + i * 11, text) for i in range(8))]
+    lines, _ = reading_order([*above, *stretched, *below])
+    assert [line.text for line in lines] == [
+        *[text] * 7,
+        "translation. 2011.",
+        *(" ".join(word for *_, word in row) for row in rows),
+        url,
+        *[text] * 8,
+    ]
+
+
+def test_the_pieces_of_a_row_between_bands_in_columns_are_read_left_to_right(tmp_path: Path) -> None:
+    """Above a list set in two columns (a band the page reads column by column), two full-width lines each
+    in two pieces a font size apart or more (a DVI driver places every word; these pieces are too far
+    apart to join before columns are known), the second piece of the second line set a tenth of a point
+    higher than its first, and a full-width line under them: the pieces of each row are read left to
+    right, row after row."""
+    text = body(1)[0].text
+    width = pymupdf.get_text_length(text, fontname="helv", fontsize=10)
+    first = ["Kenton Lee, Ming-Wei Chang, and Kristina Toutanova, with others.", "Latent retrieval for su-"]
+    second = ["pervised open domain question answering and retrieval.", "In Proceedings of the 57th"]
+    y = 100 + 20 * LINE
+    pieces = [Text(72, 100 + i * LINE, text) for i in range(20)]
+    for row, (left, right) in enumerate((first, second)):
+        left_end = 72 + pymupdf.get_text_length(left, fontname="helv", fontsize=10)
+        assert left_end > 72 + 0.6 * width  # across the middle of the page: a full-width line
+        pieces += [Text(72, y + row * LINE, left), Text(left_end + 12, y + row * LINE - 0.1 * row, right)]
+    after = "ing of the Association for Computational Linguistics, pages 6086-6096, Florence, Italy, 2019."
+    pieces.append(Text(72, y + 2 * LINE, after))
+    heading = Text(72, 100 + 23 * LINE, "Bibliography", 12, True)
+    right_x = 72 + width / 2 + 10
+    left = [Text(72, 100 + (25 + i) * LINE, f"Left entry {i}, a line") for i in range(8)]
+    right = [Text(right_x, 100 + (25 + i) * LINE, f"Right entry {i}, a line") for i in range(8)]
+    texts = _texts(write_pdf(tmp_path / "between-bands.pdf", [[*pieces, heading, *right, *left]]))
+    assert texts == [text] * 20 + [
+        *first,
+        *second,
+        after,
+        "Bibliography",
+        *(t.text for t in left),
+        *(t.text for t in right),
+    ]

@@ -133,6 +133,25 @@ def test_a_two_column_review_copy_loses_the_numbers_of_both_outer_margins(tmp_pa
     assert any("line numbers" in warning for warning in extraction.warnings)
 
 
+def test_line_numbers_set_in_the_gutter_go_with_the_run_they_continue(tmp_path: Path) -> None:
+    # LaTeX's lineno may set the numbers of a column's first lines beside its right edge, in the gutter,
+    # when it misjudges the column they stand in: "200" and "201" there, 202 on down the left margin.
+    def page(left: list[Text], right: list[Text], start: int, strays: int) -> list[Text]:
+        count = len({piece.y for piece in left})
+        numbers = _numbers_beside(left, start, 50, "right")
+        moved = [Text(292, number.y, number.text) for number in numbers[:strays]]
+        return [*left, *right, *moved, *numbers[strays:], *_numbers_beside(right, start + count, 530, "left")]
+
+    left = body(55, x=72, width_chars=38)
+    right = body(55, x=310, width_chars=38)
+    narrow = [textwrap.wrap(raw, 40) for raw in RAWS]
+    list_left = [Text(72, 100, "References", size=12, bold=True), *_entries(narrow[:3], 72, 100 + 2 * LINE)]
+    list_right = _entries(narrow[3:], 310, 100)
+    pages = [page(left, right, 1, 0), page(list_left, list_right, 200, 2)]
+    extraction = extract_pdf(write_pdf(tmp_path / "gutter-numbers.pdf", pages))
+    assert [reference.raw for reference in extraction.references] == RAWS
+
+
 def test_a_one_page_piece_with_line_numbers_loses_them(tmp_path: Path) -> None:
     heading = Text(72, 100 + 22 * LINE, "References", size=12, bold=True)
     text = [*body(20), heading, *_hanging(ENTRIES, 72, 100 + 24 * LINE)]
