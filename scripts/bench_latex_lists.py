@@ -2,6 +2,7 @@
 """Reference extraction on manuscripts that LaTeX and BibTeX typeset from bibliographies people wrote.
 
     python scripts/bench_latex_lists.py BIBDIR [--half A|B] [--papers 100] [--seed 1] [--keep DIR] [--show N]
+                                    [--classes article|publishers] [--engine pdflatex|lualatex|dvipdfmx]
 
 `scripts/bench_layouts.py` sets real reference strings in layouts drawn by its own code. Most manuscripts a
 reviewer checks were typeset otherwise: by LaTeX, their list written by BibTeX from a `.bib` file in one of
@@ -23,6 +24,9 @@ Entries fall into two fixed halves by a hash of their title key (a work cited by
 half): build on half A, report half B as well. Entries whose text LaTeX's standard fonts cannot print (a
 character outside Latin, or a lone `_`, `^`, `&`, `#` that BibTeX passes on and LaTeX rejects) are left out,
 and so is a paper whose run stopped on a LaTeX error (counted).
+
+With `--engine` the same draws are typeset by LuaLaTeX (LuaTeX writes the PDF) or by latex and dvipdfmx (a
+DVI driver writes it, placing each word on its own: PDFs of XeLaTeX and of arXiv's DVI route are made so).
 
 Needs TeX Live's `pdflatex` and `bibtex` with the standard styles (Debian: texlive-latex-base,
 texlive-latex-recommended, texlive-fonts-recommended). Not part of the test suite.
@@ -262,10 +266,21 @@ def printed_label(label: str) -> str:
     return latex_to_unicode(label.replace("\\etalchar{+}", "+"))
 
 
-def typeset(workdir: Path) -> str | None:
-    """Run LaTeX, BibTeX and LaTeX twice in `workdir` on paper.tex; the first error's line, or None."""
-    steps = [["pdflatex", "-interaction=nonstopmode", "paper.tex"], ["bibtex", "paper"]]
-    steps += [["pdflatex", "-interaction=nonstopmode", "paper.tex"]] * 2
+# How each engine makes the PDF: pdfTeX and LuaTeX write it themselves; latex writes DVI, which a driver
+# (dvipdfmx, as behind XeLaTeX and on arXiv's DVI route) turns into PDF, placing every word on its own.
+ENGINES: dict[str, tuple[str, list[list[str]]]] = {
+    "pdflatex": ("pdflatex", []),
+    "lualatex": ("lualatex", []),
+    "dvipdfmx": ("latex", [["dvipdfmx", "-q", "paper.dvi"]]),
+}
+
+
+def typeset(workdir: Path, engine: str = "pdflatex") -> str | None:
+    """Run LaTeX, BibTeX and LaTeX twice in `workdir` on paper.tex (then the engine's DVI driver, if it has
+    one); the first error's line, or None."""
+    latex, driver = ENGINES[engine]
+    steps = [[latex, "-interaction=nonstopmode", "paper.tex"], ["bibtex", "paper"]]
+    steps += [[latex, "-interaction=nonstopmode", "paper.tex"]] * 2 + driver
     for step in steps:
         try:
             subprocess.run(step, cwd=workdir, capture_output=True, timeout=120, check=False)
@@ -279,7 +294,13 @@ def typeset(workdir: Path) -> str | None:
 
 
 def run(
-    folder: Path, half: str, papers: int, seed: int, keep: Path | None, publishers: bool = False
+    folder: Path,
+    half: str,
+    papers: int,
+    seed: int,
+    keep: Path | None,
+    publishers: bool = False,
+    engine: str = "pdflatex",
 ) -> tuple[list[dict], list[str]]:
     pool = entries_of(folder, half)
     rows, failed = [], []
@@ -297,7 +318,7 @@ def run(
                 encoding="utf-8",
             )
             (workdir / "paper.tex").write_text(document(layout, keys, rng), encoding="utf-8")
-            error = typeset(workdir)
+            error = typeset(workdir, engine)
             if error is not None:
                 failed.append(f"{name}: {error}")
                 continue
@@ -342,6 +363,12 @@ def main() -> None:
     parser.add_argument(
         "--classes", choices=["article", "publishers"], default="article", help="the document classes drawn"
     )
+    parser.add_argument(
+        "--engine",
+        choices=list(ENGINES),
+        default="pdflatex",
+        help="what typesets the papers (the same draws)",
+    )
     args = parser.parse_args()
     publishers = args.classes == "publishers"
     factors = FACTORS
@@ -349,13 +376,16 @@ def main() -> None:
         kept = {name: levels for name, levels in FACTORS.items() if name not in _ARTICLE_ONLY}
         factors = {**kept, "style": sorted({s for _, styles in CLASSES.values() for s in styles})}
         factors["document_class"] = list(CLASSES)
-    missing = [tool for tool in ("pdflatex", "bibtex") if shutil.which(tool) is None]
+    latex, driver = ENGINES[args.engine]
+    missing = [
+        tool for tool in (latex, "bibtex", *(step[0] for step in driver)) if shutil.which(tool) is None
+    ]
     if missing:
         sys.exit(f"{' and '.join(missing)} not found: install TeX Live (see this script's docstring)")
     if not list(args.folder.glob("*.bib")):
         sys.exit(f"no .bib files in {args.folder}: run scripts/fetch_real_bibs.sh {args.folder} first")
     for half in args.half or ["A", "B"]:
-        rows, failed = run(args.folder, half, args.papers, args.seed, args.keep, publishers)
+        rows, failed = run(args.folder, half, args.papers, args.seed, args.keep, publishers, args.engine)
         report(half, rows, failed, args.show, factors)
 
 
