@@ -42,6 +42,7 @@ _PAGE_NUMBER = re.compile(
 )
 _DIGITS = re.compile(r"\d+")
 _LIST_MARKER = re.compile(r"^(?:\[\d{1,4}\]|\(?\d{1,4}[.)]?|[•▪■●◦‣∙·*–-])$")
+_LABEL = re.compile(r"^\[[^\[\]\s]{1,12}\]$")  # a list label alone: "[EAS+24]", "[Har14]"
 
 
 @dataclass(frozen=True)
@@ -226,13 +227,14 @@ class Gutter:
 
 
 def _flush_with_its_column(line: Line, gutters: Sequence[Gutter]) -> bool:
-    """Whether `line` ends where its column's text ends, at the gutter after it: a justified line of that
-    column (a large heading set out to the measure beside a heading of the next column, its word spaces
-    stretched wider than the gutter), not a piece of a full-width line, whose word breaks fall on a
-    column's edge only by chance."""
+    """Whether `line` ends where its column's text ends, at the gutter after it, or past it: a justified
+    line of that column (a large heading set out to the measure beside a heading of the next column, its
+    word spaces stretched wider than the gutter), or an overfull one (a link that would not break; a line
+    past the gutter keeps its column only when what runs past is one token, see `_column`), not a piece of
+    a full-width line, whose word breaks fall on a column's edge only by chance."""
     if not 0 <= line.column < len(gutters):
         return False
-    return abs(line.x1 - gutters[line.column].text_to) <= 1.5
+    return line.x1 >= gutters[line.column].text_to - 1.5
 
 
 def _gutters(
@@ -279,7 +281,19 @@ def _gutters(
         right = sum(1 for line in lines if line.x0 >= gutter)
         if left >= min_lines and right >= min_lines:
             gutters.append(Gutter(gutter, left_edge + run_end, left_edge + run_start))
-    return gutters
+    return [
+        gutter
+        for k, gutter in enumerate(gutters)
+        if not _labels_only(lines, gutters[k - 1].x if k else None, gutter)
+    ]
+
+
+def _labels_only(lines: Sequence[Line], after: float | None, gutter: Gutter) -> bool:
+    """Whether what stands between the gutter before (`after`; the page's left edge when None) and `gutter`
+    is list labels alone ("[EAS+24]", "[12]"): the labels of a list set with hanging indents, each a piece
+    of its own, beside the text they begin (a DVI driver places them so), not a column of their own."""
+    column = [line for line in lines if (after is None or line.x0 >= after) and line.x1 <= gutter.x]
+    return bool(column) and all(_LIST_MARKER.match(line.text) or _LABEL.match(line.text) for line in column)
 
 
 def _next_column_from(

@@ -347,6 +347,59 @@ def test_a_lone_label_standing_out_of_a_hanging_column_begins_that_column(tmp_pa
     assert texts == [*lines, "[WSS21] Wilson Wongso, David Samuel", *(text.text for text in right[2:])]
 
 
+def test_a_line_run_a_little_past_its_column_does_not_join_the_next_columns_line(tmp_path: Path) -> None:
+    """A line of the left column overfull by under half a font size (a link that would not break), a word's
+    space from the next column's line on its baseline: it ends at its column's edge, so it is no piece of a
+    full-width line, and the columns keep their order."""
+    lines = [f"left column line {i:02d} with some words to fill its measure" for i in range(12)]
+    edge = 56 + pymupdf.get_text_length(lines[0], fontname="helv", fontsize=10)
+    overfull = "4. URL https://aclanthology.org/2022."
+    lines[6] = overfull
+    overfull_x = edge + 2 - pymupdf.get_text_length(overfull, fontname="helv", fontsize=10)
+    right_x = edge + 2 + 5.5  # a word's space after the overfull line's end
+    left = [Text(overfull_x if i == 6 else 56, 100 + i * LINE, text) for i, text in enumerate(lines)]
+    right = [Text(right_x, 100 + i * LINE, f"[{17 + i}] Tahmid Hasan, Abhik {i}") for i in range(12)]
+    texts = _texts(write_pdf(tmp_path / "overfull-by-a-little.pdf", [left + right]))
+    assert texts == lines + [text.text for text in right]
+
+
+def test_a_link_run_into_the_next_columns_indent_does_not_join_its_line(tmp_path: Path) -> None:
+    """A link of the left column runs a line's indent into the right column, ending a word's space before
+    that column's indented line on its baseline: it keeps its column (one token past the gutter), and a
+    line run past its column's edge joins no line of the next."""
+    url = "https://storage.googleapis.com/openimages/web/index.html,"
+    url_end = 56 + pymupdf.get_text_length(url, fontname="helv", fontsize=10)
+    lines = [f"left column line {i:02d} with some words" for i in range(12)]
+    lines[7] = url  # beside an indented line of the right column, whose odd lines are indented
+    indent = url_end + 1.7
+    assert 306 < url_end < indent < 306 + 4 * 10
+    left = [Text(56, 100 + i * LINE, text) for i, text in enumerate(lines)]
+    right = [
+        Text(306 if i % 2 == 0 else indent, 100 + i * LINE, f"right column line {i} with words")
+        for i in range(12)
+    ]
+    texts = _texts(write_pdf(tmp_path / "link-into-indent.pdf", [left + right]))
+    assert texts == lines + [text.text for text in right]
+
+
+def test_labels_each_a_piece_beside_a_hanging_columns_text_are_no_column_of_their_own(tmp_path: Path) -> None:
+    """The right column's list set with hanging alpha labels, each label a piece of its own well left of
+    its entry's text, the wrapped lines at the text's indent: the labels, of many widths, leave a strip
+    blank between them and the text, as a gutter does, but a column of labels alone is none; each label
+    begins its entry's first line."""
+    lines = [f"left column line {i:02d} with some words to fill its measure" for i in range(16)]
+    left = [Text(56, 100 + i * LINE, line) for i, line in enumerate(lines)]
+    labels = ["[EAS+24]", "[Har14]", "[IJ17]", "[MEJ+]", "[FGP+22]", "[Pop15]", "[TKV23]", "[IYC17]"]
+    right, expected = [], []
+    for k, label in enumerate(labels):
+        top = 100 + 2 * k * LINE
+        right += [Text(306, top, label), Text(366, top, f"Author {k}, A title of entry")]
+        right.append(Text(366, top + LINE, f"its venue, 20{10 + k}."))
+        expected += [f"{label} Author {k}, A title of entry", f"its venue, 20{10 + k}."]
+    texts = _texts(write_pdf(tmp_path / "label-pieces.pdf", [left + right]))
+    assert texts == lines + expected
+
+
 def test_a_list_in_two_columns_under_a_section_in_one_is_read_column_by_column(tmp_path: Path) -> None:
     """A word processor's section with two columns below text in one: the full-width lines cross the
     gutter, so the page as a whole shows none; the band under the last full-width line shows its own, and
