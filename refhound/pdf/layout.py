@@ -350,20 +350,23 @@ def _column(line: Line, gutters: Sequence[Gutter], left_edge: float, pieces: Seq
 
 def _overfull(line: Line, gutter: Gutter, column_from: float, pieces: Sequence[Line]) -> bool:
     """Whether the line starts in its column (within three ems of where the column's text starts: an entry's
-    indent, not a centred line) and what runs past the gutter is one token reaching four ems or more into
-    the next column, or printed over that column's text, or eight ems or more long in all with the
+    indent, not a centred line) and what runs past the gutter is printed over the next column's text, or
+    is one token reaching four ems or more into that column, or eight ems or more long in all with the
     column's text going on under it (a link ending just past the gutter inside an entry; a full-width
-    footnote ending in a link has full-width lines under it): only a word that cannot be broken, such as a
-    URL, runs out of its column, a full-width line has spaces there and words shorter than that, and no
-    line is set over another. Where the gutter falls in the text, and where the token starts, are
-    estimated from the line's width."""
+    footnote ending in a link has full-width lines under it): no line is set over another, and only a word
+    that cannot be broken, such as a URL, runs out of its column, where a full-width line has spaces and
+    words shorter than that. An overfull line printed over the next column may hold more than one word
+    past the gutter ("transformation-based learning," in a narrow column). Where the gutter falls in the
+    text, and where the token starts, are estimated from the line's width."""
     if not line.text or not 0 <= line.x0 - column_from <= 3 * line.size:
         return False
+    if _collides(line, gutter, pieces):
+        return True
     per_char = (line.x1 - line.x0) / len(line.text)
     at = int((gutter.x - line.x0) / per_char)
     if " " in line.text[at:].strip():
         return False
-    if line.x1 >= gutter.text_from + 4 * line.size or _collides(line, gutter, pieces):
+    if line.x1 >= gutter.text_from + 4 * line.size:
         return True
     token_x0 = line.x0 + (line.text.rfind(" ", 0, at) + 1) * per_char
     return line.x1 - token_x0 >= 8 * line.size and _column_goes_on_under(line, gutter, pieces)

@@ -382,6 +382,21 @@ def test_a_link_run_into_the_next_columns_indent_does_not_join_its_line(tmp_path
     assert texts == lines + [text.text for text in right]
 
 
+def test_a_line_of_several_words_printed_over_the_next_column_stays_in_its_own(tmp_path: Path) -> None:
+    """A narrow column's overfull line ("transformation-based" cannot break) runs two words past the gutter,
+    printed over the next column's line on its baseline: no line is set over another, so it is its
+    column's line, however many words run past, and the page is not cut in two there."""
+    overfull = "[12] L. Ramshaw, M. Marcus, Text chunking, transformation-based learning,"
+    end = 56 + pymupdf.get_text_length(overfull, fontname="helv", fontsize=10)
+    assert end > 306 + 2 * 10
+    left = [f"left column line {i:02d} with some words" for i in range(12)]
+    left[6] = overfull
+    right = [f"right column line {i} with words" for i in range(12)]
+    pieces = [Text(56, 100 + i * LINE, text) for i, text in enumerate(left)]
+    pieces += [Text(306, 100 + i * LINE, text) for i, text in enumerate(right)]
+    assert _texts(write_pdf(tmp_path / "overfull-words.pdf", [pieces])) == left + right
+
+
 def test_labels_each_a_piece_beside_a_hanging_columns_text_are_no_column_of_their_own(tmp_path: Path) -> None:
     """The right column's list set with hanging alpha labels, each label a piece of its own well left of
     its entry's text, the wrapped lines at the text's indent: the labels, of many widths, leave a strip
