@@ -197,9 +197,8 @@ def _joins(left: Line, line: Line, any_gap: bool, gutters: Sequence[Gutter] = ()
     gap = line.x0 - left.x1
     if gap < -1:
         return False
-    if left.column != line.column:  # a word's space of the smaller type: a heading beside a narrow gutter;
-        # never an overlap, where a link run out of its column is printed over the next column's first letter
-        return 0 <= gap < min(left.size, line.size) * 0.6 and not _flush_with_its_column(left, gutters)
+    if left.column != line.column:  # a word's space of the smaller type: a heading beside a narrow gutter
+        return gap < min(left.size, line.size) * 0.6 and not _flush_with_its_column(left, gutters)
     reach = 3.0 if _LIST_MARKER.match(left.text) else 0.8
     return any_gap or gap < max(left.size, line.size) * reach
 
