@@ -192,7 +192,7 @@ def _merge_same_baseline(
 
 def _joins(left: Line, line: Line, any_gap: bool, gutters: Sequence[Gutter] = ()) -> bool:
     """Whether `line`, to the right of `left`, goes on it (the rule `_merge_same_baseline` describes)."""
-    if min(left.y1, line.y1) - max(left.y0, line.y0) <= 0.5 * min(left.height, line.height):
+    if not _on_one_baseline(left, line):
         return False
     gap = line.x0 - left.x1
     if gap < -1:
@@ -313,25 +313,28 @@ def _next_column_from(
         lines = [piece for piece in inside if not _follows_a_word(piece, before)]
     starting = [line for line in lines if start <= line.x0 - left_edge < end]
     starts = Counter(int(line.x0) - left_edge for line in starting)
+    shared = [x for x, count in starts.items() if count >= 2]
+    if shared:
+        return min(shared)
     # A label with its line's text beside it at the indent begins the column on its own: the column may
     # hold one entry (a list's last, alone at the head of the last page's right column).
     indented = [piece for piece in pieces if abs(piece.x0 - left_edge - end) <= 2]
-    labels = [line.x0 - left_edge for line in starting if any(_beside(line, piece) for piece in indented)]
-    return int(min((x for x, count in starts.items() if count >= 2), default=min(labels, default=end)))
+    labels = [
+        line.x0 - left_edge
+        for line in starting
+        if any(piece.x0 > line.x1 and _on_one_baseline(line, piece) for piece in indented)
+    ]
+    return int(min(labels, default=end))
 
 
-def _beside(label: Line, text: Line) -> bool:
-    """Whether `text` goes on `label`'s line to its right, on its baseline."""
-    return text.x0 > label.x1 and min(label.y1, text.y1) - max(label.y0, text.y0) > 0.5 * min(
-        label.height, text.height
-    )
+def _on_one_baseline(one: Line, other: Line) -> bool:
+    """Whether two boxes overlap down by more than half the smaller one's height: pieces of one line."""
+    return min(one.y1, other.y1) - max(one.y0, other.y0) > 0.5 * min(one.height, other.height)
 
 
 def _follows_a_word(piece: Line, pieces: Sequence[Line]) -> bool:
     return any(
-        0 <= piece.x0 - other.x1 < 0.5 * piece.size
-        and min(other.y1, piece.y1) - max(other.y0, piece.y0) > 0.5 * min(other.height, piece.height)
-        for other in pieces
+        0 <= piece.x0 - other.x1 < 0.5 * piece.size and _on_one_baseline(other, piece) for other in pieces
     )
 
 
