@@ -85,6 +85,17 @@ _NOT_A_PART_HEADING = re.compile(r"\d|[,;]|\.\s*$")
 _LIST_MARK = re.compile(rf"^(?:[•▪■●◦‣∙·*–-]\s+|[{NO_CHARACTER}]\s*|\[\d{{1,4}}\]\s*|\d{{1,4}}[.)]\s+)(?=\S)")
 # An anonymous work's entry opens with its title in quotes: “Aeronautical Information Manual,” …
 _QUOTED_TITLE = re.compile(r"^[“\"«„‘]\s*[^\W\d_]")
+# A float's caption: "Figure 6: …", "Table 2.", "Fig. 3 The …", "Abbildung 4:"
+_CAPTION = re.compile(
+    r"^\s*(?:figure|fig\.|table|tab\.|exhibit|abbildung|abb\.|tabelle|tableau|figura|tabla|cuadro|tabel)"
+    r"\s*[A-Z]?\d{1,3}(?:\.\d{1,2})?[a-z]?(?:\s*[:.|–—]|\s+[A-Z])",
+    re.IGNORECASE,
+)
+_MAX_FLOAT_LINES = 400  # lines a float's scan reads before giving up on the list resuming
+_MAX_FLOAT_PAGES = 2  # pages of floats after the one where the list broke off
+_EDGE_TOLERANCE = 3.0  # points: a line at one of the list's left edges
+_EDGE_LINES = 12  # the list's lines before a float that show its left edges
+_RESUMED_WINDOW = 12  # lines after a float where the resumed list opens two entries
 
 
 @dataclass(frozen=True)
@@ -259,10 +270,12 @@ def find_reference_section(lines: Sequence[Line]) -> Section:
     # The last heading wins: a table of contents or a sentence may name "References" earlier. A heading that
     # also captions tables ("Sources") comes after every other.
     strong = [i for i in headings if not _WEAK_HEADING.match(_SPACED_SMALL_CAPS.sub("", lines[i].text))]
-    ends = {start: _section_end(lines, start, body_size) for start in headings}
+    extents = {start: _section_end(lines, start, body_size) for start in headings}
+    ends = {start: extent.end for start, extent in extents.items()}
+    floats = frozenset().union(*(extent.floats for extent in extents.values()))
     for start in [*reversed(strong), *reversed([i for i in headings if i not in strong])]:
         if ends[start] > start + 1:
-            listed = _joined_sections(lines, start, ends, strong)
+            listed = _joined_sections(lines, start, ends, strong, floats)
             return Section(_without_part_headings(listed, lines[start].size), f"heading: {lines[start].text}")
     numbered = _numbered_run(lines)
     if numbered is not None:
@@ -274,8 +287,16 @@ def find_reference_section(lines: Sequence[Line]) -> Section:
     return Section([], "none")
 
 
-def _section_end(lines: Sequence[Line], start: int, body_size: float) -> int:
-    """Where the list under the heading at `start` ends (an index into `lines`)."""
+@dataclass(frozen=True)
+class _Extent:
+    """Where a list under a heading ends, and the lines of floats it runs on past (indices into the lines)."""
+
+    end: int
+    floats: frozenset[int]
+
+
+def _section_end(lines: Sequence[Line], start: int, body_size: float) -> _Extent:
+    """Where the list under the heading at `start` ends, past the floats set among its entries."""
     heading = lines[start]
     rest = lines[start + 1 :]
     # The list's type size, read from the lines up to the next heading that ends it (at most 40): a short
@@ -292,23 +313,92 @@ def _section_end(lines: Sequence[Line], start: int, body_size: float) -> int:
         len(ahead),
     )
     list_size = body_font_size(ahead[: max(upto, 1)]) if rest else body_size
-    end = next(
+    floats: set[int] = set()
+    end = 0
+    while (end := _list_end(rest, end, heading, list_size)) < len(rest):
+        figure = _float_at(rest, end, list_size)
+        if figure is None:
+            break
+        floats.update(start + 1 + i for i in figure)
+        end = figure.stop
+    return _Extent(start + 1 + end, frozenset(floats))
+
+
+def _list_end(rest: Sequence[Line], since: int, heading: Line, list_size: float) -> int:
+    """The first line from `since` on that ends the list under `heading` (`len(rest)` for none)."""
+    return next(
         (
             i
-            for i, line in enumerate(rest)
+            for i in range(since, len(rest))
             if (
-                _ends_section(line, heading, list_size, rest[i - 1] if i else heading)
+                _ends_section(rest[i], heading, list_size, rest[i - 1] if i else heading)
                 and not _part_heading(rest, i, list_size, heading.size)
             )
             or _size_changes(rest[i : i + 3], list_size)
         ),
         len(rest),
     )
-    return start + 1 + end
+
+
+def _float_at(rest: Sequence[Line], i: int, list_size: float) -> range | None:
+    """The lines of a figure or table that LaTeX set among a list's entries (at a page's head, or on a page of
+    floats of its own), when line `i`, which would end the list, opens one: the float's text and captions,
+    then the list going on in its type size after a caption's paragraph.
+
+    A float is told by its caption ("Figure 6: …", "Table 2.") and by the list resuming at its edge after
+    it; a heading, an appendix or back matter before that ends the list there. The float's first lines on
+    its page may not have ended the list (a running head, labels in the list's size): the lines before it on
+    that page away from the list's left edges (read on the pages before) go with it."""
+    if _float_stops(rest[i]):
+        return None
+    before = [line for line in rest[:i] if line.page < rest[i].page][-_EDGE_LINES:] or rest[
+        max(0, i - _EDGE_LINES) : i
+    ]
+    edges = {round(line.x0) for line in before}
+    first = i
+    while (
+        first > 0
+        and rest[first - 1].page == rest[i].page
+        and all(abs(rest[first - 1].x0 - edge) > _EDGE_TOLERANCE for edge in edges)
+    ):
+        first -= 1
+    captioned = False
+    for k in range(i, min(len(rest), i + _MAX_FLOAT_LINES)):
+        line = rest[k]
+        if line.page > rest[i].page + _MAX_FLOAT_PAGES or (k > i and _float_stops(line)):
+            return None
+        if _CAPTION.match(line.text):
+            captioned = True
+        elif captioned and _list_resumes(rest, k, list_size, edges):
+            return range(first, k)
+    return None
+
+
+def _float_stops(line: Line) -> bool:
+    """A line that no float holds and that ends a list: a heading, an appendix's, back matter."""
+    words = _SPACED_SMALL_CAPS.sub("", line.text)
+    return bool(_HEADING.match(words) or _APPENDIX.match(words) or _BACK_MATTER.match(line.text))
+
+
+def _list_resumes(rest: Sequence[Line], k: int, list_size: float, edges: set[int]) -> bool:
+    """Whether the list goes on at line `k` after a float: a line in the list's size at one of its edges, set
+    apart from the line before it (a caption's paragraph runs on at the leading of its lines), with entries
+    opening at and after it."""
+    line, before = rest[k], rest[k - 1]
+    apart = line.page != before.page or line.y0 - before.y1 > 0.5 * before.height
+    if not apart or abs(line.size - list_size) > _SIZE_TOLERANCE:
+        return False
+    if all(abs(line.x0 - edge) > _EDGE_TOLERANCE for edge in edges):
+        return False
+    window = range(k, min(len(rest), k + _RESUMED_WINDOW))
+    opening = [
+        j for j in window if abs(rest[j].size - list_size) <= _SIZE_TOLERANCE and _entry_shape_at(rest, j)
+    ]
+    return len(opening) >= 2 or (len(opening) == 1 and k + _RESUMED_WINDOW >= len(rest))
 
 
 def _joined_sections(
-    lines: Sequence[Line], start: int, ends: dict[int, int], strong: Sequence[int]
+    lines: Sequence[Line], start: int, ends: dict[int, int], strong: Sequence[int], floats: frozenset[int]
 ) -> list[Line]:
     """The list under the heading at `start`, joined with lists under reference headings that run on from it
     or into it without a line between: one list in two parts, such as a part per language or per kind of
@@ -320,7 +410,9 @@ def _joined_sections(
         first = before
     while last in strong and ends[last] > last + 1 and _list_like(lines, last, ends[last]):
         last = ends[last]
-    return [line for i, line in enumerate(lines[first:last], start=first) if i not in ends]
+    return [
+        line for i, line in enumerate(lines[first:last], start=first) if i not in ends and i not in floats
+    ]
 
 
 def _list_like(lines: Sequence[Line], start: int, end: int) -> bool:

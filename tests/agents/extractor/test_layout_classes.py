@@ -827,3 +827,63 @@ def _list_under_a_heading(raws: list[str], width: int, indent: float, gap: float
         pieces += [Text(72 if k == 0 else indent, y + k * LINE, line) for k, line in enumerate(lines)]
         y += (len(lines) + gap) * LINE
     return pieces
+
+
+MORE_ENTRIES = [
+    ("Nagel, P. (2003). Collective action in small firms. Frankfurt:", "Campus Verlag."),
+    ("Otto, R. (2007). Labour market reforms in comparison.", "Industrial Relations Journal 38: 1-19."),
+    ("Pohl, S. (2011). Regional policy and the European funds.", "Regional Studies 45: 77-93."),
+]
+
+
+def _plot(y: float) -> list[Text]:
+    """A figure's text: tick labels and axis titles in small type, scattered as a plot sets them."""
+    ticks = [Text(110, y + 14 * i, f"{0.2 * (5 - i):.1f}", size=6) for i in range(6)]
+    return [
+        *ticks,
+        Text(150, y + 90, "0 500 1000 1500 2000 2500", size=6),
+        Text(250, y + 102, "Time [days]", size=7),
+    ]
+
+
+@pytest.mark.parametrize("where", ["page of floats", "floats at the next page's head"])
+def test_a_list_goes_on_after_floats_set_among_its_entries(tmp_path: Path, where: str) -> None:
+    # LaTeX puts figures held back by the text on pages of their own or at a page's head, among the entries;
+    # the plot's small type used to end the list there.
+    caption = [
+        Text(72, 230, "Figure 6: Epidemic proportion of the fitted intensity process accumulated over"),
+        Text(72, 230 + LINE, "time by type, with the observed numbers."),
+    ]
+    first = [Text(72, 90, "References", size=12, bold=True), *_hanging(ENTRIES, 72, 110)]
+    rest = _hanging(MORE_ENTRIES, 72, 290)
+    if where == "page of floats":
+        pages = [
+            body(50),
+            first,
+            [*_plot(100), *caption, *_plot(400), Text(72, 530, "Figure 7: The residuals.")],
+        ]
+        pages.append(_hanging(MORE_ENTRIES, 72, 100))
+    else:
+        pages = [body(50), first, [*_plot(100), *caption, *rest]]
+    extraction = extract_pdf(write_pdf(tmp_path / "floats.pdf", pages))
+    assert [reference.raw for reference in extraction.references] == [
+        *RAWS,
+        *(f"{a} {b}" for a, b in MORE_ENTRIES),
+    ]
+
+
+def test_a_figure_after_the_list_and_before_an_appendix_stays_out_of_it(tmp_path: Path) -> None:
+    # The list resumes after a float only where entries open in its type size at its edges: an appendix after
+    # a figure is no part of it.
+    appendix = [
+        Text(72, 300, "Appendix A. Proofs", size=12, bold=True),
+        *[Text(72, 320 + i * LINE, line.text) for i, line in enumerate(body(5))],
+        *_hanging(MORE_ENTRIES, 72, 400),
+    ]
+    pages = [
+        body(50),
+        [Text(72, 90, "References", size=12, bold=True), *_hanging(ENTRIES, 72, 110)],
+        [*_plot(100), Text(72, 230, "Figure 6: The fitted intensity."), *appendix],
+    ]
+    extraction = extract_pdf(write_pdf(tmp_path / "appendix.pdf", pages))
+    assert [reference.raw for reference in extraction.references] == RAWS
