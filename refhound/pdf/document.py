@@ -1,4 +1,5 @@
-"""Opening a PDF safely and reading its pages' lines, OCR'ing pages that have no text layer.
+"""Opening a PDF safely and reading its pages' lines, OCR'ing pages that have no text layer or one that does
+not decode to text.
 
 Everything a user can get wrong (not a PDF, encrypted, corrupt, truncated) becomes an `InputError` naming the
 file; a damaged page is skipped with a warning and the other pages are still read.
@@ -9,6 +10,7 @@ from __future__ import annotations
 import math
 import shutil
 import statistics
+import unicodedata
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -35,6 +37,12 @@ from refhound.settings import ExtractSettings
 _OCR_LARGER = 1.3  # OCR'd text this much larger than the page's usual size is a heading or title ...
 _OCR_HEADING_WORDS = 6  # ... when it is as short as one (the section finder's longest heading)
 _MIN_TEXT_CHARS = 20  # fewer characters than this on a page with images: a scanned page
+# A text layer that does not decode: most of a page's characters are neither letters, digits, punctuation nor
+# mathematical signs, and of many kinds (a font without a Unicode map prints each glyph as some symbol or
+# control code; a plot's markers are one or two symbols repeated).
+_UNDECODED_SHARE = 0.5
+_UNDECODED_KINDS = 10
+_UNDECODED = "have a text layer that does not decode to text (fonts without a Unicode map)"
 _NATIVE_DPI_FLOOR = 200  # a scan at least this fine is OCR'd at its own resolution (see `ocr_resolution`)
 
 
@@ -80,8 +88,28 @@ def _ocr_backend_warning(settings: ExtractSettings) -> str | None:
     return f"the nougat OCR backend cannot run ({problem}); Tesseract is used instead" if problem else None
 
 
-def _needs_ocr(page: pymupdf.Page, lines: list[Line]) -> bool:
-    return sum(len(line.text) for line in lines) < _MIN_TEXT_CHARS and bool(page.get_images(full=False))
+def _why_ocr(page: pymupdf.Page, lines: list[Line]) -> str | None:
+    """Why the page's text must come from OCR, or None when its text layer serves."""
+    if sum(len(line.text) for line in lines) < _MIN_TEXT_CHARS:
+        return "have no text layer" if page.get_images(full=False) else None
+    return _UNDECODED if undecoded(lines) else None
+
+
+def _decoded(char: str) -> bool:
+    """A letter or digit of any script, a mathematical or currency sign, or punctuation and symbols below the
+    Dingbats and other pictographic blocks (an undecoded font's glyphs read as ❨ or ❶ there: punctuation and
+    numbers by their categories)."""
+    category = unicodedata.category(char)
+    return (
+        category[0] == "L" or category in ("Nd", "Sm", "Sc") or (category[0] in "NPS" and ord(char) < 0x2070)
+    )
+
+
+def undecoded(lines: list[Line]) -> bool:
+    """Whether the lines' text is the glyph codes of fonts without a Unicode map rather than text."""
+    chars = [char for line in lines for char in line.text if not char.isspace()]
+    strange = [char for char in chars if not _decoded(char)]
+    return len(strange) > _UNDECODED_SHARE * len(chars) and len(set(strange)) >= _UNDECODED_KINDS
 
 
 def ocr_resolution(page: pymupdf.Page, configured: int) -> int:
@@ -196,22 +224,26 @@ def read_pages(document: pymupdf.Document, settings: ExtractSettings, defer_ocr:
     count = min(document.page_count, settings.max_pages)
     if document.page_count > count:
         result.warnings.append(f"only the first {count} of {document.page_count} pages were read (max_pages)")
-    ocr_missing: list[int] = []
+    ocr_missing: dict[str, list[int]] = {}  # pages left without text, by why they needed OCR
+    undecoded_pages: list[int] = []  # pages OCR'd though they had a text layer
     pieces: list[list[Line]] = []  # per page, before pieces on one baseline join (OCR'd pages: joined lines)
     for number in range(count):
         try:
             page = document.load_page(number)
             page_text = page_pieces(page, number)
-            if _needs_ocr(page, merge_pieces(page_text)):
+            if why := _why_ocr(page, merge_pieces(page_text)):
                 if defer_ocr:
                     result.scanned_pages.append(number + 1)
                 elif not settings.ocr or not tesseract_available():
-                    ocr_missing.append(number + 1)
+                    ocr_missing.setdefault(why, []).append(number + 1)
+                    page_text = []  # a page number, or glyph codes: no text to read
                 else:
                     if not result.ocr_pages and (backend := _ocr_backend_warning(settings)):
                         result.warnings.append(backend)
                     page_text = _ocr_lines(page, number, settings)
                     result.ocr_pages.append(number + 1)
+                    if why == _UNDECODED:
+                        undecoded_pages.append(number + 1)
             heights.append(page.rect.height)
             pieces.append(page_text)
         except (RuntimeError, ValueError) as error:  # MuPDF's errors for a damaged page or content stream
@@ -240,15 +272,15 @@ def read_pages(document: pymupdf.Document, settings: ExtractSettings, defer_ocr:
         _even_ocr_sizes(lines, usual) if number + 1 in result.ocr_pages else lines
         for number, lines in enumerate(ordered)
     ]
-    if ocr_missing:
-        why = (
+    if undecoded_pages:
+        result.warnings.append(f"pages {_page_list(undecoded_pages)} {_UNDECODED}")
+    for why, pages in ocr_missing.items():
+        cause = (
             "OCR is switched off"
             if not settings.ocr
             else "Tesseract (Debian package tesseract-ocr) is not installed"
         )
-        result.warnings.append(
-            f"pages {_page_list(ocr_missing)} have no text layer and were not OCR'd: {why}"
-        )
+        result.warnings.append(f"pages {_page_list(pages)} {why} and were not OCR'd: {cause}")
     result.pages = strip_running_text(result.pages, heights)
     return result
 

@@ -383,3 +383,47 @@ def test_a_scan_is_rendered_for_ocr_at_its_own_resolution_at_most(
             page.insert_image(page.rect, pixmap=blank)
         page.set_rotation(rotation)
         assert ocr_resolution(page, 300) == expected
+
+
+def without_unicode(source: Path, path: Path) -> Path:
+    """`source` with every font's text mapped to Dingbats, as a font without a Unicode map reads: the page
+    shows the same glyphs, its text layer none of them."""
+    cmap = (
+        "/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Undecoded def "
+        "1 begincodespacerange <00> <FF> endcodespacerange 1 beginbfrange <20> <7E> <2720> endbfrange "
+        "endcmap CMapName currentdict /CMap defineresource pop end end"
+    )
+    with pymupdf.open(source) as document:
+        for page in document:
+            for font in page.get_fonts():
+                stream = document.get_new_xref()
+                document.update_object(stream, "<<>>")
+                document.update_stream(stream, cmap.encode())
+                document.xref_set_key(font[0], "ToUnicode", f"{stream} 0 R")
+        document.save(path)
+    return path
+
+
+@needs_tesseract
+def test_pages_whose_text_layer_does_not_decode_are_ocrd(tmp_path: Path) -> None:
+    path = without_unicode(manuscript(tmp_path / "typeset.pdf"), tmp_path / "undecoded.pdf")
+    with pymupdf.open(path) as document:
+        assert "References" not in document[1].get_text()
+    extraction = extract_pdf(path)
+    assert_similar([r.raw for r in extraction.references], RAWS)
+    assert extraction.ocr_pages == [1, 2]
+    assert (
+        "pages 1, 2 have a text layer that does not decode to text (fonts without a Unicode map)"
+        in extraction.warnings
+    )
+
+
+def test_with_ocr_off_an_undecoded_text_layer_is_named_and_not_read_as_text(tmp_path: Path) -> None:
+    path = without_unicode(manuscript(tmp_path / "typeset.pdf"), tmp_path / "undecoded.pdf")
+    extraction = extract_pdf(path, Settings(extract={"ocr": False}))
+    assert extraction.references == [] and extraction.set_aside == []
+    assert extraction.warnings == [
+        "pages 1, 2 have a text layer that does not decode to text (fonts without a Unicode map) and were "
+        "not OCR'd: OCR is switched off",
+        NO_SECTION,
+    ]
