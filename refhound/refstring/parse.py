@@ -36,10 +36,11 @@ _NUMBERING = re.compile(
 # A BibTeX alpha-style label: "[Vas+17]", "[HZRS16]", "[Knu84a]", "[vdMH08]" (a "von" part in lower case),
 # "[Rüc20]"; or an author-year label, which LaTeX prints before each entry of an author-year style unless
 # natbib is loaded: "[Cohen et al., 2019]", "[Ham and Choe, 2020a]", "[OpenAI 2023]", a work without
-# authors under its key ("[wmt19, 2019]"), an undated one with the comma before no year ("[Howard,]").
+# authors under its key ("[wmt19, 2019]"), an undated one with the comma before no year ("[Howard,]"), the
+# year in parentheses as a hand-made `\bibitem[Gower and Hand (1996)]` prints it.
 CITATION_LABEL = re.compile(
     r"^\s*\[(?:(?:[^\W\d_]|\+){1,8}\d{2}(?:\d{2})?[a-z]?"
-    r"|[^\W\d_][^\[\]]{0,70}?(?:[,\s]\s*(?:1[89]|20)\d{2}[a-z]?|,\s*))\]\s*"
+    r"|[^\W\d_][^\[\]]{0,70}?(?:(?:[,\s]\s*\(?|\()(?:1[89]|20)\d{2}[a-z]?\)?|,\s*))\]\s*"
 )
 _BROKEN_WORD = re.compile(rf"(?<![^\W\d_])([^\W\d_]*[{LOWER}])- ([{LOWER}][^\W\d_]*)")  # "Mur- phy"
 # Typographic ligatures that PDF text extraction leaves in ("Grifﬁth"): the name grammar wants letters.

@@ -391,6 +391,9 @@ def test_journal_without_title() -> None:
         ("[wmt19, 2019] Findings of the 2019 conference", "Findings of the 2019 conference"),
         ("[Howard,] Howard, J. imagenette.", "Howard, J. imagenette."),
         ("[Clark et al., ] Clark, J. H.", "Clark, J. H."),
+        # A hand-made `\bibitem[Gower and Hand (1996)]`: the year in parentheses.
+        ("[Gower and Hand (1996)] Gower, J. C.", "Gower, J. C."),
+        ("[Mardia et al.(1979)] Mardia, K. V.", "Mardia, K. V."),
         # A list's own numbers in front of the source's.
         ("[915] [64] Choon Hui Teo", "Choon Hui Teo"),
         ("12. 2019. Title", "2019. Title"),

@@ -771,6 +771,24 @@ def test_entries_opening_with_a_latex_label_are_split_at_each_label(tmp_path: Pa
     assert extraction.section.endswith("split by labels")
 
 
+def test_labels_with_the_year_in_parentheses_open_entries(tmp_path: Path) -> None:
+    """A hand-made `thebibliography` whose labels carry the year in parentheses ("[Gower and Hand (1996)]"),
+    each entry's text running on under its label: each label opens an entry."""
+    raws = [
+        "[Anderson (1984)] Anderson, T. W. (1984) An Introduction to Multivariate Statistical Analysis John "
+        "Wiley, Second edition, New York.",
+        "[Gower and Hand (1996)] Gower, J. C. and Hand, D. J. (1996) Biplots Chapman & Hall, London.",
+        "[Graffelman and Aluja-Banet (2003)] Graffelman, J. and Aluja-Banet, T. (2003) Optimal Representation "
+        "of Supplementary Variables in Biplots. Journal of Applied Statistics 30(2) pp. 173-188.",
+        "[Mardia et al.(1979)] Mardia, K. V. and Kent, J. T. and Bibby, J. M. (1979) Multivariate Analysis "
+        "Academic Press London.",
+    ]
+    pieces = _list_under_a_heading(raws, width=70, indent=72, gap=0.0)
+    extraction = extract_pdf(write_pdf(tmp_path / "parenthesised-labels.pdf", [body(30), pieces]))
+    assert [reference.raw for reference in extraction.references] == raws
+    assert extraction.section.endswith("split by labels")
+
+
 def test_an_undated_alpha_label_opens_an_entry_where_the_labels_stand(tmp_path: Path) -> None:
     """BibTeX's alpha style labels an undated work without a year ("[RRVeS+]"): at the labels' left edge
     it opens an entry like the dated labels; a bracketed word at the indent of the lines under them
