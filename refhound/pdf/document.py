@@ -42,7 +42,8 @@ _MIN_TEXT_CHARS = 20  # fewer characters than this on a page with images: a scan
 # control code; a plot's markers are one or two symbols repeated).
 _UNDECODED_SHARE = 0.5
 _UNDECODED_KINDS = 10
-_UNDECODED = "have a text layer that does not decode to text (fonts without a Unicode map)"
+_NO_TEXT_LAYER = "no text layer"
+_UNDECODED = "a text layer that does not decode to text (fonts without a Unicode map)"
 _NATIVE_DPI_FLOOR = 200  # a scan at least this fine is OCR'd at its own resolution (see `ocr_resolution`)
 
 
@@ -91,7 +92,7 @@ def _ocr_backend_warning(settings: ExtractSettings) -> str | None:
 def _why_ocr(page: pymupdf.Page, lines: list[Line]) -> str | None:
     """Why the page's text must come from OCR, or None when its text layer serves."""
     if sum(len(line.text) for line in lines) < _MIN_TEXT_CHARS:
-        return "have no text layer" if page.get_images(full=False) else None
+        return _NO_TEXT_LAYER if page.get_images(full=False) else None
     return _UNDECODED if undecoded(lines) else None
 
 
@@ -211,10 +212,11 @@ def _heading_shaped(text: str) -> bool:
 
 
 def read_pages(document: pymupdf.Document, settings: ExtractSettings, defer_ocr: bool = False) -> PageText:
-    """All pages' lines (up to `max_pages`), OCR'ing image-only pages, running headers and footers removed.
+    """All pages' lines (up to `max_pages`), OCR'ing image-only pages and pages whose text layer does not
+    decode, running headers and footers removed.
 
-    With `defer_ocr`, image-only pages are listed in `scanned_pages` and left empty, for another OCR (nougat)
-    to read."""
+    With `defer_ocr`, those pages are listed in `scanned_pages` and left empty, for another OCR (nougat) to
+    read."""
     result = PageText()
     if document.is_repaired:
         result.warnings.append(
@@ -234,6 +236,7 @@ def read_pages(document: pymupdf.Document, settings: ExtractSettings, defer_ocr:
             if why := _why_ocr(page, merge_pieces(page_text)):
                 if defer_ocr:
                     result.scanned_pages.append(number + 1)
+                    page_text = []
                 elif not settings.ocr or not tesseract_available():
                     ocr_missing.setdefault(why, []).append(number + 1)
                     page_text = []  # a page number, or glyph codes: no text to read
@@ -273,16 +276,21 @@ def read_pages(document: pymupdf.Document, settings: ExtractSettings, defer_ocr:
         for number, lines in enumerate(ordered)
     ]
     if undecoded_pages:
-        result.warnings.append(f"pages {_page_list(undecoded_pages)} {_UNDECODED}")
+        result.warnings.append(f"{_pages_have(undecoded_pages)} {_UNDECODED}")
     for why, pages in ocr_missing.items():
         cause = (
             "OCR is switched off"
             if not settings.ocr
             else "Tesseract (Debian package tesseract-ocr) is not installed"
         )
-        result.warnings.append(f"pages {_page_list(pages)} {why} and were not OCR'd: {cause}")
+        were = "was" if len(pages) == 1 else "were"
+        result.warnings.append(f"{_pages_have(pages)} {why} and {were} not OCR'd: {cause}")
     result.pages = strip_running_text(result.pages, heights)
     return result
+
+
+def _pages_have(pages: list[int]) -> str:
+    return f"page {pages[0]} has" if len(pages) == 1 else f"pages {_page_list(pages)} have"
 
 
 def _page_list(pages: list[int]) -> str:

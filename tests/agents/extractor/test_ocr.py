@@ -427,3 +427,9 @@ def test_with_ocr_off_an_undecoded_text_layer_is_named_and_not_read_as_text(tmp_
         "not OCR'd: OCR is switched off",
         NO_SECTION,
     ]
+
+
+def test_one_page_left_without_text_is_named_in_the_singular(tmp_path: Path) -> None:
+    path = scanned(manuscript(tmp_path / "typeset.pdf"), tmp_path / "mixed.pdf", pages=[1])
+    extraction = extract_pdf(path, Settings(extract={"ocr": False}))
+    assert extraction.warnings[0] == "page 2 has no text layer and was not OCR'd: OCR is switched off"
