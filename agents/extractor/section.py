@@ -94,6 +94,7 @@ _CAPTION = re.compile(
 _MAX_FLOAT_LINES = 400  # lines a float's scan reads before giving up on the list resuming
 _MAX_FLOAT_PAGES = 2  # pages of floats after the one where the list broke off
 _EDGE_TOLERANCE = 3.0  # points: a line at one of the list's left edges
+_LABEL_ROOM = 15.0  # points left of a list's edge where a longer label of it may stand
 _EDGE_LINES = 12  # the list's lines before a float that show its left edges
 _RESUMED_WINDOW = 12  # lines after a float where the resumed list opens two entries
 
@@ -383,16 +384,22 @@ def _float_stops(line: Line) -> bool:
 def _list_resumes(rest: Sequence[Line], k: int, list_size: float, edges: set[int]) -> bool:
     """Whether the list goes on at line `k` after a float: a line in the list's size at one of its edges, set
     apart from the line before it (a caption's paragraph runs on at the leading of its lines), with entries
-    opening at and after it."""
+    opening at and after it: in a reference's shape, or after a number or bullet (a numbered style's year
+    stands at the entry's end)."""
     line, before = rest[k], rest[k - 1]
     apart = line.page != before.page or line.y0 - before.y1 > 0.5 * before.height
     if not apart or abs(line.size - list_size) > _SIZE_TOLERANCE:
         return False
-    if all(abs(line.x0 - edge) > _EDGE_TOLERANCE for edge in edges):
+    # Labels set flush right stand further left as they grow ("[10]" under "[9]").
+    label_room = bool(_LIST_MARK.match(line.text)) and min(edges) - _LABEL_ROOM <= line.x0 <= max(edges)
+    if not label_room and all(abs(line.x0 - edge) > _EDGE_TOLERANCE for edge in edges):
         return False
     window = range(k, min(len(rest), k + _RESUMED_WINDOW))
     opening = [
-        j for j in window if abs(rest[j].size - list_size) <= _SIZE_TOLERANCE and _entry_shape_at(rest, j)
+        j
+        for j in window
+        if abs(rest[j].size - list_size) <= _SIZE_TOLERANCE
+        and (_LIST_MARK.match(rest[j].text) or _entry_shape_at(rest, j))
     ]
     return len(opening) >= 2 or (len(opening) == 1 and k + _RESUMED_WINDOW >= len(rest))
 

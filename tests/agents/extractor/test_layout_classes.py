@@ -778,8 +778,9 @@ def test_labels_with_the_year_in_parentheses_open_entries(tmp_path: Path) -> Non
         "[Anderson (1984)] Anderson, T. W. (1984) An Introduction to Multivariate Statistical Analysis John "
         "Wiley, Second edition, New York.",
         "[Gower and Hand (1996)] Gower, J. C. and Hand, D. J. (1996) Biplots Chapman & Hall, London.",
-        "[Graffelman and Aluja-Banet (2003)] Graffelman, J. and Aluja-Banet, T. (2003) Optimal Representation "
-        "of Supplementary Variables in Biplots. Journal of Applied Statistics 30(2) pp. 173-188.",
+        "[Graffelman and Aluja-Banet (2003)] Graffelman, J. and Aluja-Banet, T. (2003) Optimal "
+        "Representation of Supplementary Variables in Biplots. Journal of Applied Statistics 30(2) "
+        "pp. 173-188.",
         "[Mardia et al.(1979)] Mardia, K. V. and Kent, J. T. and Bibby, J. M. (1979) Multivariate Analysis "
         "Academic Press London.",
     ]
@@ -905,3 +906,36 @@ def test_a_figure_after_the_list_and_before_an_appendix_stays_out_of_it(tmp_path
     ]
     extraction = extract_pdf(write_pdf(tmp_path / "appendix.pdf", pages))
     assert [reference.raw for reference in extraction.references] == RAWS
+
+
+def test_a_numbered_list_goes_on_after_a_float_with_code_above_its_plot(tmp_path: Path) -> None:
+    # A numbered style puts the year at an entry's end, three lines down, so only the numbers show the list
+    # going on; labels set flush right stand further left from "[10]" on; the float's code lines stand at the
+    # heading's margin.
+    raws = [
+        f"[{n}] A. Author{n}, C. Second, D. Third, and B. Writer. Local polynomial estimation number {n} for "
+        f"sensitivity analysis on models with correlated inputs. Journal of Statistics, {n}:1–9, 19{70 + n}."
+        for n in range(1, 13)
+    ]
+
+    def entry(raw: str, y: float) -> list[Text]:
+        label, text = raw.split("] ", 1)
+        lines = textwrap.wrap(text, 75)
+        return [
+            Text(96 - 6 * len(label), y, f"{label}] {lines[0]}"),
+            *(Text(96, y + k * LINE, line) for k, line in enumerate(lines[1:], start=1)),
+        ]
+
+    first = [Text(72, 90, "References", size=12, bold=True)]
+    for i, raw in enumerate(raws[:4]):
+        first += entry(raw, 110 + 3.5 * i * LINE)
+    second = [
+        Text(72, 80, "> plot(fit, main='trace of tree heights')"),
+        Text(72, 80 + LINE, "> legend('topright', c('tempered', 'reg MCMC'))"),
+        *_plot(120),
+        Text(72, 250, "Figure 23: Traces of the tree heights under the two Markov chains."),
+    ]
+    for i, raw in enumerate(raws[4:]):
+        second += entry(raw, 290 + 3.5 * i * LINE)
+    extraction = extract_pdf(write_pdf(tmp_path / "numbered-float.pdf", [body(50), first, second]))
+    assert [reference.raw for reference in extraction.references] == [raw.split("] ", 1)[1] for raw in raws]
