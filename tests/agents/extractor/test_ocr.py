@@ -385,12 +385,17 @@ def test_a_scan_is_rendered_for_ocr_at_its_own_resolution_at_most(
         assert ocr_resolution(page, 300) == expected
 
 
-def without_unicode(source: Path, path: Path) -> Path:
-    """`source` with every font's text mapped to Dingbats, as a font without a Unicode map reads: the page
-    shows the same glyphs, its text layer none of them."""
+# Where a font without a Unicode map sends its glyphs: Dingbats, or Latin-1's letters and signs, which
+# read as letters.
+UNDECODED_TO = {"dingbats": "2720", "latin-1": "00A1"}
+
+
+def without_unicode(source: Path, path: Path, to: str = "2720") -> Path:
+    """`source` with every font's printable codes mapped from U+`to` on, as a font without a Unicode map
+    reads: the page shows the same glyphs, its text layer none of them."""
     cmap = (
         "/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Undecoded def "
-        "1 begincodespacerange <00> <FF> endcodespacerange 1 beginbfrange <20> <7E> <2720> endbfrange "
+        f"1 begincodespacerange <00> <FF> endcodespacerange 1 beginbfrange <20> <7E> <{to}> endbfrange "
         "endcmap CMapName currentdict /CMap defineresource pop end end"
     )
     with pymupdf.open(source) as document:
@@ -405,8 +410,9 @@ def without_unicode(source: Path, path: Path) -> Path:
 
 
 @needs_tesseract
-def test_pages_whose_text_layer_does_not_decode_are_ocrd(tmp_path: Path) -> None:
-    path = without_unicode(manuscript(tmp_path / "typeset.pdf"), tmp_path / "undecoded.pdf")
+@pytest.mark.parametrize("to", UNDECODED_TO.values(), ids=UNDECODED_TO.keys())
+def test_pages_whose_text_layer_does_not_decode_are_ocrd(tmp_path: Path, to: str) -> None:
+    path = without_unicode(manuscript(tmp_path / "typeset.pdf"), tmp_path / "undecoded.pdf", to)
     with pymupdf.open(path) as document:
         assert "References" not in document[1].get_text()
     extraction = extract_pdf(path)
