@@ -350,8 +350,8 @@ def _float_at(rest: Sequence[Line], i: int, list_size: float) -> range | None:
     it; a heading, an appendix or back matter before that ends the list there. The float's first lines on
     its page may not have ended the list (a running head, labels in the list's size): the lines before it on
     that page away from the list's left edges (read on the pages before) go with it."""
-    if _float_stops(rest[i]):
-        return None
+    if i == 0 or _float_stops(rest[i]):
+        return None  # no line of the list before it shows where the list stands
     before = [line for line in rest[:i] if line.page < rest[i].page][-_EDGE_LINES:] or rest[
         max(0, i - _EDGE_LINES) : i
     ]

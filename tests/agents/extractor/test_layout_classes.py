@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from refhound.agents.extractor import extract_pdf
+from refhound.agents.extractor.section import _float_at
 from refhound.agents.extractor.segment import _gap_opener, _narrower_group
 from refhound.pdf.layout import Line
 from tests.agents.extractor.pdfmaker import LINE, Text, body, column, entry_lines, write_pdf
@@ -939,3 +940,16 @@ def test_a_numbered_list_goes_on_after_a_float_with_code_above_its_plot(tmp_path
         second += entry(raw, 290 + 3.5 * i * LINE)
     extraction = extract_pdf(write_pdf(tmp_path / "numbered-float.pdf", [body(50), first, second]))
     assert [reference.raw for reference in extraction.references] == [raw.split("] ", 1)[1] for raw in raws]
+
+
+def test_a_float_right_under_the_heading_is_no_float_of_the_list() -> None:
+    # With no entry before it, nothing shows where the list stands (bibunits' manual failed here).
+    rest = [
+        Line(1, 110, 100, 300, 106, "0.0 0.2 0.4 0.6", 6.0, False),
+        Line(1, 72, 240, 400, 250, "Figure 1: The fitted intensity.", 10.0, False),
+        *(
+            Line(1, 72, 280 + 24 * i, 500, 290 + 24 * i, f"[{i + 1}] {raw}", 10.0, False)
+            for i, raw in enumerate(RAWS)
+        ),
+    ]
+    assert _float_at(rest, 0, 10.0) is None
