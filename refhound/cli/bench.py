@@ -233,7 +233,7 @@ def _verify(
 def _part(text: str) -> tuple[int, int]:
     """K and N of a `--part K/N`, validated."""
     k, _, n = text.partition("/")
-    if not (k.isdigit() and n.isdigit()) or int(n) < 2 or not 1 <= int(k) <= int(n):
+    if not (k.isdecimal() and n.isdecimal()) or int(n) < 2 or not 1 <= int(k) <= int(n):
         raise fail(f"--part {text!r}: write K/N with N ≥ 2 and 1 ≤ K ≤ N, e.g. 1/2")
     return int(k), int(n)
 

@@ -211,11 +211,11 @@ def _extent(response: httpx.Response, have: int) -> tuple[int | None, int]:
         content_range = response.headers.get("Content-Range", "")  # bytes START-END/TOTAL
         span, _, whole = content_range.removeprefix("bytes ").partition("/")
         start = span.partition("-")[0]
-        if not start.isdigit() or int(start) != have:
+        if not start.isdecimal() or int(start) != have:
             raise _Transient(f"the server resumed at {content_range!r}, not at byte {have}")
-        return (int(whole) if whole.isdigit() else None), have
+        return (int(whole) if whole.isdecimal() else None), have
     length = response.headers.get("Content-Length", "")
-    return (int(length) if length.isdigit() else None), 0
+    return (int(length) if length.isdecimal() else None), 0
 
 
 def _refuse_html(url: str, response: httpx.Response) -> None:

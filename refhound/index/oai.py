@@ -130,7 +130,7 @@ class OaiHarvest:
             if response.status_code in _RETRY_STATUS:
                 problem = f"HTTP {response.status_code}"
                 wait = response.headers.get("Retry-After", "")
-                pause = float(wait) if wait.isdigit() else self.patience.backoff_s * 2**attempt
+                pause = float(wait) if wait.isdecimal() else self.patience.backoff_s * 2**attempt
                 time.sleep(min(pause, self.patience.max_wait_s))
                 continue
             if response.status_code != 200:
@@ -200,7 +200,7 @@ def _record(element: etree._Element, version: str) -> Record | str:
         title=title,
         authors=authors,
         venue="arXiv",
-        year=int(created[:4]) if created[:4].isdigit() else None,
+        year=int(created[:4]) if created[:4].isdecimal() else None,
         doi=doi,
         arxiv_id=arxiv_id,
         url=f"https://arxiv.org/abs/{arxiv_id}",

@@ -112,7 +112,7 @@ async def get_once(
 async def _answer(url: str, response: httpx.Response, max_bytes: int, html_only: bool) -> Answer:
     content_type = response.headers.get("Content-Type", "")
     declared = response.headers.get("Content-Length", "")
-    length = int(declared) if declared.isdigit() else None
+    length = int(declared) if declared.isdecimal() else None
     location = response.headers.get("Location")
     redirect = response.status_code in REDIRECTS and bool(location)
     if redirect or (html_only and html_type(content_type) is False):

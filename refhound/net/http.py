@@ -371,7 +371,7 @@ class ServiceHttp:
     async def _read(self, response: httpx.Response) -> bytes:
         limit = self.policy.max_bytes
         declared = response.headers.get("Content-Length", "")
-        if declared.isdigit() and int(declared) > limit:
+        if declared.isdecimal() and int(declared) > limit:
             raise Unreachable(self.name, f"the answer is too large ({declared} bytes, at most {limit})")
         chunks: list[bytes] = []
         size = 0

@@ -112,7 +112,7 @@ def _line_from_spans(page_number: int, bbox: Sequence[float], spans: list[dict[s
     first = spans[0]
     first_text = first["text"].strip()
     raised = first["flags"] & _SUPERSCRIPT_FLAG or first["size"] < size * 0.8
-    if len(spans) > 1 and raised and first_text.isdigit() and len(first_text) <= 3:
+    if len(spans) > 1 and raised and first_text.isdecimal() and len(first_text) <= 3:
         marker, spans = first_text, spans[1:]
     text = clean_text("".join(span["text"] for span in spans))
     if not text:

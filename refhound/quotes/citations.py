@@ -90,7 +90,7 @@ def _trim_url(url: str) -> str:
 def reference_key(label: str) -> str:
     """The key of a reference-style label: numbers as themselves, others case-folded ("ref:smith")."""
     label = " ".join(label.split())
-    return str(int(label)) if label.isdigit() else "ref:" + label.casefold()
+    return str(int(label)) if label.isdecimal() else "ref:" + label.casefold()
 
 
 def _definitions(text: str, base: str | None, found: Citations) -> None:

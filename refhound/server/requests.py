@@ -156,7 +156,7 @@ async def _json_body(request: Request) -> bytes:
     """The JSON body, refused (413) past `MAX_JSON_BYTES`: from its Content-Length before reading, else as it
     streams in. A JSON body is read and parsed in memory, so only `_JSON_READERS` are at once."""
     declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_JSON_BYTES:
+    if declared.isdecimal() and int(declared) > MAX_JSON_BYTES:
         raise bad_request(_json_too_large(int(declared)), 413)
     chunks: list[bytes] = []
     size = 0

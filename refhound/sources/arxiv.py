@@ -183,7 +183,7 @@ def parse_feed(body: bytes, version: str) -> Feed:
 
 def _total_results(root: Any) -> int | None:
     text = _child_text(root, "totalResults", OPENSEARCH)
-    return int(text) if text.isdigit() else None
+    return int(text) if text.isdecimal() else None
 
 
 def entry_record(entry: Any, version: str) -> Record | None:

@@ -182,7 +182,7 @@ def _year(item: dict[str, Any]) -> int | None:
         parts = date.get("date-parts") if isinstance(date, dict) else None
         if isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
             year = parts[0][0]
-            if isinstance(year, str) and year.strip().isdigit():
+            if isinstance(year, str) and year.strip().isdecimal():
                 year = int(year)
             if isinstance(year, int) and not isinstance(year, bool) and 1000 <= year <= 2999:
                 return year

@@ -199,3 +199,12 @@ def test_a_link_around_a_quotation_is_its_citation() -> None:
     assert pairings(text) == [
         ("alpha beta gamma", '[the court says, "alpha beta gamma"](https://a.example/c)', "follows")
     ]
+
+
+def test_a_label_of_other_digits_is_a_key_not_a_crash() -> None:
+    # "²" and "①" are digits to str.isdigit but no number int() reads; Arabic-Indic digits are both.
+    from refhound.quotes.citations import reference_key
+
+    assert reference_key("²") == "ref:²"
+    assert reference_key("①") == "ref:①"
+    assert reference_key("١٢") == "12"

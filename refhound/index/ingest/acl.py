@@ -230,4 +230,4 @@ def _volume_key(volume_id: str) -> str | None:
     if volume_id[:1].isdigit():
         return volume_id or None
     collection, _, number = volume_id.partition("-")
-    return f"{collection}-{int(number)}" if collection and number.isdigit() else None
+    return f"{collection}-{int(number)}" if collection and number.isdecimal() else None

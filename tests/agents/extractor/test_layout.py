@@ -10,7 +10,15 @@ import pytest
 
 from refhound.agents.extractor.segment import join_lines
 from refhound.pdf.document import open_pdf, read_pages
-from refhound.pdf.layout import Line, _joined, _joins, _merge_same_baseline, clean_text, reading_order
+from refhound.pdf.layout import (
+    Line,
+    _joined,
+    _joins,
+    _line_from_spans,
+    _merge_same_baseline,
+    clean_text,
+    reading_order,
+)
 from refhound.settings import ExtractSettings
 from tests.agents.extractor.pdfmaker import LINE, Text, body, write_pdf
 
@@ -841,3 +849,15 @@ def test_the_pieces_of_a_row_between_bands_in_columns_are_read_left_to_right(tmp
         *(t.text for t in left),
         *(t.text for t in right),
     ]
+
+
+def test_a_raised_circled_digit_stays_in_the_text_rather_than_becoming_a_footnote_number() -> None:
+    # "①" is a digit to str.isdigit, but no number: a footnote numbered so once failed with ValueError.
+    spans = [
+        {"text": "①", "size": 6.0, "flags": 1, "font": "Song"},
+        {"text": "Smith, J. 2001. A title. Journal 3: 1-9.", "size": 9.0, "flags": 0, "font": "Song"},
+    ]
+    line = _line_from_spans(0, (72, 700, 400, 710), spans)
+    assert line is not None and line.marker == "" and line.text.startswith("①")
+    numbered = _line_from_spans(0, (72, 700, 400, 710), [{**spans[0], "text": "12"}, spans[1]])
+    assert numbered is not None and numbered.marker == "12"
