@@ -51,7 +51,7 @@ _WEAK_HEADING = re.compile(
 _BACK_MATTER = re.compile(
     r"^(?:(?:received|accepted|revised|published\s+online|eingegangen|angenommen|reçu|accepté|recibido"
     r"|aceptado)\b.{0,40}\d{4}"
-    r"|(?:e-?mail|tel\.?|phone|fax|address|correspondence|corresponding\s+author|contact|orcid|anschrift"
+    r"|(?:e-?mail|tel\.?|phone|fax|address|affiliations?|correspondence|corresponding\s+author|contact|orcid|anschrift"
     r"|adresse|dirección|korrespondenz\w*)\s*:"
     r"|(?:order\s+form|bestellschein|bestellung|bon\s+de\s+commande|please\s+send\s+me|i\s+would\s+like\s+to"
     r"\s+order|hiermit\s+bestelle)\b"

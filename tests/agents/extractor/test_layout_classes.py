@@ -201,6 +201,8 @@ BACK_MATTER = [
         "Department of Sociology, Example University, 12 Main Street, 2060 Town",
     ],
     ["ORDER FORM", "Please send me the following discussion papers (5 EUR per copy, 2014 price list):"],
+    # A journal's affiliation block (the Journal of Statistical Software's, after every list)
+    ["Affiliation:", "Michael Hahsler", "Lyle School of Engineering", "Southern Methodist University"],
     ["Jane Doe is Associate Professor of Sociology at Example University. Her research since 2004 is on"],
     ["JANE DOE is Associate Professor of Sociology at Example University. Her research since 2004 is on"],
     ["Jane DOE is Associate Professor of Sociology at Example University. Her research since 2004 is on"],
