@@ -50,6 +50,7 @@ LIST_MARKERS: dict[str, re.Pattern[str]] = {
     "paren": re.compile(r"^\((\d{1,4})\)\s*"),
     "bare": re.compile(r"^(\d{1,4})\s+(?=[^\d\s])"),
 }
+_DAMAGED_BRACKET = re.compile(r"^\[?(\d{1,4})\]?\s+(?=\S)")  # "[7]" read by OCR as "7" or "7]"
 _UNDATED_LABEL = re.compile(r"^\s*\[[^\W\d_][^\W\d_+]{0,7}\+?\]\s")  # "[RRVeS+] ", "[Knu] "
 # A bullet; one set in a symbol font has no character of its own, often with no space after it.
 _BULLET = re.compile(rf"^(?:[•▪■●◦‣∙·\-–—*]\s+|[{NO_CHARACTER}]\s*)(?=\S)")
@@ -175,8 +176,12 @@ def _split_numbered(lines: Sequence[Line], style: str) -> list[Entry]:
             or number == expected
             or (number == expected + 1 and expected not in numbers[i + 1 : i + 1 + _MAX_ENTRY_LINES])
         )
+        text = line.text if style == "superscript" else LIST_MARKERS[style].sub("", line.text, count=1)
+        if number is None and style == "bracket" and expected is not None:
+            damaged = _damaged_label(line, expected, numbers[i + 1 : i + 1 + _MAX_ENTRY_LINES])
+            if damaged is not None:
+                opens, number, text = True, expected, damaged
         if opens and number is not None:
-            text = line.text if style == "superscript" else LIST_MARKERS[style].sub("", line.text, count=1)
             entries.append(Entry([replace(line, text=text)], number))
             expected, closed = number + 1, False
         elif not entries or closed:
@@ -188,6 +193,18 @@ def _split_numbered(lines: Sequence[Line], style: str) -> list[Entry]:
     if entries:
         entries[-1].lines = _trim_last(entries[-1].lines)
     return entries
+
+
+def _damaged_label(line: Line, expected: int, ahead: Sequence[int | None]) -> str | None:
+    """The text after a bracket label that lost a bracket ("7 C. Gaetan", "10] J. Møller", as OCR reads
+    "[7]" and "[10]"), when it is the label expected next, no whole label of that number follows within an
+    entry's length, and the text opens as a reference does (a volume "7 (2): 45–67" opening a wrapped line
+    does not); else None."""
+    match = _DAMAGED_BRACKET.match(line.text)
+    if match is None or int(match.group(1)) != expected or expected in ahead:
+        return None
+    rest = line.text[match.end() :]
+    return rest if opening_shape(rest) or opens_given_names_first(rest) else None
 
 
 def _trim_last(lines: list[Line]) -> list[Line]:

@@ -955,3 +955,36 @@ def test_a_float_right_under_the_heading_is_no_float_of_the_list() -> None:
         ),
     ]
     assert _float_at(rest, 0, 10.0) is None
+
+
+def test_a_bracket_label_that_lost_a_bracket_still_opens_its_entry(tmp_path: Path) -> None:
+    # OCR reads "[7]" as "7" and "[10]" as "10]": the label expected next, before text that opens as a
+    # reference does, opens its entry; a wrapped line opening with a volume number does not.
+    raws = [
+        f"[{n}] A. Author{n} and B. Writer. Spatial point patterns, part {n}. Journal of Statistics, "
+        f"12:1–9, 2001."
+        for n in range(1, 12)
+    ]
+    raws[6] = raws[6].replace("[7] ", "7 ")
+    raws[9] = raws[9].replace("[10] ", "10] ")
+    # Entry 6 wraps before "7 (2)", the number expected next.
+    raws[5] = "[6] C. Writer. Regression in practice. Annals of Statistics, 7 (2): 45–67, 1979, with notes."
+    assert textwrap.wrap(raws[5], 60)[1].startswith("7 (2)")
+    pieces = _list_under_a_heading(raws, width=60, indent=90, gap=0.0)
+    extraction = extract_pdf(write_pdf(tmp_path / "damaged-labels.pdf", [body(30), pieces]))
+    expected = [raw.split(" ", 1)[1] for raw in raws]
+    assert [reference.raw for reference in extraction.references] == expected
+
+
+def test_numbered_entries_that_are_a_web_address_alone_are_kept(tmp_path: Path) -> None:
+    # "[3] http://www.junit.org/": a web source's reference, not page furniture (RUnit's vignette lists five).
+    raws = [
+        "[1] http://www.xprogramming.com",
+        "[2] K. Beck. Simple Smalltalk testing: with patterns. The Smalltalk Report, 4(2), 1994.",
+        "[3] http://www.junit.org/",
+        "[4] https://sourceforge.net/projects/runit/",
+    ]
+    pieces = _list_under_a_heading(raws, width=90, indent=90, gap=0.5)
+    extraction = extract_pdf(write_pdf(tmp_path / "web-addresses.pdf", [body(30), pieces]))
+    found = [reference.raw for reference in extraction.references + extraction.set_aside]
+    assert sorted(found) == sorted(raw.split(" ", 1)[1] for raw in raws)
