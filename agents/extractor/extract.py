@@ -33,6 +33,7 @@ _YEAR_OR_ID = re.compile(
     re.IGNORECASE,
 )
 _MIN_WORDS = 4
+_WEB_ADDRESS = re.compile(r"^(?:https?://|www\.)\S+$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -69,9 +70,13 @@ def _printed(entries: Sequence[Entry], document: pymupdf.Document) -> list[Print
         # A numbered entry, one of several lines, or one opening as an entry does ("ALDISS, BRIAN. “Total
         # Environment.” In Clem, …", a dash run) is one of the list's entries even without a year ("(October
         # 94)"): the plausibility gate judges it, and sets it aside in view rather than losing it here.
-        # Sub-headings and page furniture take one line and open in no entry's shape.
+        # Sub-headings and page furniture take one line and open in no entry's shape. A numbered entry that is
+        # a web address alone ("[3] http://www.junit.org/") is a web source's reference all the same.
         listed = entry.number is not None or len(entry.lines) > 1 or opening_shape(raw) is not None
-        if _looks_like_reference(raw) or targets or (listed and len(raw.split()) >= _MIN_WORDS):
+        worded = len(raw.split()) >= _MIN_WORDS or (
+            entry.number is not None and bool(_WEB_ADDRESS.match(raw))
+        )
+        if _looks_like_reference(raw) or targets or (listed and worded):
             printed.append(PrintedReference(raw, entry.page + 1, targets))
     return printed
 
