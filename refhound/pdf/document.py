@@ -113,7 +113,8 @@ def _odd(char: str) -> bool:
 def undecoded(lines: list[Line]) -> bool:
     """Whether the lines' text is the glyph codes of fonts without a Unicode map rather than text."""
     chars = [char for line in lines for char in line.text if not char.isspace()]
-    odd = [char for char in chars if _odd(char)]
+    # Printable ASCII is never odd: its Unicode category need not be looked up (most of a page's characters).
+    odd = [char for char in chars if not (char.isascii() and char.isprintable()) and _odd(char)]
     return bool(odd) and len(odd) / len(chars) * len(set(odd)) >= _UNDECODED_SCORE
 
 
