@@ -357,11 +357,7 @@ def _float_at(rest: Sequence[Line], i: int, list_size: float) -> range | None:
     ]
     edges = {round(line.x0) for line in before}
     first = i
-    while (
-        first > 0
-        and rest[first - 1].page == rest[i].page
-        and all(abs(rest[first - 1].x0 - edge) > _EDGE_TOLERANCE for edge in edges)
-    ):
+    while first > 0 and rest[first - 1].page == rest[i].page and not _at_an_edge(rest[first - 1], edges):
         first -= 1
     captioned = False
     for k in range(i, min(len(rest), i + _MAX_FLOAT_LINES)):
@@ -381,6 +377,10 @@ def _float_stops(line: Line) -> bool:
     return bool(_HEADING.match(words) or _APPENDIX.match(words) or _BACK_MATTER.match(line.text))
 
 
+def _at_an_edge(line: Line, edges: set[int]) -> bool:
+    return any(abs(line.x0 - edge) <= _EDGE_TOLERANCE for edge in edges)
+
+
 def _list_resumes(rest: Sequence[Line], k: int, list_size: float, edges: set[int]) -> bool:
     """Whether the list goes on at line `k` after a float: a line in the list's size at one of its edges, set
     apart from the line before it (a caption's paragraph runs on at the leading of its lines), with entries
@@ -392,7 +392,7 @@ def _list_resumes(rest: Sequence[Line], k: int, list_size: float, edges: set[int
         return False
     # Labels set flush right stand further left as they grow ("[10]" under "[9]").
     label_room = bool(_LIST_MARK.match(line.text)) and min(edges) - _LABEL_ROOM <= line.x0 <= max(edges)
-    if not label_room and all(abs(line.x0 - edge) > _EDGE_TOLERANCE for edge in edges):
+    if not label_room and not _at_an_edge(line, edges):
         return False
     window = range(k, min(len(rest), k + _RESUMED_WINDOW))
     opening = [

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -19,7 +17,8 @@ from refhound.refstring import (
     strip_numbering,
 )
 from refhound.refstring.authors import split_name_list
-from tests.conftest import ROOT, shared_path
+from tests.conftest import shared_path
+from tests.scripts import load_script
 
 BERT = "BERT: Pre-training of deep bidirectional transformers for language understanding"
 BERT_NAMES = ["Jacob Devlin", "Ming-Wei Chang", "Kenton Lee", "Kristina Toutanova"]
@@ -437,12 +436,7 @@ def test_long_pathological_string_is_fast() -> None:
 
 
 def _eval_module() -> Any:
-    spec = importlib.util.spec_from_file_location("eval_refstring", ROOT / "scripts" / "eval_refstring.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return load_script("eval_refstring")
 
 
 @pytest.mark.shared

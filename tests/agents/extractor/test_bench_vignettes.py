@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 from types import ModuleType
 
-SCRIPT = Path(__file__).parents[3] / "scripts" / "bench_vignettes.py"
+from tests.scripts import load_script
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_vignettes", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("bench_vignettes")
 
 
 def test_gold_is_the_distinct_cited_keys_of_a_source_with_a_bibliography(tmp_path: Path) -> None:

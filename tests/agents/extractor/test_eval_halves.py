@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 from types import ModuleType
 
-SCRIPT = Path(__file__).parents[3] / "scripts" / "eval_pdf_extract.py"
+from tests.scripts import load_script
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("eval_pdf_extract", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("eval_pdf_extract")
 
 
 def test_halves_are_the_even_and_odd_positions_of_the_name_sorted_list() -> None:
