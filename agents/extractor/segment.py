@@ -176,12 +176,18 @@ def _split_numbered(lines: Sequence[Line], style: str) -> list[Entry]:
             or number == expected
             or (number == expected + 1 and expected not in numbers[i + 1 : i + 1 + _MAX_ENTRY_LINES])
         )
-        text = line.text if style == "superscript" else LIST_MARKERS[style].sub("", line.text, count=1)
+        damaged = None
         if number is None and style == "bracket" and expected is not None:
             damaged = _damaged_label(line, expected, numbers[i + 1 : i + 1 + _MAX_ENTRY_LINES])
             if damaged is not None:
-                opens, number, text = True, expected, damaged
+                opens, number = True, expected
         if opens and number is not None:
+            if damaged is not None:
+                text = damaged
+            elif style == "superscript":
+                text = line.text
+            else:
+                text = LIST_MARKERS[style].sub("", line.text, count=1)
             entries.append(Entry([replace(line, text=text)], number))
             expected, closed = number + 1, False
         elif not entries or closed:
