@@ -28,7 +28,9 @@ _TOKEN = re.compile(rf"{_ET_AL.pattern}|\.\.\.|…|[,;:&()\[\]“”\"«»„‘
 # title ("Dr.", "St."), never a short family name ("Lu.", "Xu.", "Ma." end a name before the title);
 # "H.-y." abbreviates "Hung-yi".
 _INITIAL = rf"(?:Ch|Th|Ph|Sh|Zh|Kh|Gh|Yu|Ya|Yo|Ts|Md|Mohd|Muhd|Kr|Wm|Fco|Dr|Mr|Ms|St|[{UPPER}])\."
-_INITIALS = re.compile(rf"{_INITIAL}(?:-?{_INITIAL}|-[a-z]\.)*")
+# A run of initials may lose its last period where a bibliography was typed by hand ("T.M Therneau", "E.J
+# Atkinson"): a capital alone after a dotted initial still ends the run.
+_INITIALS = re.compile(rf"{_INITIAL}(?:-?{_INITIAL}|-[a-z]\.)*(?:-?[{UPPER}])?")
 _CAPITALS_DOT = re.compile(rf"[{UPPER}]{{2,3}}\.")  # "WC." in "Abraham WC. Metaplasticity"
 _BARE_INITIALS = re.compile(rf"[{UPPER}]{{1,3}}")
 _CAPWORD = re.compile(
@@ -399,7 +401,7 @@ def take_authors(text: str) -> AuthorBlock:
 
 
 _LIST_SEPARATOR = re.compile(r"\s*(?:,\s*(?:(?i:and)|&)\s+|\s+(?i:and)\s+|\s*&\s*|;\s*|,\s*)")
-_INITIAL_WORD = rf"(?:[{UPPER}]\.-?)+|[{UPPER}]\.?(?:-[{UPPER}a-z]\.?)+"
+_INITIAL_WORD = rf"(?:[{UPPER}]\.-?)+[{UPPER}]?|[{UPPER}]\.?(?:-[{UPPER}a-z]\.?)+"
 # "C.-L.", "H.-y", "W. Y.", "JA": every word initials, or one group of bare capitals. Not a short family
 # name such as "Fu", nor "JASON J. S. CHANG" or "T. DE BIE" in capitals.
 _INITIALS_ONLY = re.compile(rf"(?:{_INITIAL_WORD})(?:\s+(?:{_INITIAL_WORD}))*|[{UPPER}]{{1,3}}")

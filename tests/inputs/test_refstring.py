@@ -1198,6 +1198,33 @@ def test_saint_abbreviated_in_a_family_name_ends_no_name(raw: str, authors: list
     assert (parsed.authors, parsed.title) == (authors, _ST_THOMAS)
 
 
+@pytest.mark.parametrize(
+    ("raw", "authors", "title"),
+    [
+        (  # rpart's vignette, a bibliography typed by hand
+            "T.M Therneau and E.J Atkinson. An introduction to recursive partitioning using the rpart routines. "
+            "Divsion of Biostatistics 61, Mayo Clinic, 1997.",
+            ["T.M Therneau", "E.J Atkinson"],
+            "An introduction to recursive partitioning using the rpart routines",
+        ),
+        (
+            "Fischberg S, Motamed S, Janssens J.P, Pratique et interprétation de la spirométrie au cabinet du "
+            "médecin de premier recours, Rev Med Suisse 2009;5: 1882-1889.",
+            ["Fischberg S", "Motamed S", "Janssens J.P"],
+            "Pratique et interprétation de la spirométrie au cabinet du médecin de premier recours",
+        ),
+        (
+            "Therneau, T.M and Atkinson, E.J. Martingale based residuals for survival models. Biometrika, 1990.",
+            ["Therneau, T.M", "Atkinson, E.J."],
+            "Martingale based residuals for survival models",
+        ),
+    ],
+)
+def test_initials_whose_last_period_was_dropped(raw: str, authors: list[str], title: str) -> None:
+    parsed = parse_reference_string(raw)
+    assert (parsed.authors, parsed.title) == (authors, title)
+
+
 def test_a_title_taken_from_the_raw_string_with_its_ligatures_is_found_around() -> None:
     raw = (
         "Scott, K., Jackson, H.: Automatic Quantiﬁcation of Brain Vasculature Data. In: IEEE BigData (2018)."
