@@ -1202,14 +1202,14 @@ def test_saint_abbreviated_in_a_family_name_ends_no_name(raw: str, authors: list
     ("raw", "authors", "title"),
     [
         (  # rpart's vignette, a bibliography typed by hand
-            "T.M Therneau and E.J Atkinson. An introduction to recursive partitioning using the rpart routines. "
-            "Divsion of Biostatistics 61, Mayo Clinic, 1997.",
+            "T.M Therneau and E.J Atkinson. An introduction to recursive partitioning using the rpart "
+            "routines. Divsion of Biostatistics 61, Mayo Clinic, 1997.",
             ["T.M Therneau", "E.J Atkinson"],
             "An introduction to recursive partitioning using the rpart routines",
         ),
         (
-            "Fischberg S, Motamed S, Janssens J.P, Pratique et interprétation de la spirométrie au cabinet du "
-            "médecin de premier recours, Rev Med Suisse 2009;5: 1882-1889.",
+            "Fischberg S, Motamed S, Janssens J.P, Pratique et interprétation de la spirométrie au cabinet "
+            "du médecin de premier recours, Rev Med Suisse 2009;5: 1882-1889.",
             ["Fischberg S", "Motamed S", "Janssens J.P"],
             "Pratique et interprétation de la spirométrie au cabinet du médecin de premier recours",
         ),
