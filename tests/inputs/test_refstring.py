@@ -1214,7 +1214,8 @@ def test_saint_abbreviated_in_a_family_name_ends_no_name(raw: str, authors: list
             "Pratique et interprétation de la spirométrie au cabinet du médecin de premier recours",
         ),
         (
-            "Therneau, T.M and Atkinson, E.J. Martingale based residuals for survival models. Biometrika, 1990.",
+            "Therneau, T.M and Atkinson, E.J. Martingale based residuals for survival models. "
+            "Biometrika, 1990.",
             ["Therneau, T.M", "Atkinson, E.J."],
             "Martingale based residuals for survival models",
         ),
