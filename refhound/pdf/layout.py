@@ -30,6 +30,20 @@ _SPACING_ACCENTS = {
 # A backtick is also TeX's opening quote, so it counts as an accent only inside a word, before a vowel.
 _ACCENTS_BUT_BACKTICK = "".join(accent for accent in _SPACING_ACCENTS if accent != "`")
 _ACCENT_THEN_LETTER = re.compile(f"([{_ACCENTS_BUT_BACKTICK}])([^\\W\\d_])|(?<=\\w)(`)([aeiouAEIOU])")
+# TeX's Cork (T1) encoding puts the ligatures and dashes among the control codes; a font without a Unicode
+# map (the EC fonts pdfTeX embeds, dvips' bitmap fonts) prints those codes as they are: "di\x1berent",
+# "in\x1duence", "507\x1528". Read inside words (a letter or digit beside them), they are the glyphs; a
+# control code is never text. Python also splits at 0x1c-0x1f as whitespace, which cut "Kalb eisch".
+_CORK_GLYPHS = {
+    "\x15": "–",
+    "\x16": "—",
+    "\x1b": "ff",
+    "\x1c": "fi",
+    "\x1d": "fl",
+    "\x1e": "ffi",
+    "\x1f": "ffl",
+}
+_CORK_IN_WORD = re.compile(r"(?<=[^\W_])[\x15\x16\x1b-\x1f]|[\x15\x16\x1b-\x1f](?=[^\W_])")
 _BOLD_FLAG = 16
 _SMALL_CAPS_SCALE = (0.6, 0.9)  # the range of small capitals' size against the capitals' size
 _SUPERSCRIPT_FLAG = 1
@@ -72,10 +86,10 @@ def _attach_accent(match: re.Match[str]) -> str:
 
 
 def clean_text(text: str) -> str:
-    """Ligatures expanded, TeX's separate accents put on their letters ("J¨org" → "Jörg"), soft hyphens and
-    zero-width characters removed, whitespace runs collapsed."""
-    text = _ACCENT_THEN_LETTER.sub(_attach_accent, text.translate(_LIGATURES))
-    text = unicodedata.normalize("NFC", text)
+    """Ligatures expanded (Unicode's and the Cork encoding's codes), TeX's separate accents put on their
+    letters ("J¨org" → "Jörg"), soft hyphens and zero-width characters removed, whitespace runs collapsed."""
+    text = _CORK_IN_WORD.sub(lambda match: _CORK_GLYPHS[match.group(0)], text.translate(_LIGATURES))
+    text = unicodedata.normalize("NFC", _ACCENT_THEN_LETTER.sub(_attach_accent, text))
     text = text.replace("\u00ad", "").replace("\u200b", "").replace("\ufeff", "")
     return " ".join(text.split())
 

@@ -20,7 +20,7 @@ from refhound.pdf.layout import (
     reading_order,
 )
 from refhound.settings import ExtractSettings
-from tests.agents.extractor.pdfmaker import LINE, Text, body, write_pdf
+from tests.agents.extractor.pdfmaker import LINE, Text, body, write_pdf, write_unmapped_type3_pdf
 
 
 def _texts(path: Path) -> list[str]:
@@ -197,6 +197,15 @@ def test_rotated_text_is_ignored(tmp_path: Path) -> None:
     document.save(tmp_path / "rotated2.pdf")
     document.close()
     assert not any("arXiv" in text for text in _texts(tmp_path / "rotated2.pdf"))
+
+
+def test_ligatures_and_dashes_of_teXs_cork_encoding_read_as_text(tmp_path: Path) -> None:
+    # survival's vignette: "J. D. Kalbfleisch", "Assessing influence", "Biometrics, 48:507--28"
+    path = write_unmapped_type3_pdf(
+        tmp_path / "cork.pdf",
+        [b"Kalb\x1deisch Assessing in\x1duence", b"di\x1berent coe\x1ecient Biometrics 507\x1528"],
+    )
+    assert _texts(path) == ["Kalbfleisch Assessing influence", "different coefficient Biometrics 507–28"]
 
 
 @pytest.mark.parametrize(
