@@ -22,6 +22,12 @@ import pymupdf
 # Ligatures expanded; whitespace kept so word gaps survive; images skipped (they are not text).
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
 _LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"})
+# Adobe's expert fonts put old-style figures and small capitals in the private use area (the Adobe Glyph
+# List's "zerooldstyle" U+F730 … "nineoldstyle" U+F739, "Asmall" U+F761 … "Zsmall" U+F77A): a year set in
+# old-style figures or a name in small capitals would read as no characters at all.
+_ADOBE_EXPERT = str.maketrans(
+    {0xF730 + n: str(n) for n in range(10)} | {0xF761 + n: chr(ord("a") + n) for n in range(26)}
+)
 # pdfTeX prints an accent as its own spacing character before the letter: "J¨org", "ˇReh˚uˇrek", "Lo¨ıc".
 _SPACING_ACCENTS = {
     "¨": "\u0308", "´": "\u0301", "`": "\u0300", "ˆ": "\u0302", "˜": "\u0303", "ˇ": "\u030c",
@@ -86,9 +92,11 @@ def _attach_accent(match: re.Match[str]) -> str:
 
 
 def clean_text(text: str) -> str:
-    """Ligatures expanded (Unicode's and the Cork encoding's codes), TeX's separate accents put on their
-    letters ("J¨org" → "Jörg"), soft hyphens and zero-width characters removed, whitespace runs collapsed."""
-    text = _CORK_IN_WORD.sub(lambda match: _CORK_GLYPHS[match.group(0)], text.translate(_LIGATURES))
+    """Ligatures expanded (Unicode's and the Cork encoding's codes), Adobe's private-use old-style figures
+    and small capitals read as digits and letters, TeX's separate accents put on their letters ("J¨org" →
+    "Jörg"), soft hyphens and zero-width characters removed, whitespace runs collapsed."""
+    text = text.translate(_LIGATURES).translate(_ADOBE_EXPERT)
+    text = _CORK_IN_WORD.sub(lambda match: _CORK_GLYPHS[match.group(0)], text)
     text = unicodedata.normalize("NFC", _ACCENT_THEN_LETTER.sub(_attach_accent, text))
     text = text.replace("\u00ad", "").replace("\u200b", "").replace("\ufeff", "")
     return " ".join(text.split())

@@ -217,6 +217,9 @@ def test_ligatures_and_dashes_of_teXs_cork_encoding_read_as_text(tmp_path: Path)
         ("Lo¨ıc Barrault and J¨org Sander", "Loïc Barrault and Jörg Sander"),  # pdfTeX's separate accents
         ("Radim ˇReh˚uˇrek, D´ej`a vu", "Radim Řehůřek, Déjà vu"),
         ("``Quoted'' and `single'", "``Quoted'' and `single'"),  # TeX quotes are no accents
+        # Adobe's expert fonts: old-style figures and small capitals in the private use area
+        ("S\uf76d\uf769\uf774\uf768, J. (\uf731\uf739\uf739\uf738)", "Smith, J. (1998)"),
+        ("\uf8eb\uf8ed", "\uf8eb\uf8ed"),  # a bracket's pieces, also private use, stay as they are
     ],
 )
 def test_clean_text(raw: str, clean: str) -> None:
