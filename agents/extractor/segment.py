@@ -94,13 +94,27 @@ class Entry:
         return self.lines[0].page
 
 
+# A web address broken inside its host name, after a dot ("http://www.kdd." then "org/News/view/…",
+# "https://doi." then "org/10.1145/…"): the next line opens with the host's rest and a path or the end.
+_HOST_CUT = re.compile(r"(?:https?://|www\.)[^\s/]*\.")
+_HOST_GOES_ON = re.compile(r"[a-z0-9-]+(?:\.[a-z0-9-]+)*(?:/|[.,;]?(?:\s|$))")
+
+
+def _web_address_goes_on(out: str, last_word: str, text: str) -> bool:
+    """Whether a URL or DOI broken at the line's end goes on in `text`: after "/" or "_", or inside its host
+    name after a dot ("http://www.kdd." + "org/News")."""
+    if out.endswith(("/", "_")):
+        return "/" in last_word or "." in last_word
+    return _HOST_CUT.fullmatch(last_word) is not None and _HOST_GOES_ON.match(text) is not None
+
+
 def join_lines(texts: Sequence[str]) -> str:
     """Lines joined with single spaces, words broken at a line-end hyphen made whole again.
 
     A line that ends in a hyphen joins the next without a space. The hyphen itself is dropped only when
     the next line goes on in lower case and the word is not already a compound or a URL ("resid-" + "ual"
-    → "residual"); "state-of-the-" + "art" and "Jean-" + "Pierre" keep it. A URL or DOI broken after "/"
-    joins without a space too.
+    → "residual"); "state-of-the-" + "art" and "Jean-" + "Pierre" keep it. A URL or DOI broken after "/",
+    or inside its host name after a dot, joins without a space too.
     """
     out = ""
     for text in texts:
@@ -116,7 +130,7 @@ def join_lines(texts: Sequence[str]) -> str:
                 and len(last_word) > 2
             )
             out = (out[:-1] if broken_word else out) + text
-        elif out.endswith(("/", "_")) and ("/" in last_word or "." in last_word):
+        elif _web_address_goes_on(out, last_word, text):
             out += text
         else:
             out += " " + text

@@ -236,6 +236,16 @@ def test_clean_text(raw: str, clean: str) -> None:
         (["pages 10--", "20"], "pages 10--20"),
         (["https://example.org/a-", "long-path"], "https://example.org/a-long-path"),
         (["one", "two"], "one two"),
+        # a web address broken inside its host name, after a dot
+        (["URL https://doi.", "org/10.18637/jss.v052.i05."], "URL https://doi.org/10.18637/jss.v052.i05."),
+        (
+            ["http://www.kdd.", "org/News/view/award. (Accessed"],
+            "http://www.kdd.org/News/view/award. (Accessed",
+        ),
+        (["URL http://www.", "jstatsoft.org/v33/i09."], "URL http://www.jstatsoft.org/v33/i09."),
+        (["URL https://www.scopus.", "com/."], "URL https://www.scopus.com/."),
+        (["URL http://arxiv.org/abs/1.", "Smith, J."], "URL http://arxiv.org/abs/1. Smith, J."),  # a path: no
+        (["an end of sentence.", "org/x"], "an end of sentence. org/x"),
     ],
 )
 def test_join_lines(lines: list[str], joined: str) -> None:
