@@ -164,7 +164,10 @@ def _same_work(
     An identifier that agrees says so, unless the cited title is another. A title alone does not: generic
     titles ("Deep learning", "Introduction") are shared by unrelated works, so a record with the cited title
     but not one cited author is the cited work only when its year and venue are the cited ones too (a real
-    title given invented authors). A near title (a reworded one, or another work's: "Random search for …"
+    title given invented authors). So is a record without authors whose title the citation gives with
+    names: it confirms none of them (a proceedings' front matter, "Preface", "Book Reviews",
+    "Advertisements", which many volumes print). A citation without names (an anonymous submission) has
+    only its title to be found by. A near title (a reworded one, or another work's: "Random search for …"
     against "Algorithms for …" by the same authors; or the title without its subtitle) is the work only
     when most cited authors, the year and the venue agree as well."""
     close_title = near_title(cited.title, candidate.record.title, candidate.title_similarity, settings)
@@ -178,9 +181,8 @@ def _same_work(
     same_venue = venue.status in (S.MATCH, S.MISSING, S.UNCHECKED) or (
         venue.status is S.BENIGN and venue.level not in _OTHER_VERSION
     )
-    no_names_to_compare = not authors.cited or not candidate.record.authors
     if status["title"] in (S.MATCH, S.BENIGN):
-        return authors.matched > 0 or no_names_to_compare or (same_year and same_venue)
+        return authors.matched > 0 or not authors.cited or (same_year and same_venue)
     return (
         close_title
         and authors.overlap >= settings.author_overlap_same_work

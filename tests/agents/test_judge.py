@@ -451,6 +451,36 @@ def test_a_near_title_with_another_year_is_not_taken_for_the_work(store: IndexSt
     assert j.verdict is Verdict.UNVERIFIED
 
 
+# A proceedings' front matter: the ACL Anthology holds "Book Reviews", "Advertisements", "Preface" with no
+# authors, volume after volume.
+BOOK_REVIEWS = _record("Book Reviews", [], "American Journal of Computational Linguistics", 1980)
+
+
+def test_a_record_without_authors_is_not_taken_for_a_cited_work_of_the_same_generic_title() -> None:
+    # TUGboat's bibliography: Poppelier and Hendrickson's book reviews, in another journal, twelve years on
+    j = judge_against(
+        BOOK_REVIEWS,
+        title="Book reviews",
+        authors=["Nico Poppelier", "Amy Hendrickson"],
+        venue="Nederlandstalige TeX Gebruikersgroep",
+        year=1992,
+    )
+    assert (j.verdict, j.record) == (Verdict.UNVERIFIED, None), j.reason
+
+
+def test_a_record_without_authors_at_the_cited_venue_and_year_is_the_work() -> None:
+    j = judge_against(
+        BOOK_REVIEWS,
+        title="Book reviews",
+        authors=["Nico Poppelier"],
+        venue="American Journal of Computational Linguistics",
+        year=1980,
+    )
+    # compared with the record, every field right; its authors only a resolver could confirm
+    assert (j.verdict, j.record) == (Verdict.UNVERIFIED, BOOK_REVIEWS), j.reason
+    assert {f.field: f.status for f in j.fields}["venue"] is FieldStatus.MATCH
+
+
 def test_a_doubtful_author_with_another_clear_error_is_not_borderline() -> None:
     j = judge_against(LSTM, title=LSTM.title, authors=["Sepp Hochreiter", "Juergen Schmidhuber"], year=1995)
     assert j.verdict is Verdict.METADATA_ERROR  # the year is wrong whoever the authors are
