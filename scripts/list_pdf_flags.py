@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from refhound.agents.extractor.extract import extract_pdf
+from refhound.errors import InputError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from eval_refstring import load_gold
@@ -112,7 +113,11 @@ def set_aside_judged(pdfs: list[Path], report: dict[str, Any]) -> tuple[int, lis
     problems = [(problem["input"], problem["message"]) for problem in report["problems"]]
     count, wrong = 0, []
     for pdf in pdfs:
-        for entry in extract_pdf(pdf).set_aside:
+        try:
+            extracted = extract_pdf(pdf)
+        except InputError:  # an unreadable PDF: the check listed it among its problems, with no reference
+            continue
+        for entry in extracted.set_aside:
             count += 1
             if (str(pdf), entry.raw) in judged:
                 wrong.append(f"{pdf.name}: judged: {entry.raw}")
