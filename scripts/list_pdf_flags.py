@@ -118,18 +118,12 @@ def set_aside_judged(pdfs: list[Path], report: dict[str, Any]) -> tuple[int, lis
             extracted = extract_pdf(pdf)
         except InputError:  # an unreadable PDF: the check listed it among its problems, with no reference
             continue
-        # A PDF none of whose entries passed the gate is one problem that counts them; otherwise each entry
-        # is a problem of its own, its text cut as `set_aside_problem` cuts it.
-        counted = not extracted.references and any(
-            source == str(pdf) and f"{len(extracted.set_aside)} entries did not read" in message
-            for source, message in problems
-        )
-        for entry in extracted.set_aside:
+        for entry in extracted.set_aside:  # each a problem of its own, its text cut as the check cuts it
             count += 1
             shown = set_aside_problem(str(pdf), entry).message
             if (str(pdf), entry.raw) in judged:
                 wrong.append(f"{pdf.name}: judged: {entry.raw}")
-            elif not counted and (str(pdf), shown) not in problems:
+            elif (str(pdf), shown) not in problems:
                 wrong.append(f"{pdf.name}: not among the problems: {entry.raw}")
     return count, wrong
 

@@ -35,17 +35,25 @@ def read_pdf_references(path: Path, settings: Settings) -> tuple[list[Reference]
     """The references of a PDF for checking, and its warnings and set-aside entries as problems.
 
     An entry below the plausibility gate is an extraction problem: shown with its text, never judged, so it
-    has no verdict and no likelihood and counts in no summary. Raises `InputError` when the PDF yields no
-    reference at all (unreadable, or no reference list)."""
+    has no verdict and no likelihood and counts in no summary; where no entry passes, each is still shown,
+    after a problem saying that none read as a reference. Raises `InputError` when the PDF yields no entry
+    at all (unreadable, or no reference list)."""
     extraction = extract_pdf(path, settings)
+    set_aside = [set_aside_problem(str(path), entry) for entry in extraction.set_aside]
     if not extraction.references:
         reason = extraction.warnings[-1] if extraction.warnings else "no references found"
-        if extraction.set_aside:
-            reason = f"{reason}; {len(extraction.set_aside)} entries did not read as references"
-        raise InputError(path, reason)
+        if not set_aside:
+            raise InputError(path, reason)
+        count = len(set_aside)
+        said = (
+            "1 entry did not read as a reference"
+            if count == 1
+            else f"{count} entries did not read as references"
+        )
+        none = InputProblem(input=str(path), message=f"{reason}; {said}")
+        return [], [none, *set_aside]
     problems = [InputProblem(input=str(path), message=warning) for warning in extraction.warnings]
-    problems += [set_aside_problem(str(path), entry) for entry in extraction.set_aside]
-    return extraction.as_references(), problems
+    return extraction.as_references(), problems + set_aside
 
 
 def set_aside_problem(source: str, entry: ExtractedReference) -> InputProblem:

@@ -101,8 +101,10 @@ class PaperChecker:
             references, problems = self._read(job)
         except InputError as exc:  # named by the paper, not by where its bytes were copied
             return Outcome(job, error_row(job.paper, exc.problem.replace(job.path, job.paper)))
-        if not references:
-            return Outcome(job, error_row(job.paper, "no references found"))
+        if not references:  # the first problem says why (a PDF whose entries all read as no reference)
+            return Outcome(
+                job, error_row(job.paper, problems[0].message if problems else "no references found")
+            )
         try:
             results = self.runner.run(references, inputs=[job.paper], problems=problems).results
         except RefhoundError as exc:

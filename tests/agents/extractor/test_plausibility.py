@@ -91,3 +91,28 @@ def test_a_biography_after_the_list_is_an_extraction_problem_not_a_reference(tmp
     (problem,) = [p for p in problems if p.message.startswith("extraction problem")]
     assert problem.location == f"entry {extraction.set_aside[0].id} (page 2)"
     assert "not checked" in problem.message and "Room 2060 Vari Hall" in problem.message
+
+
+def test_a_list_of_which_no_entry_reads_as_a_reference_shows_each_entry(tmp_path: Path) -> None:
+    # "References" over a biography and an order form alone: nothing to judge, every entry still shown.
+    heading = Text(72, 90, "References", size=12, bold=True)
+    bio = [Text(72, 110 + i * LINE, line) for i, line in enumerate(BIOGRAPHY)]
+    form = Text(
+        72,
+        110 + 4 * LINE,
+        "Please send me the following discussion papers at a price of 5 EUR per copy, to the address below",
+    )
+    path = write_pdf(tmp_path / "none.pdf", [body(40), [heading, *bio, form]])
+    extraction = extract_pdf(path)
+    assert extraction.references == [] and extraction.set_aside
+
+    references, problems = read_pdf_references(path, Settings())
+    assert references == []
+    assert problems[0].message.endswith(
+        "1 entry did not read as a reference"
+        if len(extraction.set_aside) == 1
+        else f"{len(extraction.set_aside)} entries did not read as references"
+    )
+    shown = [p for p in problems[1:] if p.message.startswith("extraction problem, not checked")]
+    assert len(shown) == len(extraction.set_aside)
+    assert any("Room 2060 Vari Hall" in p.message for p in shown)
