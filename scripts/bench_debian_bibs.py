@@ -20,11 +20,14 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
-import os
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from list_pdf_flags import is_flag, run_check, scratch_environment
 
 _PACKAGES = [
     "texlive-bibtex-extra",
@@ -32,7 +35,6 @@ _PACKAGES = [
     "texlive-humanities-doc",
     "texlive-science-doc",
 ]
-_ACCEPTED_EXIT = {0, 1, 3, 4}  # good, a flag, unreadable entries, unreachable sources: all give a report
 
 
 def fetch(directory: Path) -> None:
@@ -59,17 +61,10 @@ def collect(roots: list[Path], out: Path) -> list[Path]:
     return files
 
 
-def check(files: list[Path], index: Path, report: Path) -> dict:
+def check(files: list[Path], index: Path, report: Path) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="refhound-debian-bibs-") as scratch:
-        env = dict(os.environ, XDG_DATA_HOME=scratch, XDG_CACHE_HOME=scratch, XDG_CONFIG_HOME=scratch)
-        env["REFHOUND_MEMORY__ENABLED"] = "false"
-        env["REFHOUND_CONFIG"] = str(Path(scratch) / "none.toml")
-        command = [sys.executable, "-m", "refhound", "check", *map(str, files), "--index", str(index)]
-        done = subprocess.run(
-            [*command, "--offline", "-f", "json", "-o", str(report)], env=env, capture_output=True, text=True
-        )
-        if done.returncode not in _ACCEPTED_EXIT:
-            sys.exit(f"refhound check failed ({done.returncode}):\n{done.stderr[-3000:]}")
+        scratch_environment(scratch)
+        run_check(files, index, report)
     return dict(json.loads(report.read_text()))
 
 
@@ -92,8 +87,8 @@ def main() -> None:
     report = check(files, args.index, args.json or args.directory / "report.json")
     threshold = report["threshold"]
     references = report["references"]
-    flagged = [r for r in references if (r.get("likelihood") or 0) >= threshold]
-    decided = [r for r in references if r["verdict"] != "unverified" or r in flagged]
+    flagged = [r for r in references if is_flag(r, threshold)]
+    decided = [r for r in references if r["verdict"] != "unverified" or is_flag(r, threshold)]
     print(f"{len(files)} files, model {report['model']}, threshold {threshold}: {report['summary']}")
     print(f"decided {len(decided)}, flagged {len(flagged)}")
     for r in flagged:

@@ -21,12 +21,14 @@ import pymupdf
 
 # Ligatures expanded; whitespace kept so word gaps survive; images skipped (they are not text).
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
-_LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"})
-# Adobe's expert fonts put old-style figures and small capitals in the private use area (the Adobe Glyph
-# List's "zerooldstyle" U+F730 … "nineoldstyle" U+F739, "Asmall" U+F761 … "Zsmall" U+F77A): a year set in
-# old-style figures or a name in small capitals would read as no characters at all.
-_ADOBE_EXPERT = str.maketrans(
-    {0xF730 + n: str(n) for n in range(10)} | {0xF761 + n: chr(ord("a") + n) for n in range(26)}
+# Characters read as others: Unicode's ligatures expanded; and the old-style figures and small capitals that
+# Adobe's expert fonts put in the private use area (the Adobe Glyph List's "zerooldstyle" U+F730 …
+# "nineoldstyle" U+F739, "Asmall" U+F761 … "Zsmall" U+F77A), which would otherwise read as no characters: a
+# year set in old-style figures, a name in small capitals.
+_CHARACTERS = str.maketrans(
+    {"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"}
+    | {chr(0xF730 + n): str(n) for n in range(10)}
+    | {chr(0xF761 + n): chr(ord("a") + n) for n in range(26)}
 )
 # pdfTeX prints an accent as its own spacing character before the letter: "J¨org", "ˇReh˚uˇrek", "Lo¨ıc".
 _SPACING_ACCENTS = {
@@ -49,7 +51,8 @@ _CORK_GLYPHS = {
     "\x1e": "ffi",
     "\x1f": "ffl",
 }
-_CORK_IN_WORD = re.compile(r"(?<=[^\W_])[\x15\x16\x1b-\x1f]|[\x15\x16\x1b-\x1f](?=[^\W_])")
+_CORK_CODES = "".join(_CORK_GLYPHS)
+_CORK_IN_WORD = re.compile(f"(?<=[^\\W_])[{_CORK_CODES}]|[{_CORK_CODES}](?=[^\\W_])")
 _BOLD_FLAG = 16
 _SMALL_CAPS_SCALE = (0.6, 0.9)  # the range of small capitals' size against the capitals' size
 _SUPERSCRIPT_FLAG = 1
@@ -95,7 +98,7 @@ def clean_text(text: str) -> str:
     """Ligatures expanded (Unicode's and the Cork encoding's codes), Adobe's private-use old-style figures
     and small capitals read as digits and letters, TeX's separate accents put on their letters ("J¨org" →
     "Jörg"), soft hyphens and zero-width characters removed, whitespace runs collapsed."""
-    text = text.translate(_LIGATURES).translate(_ADOBE_EXPERT)
+    text = text.translate(_CHARACTERS)
     text = _CORK_IN_WORD.sub(lambda match: _CORK_GLYPHS[match.group(0)], text)
     text = unicodedata.normalize("NFC", _ACCENT_THEN_LETTER.sub(_attach_accent, text))
     text = text.replace("\u00ad", "").replace("\u200b", "").replace("\ufeff", "")
