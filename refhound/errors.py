@@ -71,6 +71,12 @@ class IngestError(RefhoundError):
         super().__init__(f"{self.path}: {problem}")
 
 
+class ConfigInvalid(RefhoundError):
+    def __init__(self, source: str | Path, problem: str) -> None:
+        self.source = str(source)
+        super().__init__(f"settings from {self.source}: {problem}")
+
+
 class SopInvalid(RefhoundError):
     def __init__(self, source: str, problem: str) -> None:
         self.source = source

@@ -1,24 +1,27 @@
 """One root `Settings`: environment variables `REFHOUND_*` (nested with `__`) and an optional TOML file.
 
 Precedence, highest first: explicit arguments, environment, the TOML file named by `REFHOUND_CONFIG`
-(default: `config.toml` in the user config directory), the defaults below.
+(default: `config.toml` in the user config directory), the defaults below. The three are merged key by key
+(`REFHOUND_MEMORY__ENABLED=false` keeps a `[memory] path` of the file) and validated together, so a bad
+value from any of them is one `ValidationError` naming the setting. An environment value for a list or
+table setting is JSON (`REFHOUND_NET__ALLOW='["intranet.example"]'`).
 """
 
 from __future__ import annotations
 
+import json
 import os
+import tomllib
+import types
+import typing
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from platformdirs import user_cache_dir, user_config_dir, user_data_dir
 from pydantic import BaseModel, ConfigDict, Field
-from pydantic_settings import (
-    BaseSettings,
-    PydanticBaseSettingsSource,
-    SettingsConfigDict,
-    TomlConfigSettingsSource,
-)
 
+from refhound.errors import ConfigInvalid
 from refhound.models import FlagPolicy, UnverifiedPolicy
 
 APP_NAME = "refhound"
@@ -586,12 +589,17 @@ class QuotesSettings(_Section):
     )
 
 
-class Settings(BaseSettings):
+class Settings(BaseModel):
     """All of refhound's configuration."""
 
-    model_config = SettingsConfigDict(
-        env_prefix="REFHOUND_", env_nested_delimiter="__", extra="forbid", validate_default=True
-    )
+    model_config = ConfigDict(extra="forbid", validate_default=True)
+
+    def __init__(self, **values: Any) -> None:
+        """The given values over the environment over the config file (`model_construct` reads neither)."""
+        merged = _config_file(default_config_path())
+        _merge(merged, _environment(os.environ, type(self)))
+        _merge(merged, values)
+        super().__init__(**merged)
 
     index: IndexSettings = Field(default_factory=IndexSettings, description="The embedded index.")
     judge: JudgeSettings = Field(
@@ -626,14 +634,84 @@ class Settings(BaseSettings):
         default_factory=OpenReviewSettings, description="OpenReview's API (`refhound triage --openreview`)."
     )
 
-    @classmethod
-    def settings_customise_sources(
-        cls,
-        settings_cls: type[BaseSettings],
-        init_settings: PydanticBaseSettingsSource,
-        env_settings: PydanticBaseSettingsSource,
-        dotenv_settings: PydanticBaseSettingsSource,
-        file_secret_settings: PydanticBaseSettingsSource,
-    ) -> tuple[PydanticBaseSettingsSource, ...]:
-        toml = TomlConfigSettingsSource(settings_cls, toml_file=default_config_path())
-        return (init_settings, env_settings, toml)
+
+_ENV_PREFIX = "refhound_"
+_NESTED = "__"
+
+
+def _config_file(path: Path) -> dict[str, Any]:
+    """The TOML file's tables; none when it does not exist."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigInvalid(path, f"cannot be read ({exc})") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigInvalid(path, f"not valid TOML: {exc}") from None
+
+
+def _environment(environ: Mapping[str, str], model: type[BaseModel]) -> dict[str, Any]:
+    """`REFHOUND_SECTION__KEY` variables (any case) as nested values, for the sections `model` has; other
+    `REFHOUND_*` names (`REFHOUND_CONFIG`) are not settings. A list or table setting is read as JSON."""
+    found: dict[str, Any] = {}
+    for name, text in environ.items():
+        if not name.lower().startswith(_ENV_PREFIX):
+            continue
+        path = name[len(_ENV_PREFIX) :].lower().split(_NESTED)
+        if path[0] not in model.model_fields:
+            continue
+        value: Any = text
+        if _is_structured(_annotation_at(model, path)):
+            try:
+                value = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise ConfigInvalid(
+                    f"${name}", f"a list or table setting is written in JSON ({exc})"
+                ) from None
+        _merge(found, _nested(path, value))
+    return found
+
+
+def _annotation_at(model: type[BaseModel], path: list[str]) -> object:
+    """The type of the setting a path names; None for a path no field has (validation refuses it)."""
+    annotation: object = model
+    for key in path:
+        if not (isinstance(annotation, type) and issubclass(annotation, BaseModel)):
+            return None
+        field = annotation.model_fields.get(key)
+        if field is None:
+            return None
+        annotation = field.annotation
+    return annotation
+
+
+def _is_structured(annotation: object) -> bool:
+    """Whether a setting holds a list, set, tuple, table or section (of an optional one, the same)."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return True
+    origin = typing.get_origin(annotation)
+    if origin in (typing.Union, types.UnionType):
+        return any(_is_structured(arm) for arm in typing.get_args(annotation) if arm is not type(None))
+    return origin in (list, set, frozenset, tuple, dict) or annotation in (list, set, frozenset, tuple, dict)
+
+
+def _nested(path: list[str], value: Any) -> dict[str, Any]:
+    nested: dict[str, Any] = {path[-1]: value}
+    for key in reversed(path[:-1]):
+        nested = {key: nested}
+    return nested
+
+
+def _merge(into: dict[str, Any], update: Mapping[str, Any]) -> None:
+    """`update` over `into`, table by table: a value replaces, a table merges into a table."""
+    for key, value in update.items():
+        if not isinstance(value, Mapping):
+            into[key] = value
+            continue
+        table = into.get(key)
+        if not isinstance(table, dict):
+            table = into[key] = {}
+        _merge(table, value)

@@ -159,4 +159,11 @@ def _options(
 
 def main(args: Any = None) -> None:
     """The command line, for a program that goes on after it (its `SystemExit` can be caught)."""
-    app(args)
+    from refhound.errors import ConfigInvalid
+
+    try:
+        app(args)
+    except ConfigInvalid as exc:  # a command that reads its settings without options of its own
+        from refhound.cli.output import fail
+
+        raise SystemExit(fail(str(exc)).exit_code) from None

@@ -159,11 +159,12 @@ def settings_from_options(*sections: dict[str, dict[str, Any]]) -> Settings:
     the environment and the config file; several dicts of sections are merged.
 
     The options go in as init values, so they are validated with everything else (`--concurrency 1000`
-    is refused as the setting's limit says), and pydantic-settings merges them key by key:
-    `--concurrency 8` keeps a `sop.name` from the config file. A bad value, from an option or from the
-    config file, is a usage error naming the setting."""
+    is refused as the setting's limit says), and merged key by key: `--concurrency 8` keeps a `sop.name`
+    from the config file. A bad value, from an option, the environment or the config file, or a config
+    file that is no TOML, is a usage error naming the setting or the file."""
     from pydantic import ValidationError
 
+    from refhound.errors import ConfigInvalid
     from refhound.settings import Settings
 
     given: dict[str, Any] = {}
@@ -173,6 +174,8 @@ def settings_from_options(*sections: dict[str, dict[str, Any]]) -> Settings:
                 given[name] = {**given.get(name, {}), **chosen}
     try:
         return Settings(**given)
+    except ConfigInvalid as exc:
+        raise fail(str(exc)) from None
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
         raise fail(f"invalid settings: {problems}") from None

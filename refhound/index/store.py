@@ -20,15 +20,14 @@ from datetime import UTC, datetime
 from functools import cached_property, lru_cache, partial
 from itertools import combinations, islice
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rapidfuzz.distance import Indel
 
 from refhound.errors import IndexCorrupt, IndexMissing, IndexStale, IngestError
+from refhound.index.anthology import SOURCE as ACL_SOURCE
+from refhound.index.anthology import anthology_id_in, anthology_volume
 from refhound.index.completeness import Proof, assess
-from refhound.index.ingest.acl import SOURCE as ACL_SOURCE
-from refhound.index.ingest.acl import anthology_id_in, anthology_volume
-from refhound.index.ingest.base import Dump
 from refhound.index.retractions import count_notices, holds_notices, read_notices, write_notices
 from refhound.index.schema import SCHEMA, SCHEMA_VERSION
 from refhound.models import Record
@@ -37,6 +36,9 @@ from refhound.normalize.names import NameMatch, name_key, names_match, parse_nam
 from refhound.normalize.titles import title_key
 from refhound.normalize.venues import parse_venue
 from refhound.retractions import Notice
+
+if TYPE_CHECKING:  # the ingest package loads every dump reader; a store only reading needs none of them
+    from refhound.index.ingest.base import Dump
 
 _BATCH = 2000
 # Rows written per transaction: one commit per batch rewrote the same B-tree pages of the indexes into

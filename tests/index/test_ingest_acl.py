@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from refhound.errors import IngestError
-from refhound.index.ingest.acl import anthology_id_of, anthology_volume, read_acl_anthology
+from refhound.index.anthology import anthology_id_of, anthology_volume
+from refhound.index.ingest.acl import read_acl_anthology
 from refhound.models import Record
 from tests.conftest import shared_path
 
