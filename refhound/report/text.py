@@ -5,11 +5,14 @@ from __future__ import annotations
 from refhound.models import ReferenceResult, Report
 from refhound.report._common import (
     check_lines,
+    cited_at_text,
     describe_problem,
     display_title,
     evidence_label,
     evidence_tail,
     hallucinated_text,
+    input_problems,
+    key_lines,
     retraction_text,
     squash,
     summary_line,
@@ -27,6 +30,8 @@ def _block(result: ReferenceResult) -> list[str]:
     if result.reason:
         lines.append(f"  reason: {squash(result.reason)}")
     lines += [f"  {line}" for line in check_lines(result)]
+    if cited := cited_at_text(result):
+        lines.append(f"  {cited}")
     for evidence in result.evidence:
         parts = [evidence_label(evidence), evidence.url or "", evidence_tail(evidence)]
         lines.append("  evidence: " + " ".join(part for part in parts if part))
@@ -35,12 +40,16 @@ def _block(result: ReferenceResult) -> list[str]:
 
 
 def render_text(report: Report) -> str:
-    """The report as plain text: reference blocks, then the summary and any input problems."""
+    """The report as plain text: reference blocks, then the summary, a LaTeX project's citation keys and any
+    other input problems."""
     lines: list[str] = []
     for result in report.references:
         lines += [*_block(result), ""]
     lines.append(f"summary: {summary_line(report.summary)}")
-    if report.problems:
+    if keys := key_lines(report):
+        lines.append("citation keys:")
+        lines += [f"  {line}" for line in keys]
+    if problems := input_problems(report):
         lines.append("input problems:")
-        lines += [f"  {describe_problem(problem)}" for problem in report.problems]
+        lines += [f"  {describe_problem(problem)}" for problem in problems]
     return "\n".join(lines) + "\n"

@@ -43,3 +43,17 @@ def test_an_uncited_entry_alone_is_no_problem(tmp_path: Path, small_index: Path)
     assert result.exit_code == 0, result.stdout
     html = runner.invoke(app, ["check", str(tmp_path), "--index", str(small_index), "-f", "html"])
     assert 'id="keys"' in html.stdout and "cited at main.tex:3" in html.stdout
+
+
+def test_the_text_report_says_where_each_key_is_cited(tmp_path: Path, small_index: Path) -> None:
+    natbib_project(tmp_path)
+    args = ["check", str(tmp_path), "--index", str(small_index), "--offline", "-f", "text"]
+    result = runner.invoke(app, args)
+    blocks = result.stdout.split("\n\n")
+    he2016 = next(block for block in blocks if block.startswith("[he2016deep]"))
+    assert "\n  cited at paper.tex:4, paper.tex:5\n" in he2016
+    keys = result.stdout.split("citation keys:\n", 1)[1]
+    assert "  missing: ghost2020 (cited at paper.tex:5) has no bibliography entry\n" in keys
+    assert "  uncited (not checked): unused\n" in keys
+    assert "never cited" not in result.stdout and "has no entry in" not in result.stdout  # not twice
+    assert result.exit_code == 3
