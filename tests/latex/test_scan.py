@@ -52,6 +52,64 @@ def test_citetext_and_comments_cite_nothing() -> None:
     assert keys(text) == ["shown"]
 
 
+def test_commands_that_configure_citing_give_no_keys() -> None:
+    # natbib's settings and aliases, biblatex's definitions, hooks, tests and delimiters (both manuals).
+    text = (
+        "\\setcitestyle{square,numbers}\\citestyle{plainnat}\\defcitealias{jon90}{Paper~I}\\shortcites{x}"
+        "\\DeclareCiteCommand{\\citejournal}{\\usebibmacro{prenote}}{\\printfield{journaltitle}}"
+        "{\\multicitedelim}{\\usebibmacro{postnote}}"
+        "\\AtEveryCitekey{\\clearfield{url}}\\AtNextCite{\\ifciteseen{seen}{new}}"
+        "\\renewcommand*{\\multicitedelim}{\\addsemicolon\\space}\\citeindextrue\\citetext{see}"
+        "\\citejournal{a} \\citepalias{jon90} \\newcite{b} \\footcitetext{c}"
+    )
+    assert keys(text) == ["a", "jon90", "b", "c"]
+
+
+def test_tex_code_is_no_key() -> None:
+    assert keys(r"\cite{\thefield{entrykey}} \citep{#1, a} \cite{two words,b}") == ["a", "b"]
+
+
+def test_a_macro_definition_cites_where_the_macro_is_used() -> None:
+    text = (
+        "\\newcommand{\\mycite}[1]{\\citep{#1}}\n"  # line 1: a definition, no citation
+        "\\newcommand*\\ours[2][]{our method~\\citet[#1]{ours2024}#2}\n"
+        "\\NewDocumentCommand{\\seeboth}{O{see} m m}{#1 \\cite{#2}, \\cite{#3}}\n"
+        "\\def\\tcite#1#2{\\textcite[#1]{#2}}\n"
+        "\\newcommand{\\unused}{\\cite{never}}\n"
+        "\\mycite{a,b} \\ours{} \\seeboth[cf.]{c}{d} \\tcite{p.~2}{e} \\mycite x\n"
+    )
+    found = cite_keys(text)
+    assert [key for key, _ in found] == ["a", "b", "ours2024", "c", "d", "e"]
+    assert {text.count("\n", 0, offset) + 1 for _, offset in found} == {6}
+
+
+def test_macros_defined_in_an_input_file_cite_in_the_main_file(tmp_path: Path) -> None:
+    macros = "\\newcommand{\\mycite}[1]{\\citep{#1}}\n\\newcommand{\\inp}[1]{\\input{#1}}\n"
+    (tmp_path / "macros.tex").write_text(macros)
+    (tmp_path / "main.tex").write_text("\\input macros\n\\begin{document}\n\\mycite{a}\n\\input body.tex\n")
+    (tmp_path / "body.tex").write_text("\\mycite{b}\n")
+    scan = scan_project(tmp_path / "main.tex", 10**6)
+    assert scan.cites == {"a": ["main.tex:3"], "b": ["body.tex:1"]}
+    assert [path.name for path in scan.files] == ["main.tex", "macros.tex", "body.tex"]
+    assert not scan.problems  # `\\input{#1}` in a definition names no file
+
+
+def test_a_natbib_project_configured_and_with_a_cite_macro_has_no_false_keys(tmp_path: Path) -> None:
+    (tmp_path / "refs.bib").write_text(BIB)
+    (tmp_path / "paper.tex").write_text(
+        "\\documentclass{article}\n\\usepackage{natbib}\n\\setcitestyle{square,numbers}\n"
+        "\\newcommand{\\mycite}[1]{\\citep{#1}}\n\\begin{document}\n\\mycite{he2016deep,jain2019}\n"
+        "\\nocite{unused}\\bibliography{refs}\n\\end{document}\n"
+    )
+    read = read_latex_project(tmp_path)
+    assert [(r.id, r.cited_at) for r in read.references] == [
+        ("he2016deep", ["paper.tex:6"]),
+        ("jain2019", ["paper.tex:6"]),
+        ("unused", ["paper.tex:7"]),
+    ]
+    assert not read.problems
+
+
 def test_nocite_star_and_keys() -> None:
     assert keys(r"\nocite{*}\nocite{x}") == ["*", "x"]
 
