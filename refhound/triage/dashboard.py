@@ -1,14 +1,17 @@
 """The triage dashboard: one static `index.html` that works from disk (file://), no server, no network.
 
-Problems first: a headline of the papers with hallucinated references and the papers that could not be
-checked, then a table of every paper in ranking order that sorts by any column and filters by text, by the
-band of its highest likelihood (flagged, borderline, low) and by whether it could mostly not be checked; a
-paper's name opens its report (`papers/<slug>.html`, flagged references on top). The rows are rendered in
-HTML (readable without JavaScript); the small inline script only sorts and filters them.
+Problems first: a headline of the papers with hallucinated references, those citing retracted works and
+those that could not be checked, then a table of every paper in ranking order that sorts by any column and
+filters by text, by the band of its highest likelihood (flagged, borderline, low), by whether it could mostly
+not be checked and by whether it cites a work retracted, withdrawn or under concern (each such work listed
+with its mark, notice and date); a paper's name opens its report (`papers/<slug>.html`, flagged references on
+top). The rows are rendered in HTML (readable without JavaScript); the small inline script only sorts and
+filters them.
 """
 
 from __future__ import annotations
 
+import re
 from html import escape
 from typing import Any
 
@@ -98,6 +101,8 @@ _COLUMNS: list[tuple[str, str, str]] = [
     ("verified", "number", "references a record confirms"),
     ("references", "number", "references read from the paper"),
 ]
+# A notice's DOI in a retraction line (refhound.triage.rows.retraction_line), already HTML-escaped.
+_NOTICE = re.compile(r"notice (10\.[^\s,()<>\"]+)")
 BORDERLINE_BAND = 0.2  # below the threshold by at most this much: borderline
 MOSTLY_UNCHECKED = 0.5  # from this share of unverified references, a paper could mostly not be checked
 
@@ -122,6 +127,20 @@ def _bar(value: float, top: float) -> str:
     )
 
 
+def _retractions(count: int, lines: list[str]) -> str:
+    """Each marked cited work on a line of its own (mark, notice linked, date, source, title); a document
+    written before the lines were kept has only their count."""
+    works = "work" if count == 1 else "works"
+    head = f"cites {count} {works} retracted, withdrawn or under concern"
+    if not lines:
+        return f'<p class="retracted">{head}</p>'
+    items = "".join(
+        "<li>" + _NOTICE.sub(r'notice <a href="https://doi.org/\1">\1</a>', escape(line)) + "</li>"
+        for line in lines
+    )
+    return f'<p class="retracted">{head}:</p><ul class="flags retracted">{items}</ul>'
+
+
 def _row(rank: int, paper: dict[str, Any], threshold: float) -> str:
     status = str(paper["status"])
     verdicts = paper["verdicts"]
@@ -138,8 +157,7 @@ def _row(rank: int, paper: dict[str, Any], threshold: float) -> str:
     else:
         detail = '<ul class="flags">' + "".join(f"<li>{escape(f)}</li>" for f in paper["flags"]) + "</ul>"
         if retracted:  # said apart: a retracted work can be cited rightly
-            works = "work" if retracted == 1 else "works"
-            detail += f'<p class="retracted">cites {retracted} retracted or withdrawn {works}</p>'
+            detail += _retractions(retracted, paper.get("retractions") or [])
 
     cells = [
         _num(rank),
@@ -169,6 +187,10 @@ def _headline(summary: dict[str, Any]) -> str:
         f" ({summary['hallucinated']} references in all)",
         f"{summary['minor']} minor citation errors",
     ]
+    if citing := summary.get("papers_citing_retracted"):
+        cite = "paper cites" if citing == 1 else "papers cite"
+        marked = f"{citing} {cite} works retracted, withdrawn or under concern"
+        parts.append(f'<span class="retracted">{marked}</span>')
     if errors:
         parts.append(f'<span class="warn">{errors} papers could not be checked</span>')
     return f'<p class="headline {tone}-run" id="headline">' + "; ".join(parts) + ".</p>"
@@ -214,7 +236,7 @@ def render_dashboard(document: dict[str, Any]) -> str:
         ("low", f"low: under {low:.2f}"),
         ("unchecked", f"mostly could not be checked (≥ {MOSTLY_UNCHECKED:.0%} unverified, or failed)"),
         ("error", "could not be read"),
-        ("retracted", "cite a retracted or withdrawn work"),
+        ("retracted", "cite a retracted or withdrawn work, or one under concern"),
     ]
     select = "".join(f'<option value="{value}">{escape(label)}</option>' for value, label in options)
     return "\n".join(

@@ -10,11 +10,22 @@ from typing import Any
 import pytest
 
 from refhound.index.store import IndexStore
-from refhound.models import FieldCheck, FieldStatus, ParsedFields, ReferenceResult, Report, Severity, Verdict
+from refhound.models import (
+    FieldCheck,
+    FieldStatus,
+    ParsedFields,
+    ReferenceResult,
+    Report,
+    Retraction,
+    RetractionKind,
+    Severity,
+    Verdict,
+)
 from refhound.report.html import ReportHeader, marked_citation, render_html
 from refhound.settings import Settings
 from refhound.triage.dashboard import render_dashboard
 from refhound.triage.pool import ProcessBackend
+from refhound.triage.rows import checked_row
 from refhound.triage.run import TriageOptions, run_triage
 from refhound.web.browser import CHROMIUM_ARGS
 from tests.triage.test_run import CLEAN_BIB, SUSPICIOUS_BIB
@@ -173,5 +184,66 @@ def test_the_dashboard_sorts_filters_and_opens_a_paper_in_chromium(triaged: Path
             assert year.locator("mark").inner_text() == "2011"
             assert page.locator("h2").first.inner_text() == "Summary"
             assert page.locator('h2[id="problems"]').count() == 1
+        finally:
+            browser.close()
+
+
+def _marked(ident: str, title: str, retraction: Retraction) -> ReferenceResult:
+    return ReferenceResult(
+        id=ident,
+        raw=title,
+        parsed=ParsedFields(title=title),
+        verdict=Verdict.VERIFIED,
+        hallucinated=False,
+        retraction=retraction,
+        stage="index",
+    )
+
+
+def test_each_cited_work_retracted_or_under_concern_is_listed_with_its_notice_and_filtered(
+    tmp_path: Path,
+) -> None:
+    retracted = Retraction(
+        kind=RetractionKind.RETRACTED, notice_doi="10.1155/2023/9753475", date="2023-09-27", source="crossref"
+    )
+    # An expression of concern, written from Crossref's documented update types (no real row has one).
+    concern = Retraction(kind=RetractionKind.EXPRESSION_OF_CONCERN, date="2021-03", source="crossref")
+    report = Report(
+        references=[
+            _marked("3", "The Dilemma of a Retracted Study", retracted),
+            _marked("5", "A Study Under Concern", concern),
+            _wrong_year().model_copy(update={"hallucinated": False, "severity": Severity.MINOR}),
+        ]
+    )
+    marked = checked_row("marked.pdf", report, "papers/marked.json", "papers/marked.html")
+    clean = checked_row("clean.pdf", Report(references=[_wrong_year()]), "papers/c.json", "papers/c.html")
+    summary = {
+        "papers": 2, "checked": 2, "errors": 0, "flagged": 1, "hallucinated": 1, "minor": 1, "references": 4,
+        "papers_citing_retracted": 1, "skipped": [],
+        "run": {"date": "d", "version": "v", "index": "i", "coverage": [], "online": False},
+    }  # fmt: skip
+    document = {"papers": [row.model_dump() for row in (marked, clean)], "summary": summary}
+    page = render_dashboard(document)
+    assert "cites 2 works retracted, withdrawn or under concern:" in page
+    assert (
+        '<li>[3] RETRACTED (notice <a href="https://doi.org/10.1155/2023/9753475">10.1155/2023/9753475</a>, '
+        "2023-09-27, crossref): &quot;The Dilemma of a Retracted Study&quot;</li>"
+    ) in page
+    assert "<li>[5] EXPRESSION OF CONCERN (2021-03, crossref): &quot;A Study Under Concern&quot;</li>" in page
+    assert "WITHDRAWN" not in page  # an expression of concern is not called a withdrawal
+    assert "1 paper cites works retracted, withdrawn or under concern" in page  # the headline
+    if not CHROMIUM.exists():
+        return
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    (tmp_path / "index.html").write_text(page)
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            shown = browser.new_page()
+            shown.goto((tmp_path / "index.html").as_uri())
+            shown.select_option("#show", "retracted")
+            visible = shown.locator("#papers tbody tr:visible")
+            assert visible.count() == 1 and "marked.pdf" in visible.inner_text()
+            assert shown.locator("#papers tbody tr:visible ul.retracted li").count() == 2
         finally:
             browser.close()

@@ -144,9 +144,11 @@ function isBorderline(result) {
 // about whether the citation is right.
 function retractionNote(retraction) {
   if (!retraction || !retraction.kind) return null;
-  const words = String(retraction.kind).replace(/_/g, " ");
+  // A work under concern still stands: "is under an expression of concern since …", not "is expression of …".
+  const concern = retraction.kind === "expression_of_concern";
+  const words = concern ? "under an expression of concern" : String(retraction.kind).replace(/_/g, " ");
   const note = el("div", { class: "retraction" }, el("strong", {}, "the cited work is " + words));
-  if (retraction.date) note.append(" on " + retraction.date);
+  if (retraction.date) note.append((concern ? " since " : " on ") + retraction.date);
   if (retraction.notice_doi) {
     note.append(" · notice ");
     note.append(el("a", { href: "https://doi.org/" + encodeURIComponent(retraction.notice_doi).replace(/%2F/g, "/"),
