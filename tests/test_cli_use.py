@@ -21,6 +21,7 @@ from refhound.cli.commands import COMMANDS, load_command
 from refhound.settings import Settings
 from tests.conftest import ROOT
 from tests.loopback import LoopbackServer, QuietHandler
+from tests.server.live import free_port
 
 runner = CliRunner()
 
@@ -213,6 +214,58 @@ def test_exit_4_when_a_source_was_unreachable_and_3_wins_over_it(
         bib.write_text(bib.read_text(encoding="utf-8") + "@article{broken, title = {unterminated\n")
         code, _, err = invoke("check", bib, "--index", small_index, "--format", "json")
         assert code == 3, err
+    finally:
+        server.stop()
+
+
+# An invented title at a venue-year the test index holds completely: flagged offline on that absence.
+FLAGGED_BIB = (
+    "@inproceedings{fake, title = {Quantum Gradient Folding for Sparse Attention Transformers},"
+    " author = {Smith, John and Chen, Li},"
+    " booktitle = {IEEE Conference on Computer Vision and Pattern Recognition}, year = {2016}}\n"
+)
+UNREADABLE_BIB = "@article{broken, title = {unterminated\n"
+
+
+def test_exit_1_wins_over_an_unreadable_entry(tmp_path: Path, small_index: Path) -> None:
+    bib = tmp_path / "refs.bib"
+    bib.write_text(FLAGGED_BIB + UNREADABLE_BIB, encoding="utf-8")
+    code, out, err = invoke("check", bib, "--index", small_index, "--format", "json")
+    report = json.loads(out)
+    assert [(r["id"], r["hallucinated"]) for r in report["references"]] == [("fake", True)]
+    assert report["problems"], "the broken entry is an input problem"
+    assert code == 1, err
+
+
+def test_exit_1_wins_over_an_unreachable_source(
+    tmp_path: Path, small_index: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Online with every service down (503) or not listening: a reference left unverified by that silence
+    beside a flagged one exits 1, as it does with an unreadable entry too."""
+    bib = tmp_path / "refs.bib"
+    recent = (
+        "@article{recent, title = {A Survey of Retrieval for Long Documents}, author = {Doe, Jane},"
+        " journal = {arXiv preprint}, year = {2025}}\n"
+    )
+    bib.write_text(FLAGGED_BIB + recent, encoding="utf-8")
+    server = LoopbackServer(SimpleNamespace(stopping=threading.Event()), _Down, "down")
+    closed = f"http://127.0.0.1:{free_port()}"  # nothing listens there
+    try:
+        monkeypatch.setenv("REFHOUND_CHECK__OFFLINE", "false")
+        for n, service in enumerate(("CROSSREF", "OPENALEX", "DBLP", "ARXIV", "SEMANTIC_SCHOLAR", "DOI")):
+            monkeypatch.setenv(f"REFHOUND_SOURCES__{service}__BASE_URL", server.url if n % 2 else closed)
+            monkeypatch.setenv(f"REFHOUND_SOURCES__{service}__RETRIES", "0")
+        code, out, err = invoke("check", bib, "--index", small_index, "--format", "json")
+        verdicts = {
+            r["id"]: (r["verdict"], r["hallucinated"], r["unreachable"])
+            for r in json.loads(out)["references"]
+        }
+        assert verdicts["recent"][0] == "unverified" and verdicts["recent"][2]
+        assert verdicts["fake"][1] is True
+        assert code == 1, err
+        bib.write_text(FLAGGED_BIB + recent + UNREADABLE_BIB, encoding="utf-8")
+        code, _, err = invoke("check", bib, "--index", small_index, "--format", "json")
+        assert code == 1, err
     finally:
         server.stop()
 
