@@ -388,3 +388,20 @@ def test_options_are_validated_with_the_settings(
     good.write_text(GOOD_AND_BAD_BIB, encoding="utf-8")
     code, out, err = check(good, "--index", small_index, *option)
     assert code == 2 and setting in err and out == ""
+
+
+def test_a_file_nested_too_deeply_is_an_input_problem_not_a_traceback(
+    tmp_path: Path, small_index: Path
+) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    good = tmp_path / "good.bib"
+    good.write_text(GOOD_AND_BAD_BIB, encoding="utf-8")
+    code, out, err = check(deep, good, "--index", small_index, "--format", "json")
+    assert code == 3  # an input could not be read; the other was checked
+    assert "Traceback" not in err
+    assert f"{deep} (item 1): nested too deeply to be read: skipped" in err
+    report = json.loads(out)
+    assert [r["id"] for r in report["references"]] == ["he2016deep", "jain2019"]
+    problems = [(p["input"], p["location"], p["message"]) for p in report["problems"]]
+    assert (str(deep), "item 1", "nested too deeply to be read: skipped") in problems

@@ -8,6 +8,10 @@ from dataclasses import dataclass, field
 from refhound.models import InputProblem, ParsedFields, Reference
 
 _YEAR = re.compile(r"(?<!\d)(1[89]\d\d|20\d\d)(?!\d)")
+#: What a decoder raises on text it cannot read: a `ValueError` (JSON's errors; a number of over 4,300
+#: digits) or a `RecursionError` (nesting deeper than Python's stack, `'[' * 100000`). On a user's file
+#: either is an input problem naming the file and the cause, never a crash.
+DECODE_ERRORS = (ValueError, RecursionError)
 
 
 @dataclass
@@ -23,6 +27,17 @@ class InputRead:
     def extend(self, other: InputRead) -> None:
         self.references.extend(other.references)
         self.problems.extend(other.problems)
+
+
+def decode_problem(error: BaseException) -> str:
+    """What a decoder's error says about the text, in a few words."""
+    if isinstance(error, RecursionError):
+        return "nested too deeply to be read"
+    return str(error).split("; use sys.")[0]  # Python's hint for the digit limit is no user's business
+
+
+def unreadable_entry(source: str, location: str | None, error: BaseException) -> InputProblem:
+    return InputProblem(input=source, location=location, message=f"{decode_problem(error)}: skipped")
 
 
 def year_of(text: str | None) -> int | None:

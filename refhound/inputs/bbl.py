@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from refhound.inputs.base import InputRead
+from refhound.inputs.base import DECODE_ERRORS, InputRead, unreadable_entry
 from refhound.inputs.bib import map_fields
 from refhound.inputs.screen import DEFAULT_LIMITS, EntryLimits, check_count, screen_blocks
 from refhound.models import InputProblem, Reference
@@ -114,13 +114,16 @@ def _read_bibitems(text: str, source: str) -> InputRead:
         key, body_start = _bibitem_head(text, match.end())
         body_end = starts[position].start() if position < len(starts) else len(text)
         body = _END_LIST.split(text[body_start:body_end], maxsplit=1)[0]
-        reference = _bibitem_text(body)
-        if not reference:
-            read.problems.append(
-                InputProblem(input=source, location=key or f"item {position}", message="empty \\bibitem")
-            )
+        location = key or f"item {position}"
+        try:
+            reference = _bibitem_text(body)
+            parsed = parse_reference_string(reference) if reference else None
+        except DECODE_ERRORS as error:
+            read.problems.append(unreadable_entry(source, location, error))
             continue
-        parsed = parse_reference_string(reference)
+        if parsed is None:
+            read.problems.append(InputProblem(input=source, location=location, message="empty \\bibitem"))
+            continue
         read.references.append(Reference(id=key or str(position), raw=reference, parsed=parsed, input=source))
     return read
 
@@ -170,22 +173,30 @@ def _read_biblatex(text: str, source: str) -> InputRead:
     for match in _ENTRY.finditer(text):
         line, counted = line + text.count("\n", counted, match.start()), match.start()
         key, entry_type, body = match.group(1).strip(), match.group(2).strip().lower(), match.group(3)
-        names = _biblatex_names(body)
-        parsed, notes = map_fields(
-            entry_type, _biblatex_fields(body), names, bool(_MORE_AUTHORS.search(body))
-        )
+        location = f"line {line} ({key})"
+        try:
+            names = _biblatex_names(body)
+            parsed, notes = map_fields(
+                entry_type, _biblatex_fields(body), names, bool(_MORE_AUTHORS.search(body))
+            )
+        except DECODE_ERRORS as error:
+            read.problems.append(unreadable_entry(source, location, error))
+            continue
         raw = collapse_whitespace(match.group(0))
         read.references.append(Reference(id=key, raw=raw, parsed=parsed, input=source, structured=True))
-        location = f"line {line} ({key})"
         read.problems.extend(InputProblem(input=source, location=location, message=note) for note in notes)
     return read
+
+
+def count_bbl_items(text: str) -> int:
+    return sum(1 for _ in _ITEM_START.finditer(text))
 
 
 def read_bbl(text: str, source: str, limits: EntryLimits = DEFAULT_LIMITS) -> InputRead:
     """The references of a `.bbl` file, biblatex's `\\entry` records or a `thebibliography` list. The
     `limits` are checked by a scan first: an item over the length cap is skipped, and more items than
     the count cap raise `TooManyEntries`."""
-    check_count(source, sum(1 for _ in _ITEM_START.finditer(text)), limits, "bibliography items")
+    check_count(source, count_bbl_items(text), limits, "bibliography items")
     text, too_long = screen_blocks(text, _ITEM_START, limits.max_entry_chars, source)
     text = _COMMENT_LINE.sub("", text)
     read = _read_biblatex(text, source) if _ENTRY.search(text) else _read_bibitems(text, source)

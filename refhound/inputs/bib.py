@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from refhound.bibtex import LINE_OPEN, parse_bibtex, split_bibtex_names
-from refhound.inputs.base import InputRead, missing_title, year_of
+from refhound.inputs.base import DECODE_ERRORS, InputRead, missing_title, unreadable_entry, year_of
 from refhound.inputs.screen import DEFAULT_LIMITS, EntryLimits, check_count, screen_blocks
 from refhound.models import InputProblem, ParsedFields, Reference
 from refhound.normalize.identifiers import (
@@ -93,13 +93,17 @@ def map_fields(
     return parsed, [*notes, no_title] if no_title else notes
 
 
+def count_bibtex_entries(text: str) -> int:
+    """Every "@type{" but @string, @comment and @preamble, wherever it stands: what the cap counts."""
+    return sum(1 for m in _ANY_OPEN.finditer(text) if m.group(1).lower() not in _NO_ENTRY)
+
+
 def read_bibtex(text: str, source: str, limits: EntryLimits = DEFAULT_LIMITS) -> InputRead:
     """Every well-formed entry of a `.bib` file; one problem per malformed block, with its line. The
     `limits` are checked by a scan before parsing: an entry over the length cap is skipped, and more
     entries than the count cap raise `TooManyEntries`."""
     if limits.max_entries is not None:
-        count = sum(1 for m in _ANY_OPEN.finditer(text) if m.group(1).lower() not in _NO_ENTRY)
-        check_count(source, count, limits, "BibTeX entries")
+        check_count(source, count_bibtex_entries(text), limits, "BibTeX entries")
     text, too_long = screen_blocks(text, LINE_OPEN, limits.max_entry_chars, source)
     parse = parse_bibtex(text)
     read = InputRead(problems=too_long)
@@ -107,12 +111,16 @@ def read_bibtex(text: str, source: str, limits: EntryLimits = DEFAULT_LIMITS) ->
         location = f"line {failure.line}" if failure.line else None
         read.problems.append(InputProblem(input=source, location=location, message=failure.message))
     for entry in parse.entries:
-        authors, truncated = (
-            split_bibtex_names(entry.fields["author"]) if "author" in entry.fields else ([], False)
-        )
-        parsed, notes = map_fields(entry.entry_type, entry.fields, authors, truncated)
-        reference = Reference(id=entry.key, raw=entry.raw, parsed=parsed, input=source, structured=True)
-        read.references.append(reference)
         location = f"line {entry.line} ({entry.key})" if entry.line else entry.key
+        try:
+            authors, truncated = (
+                split_bibtex_names(entry.fields["author"]) if "author" in entry.fields else ([], False)
+            )
+            parsed, notes = map_fields(entry.entry_type, entry.fields, authors, truncated)
+            reference = Reference(id=entry.key, raw=entry.raw, parsed=parsed, input=source, structured=True)
+        except DECODE_ERRORS as error:
+            read.problems.append(unreadable_entry(source, location, error))
+            continue
+        read.references.append(reference)
         read.problems.extend(InputProblem(input=source, location=location, message=note) for note in notes)
     return read

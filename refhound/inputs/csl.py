@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from refhound.errors import InputError
-from refhound.inputs.base import InputRead, missing_title, year_of
+from refhound.inputs.base import (
+    DECODE_ERRORS,
+    InputRead,
+    decode_problem,
+    missing_title,
+    unreadable_entry,
+    year_of,
+)
+from refhound.inputs.jsonlist import item_spans
 from refhound.inputs.screen import DEFAULT_LIMITS, EntryLimits, check_count, too_long
 from refhound.models import InputProblem, ParsedFields, Reference
 from refhound.normalize.identifiers import arxiv_id_from_doi, find_arxiv_id, normalize_doi
@@ -93,6 +102,19 @@ def _item_fields(item: dict[str, Any]) -> ParsedFields:
     )
 
 
+@dataclass(frozen=True)
+class _Unreadable:
+    """An item its decoder could not read (nested too deeply): reported, the other items still read."""
+
+    error: BaseException
+
+
+def count_csl_items(text: str) -> int | None:
+    """How many items the file's list holds, by a scan (None when it is no list)."""
+    spans = item_spans(text)
+    return None if spans is None else len(spans)
+
+
 def _items(text: str, source: str) -> list[Any]:
     try:
         data = json.loads(text)
@@ -100,6 +122,8 @@ def _items(text: str, source: str) -> list[Any]:
         raise InputError(
             source, f"not valid JSON: {error.msg} at line {error.lineno} column {error.colno}"
         ) from error
+    except DECODE_ERRORS as error:
+        return _items_one_by_one(text, source, error)
     if isinstance(data, dict) and isinstance(data.get("items"), list):
         return list(data["items"])
     if isinstance(data, list):
@@ -107,6 +131,20 @@ def _items(text: str, source: str) -> list[Any]:
     if isinstance(data, dict) and ("title" in data or "type" in data):
         return [data]  # a single item
     raise InputError(source, 'not CSL-JSON: expected a list of items or {"items": [...]}')
+
+
+def _items_one_by_one(text: str, source: str, error: BaseException) -> list[Any]:
+    """The items of a list the decoder could not read whole, each decoded alone."""
+    spans = item_spans(text) if isinstance(error, RecursionError) else None
+    if spans is None:
+        raise InputError(source, f"not readable as JSON: {decode_problem(error)}") from error
+    items: list[Any] = []
+    for start, end in spans:
+        try:
+            items.append(json.loads(text[start:end]))
+        except DECODE_ERRORS as item_error:
+            items.append(_Unreadable(item_error))
+    return items
 
 
 def read_csl_json(text: str, source: str, limits: EntryLimits = DEFAULT_LIMITS) -> InputRead:
@@ -118,15 +156,22 @@ def read_csl_json(text: str, source: str, limits: EntryLimits = DEFAULT_LIMITS) 
     read = InputRead()
     for position, item in enumerate(items, 1):
         location = f"item {position}"
+        if isinstance(item, _Unreadable):
+            read.problems.append(unreadable_entry(source, location, item.error))
+            continue
         if not isinstance(item, dict):
             message = f"not a CSL item (a JSON object) but {type(item).__name__}, skipped"
             read.problems.append(InputProblem(input=source, location=location, message=message))
             continue
-        raw = json.dumps(item, ensure_ascii=False)
-        if limits.max_entry_chars is not None and len(raw) > limits.max_entry_chars:
-            read.problems.append(too_long(source, location, len(raw), limits.max_entry_chars))
+        try:  # an item nested near the decoder's depth can be too deep to write back
+            raw = json.dumps(item, ensure_ascii=False)
+            if limits.max_entry_chars is not None and len(raw) > limits.max_entry_chars:
+                read.problems.append(too_long(source, location, len(raw), limits.max_entry_chars))
+                continue
+            parsed = _item_fields(item)
+        except DECODE_ERRORS as error:
+            read.problems.append(unreadable_entry(source, location, error))
             continue
-        parsed = _item_fields(item)
         key = _text(item.get("id")) or str(position)
         read.references.append(Reference(id=key, raw=raw, parsed=parsed, input=source, structured=True))
         no_title = missing_title(parsed, "item")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from refhound.inputs.base import InputRead
+from refhound.inputs.base import DECODE_ERRORS, InputRead, unreadable_entry
 from refhound.inputs.screen import DEFAULT_LIMITS, EntryLimits, check_count, too_long
 from refhound.models import InputProblem, Reference
 from refhound.refstring import mend_broken_word, parse_reference_string
@@ -152,6 +152,11 @@ def _next_filled(lines: list[str], index: int) -> int:
     return next((i for i in range(index + 1, len(lines)) if lines[i].strip()), len(lines))
 
 
+def count_references(text: str, markdown: bool = False, max_chars: int | None = None) -> int:
+    """How many references the list is cut into (what the cap counts), none of them parsed."""
+    return len(_chunks(text, markdown, max_chars))
+
+
 def read_plain_text(
     text: str, source: str, markdown: bool = False, limits: EntryLimits = DEFAULT_LIMITS
 ) -> InputRead:
@@ -172,6 +177,10 @@ def read_plain_text(
             read.problems.append(InputProblem(input=source, location=location, message=message))
             continue
         position = str(len(read.references) + 1)
-        parsed = parse_reference_string(reference)
+        try:
+            parsed = parse_reference_string(reference)
+        except DECODE_ERRORS as error:
+            read.problems.append(unreadable_entry(source, location, error))
+            continue
         read.references.append(Reference(id=position, raw=reference, parsed=parsed, input=source))
     return read

@@ -37,7 +37,12 @@ from refhound.server.guards import (
 from refhound.server.jobs import FailureKind, Job, JobState, JobStore, QueueFull, Work
 from refhound.server.marks import printed_marks
 from refhound.server.quotes import EVALUATE, LABEL, QuotesRequest, QuotesRuntime
-from refhound.server.requests import NOT_BLANK, read_check_request, read_quotes_request
+from refhound.server.requests import (
+    NOT_BLANK,
+    read_check_request,
+    read_quotes_request,
+    refuse_over_count,
+)
 from refhound.server.runtime import CheckRuntime
 
 _STATIC = resources.files("refhound.server") / "static"
@@ -293,6 +298,7 @@ def _routes(app: FastAPI, state: ServerState) -> None:
 async def _submit_check(request: Request, state: ServerState) -> Job:
     parsed: CheckRequest = await read_check_request(request, state.limits, state.upload_parent)
     runtime = state.runtime
+    await refuse_over_count(parsed, runtime.settings, state.limits)
 
     def work(job: Job, jobs: JobStore) -> CheckOutcome:
         report = run_check(job, jobs, runtime, parsed)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pydantic_core import PydanticSerializationError
 
 from refhound.errors import InputError
+from refhound.inputs import count_entries
 from refhound.inputs.screen import EntryLimits, TooManyEntries
 from refhound.likelihood import Policy
 from refhound.models import (
@@ -63,13 +64,14 @@ class CheckRequest:
 
 def run_check(job: Job, jobs: JobStore, runtime: CheckRuntime, request: CheckRequest) -> Report:
     """The job's work: its report; `JobFailed` when nothing can be checked or the time limit is passed."""
+    jobs.set_doing(job, "reading the inputs")  # the time limit covers reading them, too
     try:
         references, problems = read_references(request, runtime.settings, jobs.limits)
     finally:
         request.release()
-    if jobs.expired(job):  # the time limit covers reading the inputs, too
-        limit = f"reading the inputs ran past the server's time limit of {job.timeout_s:g} s"
-        raise JobFailed(limit, FailureKind.TIMEOUT)
+    if jobs.expired(job):
+        raise JobFailed(job.overdue_reason, FailureKind.TIMEOUT)
+    jobs.set_doing(job, "the check")
     jobs.set_total(job, len(references))
     try:
         results = runtime.check(
@@ -81,8 +83,7 @@ def run_check(job: Job, jobs: JobStore, runtime: CheckRuntime, request: CheckReq
             expired=lambda: jobs.expired(job),
         )
     except JobExpired:
-        limit = f"the check ran past the server's time limit of {job.timeout_s:g} s"
-        raise JobFailed(limit, FailureKind.TIMEOUT) from None
+        raise JobFailed(job.overdue_reason, FailureKind.TIMEOUT) from None
     found = with_policy(results, request.options, runtime.settings)
     policy = Policy.from_settings(runtime.settings.likelihood)
     return Report(
@@ -106,9 +107,7 @@ def read_references(
             found, found_problems = _read_upload(upload, settings, entries, limits.max_pdf_pages)
         except TooManyEntries as error:  # counted before parsing: the whole job is over the limit
             raise JobFailed(
-                f"{upload.name}: {error.count:,} {error.what}; this server checks at most "
-                f"{limits.max_references} references per job"
-                + (f" ({len(references)} already read from the inputs before it)" if references else "")
+                _too_many(upload.name, error.count, error.what, limits.max_references, len(references))
             ) from None
         except InputError as error:
             problems.append(InputProblem(input=upload.name, message=_shown(error.problem, upload)))
@@ -125,13 +124,39 @@ def read_references(
     references, unreadable = _text_only(references)
     problems += unreadable
     if not references:
-        reasons = "; ".join(f"{p.input}: {p.message}" for p in problems) or "no references found"
+        reasons = "; ".join(
+            f"{p.input} ({p.location}): {p.message}" if p.location else f"{p.input}: {p.message}"
+            for p in problems
+        )
+        reasons = reasons or "no references found"
         raise JobFailed(reasons)
     if len(references) > limits.max_references:
         raise JobFailed(
             f"{len(references)} references; this server checks at most {limits.max_references} per job"
         )
     return references, problems
+
+
+def over_count(request: CheckRequest, settings: Settings, limits: ServerLimits) -> str | None:
+    """Why the request's uploads hold more references than a job may check, counted by a scan of each
+    (as its reader counts before parsing; a PDF's are counted once it is read); None when they do not.
+    References sent as JSON are counted as the body is parsed."""
+    counted = 0
+    for upload in request.uploads:
+        found = count_entries(upload.path, settings.check.max_input_bytes, limits.max_entry_chars)
+        if found is None:
+            continue
+        count, what = found
+        if counted + count > limits.max_references:
+            return _too_many(upload.name, count, what, limits.max_references, counted)
+        counted += count
+    return None
+
+
+def _too_many(name: str, count: int, what: str, limit: int, before: int) -> str:
+    return f"{name}: {count:,} {what}; this server checks at most {limit} references per job" + (
+        f" ({before} already in the inputs before it)" if before else ""
+    )
 
 
 def _text_only(references: list[Reference]) -> tuple[list[Reference], list[InputProblem]]:

@@ -26,8 +26,11 @@ class BodyTooLarge(Exception):
         self.max_bytes = max_bytes
 
 
-def too_large_message(max_bytes: int) -> str:
-    return f"the upload is larger than this server accepts ({max_bytes / 1024 / 1024:g} MB at most)"
+def too_large_message(max_bytes: int, size: int | None = None) -> str:
+    """Why a body is refused; with its size when the Content-Length gave it (a streamed one is stopped
+    at the cap, its size unknown)."""
+    what = "the upload is" + (f" {size / 1024 / 1024:.1f} MB," if size is not None else "")
+    return f"{what} larger than this server accepts ({max_bytes / 1024 / 1024:g} MB at most)"
 
 
 class BodyLimit:
@@ -42,9 +45,12 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         declared = dict(scope["headers"]).get(b"content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
-            message = too_large_message(self.max_bytes) if declared.isdigit() else "bad Content-Length"
-            await JSONResponse({"error": message}, 413 if declared.isdigit() else 400)(scope, receive, send)
+        if declared is not None and not declared.isdigit():
+            await JSONResponse({"error": "bad Content-Length"}, 400)(scope, receive, send)
+            return
+        if declared is not None and int(declared) > self.max_bytes:
+            message = too_large_message(self.max_bytes, int(declared))
+            await JSONResponse({"error": message}, 413)(scope, receive, send)
             return
         received = 0
 

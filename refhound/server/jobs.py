@@ -67,6 +67,7 @@ class Job:
     outcome: Any = None  # what the work returned (a Report, a QuoteReport)
     error: str | None = None
     failure: FailureKind | None = None
+    doing: str = "the check"  # what it is busy with, named when it runs past its time limit
     # Whether its work has returned: an overdue job is failed at once, but holds its worker (and counts
     # against admission) until its thread stops.
     settled: bool = False
@@ -77,11 +78,17 @@ class Job:
         return self.state is JobState.DONE
 
     def overdue(self, now: float | None = None) -> bool:
-        return (
-            self.state is JobState.RUNNING
-            and self.started is not None
-            and (now or time.time()) - self.started > self.timeout_s
-        )
+        return self.state is JobState.RUNNING and self.left(now) < 0
+
+    def left(self, now: float | None = None) -> float:
+        """Seconds until its time limit (the whole limit while it is queued)."""
+        if self.started is None:
+            return self.timeout_s
+        return self.started + self.timeout_s - (now or time.time())
+
+    @property
+    def overdue_reason(self) -> str:
+        return f"{self.doing} ran past the server's time limit of {self.timeout_s:g} s"
 
 
 Work = Callable[[Job, "JobStore"], Any]
@@ -144,6 +151,10 @@ class JobStore:
 
     # --- what the work reports as it goes ---------------------------------------------------------------
 
+    def set_doing(self, job: Job, doing: str) -> None:
+        with self._lock:
+            job.doing = doing
+
     def set_total(self, job: Job, total: int) -> None:
         with self._lock:
             job.total = total
@@ -188,8 +199,10 @@ class JobStore:
                 if job.state in (JobState.DONE, JobState.FAILED):
                     return
                 job._waiters.append((loop, future))
+                # Wake at the time limit (at least each second), so an overdue job is answered at once.
+                wake = min(1.0, max(job.left(), 0.0) + 0.01)
             try:
-                await asyncio.wait_for(asyncio.shield(future), timeout=1.0)  # wake to check the time limit
+                await asyncio.wait_for(asyncio.shield(future), timeout=wake)
             except TimeoutError:
                 pass
             finally:  # also when the request is cancelled (its client went away)
@@ -219,8 +232,7 @@ class JobStore:
 
     def _fail_if_overdue(self, job: Job, now: float) -> None:
         if job.overdue(now):
-            limit = f"the check ran past the server's time limit of {job.timeout_s:g} s"
-            self._fail(job, limit, FailureKind.TIMEOUT)
+            self._fail(job, job.overdue_reason, FailureKind.TIMEOUT)
 
     def _fail(self, job: Job, reason: str, kind: FailureKind) -> None:
         job.state, job.finished = JobState.FAILED, time.time()

@@ -18,10 +18,11 @@ from starlette.formparsers import MultiPartException, MultiPartParser
 from starlette.requests import Request
 
 from refhound.models import FlagPolicy, UnverifiedPolicy
-from refhound.server.checks import CheckOptions, CheckRequest
+from refhound.server.checks import CheckOptions, CheckRequest, over_count
 from refhound.server.config import MB, ServerLimits
 from refhound.server.quotes import QuotesRequest, evaluators_field, source_label
 from refhound.server.uploads import SavedUpload, UploadDir
+from refhound.settings import Settings
 
 MAX_REFERENCE_CHARS = 5000  # one reference string sent as JSON
 # A JSON body is held and parsed in memory: 2000 references of 5000 characters fit in 16 MB (unless written
@@ -29,6 +30,10 @@ MAX_REFERENCE_CHARS = 5000  # one reference string sent as JSON
 MAX_JSON_BYTES = 16 * MB
 _JSON_READERS = 2
 _readers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary()
+)
+# Counting an upload's entries reads it whole as text: one upload at a time.
+_counters: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
     weakref.WeakKeyDictionary()
 )
 M = TypeVar("M", bound=BaseModel)
@@ -86,6 +91,18 @@ async def read_check_request(request: Request, limits: ServerLimits, parent: Any
     finally:
         await form.close()
     return CheckRequest(options=options, uploads=uploads, directory=directory)
+
+
+async def refuse_over_count(request: CheckRequest, settings: Settings, limits: ServerLimits) -> None:
+    """A 422 for uploads holding more references than a job may check, before the job is admitted: the
+    same answer as for too many references sent as JSON, on /check and /jobs alike."""
+    if not request.uploads:
+        return
+    async with _counters.setdefault(asyncio.get_running_loop(), asyncio.Semaphore(1)):
+        problem = await run_in_threadpool(over_count, request, settings, limits)
+    if problem is not None:
+        request.release()
+        raise bad_request(problem, 422)
 
 
 async def read_quotes_request(request: Request, limits: ServerLimits, parent: Any) -> QuotesRequest:

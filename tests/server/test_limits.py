@@ -13,6 +13,7 @@ import httpx
 import pymupdf
 import pytest
 
+from refhound.server import checks
 from refhound.server.config import ServerLimits
 from tests.server.conftest import BIB, Server, make_server
 from tests.server.live import LiveServer
@@ -116,7 +117,7 @@ def test_an_upload_over_the_cap_is_413(small: Server) -> None:
     big = b"%" + b"x" * (600 * 1024)
     response = small.call("POST", "/api/v1/check", files={"file": ("refs.bib", big)})
     assert response.status_code == 413
-    assert error_of(response) == "the upload is larger than this server accepts (0.5 MB at most)"
+    assert error_of(response) == "the upload is 0.6 MB, larger than this server accepts (0.5 MB at most)"
 
     async def chunks() -> Any:  # no Content-Length: the cap stops the stream as it passes
         boundary = b'--b\r\nContent-Disposition: form-data; name="file"; filename="a.bib"\r\n\r\n'
@@ -293,3 +294,31 @@ def test_shutting_down_removes_the_uploads_of_queued_jobs(small_index: Path, tmp
         finally:
             release.set()
         assert server.uploads_left() == []
+
+
+def test_the_time_limit_covers_reading_the_inputs(
+    small_index: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A job whose inputs take longer to read than its limit is answered at the limit, failed with the
+    reading named, and keeps that reason once its reading returns."""
+    real_read = checks.read_references
+    reading = threading.Event()
+
+    def slow_read(*args: Any) -> Any:
+        reading.set()
+        time.sleep(2.5)
+        return real_read(*args)
+
+    monkeypatch.setattr(checks, "read_references", slow_read)
+    reason = "reading the inputs ran past the server's time limit of 0.5 s"
+    for server in make_server(small_index, tmp_path, ServerLimits(job_timeout_s=0.5)):
+        started = time.monotonic()
+        response = server.call("POST", "/api/v1/check", files={"file": ("refs.bib", BIB.encode())})
+        assert (response.status_code, error_of(response)) == (504, reason)
+        assert time.monotonic() - started < 1.5  # at the limit, not when the reading ends
+        job_id = server.call("POST", "/api/v1/jobs", files={"file": ("refs.bib", BIB.encode())}).json()["id"]
+        assert reading.wait(10)
+        view = wait_for(server, job_id)
+        assert (view["status"], view["error"]) == ("failed", reason)
+        time.sleep(2.6)  # its reading has returned: the reason stays
+        assert wait_for(server, job_id)["error"] == reason
