@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -12,11 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from refhound.errors import RunNotFound
+from refhound.errors import RunMismatch, RunNotFound
 from refhound.index.store import IndexStore
 from refhound.settings import Settings
+from refhound.sop.definition import Sop
 from refhound.sop.runner import SopRunner
 from tests.conftest import ROOT
+from tests.sop.fakes import FakeAgent, reference
 from tests.sop.interrupted_run import N
 
 
@@ -80,3 +83,41 @@ def test_an_unknown_run_id_is_a_clear_error(store: IndexStore, tmp_path: Path) -
     settings.sop.runs_path = tmp_path / "runs.sqlite"
     with pytest.raises(RunNotFound, match="no run 'nope'"):
         SopRunner(settings, store).resume("nope")
+
+
+def _offline_run(store: IndexStore, runs: Path) -> Settings:
+    """Settings of an offline run, which is checked and kept in `runs` as `run-3`."""
+    settings = Settings()
+    settings.sop.runs_path = runs
+    settings.memory.enabled = False
+    settings.check.offline = True
+    sop = Sop(name="quick", stages=("index", "judge"))
+    with SopRunner(settings, store, sop=sop, agents={"index": FakeAgent("index")}) as runner:
+        runner.run([reference(i) for i in range(3)], inputs=["refs.bib"], run_id="run-3")
+    return settings
+
+
+def test_a_run_is_not_resumed_with_other_settings(store: IndexStore, tmp_path: Path) -> None:
+    """Resumed online, an offline run would send its references to the services: refused, naming why."""
+    settings = _offline_run(store, tmp_path / "runs.sqlite")
+    online = settings.model_copy(deep=True)
+    online.check.offline = False
+    with SopRunner(online, store) as runner, pytest.raises(RunMismatch) as refused:
+        runner.resume("run-3")
+    assert str(refused.value) == (
+        "run 'run-3' started with other settings (check.offline: True -> False): resume it with its own"
+    )
+
+
+def test_a_run_is_not_resumed_against_another_index(
+    store: IndexStore, small_index: Path, tmp_path: Path
+) -> None:
+    settings = _offline_run(store, tmp_path / "runs.sqlite")
+    other = tmp_path / "other.sqlite"
+    shutil.copyfile(small_index, other)
+    copy = IndexStore.open(other)
+    with copy, SopRunner(settings, copy) as runner, pytest.raises(RunMismatch) as refused:
+        runner.resume("run-3")
+    assert (
+        str(refused.value) == f"run 'run-3' checks the index {small_index.resolve()}, not {other.resolve()}"
+    )
