@@ -25,7 +25,7 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from refhound.errors import InputError, Unreachable
-from refhound.inputs.archives import READ_ERRORS, ArchiveLimits, read_archive
+from refhound.inputs.archives import READ_ERRORS, ArchiveLimits, Member, _Budget, _Counted, read_archive
 from refhound.normalize.identifiers import normalize_arxiv_id
 from refhound.settings import Settings
 
@@ -144,15 +144,19 @@ def _is_tar(body: bytes) -> bool:
 
 
 def _single_tex(text: str, body: bytes, work: Path, limits: ArchiveLimits) -> Path:
-    cap = min(limits.max_member_bytes, int(max(len(body), 1024 * 1024) * limits.max_ratio))
+    """A gzipped `.tex` as `work/main.tex`, its bytes counted by the archive reader's own budget (the total
+    and ratio caps) and member cap, as a tarball's are."""
+    packed = work.parent / "source.gz"
+    packed.write_bytes(body)
     try:
-        data = gzip.GzipFile(fileobj=io.BytesIO(body)).read(cap + 1)
-    except READ_ERRORS as error:
-        raise InputError(text, f"damaged gzip file: {error}") from None
-    if len(data) > cap:
-        raise InputError(text, f"expands past the {cap}-byte limit (a decompression bomb?)")
-    main = work / "main.tex"
-    main.write_bytes(data)
+        with packed.open("rb") as raw:
+            stream = _Counted(gzip.GzipFile(fileobj=raw, mode="rb"), _Budget(packed, limits))
+            copied, _ = Member("main.tex", 0, None, stream, limits.max_member_bytes).copy_to(work.parent)
+    except InputError as error:
+        raise InputError(text, error.problem) from None
+    except (*READ_ERRORS, ValueError) as error:
+        raise InputError(text, f"damaged or oversized gzip file: {error}") from None
+    shutil.move(copied, work / "main.tex")
     return work
 
 

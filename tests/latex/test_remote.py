@@ -48,6 +48,13 @@ ANSWERS: dict[str, tuple[int, str, bytes]] = {
     "/e-print/2101.00001": (200, "application/gzip", gzip.compress(b"\\documentclass{article}\\cite{x}")),
     "/e-print/2101.00002": (200, "application/pdf", PDF),
     "/e-print/2101.00003": (200, "application/gzip", _tarball({"../evil.tex": "x", "/etc/x.tex": "y"})),
+    # Past a 64 KiB archive.max_total_bytes (set by the test), though each file is under the member cap.
+    "/e-print/2101.00004": (
+        200,
+        "application/gzip",
+        _tarball({"main.tex": TEX, "big.tex": "%" * 40_000 + "\n", "bigger.tex": "%" * 40_000 + "\n"}),
+    ),
+    "/e-print/2101.00005": (200, "application/gzip", gzip.compress(b"%" * 100_000)),
     "/landing": (
         200,
         "text/html",
@@ -126,6 +133,19 @@ def test_a_landing_page_leads_to_its_pdf(arxiv: str) -> None:
 def test_unsafe_member_names_are_not_extracted(arxiv: str) -> None:
     with pytest.raises(InputError, match=r"holds no \.tex file"):
         fetch_if_remote(Path("arXiv:2101.00003"), settings_for(arxiv))
+
+
+def test_an_archive_past_the_total_cap_is_refused_whole(arxiv: str) -> None:
+    settings = settings_for(arxiv)
+    settings.archive.max_total_bytes = 64 * 1024
+    with pytest.raises(InputError, match=r"expands past 65536 bytes \(archive\.max_total_bytes\): refused"):
+        fetch_if_remote(Path("arXiv:2101.00004"), settings)
+    # A single gzipped .tex is counted by the same reader's budget.
+    with pytest.raises(InputError, match=r"expands past 65536 bytes \(archive\.max_total_bytes\): refused"):
+        fetch_if_remote(Path("arXiv:2101.00005"), settings)
+    settings.archive.max_total_bytes = 4 * 1024**3  # the default: both read
+    assert (fetch_if_remote(Path("arXiv:2101.00004"), settings) / "big.tex").is_file()
+    assert (fetch_if_remote(Path("arXiv:2101.00005"), settings) / "main.tex").stat().st_size == 100_000
 
 
 def test_no_such_paper_and_the_address_guard(arxiv: str) -> None:
