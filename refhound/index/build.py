@@ -25,6 +25,7 @@ from refhound.errors import IngestError
 from refhound.index.download import Downloaded, Patience, Progress, download, fetch_beside, is_url
 from refhound.index.ingest import INGESTERS
 from refhound.index.store import IndexStore, IngestResult
+from refhound.settings import Settings
 
 # Sources whose dump is a full, official dump: an update re-reads it whole and withdraws what it dropped.
 FULL_DUMPS = frozenset({"dblp", "acl"})
@@ -104,9 +105,12 @@ def building(path: Path) -> Iterator[IndexStore]:
         raise
 
 
-def fetch(job: Job, folder: Path, hooks: Hooks, patience: Patience, etag: str | None = None) -> Fetched:
-    """The job's dump as a local file: a path as given, a URL downloaded (with its companions).
-    With `etag` (an update), `NotModified` when the URL still serves that dump."""
+def fetch(
+    job: Job, folder: Path, hooks: Hooks, patience: Patience, settings: Settings, etag: str | None = None
+) -> Fetched:
+    """The job's dump as a local file: a path as given, a URL downloaded (with its companions) through the
+    address guard `settings` configure. With `etag` (an update), `NotModified` when the URL still serves
+    that dump."""
     if job.given is None:
         return Fetched(None)
     if not is_url(job.given):
@@ -117,6 +121,7 @@ def fetch(job: Job, folder: Path, hooks: Hooks, patience: Patience, etag: str | 
         got = download(
             url,
             folder,
+            settings,
             progress=hooks.downloading(url),
             checksum_url=url + suffix if suffix else None,
             patience=patience,
@@ -125,7 +130,7 @@ def fetch(job: Job, folder: Path, hooks: Hooks, patience: Patience, etag: str | 
     finally:
         hooks.downloaded(url)
     for name in COMPANIONS.get(job.source, ()):
-        fetch_beside(url, name, folder)
+        fetch_beside(url, name, folder, settings)
     return Fetched(got.path, _download_state(got), _version_of(got))
 
 
@@ -187,14 +192,17 @@ def build_index(
     folder: Path | None = None,
     hooks: Hooks | None = None,
     patience: Patience | None = None,
+    settings: Settings | None = None,
 ) -> list[IngestResult]:
-    """Ingest every job into a copy of the index at `path`, optimize, and swap it in (see the module)."""
+    """Ingest every job into a copy of the index at `path`, optimize, and swap it in (see the module).
+    `settings` (default: the user's) give the downloads' address guard its exceptions (`net.allow`)."""
     hooks = hooks or Hooks()
     folder = folder or default_download_dir()
+    settings = settings or Settings()
     results = []
     with building(path) as store:
         for job in jobs:
-            fetched = fetch(job, folder, hooks, patience or Patience())
+            fetched = fetch(job, folder, hooks, patience or Patience(), settings)
             results.append(ingest_job(store, job, fetched, hooks, version))
         store.optimize()
     return results

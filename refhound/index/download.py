@@ -9,10 +9,15 @@ end), its publisher's checksum matched (`checksum_url`, e.g. dblp's `dblp.xml.gz
 or a truncated gzip deletes the download (resuming it would keep the bad bytes); a failed transfer keeps
 `NAME.part`, so running again resumes it. Anything that is no dump — an HTML page, a 404 — is one clear
 error naming what came instead.
+
+Every request goes through refhound's one client (`refhound.net.http.make_client`) and its address guard, as
+any other fetch does: a dump URL on a loopback, private or link-local address is refused unless the setting
+`net.allow` names it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import gzip
 import hashlib
 import time
@@ -25,7 +30,9 @@ from urllib.parse import unquote, urljoin, urlsplit
 import httpx
 
 from refhound.errors import IngestError
-from refhound.net.http import transport_problem
+from refhound.net.guard import AddressRefused
+from refhound.net.http import make_client, transport_problem
+from refhound.settings import Settings
 
 _RETRY_STATUS = frozenset({408, 429, 500, 502, 503, 504})
 _CHUNK = 1 << 20
@@ -82,24 +89,37 @@ def file_name(url: str) -> str:
 def download(
     url: str,
     folder: Path,
+    settings: Settings,
     *,
     progress: Progress | None = None,
     checksum_url: str | None = None,
     patience: Patience | None = None,
-    client: httpx.Client | None = None,
     unless_etag: str | None = None,
 ) -> Downloaded:
     """The whole dump at `url`, in `folder`; see the module for what "whole" means. With `unless_etag`,
-    `NotModified` when the server says the dump still has that ETag (nothing is downloaded)."""
+    `NotModified` when the server says the dump still has that ETag (nothing is downloaded). `settings`
+    give the address guard its exceptions (`net.allow`)."""
+    return asyncio.run(
+        _download(url, folder, settings, progress, checksum_url, patience or Patience(), unless_etag)
+    )
+
+
+async def _download(
+    url: str,
+    folder: Path,
+    settings: Settings,
+    progress: Progress | None,
+    checksum_url: str | None,
+    patience: Patience,
+    unless_etag: str | None,
+) -> Downloaded:
     folder.mkdir(parents=True, exist_ok=True)
     final = folder / file_name(url)
     part = final.with_name(final.name + ".part")
-    patience = patience or Patience()
-    own = client is None
-    http = client or httpx.Client(follow_redirects=True, timeout=patience.timeout_s)
-    try:
-        expected_md5 = _published_md5(http, checksum_url, patience) if checksum_url else None
-        resumed, etag, modified = _transfer(http, url, part, progress, patience, unless_etag)
+    async with make_client(settings) as http:
+        http.timeout = httpx.Timeout(patience.timeout_s)
+        expected_md5 = await _published_md5(http, checksum_url, patience) if checksum_url else None
+        resumed, etag, modified = await _transfer(http, url, part, progress, patience, unless_etag)
         size = part.stat().st_size
         if final.name.endswith(".gz"):
             _check_gzip(part, url)
@@ -112,19 +132,16 @@ def download(
                 "(the download was deleted; run again to fetch it anew)",
             )
         part.replace(final)
-    finally:
-        if own:
-            http.close()
     return Downloaded(final, url, size, etag, modified, md5, resumed, expected_md5 is not None)
 
 
-def fetch_beside(url: str, name: str, folder: Path, client: httpx.Client | None = None) -> Path:
+def fetch_beside(url: str, name: str, folder: Path, settings: Settings) -> Path:
     """A small companion file published beside a dump (dblp's `dblp.dtd`), into `folder`."""
-    return download(urljoin(url, name), folder, client=client).path
+    return download(urljoin(url, name), folder, settings).path
 
 
-def _transfer(
-    http: httpx.Client,
+async def _transfer(
+    http: httpx.AsyncClient,
     url: str,
     part: Path,
     progress: Progress | None,
@@ -136,9 +153,9 @@ def _transfer(
     problem = ""
     for attempt in range(patience.retries + 1):
         if attempt:
-            time.sleep(min(patience.backoff_s * 2 ** (attempt - 1), patience.max_wait_s))
+            await asyncio.sleep(min(patience.backoff_s * 2 ** (attempt - 1), patience.max_wait_s))
         try:
-            etag, modified = _attempt(http, url, part, progress, unless_etag)
+            etag, modified = await _attempt(http, url, part, progress, unless_etag)
             return resumed, etag, modified
         except _Transient as error:
             problem = str(error)
@@ -155,8 +172,8 @@ def part_size(part: Path) -> int:
     return part.stat().st_size if part.exists() else 0
 
 
-def _attempt(
-    http: httpx.Client, url: str, part: Path, progress: Progress | None, unless_etag: str | None = None
+async def _attempt(
+    http: httpx.AsyncClient, url: str, part: Path, progress: Progress | None, unless_etag: str | None = None
 ) -> tuple[str | None, str | None]:
     """One request: the rest of the body appended to `part`; (ETag, Last-Modified). `_Transient` to retry."""
     have = part_size(part)
@@ -164,7 +181,7 @@ def _attempt(
     if unless_etag and not have:
         headers["If-None-Match"] = unless_etag
     try:
-        with http.stream("GET", url, headers=headers) as response:
+        async with http.stream("GET", url, headers=headers) as response:
             status = response.status_code
             if status == 304:
                 raise NotModified(url)
@@ -175,14 +192,14 @@ def _attempt(
             if status in _RETRY_STATUS:
                 raise _Transient(f"HTTP {status}")
             if status not in (200, 206):
-                raise DownloadError(url, f"HTTP {status}: {_snippet(response.read())}")
+                raise DownloadError(url, f"HTTP {status}: {_snippet(await response.aread())}")
             total, offset = _extent(response, have)
-            _refuse_html(url, response)
+            await _refuse_html(url, response)
             done = offset
             started = time.monotonic()
             try:
                 with part.open("ab" if offset else "wb") as out:
-                    for chunk in response.iter_bytes():
+                    async for chunk in response.aiter_bytes():
                         if done == 0 and chunk[:64].lstrip().lower().startswith(_HTML_STARTS):
                             raise DownloadError(url, f"answered an HTML page, not a dump: {_snippet(chunk)}")
                         out.write(chunk)
@@ -201,6 +218,8 @@ def _attempt(
                 part.unlink()
                 raise _Transient(f"the body ran past its declared {total:,} bytes")
             return response.headers.get("ETag"), response.headers.get("Last-Modified")
+    except AddressRefused as error:  # asking again gives the same answer
+        raise DownloadError(url, str(error)) from None
     except (httpx.TransportError, httpx.TimeoutException) as error:
         raise _Transient(transport_problem(url, error)) from None
 
@@ -218,11 +237,11 @@ def _extent(response: httpx.Response, have: int) -> tuple[int | None, int]:
     return (int(length) if length.isdecimal() else None), 0
 
 
-def _refuse_html(url: str, response: httpx.Response) -> None:
+async def _refuse_html(url: str, response: httpx.Response) -> None:
     kind = response.headers.get("Content-Type", "").split(";")[0].strip().lower()
     if kind in ("text/html", "application/xhtml+xml") and not url.lower().endswith((".html", ".htm")):
         raise DownloadError(
-            url, f"answered an HTML page ({kind}), not a dump: {_snippet(response.read()[:200])}"
+            url, f"answered an HTML page ({kind}), not a dump: {_snippet((await response.aread())[:200])}"
         )
 
 
@@ -247,15 +266,17 @@ def _md5_of(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _published_md5(http: httpx.Client, url: str, patience: Patience) -> str | None:
+async def _published_md5(http: httpx.AsyncClient, url: str, patience: Patience) -> str | None:
     """The hex digest of an `md5sum`-style file (`HASH  NAME` or the bare hash); None when the publisher
     has none there (a 404: dblp publishes one for `dblp.xml.gz`, not for every file beside it)."""
     problem = "it kept answering with a server error"
     for attempt in range(patience.retries + 1):
         if attempt:
-            time.sleep(min(patience.backoff_s * 2 ** (attempt - 1), patience.max_wait_s))
+            await asyncio.sleep(min(patience.backoff_s * 2 ** (attempt - 1), patience.max_wait_s))
         try:
-            response = http.get(url)
+            response = await http.get(url)
+        except AddressRefused as error:
+            raise DownloadError(url, str(error)) from None
         except (httpx.TransportError, httpx.TimeoutException) as error:
             problem = transport_problem(url, error)
             continue

@@ -39,6 +39,7 @@ from refhound.index.build import (
 from refhound.index.download import NotModified, Patience, is_url
 from refhound.index.oai import ARXIV_OAI, OaiHarvest
 from refhound.index.store import IndexStore
+from refhound.settings import Settings
 
 
 @dataclass
@@ -50,6 +51,7 @@ class UpdateOptions:
     today: str = field(default_factory=lambda: dt.date.today().isoformat())
     # API harvests to add: source name → their configuration (see api_harvest.ApiOrigin)
     add_api: list[dict[str, Any]] = field(default_factory=list)
+    settings: Settings | None = None  # the dump downloads' address guard (`net.allow`); default: the user's
 
 
 @dataclass
@@ -114,7 +116,8 @@ def _update_dump(
     given = str(job.given)
     if is_url(given):
         try:
-            fetched = fetch(job, folder, hooks, options.patience, etag=state.get("etag"))
+            settings = options.settings or Settings()
+            fetched = fetch(job, folder, hooks, options.patience, settings, etag=state.get("etag"))
         except NotModified:
             report.lines.append(f"{job.source} {given}: unchanged (same ETag), version {origin['version']}")
             return

@@ -17,7 +17,8 @@ from refhound.index.store import IndexStore
 from tests.conftest import shared_path
 from tests.index.dump_server import DumpServer, cut, html_page
 
-ENV = {"COLUMNS": "250"}
+# The dump servers listen on loopback, which the downloads' address guard refuses unless allowed.
+ENV = {"COLUMNS": "250", "REFHOUND_NET__ALLOW": '["127.0.0.1"]'}
 
 
 def dblp_files() -> dict[str, bytes]:

@@ -24,7 +24,8 @@ from tests.index.dump_server import DumpServer, cut, html_page
 from tests.index.oai_server import OaiServer, load_snapshot
 from tests.sources.recorded import RECORDINGS, load
 
-ENV = {"COLUMNS": "250"}
+# The dump servers listen on loopback, which the downloads' address guard refuses unless allowed.
+ENV = {"COLUMNS": "250", "REFHOUND_NET__ALLOW": '["127.0.0.1"]'}
 _ELEMENT = re.compile(r'(?s)<(\w+) mdate="([^"]+)" key="([^"]+)"[^>]*>.*?</\1>')
 
 

@@ -28,6 +28,7 @@ from pathlib import Path
 from refhound.index.build import Hooks, Job, build_index
 from refhound.index.download import Patience
 from refhound.index.update import UpdateOptions, update_index
+from refhound.settings import Settings
 from tests.index.api_server import WorksServer, real_works
 from tests.index.dump_server import DumpServer
 from tests.index.oai_server import OaiServer, load_snapshot
@@ -73,7 +74,8 @@ def main() -> None:
         )
         publish(dblp, old_dblp)
         jobs = [Job("dblp", f"{dblp.url}/xml/dblp.xml.gz"), Job("arxiv", str(old_arxiv))]
-        build_index(db, jobs, folder=scratch / "dl", hooks=Hooks(), patience=patience)
+        loopback = Settings(net={"allow": ["127.0.0.1"]})  # the servers above, past the downloads' guard
+        build_index(db, jobs, folder=scratch / "dl", hooks=Hooks(), patience=patience, settings=loopback)
         os.environ["REFHOUND_SOURCES__CROSSREF__BASE_URL"] = api.url
         added = [{"source": "crossref", "filter": f"issn:{issn}", "since": crossref_cut}]
         publish(dblp, text)  # a month later: the whole sample
@@ -83,7 +85,12 @@ def main() -> None:
                 connection.execute("SELECT source, count(*) FROM records GROUP BY source").fetchall()
             )
         options = UpdateOptions(
-            folder=scratch / "dl", patience=patience, arxiv_oai=oai.url, oai_delay_s=0, add_api=added
+            folder=scratch / "dl",
+            patience=patience,
+            arxiv_oai=oai.url,
+            oai_delay_s=0,
+            add_api=added,
+            settings=loopback,
         )
         served = len(dblp.log)
         started = time.perf_counter()

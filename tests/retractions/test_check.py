@@ -15,6 +15,7 @@ from refhound.cli import app
 from refhound.index.ingest.retraction_watch import read_retraction_watch
 from refhound.index.store import IndexStore
 from tests.conftest import shared_path
+from tests.index.dump_server import DumpServer
 
 FIXTURE = Path(__file__).parent / "fixtures" / "retraction-watch-written-from-header.csv"
 runner = CliRunner()
@@ -125,3 +126,31 @@ def test_triage_counts_marks_per_paper_and_fails_on_them_only_when_asked(tmp_pat
     assert "retracted" in (tmp_path / "a" / "triage.csv").read_text(encoding="utf-8").splitlines()[0]
     failing = runner.invoke(app, [*args, "--out", str(tmp_path / "b"), "--fail-on-retracted"])
     assert failing.exit_code == 1
+
+
+def test_index_build_retraction_watch_from_a_file_and_from_a_url(tmp_path: Path) -> None:
+    """`refhound index build --retraction-watch CSV` (a path, or a URL fetched through the address guard),
+    then an offline check marks the cited works from that index."""
+    bib = tmp_path / "refs.bib"
+    bib.write_text(BIB, encoding="utf-8")
+    index = tmp_path / "rw.sqlite"
+    built = runner.invoke(app, ["index", "build", "--db", str(index), "--retraction-watch", str(FIXTURE)])
+    assert built.exit_code == 0, built.stderr
+    said = "".join(built.stderr.split())  # wrapped at the console's width
+    assert "ingestingretraction-watch" in said and f"indexready:{index}" in said
+    code, out = _check(bib, "--index", index, "--offline", "--format", "json")
+    marks = {r["id"]: r["retraction"] for r in json.loads(out)["references"]}
+    assert marks["retracted"]["notice_doi"] == "10.5555/rw.notice.1"
+    assert marks["concern_wrong_year"]["kind"] == "expression_of_concern" and marks["corrected"] is None
+    assert code == 0
+    with DumpServer({"/retraction_watch.csv": FIXTURE.read_bytes()}) as server:
+        url = f"{server.url}/retraction_watch.csv"
+        args = ["index", "build", "--db", str(tmp_path / "url.sqlite"), "--downloads", str(tmp_path / "dl")]
+        args += ["--retraction-watch", url, "--retries", "0"]
+        refused = runner.invoke(app, args)
+        assert refused.exit_code == 2 and "loopback address" in refused.stderr and not server.log
+        allowed = runner.invoke(app, args, env={"REFHOUND_NET__ALLOW": '["127.0.0.1"]'})
+        assert allowed.exit_code == 0, allowed.stderr
+    with IndexStore.open(tmp_path / "url.sqlite") as store:
+        (origin,) = store.origins()
+    assert (origin["source"], origin["origin"]) == ("retraction-watch", url)
