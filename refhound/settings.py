@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import tomllib
 import types
 import typing
 from collections.abc import Mapping
@@ -647,6 +646,8 @@ def _config_file(path: Path) -> dict[str, Any]:
         return {}
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigInvalid(path, f"cannot be read ({exc})") from None
+    import tomllib  # here: most runs have no config file
+
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

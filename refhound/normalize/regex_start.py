@@ -1,9 +1,11 @@
-"""The characters a regular expression's match can start with, read from the standard library's own parse.
+"""How a regular expression's match can start, read from the standard library's own parse: the characters
+it can start with, and the literal text it always starts with.
 
-A large alternation matched at many positions (the venue table) tries every alternative at each one; split
-by first character, a position tries only the alternatives that can start there. Anything this reading does
-not follow (classes such as ``\\w``, look-arounds, a pattern that may match the empty string) counts as "any
-character", so a split alternation always finds what the whole one finds.
+A large table of patterns matched at many positions (the venue table) need not try every pattern at each
+one: only those that can start with the position's character and whose literal start is there. Anything
+this reading does not follow (classes such as ``\\w``, look-arounds, a pattern that may match the empty
+string) counts as "any character" and no literal start, so the patterns tried always include every one
+that matches.
 """
 
 from __future__ import annotations
@@ -18,11 +20,12 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Start:
-    """What one parse of a pattern tells: the characters a match must start with (None: any, or nothing)
-    and how many capturing groups it has."""
+    """What one parse of a pattern tells: the characters a match must start with (None: any, or nothing),
+    the text every match starts with ("" when none is certain) and how many capturing groups it has."""
 
     characters: frozenset[str] | None
     groups: int
+    literal: str = ""
 
 
 def read_start(pattern: str) -> Start:
@@ -31,7 +34,19 @@ def read_start(pattern: str) -> Start:
     groups = parsed.state.groups - 1  # the parser counts the whole match as group 0
     if parsed.state.flags & (re.IGNORECASE | re.VERBOSE):
         return Start(None, groups)
-    return Start(_first(list(parsed)), groups)
+    return Start(_first(list(parsed)), groups, _literal(list(parsed)))
+
+
+def _literal(items: Sequence[tuple[Any, Any]]) -> str:
+    """The literal characters the pattern begins with, after zero-width anchors (^, \\b)."""
+    chars: list[str] = []
+    for op, arg in items:
+        if op is sre.AT and not chars:
+            continue
+        if op is not sre.LITERAL:
+            break
+        chars.append(chr(arg))
+    return "".join(chars)
 
 
 def _first(items: Sequence[tuple[Any, Any]]) -> frozenset[str] | None:
