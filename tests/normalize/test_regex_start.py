@@ -55,7 +55,7 @@ def test_capturing_groups_are_counted_and_bad_patterns_refused() -> None:
 
 def _whole_table() -> re.Pattern[str]:
     """The venue table as one alternation, which the table tried row by row must agree with."""
-    alternatives = []
+    alternatives: list[str] = []
     text = resources.files("refhound.normalize").joinpath("data/venues.tsv").read_text(encoding="utf-8")
     for line in text.splitlines():
         if not line.strip() or line.startswith("#"):
