@@ -1,23 +1,27 @@
 #!/usr/bin/env python
 """Overhead of `quotes check --evaluate entailment,relevance,factcheck` per statement, outside the model.
 
-    python scripts/bench_claims.py [--statements 100] [--runs 3] [--pdf PATH] [--concurrency 4]
+    python scripts/bench_claims.py [--statements 100] [--runs 3] [--model-ms 0] [--pdf PATH] [--concurrency 4]
 
 A triples file of N statements citing one real source (the text of a PDF of ../shared/data/pdfs, else a
 generated text) is checked with every evaluator against a loopback OpenAI-compatible server in its own
-process that answers by a word rule (`tests/quotes/rubric_llm.py`, ~1 ms a request): it stands for a model
-whose own time is ~0, and what is measured is refhound's — prompts, HTTP round trips, JSON validation, the
-cache, the statements, the best-supporting passages with their MiniLM embeddings, the confidence. Each run
-(`--runs`, in one process, after the embedding model is loaded once: `model_load_s`) reports per statement:
+process that answers by a word rule (`tests/quotes/rubric_llm.py`, ~1 ms a request) after `--model-ms` of
+waiting: it stands for a model whose own time is that wait, and what is measured is refhound's — prompts,
+HTTP round trips, JSON validation, the cache, the statements, the best-supporting passages with their MiniLM
+embeddings, the confidence. Each run (`--runs`, in one process, after the embedding model is loaded once:
+`model_load_s`) reports per statement:
 
-- `evaluate_ms`: the whole of `evaluate_report` (3 × N requests) with a fresh verdict cache; `minilm_ms`
-  the part spent inside the MiniLM model (ONNX inference and tokenizing, `minilm_texts` texts), and
-  `evaluate_outside_models_ms` the rest: refhound's own time outside both models, in wall-clock time;
-- `evaluate_outside_models_cpu_ms`: the CPU time of this process outside MiniLM in the same span, which
-  the other jobs of a shared machine inflate far less than the wall-clock figure; `server_cpu_ms` the
-  stand-in server's own CPU time (it shares the machine's cores: on 2 cores it is time refhound waits);
-- `cached_ms`, `cached_outside_models_ms`, `cached_outside_models_cpu_ms`: the same again, every verdict
-  from the cache;
+- `evaluate_ms`: the whole of `evaluate_report` (3 × N requests) with a fresh verdict cache, wall-clock;
+  `model_ms` the stand-in model's own time in it (ceil(3N / concurrency) × `--model-ms`: its waits, as many
+  at once as refhound keeps open), and `overhead_ms` = `evaluate_ms` − `model_ms`: refhound's time outside
+  the model's, MiniLM included — the figure the target is about;
+- `minilm_ms`: the wall-clock time spent inside MiniLM (ONNX inference and tokenizing, `minilm_texts`
+  distinct texts), in the thread that embeds while the LLM is asked: with a model slower than it, it is
+  inside `model_ms`, not `overhead_ms`;
+- `cpu_ms`: this process's CPU time over the same span (all its threads, MiniLM included), which the other
+  jobs of a shared machine inflate far less than the wall-clock figures; `server_cpu_ms` the stand-in
+  server's own (it shares the machine's cores: on 2 cores it is time refhound may wait);
+- `cached_ms`, `cached_cpu_ms`: the same again with every verdict from the cache (no request; MiniLM again);
 - `check_ms`: the string check alone (reading the source, matching), for scale;
 - `load_average`: the 1-minute load average before and after the run.
 """
@@ -27,6 +31,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import os
 import random
 import subprocess
@@ -34,7 +39,6 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -49,13 +53,10 @@ from refhound.quotes.textof import pdf_to_text  # noqa: E402
 from refhound.quotes.triples import check_triples  # noqa: E402
 from refhound.settings import ExtractSettings, Settings  # noqa: E402
 
-if TYPE_CHECKING:
-    from refhound.memory.embedding import Vectors
-
 DEFAULT_PDF = ROOT.parent / "shared" / "data" / "pdfs" / "excite-ssoar-dev" / "pdf" / "11246.pdf"
 SERVER = (
     "import sys, time\nsys.path.insert(0, sys.argv[1])\nfrom tests.quotes.rubric_llm import RubricLLMServer\n"
-    "s = RubricLLMServer()\nprint(s.url, flush=True)\nsys.stdin.read()\ns.close()\n"
+    "s = RubricLLMServer(delay_s=float(sys.argv[2]))\nprint(s.url, flush=True)\nsys.stdin.read()\ns.close()\n"
 )
 
 
@@ -65,21 +66,6 @@ def source_text(pdf: Path) -> str:
     rng = random.Random(1)
     words = ["patients", "trial", "reduced", "symptoms", "policy", "survey", "income", "growth", "rate"]
     return " ".join(" ".join(rng.choices(words, k=14)).capitalize() + "." for _ in range(400))
-
-
-class TimedEmbedder(Embedder):
-    """The product's embedder, also counting this process's CPU time spent inside the model."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.cpu_seconds = 0.0
-
-    def encode(self, texts: list[str]) -> Vectors | None:
-        began = time.process_time()
-        try:
-            return super().encode(texts)
-        finally:
-            self.cpu_seconds += time.process_time() - began
 
 
 def process_cpu(pid: int) -> float | None:
@@ -110,7 +96,9 @@ class Span:
         self.server = None if after is None or self.server is None else after - self.server
 
 
-def one_run(work: Path, settings: Settings, server_pid: int, run: int) -> tuple[dict[str, object], list[str]]:
+def one_run(
+    work: Path, settings: Settings, server_pid: int, run: int, model_s: float
+) -> tuple[dict[str, object], list[str]]:
     def ms(seconds: float | None) -> float | None:
         return None if seconds is None else round(seconds / n * 1000, 2)
 
@@ -121,27 +109,27 @@ def one_run(work: Path, settings: Settings, server_pid: int, run: int) -> tuple[
     check = time.perf_counter() - began
     n = len(items)
     statements = [t.statement for t in items]
-    embedder = TimedEmbedder()
+    embedder = Embedder()
     with Span(server_pid) as fresh:
         evaluate_report(report, settings, EVALUATORS, statements, embedder=embedder)
+    model = math.ceil(3 * n / settings.quotes.evaluate_concurrency) * model_s
     report2, _ = asyncio.run(check_triples(work / "triples.json", settings))
-    cached_embedder = TimedEmbedder()
     with Span(server_pid) as cached:
-        evaluate_report(report2, settings, EVALUATORS, statements, embedder=cached_embedder)
+        evaluate_report(report2, settings, EVALUATORS, statements, embedder=Embedder())
     verdicts = [item["verdict"] for r in report.results for item in (r.evaluations or {}).values()]
     return {
         "run": run,
         "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)],
         "check_ms": ms(check),
         "evaluate_ms": ms(fresh.wall),
+        "model_ms": ms(model),
+        "overhead_ms": ms(fresh.wall - model),
         "minilm_ms": ms(embedder.seconds),
         "minilm_texts": embedder.texts,
-        "evaluate_outside_models_ms": ms(fresh.wall - embedder.seconds),
-        "evaluate_outside_models_cpu_ms": ms(fresh.cpu - embedder.cpu_seconds),
+        "cpu_ms": ms(fresh.cpu),
         "server_cpu_ms": ms(fresh.server),
         "cached_ms": ms(cached.wall),
-        "cached_outside_models_ms": ms(cached.wall - cached_embedder.seconds),
-        "cached_outside_models_cpu_ms": ms(cached.cpu - cached_embedder.cpu_seconds),
+        "cached_cpu_ms": ms(cached.cpu),
         "not_run": verdicts.count("not_run"),
     }, verdicts
 
@@ -155,6 +143,7 @@ def main() -> None:
     parser.add_argument("--pdf", type=Path, default=DEFAULT_PDF)
     parser.add_argument("--concurrency", type=int, default=4)
     parser.add_argument("--seed", type=int, default=38)
+    parser.add_argument("--model-ms", type=float, default=0.0, help="the stand-in model's time per request")
     args = parser.parse_args()
     text = source_text(args.pdf)
     rng = random.Random(args.seed)
@@ -166,7 +155,10 @@ def main() -> None:
     triples = [{"statement": p, "source_id": "source.txt", "evidence_quote": p} for p in chosen]
     (work / "triples.json").write_text(json.dumps(triples), encoding="utf-8")
     server = subprocess.Popen(
-        [sys.executable, "-c", SERVER, str(ROOT)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        [sys.executable, "-c", SERVER, str(ROOT), str(args.model_ms / 1000)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
     )
     runs: list[dict[str, object]] = []
     try:
@@ -180,7 +172,7 @@ def main() -> None:
         load = time.perf_counter() - began
         first: list[str] | None = None
         for run in range(1, args.runs + 1):
-            figures, verdicts = one_run(work, settings, server.pid, run)
+            figures, verdicts = one_run(work, settings, server.pid, run, args.model_ms / 1000)
             if first is not None and verdicts != first:  # the same input, the same rule: the same verdicts
                 raise SystemExit(f"run {run} gave other verdicts than run 1")
             first = verdicts
@@ -196,6 +188,7 @@ def main() -> None:
                 "statements": args.statements,
                 "source_chars": len(text),
                 "concurrency": args.concurrency,
+                "model_ms_per_request": args.model_ms,
                 "model_load_s": round(load, 2),
                 "runs": runs,
             },

@@ -47,7 +47,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from eval_quotes import passages  # noqa: E402 — the quote checker's evaluation samples passages the same way
 
-from refhound.quotes.evaluate import excerpt  # noqa: E402
+from refhound.quotes.evaluate import question, source_window  # noqa: E402
 from refhound.quotes.evaluate.evidence import (  # noqa: E402
     Embedder,
     best_supports,
@@ -257,15 +257,20 @@ def score_deterministic(items: list[Item], evidence: list[dict[str, object]]) ->
 
 
 def questions_of(item: Item) -> list[tuple[str, Question, bool]]:
-    """(evaluator, question, gold) for every evaluator the item has a label for — the checker's prompts."""
-    _, window = excerpt(item.source, None if item.quote is None else max(0, item.source.find(item.quote)))
-    user = f"Claim:\n<<<\n{item.statement}\n>>>\n\nSource excerpt:\n<<<\n{window}\n>>>"
-    asked = [("relevance", Question("relevance", item.statement, window, user), item.relevant)]
-    if item.supported is not None:
-        asked.append(("factcheck", Question("factcheck", item.statement, window, user), item.supported))
-    if item.entail is not None and item.quote:
-        gate = f"Passage:\n<<<\n{item.quote}\n>>>\n\nStatement:\n<<<\n{item.statement}\n>>>"
-        asked.append(("entailment", Question("entailment", item.statement, item.quote, gate), item.entail))
+    """(evaluator, question, gold) for every evaluator the item has a label for, each built by the checker's
+    own `question`: the source excerpt is the one around the quote (as the checker centres it on the
+    located quote), else the source's start."""
+    center = None if item.quote is None else max(0, item.source.find(item.quote))
+    window, where = source_window(item.source, center)
+    golds = {"relevance": item.relevant, "factcheck": item.supported, "entailment": item.entail}
+    asked = []
+    for name in ("relevance", "factcheck", "entailment"):
+        gold = golds[name]
+        if gold is None or (name == "entailment" and not item.quote):
+            continue
+        built = question(name, item.statement, item.quote or "", window, where)
+        if isinstance(built, Question):
+            asked.append((name, built, gold))
     return asked
 
 

@@ -233,9 +233,11 @@ def repair(
     evaluate: Annotated[
         str,
         typer.Option(
-            "--evaluate", help="Evaluators a quote must pass besides being found (default entailment)."
+            "--evaluate",
+            help="Evaluators a quote (the given one and a new one) must pass besides being found: "
+            "entailment, relevance, factcheck, comma-separated, or all (the default).",
         ),
-    ] = "entailment",
+    ] = "all",
     llm_url: LLMUrlOption = None,
     llm_model: LLMModelOption = None,
 ) -> None:

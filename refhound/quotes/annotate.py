@@ -15,7 +15,7 @@ from html import escape
 from markdown_it import MarkdownIt
 
 from refhound.quotes.evaluate.render import STYLE as EVALUATION_STYLE
-from refhound.quotes.evaluate.render import html_section, markdown_lines
+from refhound.quotes.evaluate.render import document_line, html_section, markdown_lines
 from refhound.quotes.models import QuoteResult
 from refhound.quotes.report import QuoteReport
 
@@ -108,6 +108,8 @@ def render_markdown(report: QuoteReport) -> str:
         "",
         f"{len(report.results)} quotes: {counts}.",
     ]
+    if report.evaluated is None:  # else the Evaluations section below gives it
+        lines += ["", document_line(report) + "."]
     if flagged:
         lines.append("")
         for number, result in flagged:
@@ -171,9 +173,10 @@ def render_html(report: QuoteReport) -> str:
     findings = _finding_rows(report, flagged) if flagged else "<p>Every quote was verified.</p>"
     findings = re.sub(r"<tr><td>Q(\d+)</td>", r'<tr id="q\1"><td>Q\1</td>', findings)
     title = escape(f"Quote check: {report.document}")
+    confidence = f"<p>{escape(document_line(report))}</p>\n" if report.evaluated is None else ""
     return (
         f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{title}</title>'
         f"<style>{_STYLE}{EVALUATION_STYLE}</style></head><body>\n<h1>{title}</h1>\n"
-        f"<p>{len(report.results)} quotes: "
-        f"{escape(counts)}.</p>\n{body}\n<h2>Findings</h2>\n{findings}\n{html_section(report)}</body></html>\n"
+        f"<p>{len(report.results)} quotes: {escape(counts)}.</p>\n{confidence}{body}\n"
+        f"<h2>Findings</h2>\n{findings}\n{html_section(report)}</body></html>\n"
     )

@@ -21,6 +21,7 @@ import httpx
 from refhound.net.http import HttpPool, make_client
 from refhound.quotes.citations import display_label, parse_destination, reference_key, scan_citations
 from refhound.quotes.document import Document
+from refhound.quotes.evaluate.confidence import located_confidence
 from refhound.quotes.extract import extract_quotes
 from refhound.quotes.fetch import SourceFetcher, now_iso, quotes_policy
 from refhound.quotes.layout import SYNTAX, Span, markdown_layout, mask, text_layout
@@ -137,6 +138,7 @@ async def check_document(
     cited = [_cited(quote, pairing) for quote, pairing in zip(quotes, pairings, strict=True)]
     report.citations = list(states.values())
     report.results = await verify(cited, states, settings, transport, fetcher, given_files(given.values()))
+    located_confidence(report)
     return report
 
 

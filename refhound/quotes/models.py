@@ -166,7 +166,8 @@ class QuoteResult:
     # whatever the status says about how close the words are.
     alterations: tuple[str, ...] = ()
     # Filled by `--evaluate` (see `refhound.quotes.evaluate`): the claim the quote is cited for, the
-    # evaluators' verdicts, the deterministic evidence and the confidence.
+    # evaluators' verdicts, the deterministic evidence and the confidence (without `--evaluate`, the
+    # confidence alone, from where the quote was found).
     statement: str | None = None
     evaluations: dict[str, dict[str, object]] | None = None
     evidence: dict[str, object] | None = None
@@ -193,13 +194,16 @@ class QuoteResult:
         }
 
     def _evaluated(self) -> dict[str, object]:
-        if self.evaluations is None:
-            return {}
+        judged: dict[str, object] = {
+            "confidence": self.confidence,
+            "confidence_basis": list(self.confidence_basis),
+            "confidence_notes": list(self.confidence_notes),
+        }
+        if self.evaluations is None:  # the confidence from the quote's location alone, when it was computed
+            return judged if self.confidence is not None else {}
         return {
             "statement": self.statement,
             "evaluations": self.evaluations,
             "evidence": self.evidence,
-            "confidence": self.confidence,
-            "confidence_basis": list(self.confidence_basis),
-            "confidence_notes": list(self.confidence_notes),
+            **judged,
         }

@@ -2,8 +2,8 @@
 
 The audit log is one JSON object per line, each with a "type": the run (document, time, the settings that
 decide outcomes), every cited source with the version it was read at (SHA-256, fetch time, URL), every link
-check, every quote's result, entailment verdicts when asked for, and the summary — enough to re-run or audit
-a check without the tool.
+check, every quote's result, entailment verdicts when asked for, the document's confidence, and the summary —
+enough to re-run or audit a check without the tool.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def _decisive_settings(settings: Settings) -> dict[str, Any]:
 
 
 def render_jsonl(report: QuoteReport, settings: Settings) -> str:
-    """The audit log: run, sources, links, quotes, entailment, summary — one object per line."""
+    """The audit log: run, sources, links, quotes, entailment, confidence, summary — one object per line."""
     lines: list[dict[str, Any]] = [
         {
             "type": "run",
@@ -67,15 +67,14 @@ def render_jsonl(report: QuoteReport, settings: Settings) -> str:
         lines.append({"type": "quote", "index": index, **result.as_json()})
     for item in report.entailment or []:
         lines.append({"type": "entailment", **item.as_json()})
-    if report.evaluated is not None:
-        lines.append(
-            {
-                "type": "confidence",
-                "evaluated": report.evaluated,
-                "confidence": report.confidence,
-                "notes": report.confidence_notes,
-            }
-        )
+    lines.append(
+        {
+            "type": "confidence",
+            "evaluated": report.evaluated or [],
+            "confidence": report.confidence,
+            "notes": report.confidence_notes,
+        }
+    )
     lines.append({"type": "summary", **report.summary()})
     return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
 
@@ -115,7 +114,9 @@ def print_table(report: QuoteReport, console: Console) -> None:
             console.print(f"[yellow]link {citation.label}:[/] {problem}", highlight=False)
     for warning in report.warnings:
         console.print(f"[yellow]warning:[/] {warning}", highlight=False)
-    if report.evaluated is not None:
-        from refhound.quotes.evaluate.render import print_evaluations
+    from refhound.quotes.evaluate.render import document_line, print_evaluations
 
+    if report.evaluated is not None:
         print_evaluations(report, console)
+    else:
+        console.print(document_line(report), highlight=False)

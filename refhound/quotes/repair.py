@@ -26,7 +26,8 @@ from refhound.errors import LLMError, LLMUnavailable
 from refhound.llm import LLMClient
 from refhound.quotes.check import located_result
 from refhound.quotes.errors import QuotesError
-from refhound.quotes.evaluate import EXCERPT_CHARS, evaluate_report, excerpt
+from refhound.quotes.evaluate import EXCERPT_CHARS, evaluate_report, source_window
+from refhound.quotes.evaluate.evidence import Embedder
 from refhound.quotes.evaluate.llm import NO_ANSWER
 from refhound.quotes.evaluate.render import GOOD
 from refhound.quotes.evaluate.rubrics import RepairReply, rubric
@@ -81,11 +82,10 @@ def _failures(result: QuoteResult) -> list[str]:
 
 
 def _ask_repair(client: LLMClient, triple: Triple, source: SourceText, center: int | None) -> RepairReply:
-    start, window = excerpt(source.text, center)
+    window, where = source_window(source.text, center)
     user = (
         f"Statement:\n<<<\n{triple.statement}\n>>>\n\nFailed quote:\n<<<\n{triple.quote.text}\n>>>\n\n"
-        f"Source excerpt (characters {start}–{start + len(window)} of {len(source.text)}):\n"
-        f"<<<\n{window}\n>>>"
+        f"Source excerpt ({where}):\n<<<\n{window}\n>>>"
     )
     return client.complete_json(rubric("repair").text, user, RepairReply, "repair", max_tokens=600)
 
@@ -97,13 +97,14 @@ def _recheck(
     report: QuoteReport,
     settings: Settings,
     names: Sequence[str],
+    embedder: Embedder,
 ) -> QuoteResult:
     """The new quote through every check again: located in the same source, then the evaluators."""
     outcome = locate(quote_text, Haystack(source.text), settings.quotes)
     quote = Quote(quote_text, 0, len(quote_text), "triple")
     result = located_result(quote, triple.source_id, source, outcome, outcome.note)
     single = QuoteReport(report.document, report.checked_at, [result], report.citations, kind="triples")
-    evaluate_report(single, settings, names, [triple.statement])
+    evaluate_report(single, settings, names, [triple.statement], embedder=embedder)
     return result
 
 
@@ -120,7 +121,8 @@ def repair_triples(
     if not settings.llm.base_url:
         raise QuotesError("repair asks the LLM for new quotes: set llm.base_url or pass --llm-url")
     report, triples = asyncio.run(check_triples(path, settings, sources))
-    evaluate_report(report, settings, names, [t.statement for t in triples])
+    embedder = Embedder()  # one for the run: a source's passages are embedded once, not once per re-check
+    evaluate_report(report, settings, names, [t.statement for t in triples], embedder=embedder)
     _require_answers(report.results)
     texts = {s.resolved.locator: s.resolved for s in report.citations if isinstance(s.resolved, SourceText)}
     _, file_sources, _, _ = read_triples(path, settings)
@@ -171,7 +173,7 @@ def repair_triples(
             if reply.action == "delete" or not reply.quote.strip():
                 line |= {"action": "dropped", "reason": "the model deleted the statement"}
                 continue
-            again = _recheck(reply.quote.strip(), triple, source, report, settings, names)
+            again = _recheck(reply.quote.strip(), triple, source, report, settings, names, embedder)
             _require_answers([again])
             line["after"] = _state(again)
             if not passes(again):

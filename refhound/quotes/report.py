@@ -10,10 +10,11 @@
                  "citation_unresolved", "uncited", "skipped_short", "warnings"}}
 
 with, on each quote, "alterations" (the guard's kinds of change inside the match: number, date, negation,
-modal, entity); with `--evaluate`, on each quote "statement", "evaluations" ({entailment|relevance|factcheck:
-{"verdict", "explanation", "model", "prompt_version", "reason", "cached"}}), "evidence", "confidence" and
-"confidence_notes", and at the top "evaluated", "confidence" and "confidence_notes" (see
-`refhound.quotes.evaluate`);
+modal, entity) and "confidence", "confidence_basis", "confidence_notes", and at the top "confidence" and
+"confidence_notes" — from where the quotes were found alone, the notes saying the evaluators did not run;
+with `--evaluate`, on each quote also "statement", "evaluations" ({entailment|relevance|factcheck:
+{"verdict", "explanation", "model", "prompt_version", "reason", "cached"}}) and "evidence", the confidence
+lowered by the verdicts too, and at the top "evaluated" (see `refhound.quotes.evaluate`);
 
 and, only when the entailment check ran (structured triples, `--entailment`), "entailment": [{"index",
 "statement", "quote", "verdict", "reason", "error"}] — kept apart from the string result it does not change.
@@ -153,8 +154,8 @@ class QuoteReport:
             data["entailment"] = [item.as_json() for item in self.entailment]
         if self.evaluated is not None:
             data["evaluated"] = list(self.evaluated)
-            data["confidence"] = self.confidence
-            data["confidence_notes"] = list(self.confidence_notes)
+        data["confidence"] = self.confidence
+        data["confidence_notes"] = list(self.confidence_notes)
         return data
 
     @property

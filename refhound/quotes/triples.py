@@ -27,6 +27,7 @@ from refhound.llm import LLMClient
 from refhound.quotes.check import Cited, given_files, locator_definition, verify
 from refhound.quotes.document import read_bytes
 from refhound.quotes.errors import QuotesError
+from refhound.quotes.evaluate.confidence import located_confidence
 from refhound.quotes.fetch import now_iso
 from refhound.quotes.models import Definition, Quote
 from refhound.quotes.report import CitationState, EntailmentResult, QuoteReport
@@ -139,6 +140,7 @@ async def check_triples(
     report.citations = list(states.values())
     command_line = [definitions[source_id] for source_id in (sources or {})]
     report.results = await verify(cited, states, settings, transport, given=given_files(command_line))
+    located_confidence(report)
     return report, triples
 
 

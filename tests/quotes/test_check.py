@@ -38,7 +38,7 @@ A new paragraph: "an uncited quotation stands here alone".
 
 QUOTE_KEYS = [
     "text", "start", "end", "citation", "source", "status", "source_start", "source_end", "matched_text",
-    "source_sha256", "note", "alterations",
+    "source_sha256", "note", "alterations", "confidence", "confidence_basis", "confidence_notes",
 ]  # fmt: skip
 
 
@@ -89,7 +89,7 @@ def test_offline_run_never_matches_against_another_source(
 
 def test_json_follows_the_schema(tmp_path: Path, server: SiteServer, online: Settings) -> None:
     data = json.loads(render_json(run_check(tmp_path, server, online)))
-    assert list(data) == ["schema", "quotes", "citations", "summary"]
+    assert list(data) == ["schema", "quotes", "citations", "summary", "confidence", "confidence_notes"]
     assert data["schema"] == QUOTES_SCHEMA
     assert all(list(item) == QUOTE_KEYS for item in data["quotes"])
     citations = {c["key"]: c for c in data["citations"]}
@@ -102,6 +102,24 @@ def test_json_follows_the_schema(tmp_path: Path, server: SiteServer, online: Set
     assert citations["4"]["status"] == "unresolved" and "404" in citations["4"]["reason"]
     assert citations["4"]["link"]["status"] == 404
     assert data["summary"]["total"] == 8 and data["summary"]["verified"] == 4
+
+
+def test_confidence_without_evaluators_rests_on_the_quotes_location_alone(
+    tmp_path: Path, server: SiteServer, online: Settings
+) -> None:
+    data = json.loads(render_json(run_check(tmp_path, server, online)))
+    quotes = data["quotes"]
+    located = [q["status"] not in {"not_found", "citation_unresolved", "uncited"} and not q["alterations"]
+               for q in quotes]  # fmt: skip
+    assert 0 < located.count(False) < len(quotes)
+    for quote, found in zip(quotes, located, strict=True):
+        assert "evaluations" not in quote and quote["confidence_basis"] == ["quote_location"]
+        assert quote["confidence"] == (1.0 if found else 0.5)  # no evaluator raised or lowered it
+        assert "entailment, relevance, factcheck did not run" in quote["confidence_notes"][0]
+    share = located.count(False) / len(located)
+    expected = 0.5 if share >= 0.5 else max(0.7, 1 - share * 0.4)
+    assert data["confidence"] == round(expected, 4) and "evaluated" not in data
+    assert "did not run: not asked (--evaluate)" in data["confidence_notes"][0]
 
 
 def test_jsonl_audit_log(tmp_path: Path, server: SiteServer, online: Settings) -> None:

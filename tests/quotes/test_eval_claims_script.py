@@ -45,3 +45,19 @@ def test_averitec_negatives_never_pair_a_claim_with_its_own_evidence(script) -> 
     own = {i.statement: i.source for i in items if i.kind == "own_evidence"}
     assert all(i.source != own[i.statement] for i in items if i.kind == "other_evidence")
     assert {i.kind for i in items} == {"own_evidence", "other_evidence"}
+
+
+def test_the_questions_are_the_checkers_own(script) -> None:  # type: ignore[no-untyped-def]
+    from refhound.quotes.evaluate import question, source_window
+
+    source = "Intro. " * 900 + "The trial enrolled 40 patients. " + "Tail. " * 900
+    statement, quote = "The trial enrolled 40 patients.", "The trial enrolled 40 patients"
+    item = script.Item("generated", "true", statement, quote, source, True, True, True)
+    asked = {name: (q, gold) for name, q, gold in script.questions_of(item)}
+    assert set(asked) == {"relevance", "factcheck", "entailment"}
+    window, where = source_window(source, source.find(item.quote))
+    assert where.startswith("characters ") and where.endswith(f" of {len(source)}")
+    for name, (built, gold) in asked.items():
+        assert gold is True
+        assert built == question(name, item.statement, item.quote, window, where)
+    assert f"Source excerpt ({where}):" in asked["relevance"][0].user

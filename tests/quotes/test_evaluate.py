@@ -6,14 +6,16 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
 from refhound.cli import app
 from refhound.llm import reply_schema
-from refhound.quotes.evaluate import EVALUATORS, evaluate_report, parse_evaluators
+from refhound.quotes.evaluate import EVALUATORS, evaluate_report, evidence, parse_evaluators
 from refhound.quotes.evaluate.confidence import quote_factor, statement_confidence
 from refhound.quotes.evaluate.evidence import Embedder, best_supports, candidates, index_source, tokens
 from refhound.quotes.evaluate.rubrics import REPLIES, rubric
@@ -253,6 +255,71 @@ def test_candidates_from_the_postings_are_those_of_a_scan_of_every_passage() -> 
     for claim in claims:
         for limit in (1, 2, 5):
             assert candidates(index, claim, limit) == scan(claim, limit)
+
+
+def test_each_distinct_text_is_embedded_once_per_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Model:  # stands for MiniLM: one unit vector per text, and the texts it was given
+        def __init__(self) -> None:
+            self.seen: list[str] = []
+
+        def encode(self, texts: list[str]) -> np.ndarray:
+            self.seen += texts
+            return np.ones((len(texts), 4), dtype=np.float32) / 2
+
+    model = Model()
+    monkeypatch.setattr(evidence, "_embedding", lambda: model)
+    embedder = Embedder()
+    index, again = index_source(SOURCE), index_source(SOURCE)  # one source read under two names
+    claims = [
+        ("The drug reduced symptoms.", index),
+        ("The drug reduced symptoms.", again),
+        ("Nothing.", index),
+    ]
+    first = best_supports(claims, embedder)
+    assert first[0] == first[1] and first[0] is not None and first[2] is None
+    assert len(model.seen) == len(set(model.seen)) == embedder.texts  # no text twice
+    assert "Nothing." not in model.seen  # a claim sharing no word with its source costs no model run
+    best_supports([("The drug reduced symptoms.", index)], embedder)
+    assert embedder.texts == len(model.seen)  # the second claim's texts were all known
+
+
+def test_the_llm_is_asked_while_minilm_embeds_and_an_unlocated_quote_waits_for_its_passage(
+    tmp_path: Path,
+) -> None:
+    source = (
+        "Filler words about nothing much at all. " * 200 + SOURCE
+    )  # the drug passage past 8,000 characters
+    statements: list[str | None] = [
+        "The trial enrolled 40 patients.",
+        "The drug reduced symptoms by 12 percent.",
+    ]
+    report = _report(statements, ["The trial enrolled 40 patients", "the drug cured every patient"])
+    report.citations[0].resolved.text = source  # type: ignore[union-attr]
+    report.results[0].source_start = source.find("The trial")
+    report.results[1].status = "not_found"
+    with RubricLLMServer() as server:
+
+        class Slow(NoEmbedding):  # MiniLM still embedding when the located quote's questions are answered
+            def encode(self, texts: list[str]) -> None:
+                deadline = time.monotonic() + 10
+                while len(server.requests) < 3 and time.monotonic() < deadline:
+                    time.sleep(0.01)
+                self.asked_before = len(server.requests)
+
+        embedder = Slow()
+        evaluate_report(report, _settings(tmp_path, server.url), EVALUATORS, statements, embedder=embedder)
+        assert embedder.asked_before == 3  # the located quote's three, before the embedding ended
+        assert len(server.requests) == 6
+    late = [
+        r["messages"][1]["content"]
+        for r in server.requests[3:]
+        if "Source excerpt" in r["messages"][1]["content"]
+    ]
+    passage = report.results[1].evidence["passage"]  # type: ignore[index]
+    assert len(late) == 2 and "reduced symptoms by 12 percent" in passage["text"]  # type: ignore[index]
+    # The unlocated quote's excerpt is cut around its best-supporting passage, not the source's start.
+    start = int(re.search(r"characters (\d+)–", late[0]).group(1))  # type: ignore[union-attr]
+    assert start > 0 and start <= passage["start"] < start + 5000  # type: ignore[index]
 
 
 def test_the_stand_in_servers_sentences_are_those_of_the_plain_pattern() -> None:

@@ -57,6 +57,15 @@ def test_repair_keeps_requotes_and_drops(work: Path) -> None:
     assert [line["type"] for line in audit] == ["run", "triple", "triple", "triple", "summary"]
     assert [line.get("action") for line in audit[1:4]] == ["kept", "repaired", "dropped"]
     assert audit[2]["after"]["status"] == "verified" and audit[2]["model"]["prompt_version"] == "repair.v1"
+    # By default the given quote and the new one go through every evaluator.
+    assert audit[0]["evaluators"] == ["entailment", "relevance", "factcheck"]
+    assert (
+        set(audit[2]["before"]["evaluations"])
+        == set(audit[2]["after"]["evaluations"])
+        == set(audit[0]["evaluators"])
+    )
+    assert all(item["verdict"] in {"entailed", "relevant", "supported"}
+               for item in audit[2]["after"]["evaluations"].values())  # fmt: skip
     assert audit[3]["statement"] == "Rainfall in Lisbon doubled last year."  # dropped, but in the audit
 
 
@@ -72,7 +81,8 @@ def test_a_quote_the_source_does_not_hold_is_never_written(work: Path) -> None:
             },
             {"verdict": "entailed", "explanation": "a model that agrees with anything"},
         )
-        code, _ = _repair(work, server.url)
+        # Narrowed to the gate: one scripted verdict per check.
+        code, _ = _repair(work, server.url, "--evaluate", "entailment")
     assert code == 1 and json.loads((work / "out.json").read_text(encoding="utf-8")) == []
     line = json.loads((work / "out.json.audit.jsonl").read_text(encoding="utf-8").splitlines()[1])
     assert line["action"] == "dropped" and line["after"]["status"] == "not_found"

@@ -4,16 +4,19 @@ could not check, the summary bar, sorting and filtering, the reference ids, and 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 from refhound.index.store import IndexStore
+from refhound.quotes.evaluate.confidence import FACTORS
 from refhound.server.app import ServerState
 from refhound.server.config import ServerLimits
 from refhound.server.runtime import CheckRuntime
 from refhound.settings import Settings
 from refhound.web.browser import CHROMIUM_ARGS
+from tests.quotes.rubric_llm import RubricLLMServer, answer
 from tests.server.conftest import VERIFIED, Server
 from tests.server.live import LiveServer
 
@@ -28,8 +31,9 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-@pytest.fixture()
-def offline_server(small_index: Path, tmp_path: Path) -> Iterator[LiveServer]:
+@contextmanager
+def _serving(small_index: Path, tmp_path: Path, llm_url: str | None = None) -> Iterator[LiveServer]:
+    """The offline server; with `llm_url`, its quote checks ask that LLM (verdicts cached under tmp_path)."""
     settings = Settings(check={"offline": True})
     settings.memory.enabled = False
     settings.sop.runs_path = tmp_path / "runs.sqlite"
@@ -38,12 +42,20 @@ def offline_server(small_index: Path, tmp_path: Path) -> Iterator[LiveServer]:
     uploads = tmp_path / "uploads"
     uploads.mkdir()
     state = ServerState(runtime, ServerLimits(), upload_parent=uploads)
+    state.quotes.settings.llm.base_url = llm_url
+    state.quotes.settings.quotes.evaluation_cache = tmp_path / "verdicts.sqlite"
     try:
         with LiveServer(Server(state).app) as running:
             yield running
     finally:
         state.close()
         runtime.close()
+
+
+@pytest.fixture()
+def offline_server(small_index: Path, tmp_path: Path) -> Iterator[LiveServer]:
+    with _serving(small_index, tmp_path) as running:
+        yield running
 
 
 def test_nothing_flagged_but_unchecked_references_is_said_as_such(offline_server: LiveServer) -> None:
@@ -125,3 +137,53 @@ def test_a_changed_number_is_red_and_evaluators_without_an_llm_say_they_did_not_
                 expect(evaluation).to_contain_text("not run")
         finally:
             browser.close()
+
+
+def test_the_quotes_tab_shows_each_verdict_its_explanation_and_the_confidence(
+    small_index: Path, tmp_path: Path
+) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    source = tmp_path / "resnet.txt"
+    source.write_text(
+        "We find that the residual networks are easier to optimize and gain accuracy from depth.\n",
+        encoding="utf-8",
+    )
+    memo = tmp_path / "memo.md"
+    memo.write_text(
+        "Residual networks beat rivals on speed, as He et al. write: "
+        '"the residual networks are easier to optimize and gain accuracy from depth" [1].\n\n'
+        "[1]: resnet.txt\n",
+        encoding="utf-8",
+    )
+    with RubricLLMServer() as llm, _serving(small_index, tmp_path, llm.url) as served:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=list(CHROMIUM_ARGS))
+            try:
+                page = browser.new_page()
+                page.goto(served.url + "/")
+                page.click("#tab-quotes")
+                page.set_input_files("#q-document", str(memo))
+                page.set_input_files("#q-sources", str(source))
+                page.check("#q-evaluate")
+                page.click("#q-check")
+                expect(page.locator("#q-status")).to_contain_text("1 quote checked", timeout=60_000)
+                quote = page.locator("#q-results > li")
+                confidence = 1.0
+                # Each evaluator's verdict and explanation, as the model gave them.
+                for request in llm.requests:
+                    name = request["response_format"]["json_schema"]["name"]
+                    reply = answer(name, request["messages"][1]["content"])
+                    shown = quote.locator(f'.evaluation[data-evaluator="{name}"]')
+                    verdict = reply["verdict"].replace("_", " ")
+                    expect(shown).to_have_text(f"{name}: {verdict} — {reply['explanation']}")
+                    confidence *= FACTORS[name][reply["verdict"]]
+                # The stand-in finds the speed claim relevant, not entailed, not supported.
+                assert 0 < confidence < 1
+                expect(quote).to_contain_text(f"confidence {confidence:.2f}")
+                expect(page.locator("#q-summary .confidence")).to_have_text(
+                    f"document confidence {confidence:.2f}"
+                )
+            finally:
+                browser.close()
+        assert len(llm.requests) == 3  # one per evaluator

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 
@@ -67,8 +68,15 @@ def excerpt(text: str, center: int | None) -> tuple[int, str]:
     return start, text[start : start + EXCERPT_CHARS]
 
 
-def _question(name: str, claim: str | None, quote: str, window: str | None, where: str) -> Question | str:
-    """The question for one evaluator, or why it cannot be asked."""
+def source_window(text: str, center: int | None) -> tuple[str, str]:
+    """The excerpt of a source that relevance and factcheck are shown, and where it lies in the source."""
+    start, window = excerpt(text, center)
+    return window, f"characters {start}–{start + len(window)} of {len(text)}"
+
+
+def question(name: str, claim: str | None, quote: str, window: str | None, where: str) -> Question | str:
+    """The question for one evaluator, or why it cannot be asked. `window` and `where`: `source_window`'s,
+    None when the source could not be read."""
     if name == "entailment":
         if not claim:
             return "no statement beside the quote to test it against"
@@ -117,52 +125,74 @@ def evaluate_report(
     with_source = [
         (number, sources[result.source]) for number, result in enumerate(results) if result.source in sources
     ]
-    for _, source in with_source:
-        if source.locator not in indexes:
-            indexes[source.locator] = index_source(source.text)
+    for _, source in with_source:  # by text: a source read under two names is indexed once
+        if source.text not in indexes:
+            indexes[source.text] = index_source(source.text)
     embedder = embedder or Embedder()
-    pairs = [(claims[n] or results[n].quote.text, indexes[source.locator]) for n, source in with_source]
-    supports: dict[int, Support | None] = dict(
-        zip([n for n, _ in with_source], best_supports(pairs, embedder), strict=True)
-    )
-    questions: list[Question] = []
-    slots: list[tuple[int, str]] = []
-    refusals: dict[tuple[int, str], str] = {}
-    for number, result in enumerate(results):
-        cited = sources.get(result.source or "")
-        window, where = None, ""
-        if cited is not None:
-            support = supports.get(number)
-            center = (
-                result.source_start
-                if result.source_start is not None
-                else (support.start if support else None)
-            )
-            start, window = excerpt(cited.text, center)
-            where = f"characters {start}–{start + len(window)} of {len(cited.text)}"
-        for name in names:
-            asked = _question(name, claims[number], result.quote.text, window, where)
-            if isinstance(asked, str):
-                refusals[(number, name)] = asked
-            else:
-                questions.append(asked)
-                slots.append((number, name))
-    if settings.llm.base_url:
-        answers = dict(zip(slots, ask_all(questions, settings, http, sleep), strict=True))
-    else:
-        answers = {slot: not_run(NO_LLM) for slot in slots}
+    pairs = [(claims[n] or results[n].quote.text, indexes[source.text]) for n, source in with_source]
+    supports: dict[int, Support | None] = {}
+
+    def ask(numbers: list[int]) -> dict[tuple[int, str], Answer]:
+        """Each evaluator's answer for these results; not_run, with why, where a question cannot be put."""
+        answers: dict[tuple[int, str], Answer] = {}
+        questions: list[Question] = []
+        slots: list[tuple[int, str]] = []
+        for number in numbers:
+            result = results[number]
+            cited = sources.get(result.source or "")
+            window, where = None, ""
+            if cited is not None:
+                support = supports.get(number)
+                center = result.source_start
+                if center is None and support is not None:
+                    center = support.start
+                window, where = source_window(cited.text, center)
+            for name in names:
+                asked = question(name, claims[number], result.quote.text, window, where)
+                if isinstance(asked, str):
+                    answers[(number, name)] = not_run(asked)
+                else:
+                    questions.append(asked)
+                    slots.append((number, name))
+        if not slots:
+            return answers
+        if not settings.llm.base_url:
+            return answers | {slot: not_run(NO_LLM) for slot in slots}
+        return answers | dict(zip(slots, ask_all(questions, settings, http, sleep), strict=True))
+
+    # The LLM is asked while MiniLM embeds (ONNX runs outside the GIL), so beside a model that takes longer
+    # the embedding adds no time. Only a quote not located in its source waits: its excerpt is cut around
+    # its best-supporting passage.
+    waiting = {n for n, _ in with_source if results[n].source_start is None}
+    with ThreadPoolExecutor(1, thread_name_prefix="refhound-evidence") as pool:
+        found = pool.submit(best_supports, pairs, embedder)
+        answers = ask([n for n in range(len(results)) if n not in waiting])
+        supports.update(zip([n for n, _ in with_source], found.result(), strict=True))
+    answers |= ask(sorted(waiting))
     model = settings.llm.model if settings.llm.base_url else None
     bases: list[float] = []
     for number, result in enumerate(results):
         evaluations: dict[str, dict[str, object]] = {}
         for name in names:
-            answer = answers.get((number, name)) or not_run(refusals.get((number, name), "not asked"))
-            evaluations[name] = _evaluation(name, answer, model)
+            evaluations[name] = _evaluation(name, answers[(number, name)], model)
         _fill(result, claims[number], evaluations, supports.get(number), embedder)
         bases.append(result_base(result))
     located = [is_located(r.status, r.alterations) for r in results]
     report.evaluated = list(names)
-    report.confidence, report.confidence_notes = document_confidence(bases, located)
+    report.confidence, notes = document_confidence(bases, located)
+    report.confidence_notes = _not_run_notes(results, names) + notes
+
+
+def _not_run_notes(results: Sequence[QuoteResult], names: Sequence[str]) -> list[str]:
+    """For the document: each evaluator that did not run for some quote (no confidence rests on it there)."""
+    notes = []
+    for name in names:
+        skipped = [item for r in results if (item := (r.evaluations or {})[name])["verdict"] == "not_run"]
+        if skipped:
+            notes.append(
+                f"{name} did not run for {len(skipped)} of {len(results)} quotes: {skipped[0]['reason']}"
+            )
+    return notes
 
 
 def _fill(

@@ -24,11 +24,19 @@ As written, the middle step never falls below 0.8 (share < 0.5 gives 1 − share
 floor is never reached before the jump to 0.5; it is implemented as written. A statement has one quote, so
 its share is 0 or 1; a document's base is the mean of its statements' evaluator-lowered bases, and its share
 is over all its quotes. Findings are flagged, never dropped.
+
+Without `--evaluate` every quote and the document still get a confidence (`located_confidence`), from where
+the quotes were found alone: the base stays 1.0, since a check that did not run lowers nothing and raises
+nothing, the quote penalty applies as above, `confidence_basis` is `["quote_location"]`, and the notes name
+the evaluators that did not run.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+
+from refhound.quotes.evaluate.rubrics import EVALUATORS
+from refhound.quotes.report import QuoteReport
 
 FACTORS: dict[str, dict[str, float]] = {
     "entailment": {"entailed": 1.0, "neutral": 0.6, "contradicted": 0.2},
@@ -36,6 +44,7 @@ FACTORS: dict[str, dict[str, float]] = {
     "factcheck": {"supported": 1.0, "not_supported": 0.5},
 }
 UNLOCATED_STATUSES = frozenset({"not_found", "citation_unresolved", "uncited"})
+NOT_ASKED = f"{', '.join(EVALUATORS)} did not run: not asked (--evaluate)"
 
 
 def quote_factor(share: float) -> tuple[float, str | None]:
@@ -84,3 +93,15 @@ def document_confidence(bases: Sequence[float], located: Sequence[bool]) -> tupl
     share = located.count(False) / len(located) if located else 0.0
     factor, note = quote_factor(share)
     return round(sum(bases) / len(bases) * factor, 4), [note] if note else []
+
+
+def located_confidence(report: QuoteReport) -> None:
+    """Each quote's and the document's confidence when no evaluator ran: the quote penalty on a base of 1.0,
+    with a note that the evaluators did not run (the number rests on the quotes' location only)."""
+    for result in report.results:
+        confidence, base, notes = statement_confidence({}, result.status, result.alterations)
+        result.confidence, result.confidence_base = confidence, base
+        result.confidence_notes, result.confidence_basis = [NOT_ASKED, *notes], ["quote_location"]
+    located = [is_located(r.status, r.alterations) for r in report.results]
+    report.confidence, notes = document_confidence([1.0] * len(located), located)
+    report.confidence_notes = [NOT_ASKED, *notes]

@@ -379,6 +379,9 @@ async function checkQuotes(event) {
       .filter((s) => summary[s]).map((s) => el("span", { class: s }, s.replace("_", " ") + ": " + summary[s] + "  ")));
     if (typeof report.confidence === "number") {
       $("q-summary").append(el("span", { class: "confidence" }, "document confidence " + report.confidence.toFixed(2)));
+      // What the number does not rest on (the evaluators that did not run) and what lowered it.
+      const notes = report.confidence_notes || [];
+      if (notes.length) $("q-summary").append(el("div", { class: "muted confidence-notes" }, notes.join("; ")));
     }
     for (const quote of report.quotes) $("q-results").append(quoteItem(quote));
   } catch (error) {
