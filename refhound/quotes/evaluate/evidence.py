@@ -38,9 +38,6 @@ CANDIDATES = 2
 # Measured on 2 loaded cores: a 128-token text costs ~70 ms, a 20-token one ~10 ms; 64 tokens (about 250
 # characters) keep a claim's and a passage's topic and the per-statement cost low.
 EMBED_TOKENS = 64
-# Texts per model run. Measured on this model's 64-token passages and claims (2 cores, load ~3): 8 costs ~10%
-# less CPU per text than the memory's 32 (tuned for short titles) — the activations stay in cache.
-EMBED_BATCH = 8
 # A sentence ends at . ! ? (and closing marks) before white space, or at a blank line — not at a PDF's line
 # ends, which fall anywhere in a sentence.
 _SENTENCE = re.compile(r"\S(?:.|\n(?!\s*\n))*?(?:[.!?]+[\"'\u201d\u2019)\]]*(?=\s)|(?=\n\s*\n)|$)", re.DOTALL)
@@ -171,7 +168,7 @@ class Embedder:
 def _embedding() -> MiniLMEmbeddingFunction:
     from refhound.memory.embedding import MiniLMEmbeddingFunction  # chromadb: imported when needed
 
-    return MiniLMEmbeddingFunction(max_tokens=EMBED_TOKENS, batch_size=EMBED_BATCH)
+    return MiniLMEmbeddingFunction(max_tokens=EMBED_TOKENS)
 
 
 @dataclass(frozen=True)
