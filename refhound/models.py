@@ -297,6 +297,20 @@ class Summary(_Model):
         default=0, description="References whose cited work carries a retraction mark (any kind)."
     )
 
+    def count(self, result: ReferenceResult) -> None:
+        """Add one reference's verdict to the counts."""
+        self.total += 1
+        setattr(self, result.verdict.value, getattr(self, result.verdict.value) + 1)
+        if result.retraction is not None:
+            self.retracted += 1
+        if result.verdict is Verdict.METADATA_ERROR:
+            # An error without a severity counts as major, as `is_hallucinated` counts it, so that
+            # major + minor is always metadata_error.
+            if result.severity is Severity.MINOR:
+                self.minor += 1
+            else:
+                self.major += 1
+
 
 def problem_rank(result: ReferenceResult) -> int:
     """Worst first: fabricated 0, a major error 1, a minor error 2, anything else 3 (reports and triage
@@ -325,18 +339,9 @@ class Report(_Model):
     @computed_field  # type: ignore[prop-decorator]
     @property
     def summary(self) -> Summary:
-        counts = Summary(total=len(self.references))
+        counts = Summary()
         for result in self.references:
-            setattr(counts, result.verdict.value, getattr(counts, result.verdict.value) + 1)
-            if result.retraction is not None:
-                counts.retracted += 1
-            if result.verdict is Verdict.METADATA_ERROR:
-                # An error without a severity counts as major, as `is_hallucinated` counts it, so that
-                # major + minor is always metadata_error.
-                if result.severity is Severity.MINOR:
-                    counts.minor += 1
-                else:
-                    counts.major += 1
+            counts.count(result)
         return counts
 
     @model_validator(mode="before")

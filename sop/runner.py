@@ -11,12 +11,12 @@ import asyncio
 import gc
 import secrets
 import threading
-from collections.abc import Callable, Coroutine, Iterator, Mapping
+from collections.abc import Callable, Coroutine, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 import httpx
 from langchain_core.runnables import RunnableConfig
@@ -24,6 +24,7 @@ from langchain_core.runnables import RunnableConfig
 from refhound.agents.context import Agent, AgentContext
 from refhound.errors import RunMismatch, RunNotFound
 from refhound.index.store import IndexStore
+from refhound.inputs.base import InputRead
 from refhound.likelihood import Policy
 from refhound.llm import client_from_settings
 from refhound.models import InputProblem, Reference, ReferenceResult
@@ -138,30 +139,61 @@ class SopRunner:
         problems: list[InputProblem] | None = None,
         run_id: str | None = None,
         progress: OnDecided | None = None,
+        keep: bool = True,
     ) -> RunOutcome:
-        """Check `references`; with a `run_id` the run is checkpointed and can be resumed."""
-        manifest = Manifest(
-            run_id=run_id or "",
+        """Check `references`; with a `run_id` the run is checkpointed and can be resumed. Without `keep`
+        (a checkpointed run only) the verdicts are not held: read them with `stored_results`."""
+        manifest = self._manifest(run_id or "", inputs or [], problems or [], references)
+        checkpoint = run_id is not None
+        return _run_async(self._run(manifest, progress, checkpoint=checkpoint, resume=False, keep=keep))
+
+    def run_read(
+        self,
+        reads: Iterable[InputRead],
+        *,
+        run_id: str,
+        inputs: list[str] | None = None,
+        progress: OnDecided | None = None,
+    ) -> RunOutcome:
+        """Check references as an input is read, batch by batch, in memory that does not grow with it:
+        each batch goes to the runs file as it comes, then each chunk is read back, checked and its
+        verdicts written (read them with `stored_results`). A run stopped while reading cannot be resumed;
+        one stopped after resumes like any other."""
+        manifest = self._manifest(run_id, inputs or [], [], [])
+        checking = self._run(manifest, progress, checkpoint=True, resume=False, keep=False, reads=reads)
+        return _run_async(checking)
+
+    def resume(self, run_id: str, progress: OnDecided | None = None, keep: bool = True) -> RunOutcome:
+        """Finish an interrupted run; references it had finished are not checked again."""
+        manifest = Manifest(run_id, "", CHUNK_SIZE, [], [], [])
+        return _run_async(self._run(manifest, progress, checkpoint=True, resume=True, keep=keep))
+
+    def _manifest(
+        self, run_id: str, inputs: list[str], problems: list[InputProblem], references: list[Reference]
+    ) -> Manifest:
+        return Manifest(
+            run_id=run_id,
             sop=self.sop.source,
             chunk_size=CHUNK_SIZE,
-            inputs=inputs or [],
-            problems=problems or [],
+            inputs=inputs,
+            problems=problems,
             references=references,
             settings=run_settings(self.settings),
             index=str(self.context.store.path.resolve()),
         )
-        return _run_async(self._run(manifest, progress, checkpoint=run_id is not None, resume=False))
-
-    def resume(self, run_id: str, progress: OnDecided | None = None) -> RunOutcome:
-        """Finish an interrupted run; references it had finished are not checked again."""
-        manifest = Manifest(run_id, "", CHUNK_SIZE, [], [], [])
-        return _run_async(self._run(manifest, progress, checkpoint=True, resume=True))
 
     async def _run(
-        self, manifest: Manifest, progress: OnDecided | None, *, checkpoint: bool, resume: bool
+        self,
+        manifest: Manifest,
+        progress: OnDecided | None,
+        *,
+        checkpoint: bool,
+        resume: bool,
+        keep: bool,
+        reads: Iterable[InputRead] | None = None,
     ) -> RunOutcome:
         if not checkpoint:
-            results = await self._check(manifest, None, progress)
+            results = await self._check(manifest, None, progress, keep=True)
         else:
             async with open_runs(self.settings.sop.runs_path) as runs:
                 if resume:
@@ -174,8 +206,10 @@ class SopRunner:
                 else:
                     if days := self.settings.sop.prune_interrupted_after_days:
                         await runs.prune(timedelta(days=days), interrupted_only=True)
-                    await runs.save(manifest)
-                results = await self._check(manifest, runs, progress)
+                    await runs.save(manifest, reading=reads is not None)
+                    if reads is not None:
+                        manifest = await _store_reads(runs, manifest, reads)
+                results = await self._check(manifest, runs, progress, keep=keep)
                 await runs.finish(manifest.run_id)
         return RunOutcome(
             run_id=manifest.run_id or None,
@@ -203,29 +237,42 @@ class SopRunner:
             raise RunMismatch(manifest.run_id, f"checks the index {manifest.index}, not {index}")
 
     async def _check(
-        self, manifest: Manifest, runs: RunStore | None, progress: OnDecided | None
+        self, manifest: Manifest, runs: RunStore | None, progress: OnDecided | None, *, keep: bool
     ) -> dict[int, ReferenceResult]:
         """Check chunk after chunk; a chunk a checkpoint shows finished is read back, not checked. A run
-        `on_the_loop` is one chunk, checked on this loop."""
+        `on_the_loop` is one chunk, checked on this loop. References not in the manifest are read from
+        the runs file a chunk at a time; without `keep`, a chunk's verdicts are only written there."""
         inline = on_the_loop(
             self.plan, self.context, checkpointed=runs is not None, streamed=progress is not None
         )
         slots = None if inline else asyncio.Semaphore(self.settings.sop.concurrency)
         checkpointer = runs.checkpointer if runs else None
-        graph = build_graph(self.plan, self.context, slots, checkpointer, manifest.references)
-        chunks = [(manifest.run_id, 0, manifest.references)] if inline else manifest.chunks()
+        window = _Window(manifest.references)
+        graph = build_graph(self.plan, self.context, slots, checkpointer, window)
+        size = manifest.count if inline else manifest.chunk_size
         results: dict[int, ReferenceResult] = {}
         with garbage_collection_for_run(not networked_stages(self.plan, self.context)) as chunk_done:
-            for number, (thread_id, offset, references) in enumerate(chunks):
+            for number in range(1 if inline else manifest.chunk_count):
+                thread_id = manifest.run_id if inline else manifest.thread(number)
                 stored = await runs.load_chunk(manifest.run_id, number) if runs else None
                 if stored is not None:  # finished before the run was interrupted
-                    results.update(stored)
+                    if keep:
+                        results.update(stored)
                     _advance(progress, stored)
                     continue
-                await self._check_chunk(graph, runs, thread_id, offset, references, results, progress)
+                offset = number * size
+                if manifest.references:
+                    references = manifest.references[offset : offset + size]
+                else:
+                    assert runs is not None  # a run whose references are not in memory is stored
+                    references = await runs.load_references(manifest.run_id, number)
+                    window.show(offset, references)
+                found: dict[int, ReferenceResult] = {}
+                await self._check_chunk(graph, runs, thread_id, offset, references, found, progress)
                 if runs is not None:
-                    mine = {i: results[i] for i in range(offset, offset + len(references))}
-                    await runs.save_chunk(manifest.run_id, number, thread_id, mine)
+                    await runs.save_chunk(manifest.run_id, number, thread_id, found)
+                if keep:
+                    results.update(found)
                 chunk_done()
         return results
 
@@ -261,6 +308,52 @@ class SopRunner:
             saved_results = (await graph.aget_state(config)).values["results"]
             _advance(progress, {i: r for i, r in saved_results.items() if i not in streamed})
             results.update(saved_results)
+
+
+class _Window(Sequence[Reference]):
+    """The run's references at their positions, as the graph reads them: all of them, or only the chunk
+    being checked when a run's references are read from its file a chunk at a time."""
+
+    def __init__(self, references: list[Reference]) -> None:
+        self._references = references
+        self._offset = 0
+
+    def show(self, offset: int, references: list[Reference]) -> None:
+        self._offset, self._references = offset, references
+
+    @overload
+    def __getitem__(self, position: int) -> Reference: ...
+
+    @overload
+    def __getitem__(self, position: slice) -> Sequence[Reference]: ...
+
+    def __getitem__(self, position: int | slice) -> Reference | Sequence[Reference]:
+        if isinstance(position, slice):
+            raise TypeError("a run's references are read one at a time")
+        return self._references[position - self._offset]
+
+    def __len__(self) -> int:
+        return self._offset + len(self._references)
+
+
+async def _store_reads(runs: RunStore, manifest: Manifest, reads: Iterable[InputRead]) -> Manifest:
+    """Write a run's references to its file a chunk at a time as its input is read; the manifest of the
+    run with its count and the problems met reading."""
+    size = manifest.chunk_size
+    pending: list[Reference] = []
+    problems: list[InputProblem] = []
+    chunks = total = 0
+    for read in reads:
+        problems += read.problems
+        pending += read.references
+        while len(pending) >= size:
+            await runs.add_references(manifest.run_id, chunks, pending[:size])
+            total, chunks, pending = total + size, chunks + 1, pending[size:]
+    if pending:
+        await runs.add_references(manifest.run_id, chunks, pending)
+        total += len(pending)
+    await runs.read_done(manifest.run_id, total, problems)
+    return replace(manifest, problems=problems, total=total)
 
 
 _gc_lock = threading.Lock()
@@ -375,7 +468,7 @@ def forget_run(runs_path: Path, run_id: str) -> None:
 
     async def forget() -> None:
         async with open_runs(runs_path) as runs:
-            await runs.forget(await runs.load(run_id))
+            await runs.forget_id(run_id)
 
     if runs_path.exists():
         _run_async(forget())

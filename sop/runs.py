@@ -5,8 +5,9 @@ into chunks).
 A run is checked chunk by chunk; each chunk is its own LangGraph thread (`RUN_ID/chunk-N`), so a
 checkpoint holds one chunk's references and verdicts, not the whole run's again at every step. A finished
 chunk's verdicts are kept compressed (`refhound_chunks`) and its thread deleted: LangGraph keeps a
-checkpoint for every step, and only the chunks in flight need them. The references and settings are
-stored once, compressed; secrets (API keys) never are.
+checkpoint for every step, and only the chunks in flight need them. The references are stored once, a
+chunk a row (`refhound_refs`), so a run can be written as its input is read and checked a chunk at a time
+without holding it whole; the settings once, compressed; secrets (API keys) never are.
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ import dataclasses
 import json
 import os
 import socket
+import sqlite3
 import zlib
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, closing
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from enum import Enum
@@ -38,7 +40,7 @@ from langgraph.types import Send
 from pydantic import BaseModel, TypeAdapter
 
 from refhound.agents.context import Candidate
-from refhound.errors import RunNotFound
+from refhound.errors import RunMismatch, RunNotFound
 from refhound.models import (
     Evidence,
     FieldCheck,
@@ -82,10 +84,16 @@ _ADDED_COLUMNS = {
     "host": "TEXT NOT NULL DEFAULT ''",
     "pid": "INTEGER NOT NULL DEFAULT 0",
     "finished_at": "TEXT",
+    # 0 while a streamed input is still being written: such a run cannot be resumed (its input was cut off)
+    "read_done": "INTEGER NOT NULL DEFAULT 1",
 }
 _CHUNKS = """
 CREATE TABLE IF NOT EXISTS refhound_chunks (
     run_id TEXT NOT NULL, chunk INTEGER NOT NULL, results BLOB NOT NULL, PRIMARY KEY (run_id, chunk)
+)"""
+_REFS = """
+CREATE TABLE IF NOT EXISTS refhound_refs (
+    run_id TEXT NOT NULL, chunk INTEGER NOT NULL, refs BLOB NOT NULL, PRIMARY KEY (run_id, chunk)
 )"""
 _RESULTS = TypeAdapter(dict[int, ReferenceResult])
 _REFERENCES = TypeAdapter(list[Reference])
@@ -180,14 +188,21 @@ class Manifest:
     references: list[Reference]
     settings: dict[str, Any] | None = None  # `run_settings`; None for a run stored by an older version
     index: str = ""  # the index file it checks against
+    # How many references it checks, when they are not all in `references` (stored a chunk a row, and
+    # read back a chunk at a time).
+    total: int | None = None
 
-    def chunks(self) -> list[tuple[str, int, list[Reference]]]:
-        """(thread id, position of its first reference, references) for every chunk."""
-        size = self.chunk_size
-        return [
-            (f"{self.run_id}/chunk-{n}", start, self.references[start : start + size])
-            for n, start in enumerate(range(0, len(self.references), size))
-        ]
+    @property
+    def count(self) -> int:
+        return len(self.references) if self.total is None else self.total
+
+    @property
+    def chunk_count(self) -> int:
+        return -(-self.count // self.chunk_size)
+
+    def thread(self, chunk: int) -> str:
+        """The LangGraph thread of a chunk."""
+        return f"{self.run_id}/chunk-{chunk}"
 
 
 @dataclass(frozen=True)
@@ -213,10 +228,13 @@ class RunStore:
             connection, serde=CheckpointSerializer(allowed_msgpack_modules=_CHECKPOINT_TYPES)
         )
 
-    async def save(self, manifest: Manifest) -> None:
+    async def save(self, manifest: Manifest, *, reading: bool = False) -> None:
+        """A new run and its references, a chunk a row; `reading`: more will come (`add_references`), and
+        it cannot be resumed until `read_done` says they all have."""
         await self._db.execute(
             "INSERT OR REPLACE INTO refhound_runs (run_id, created_at, sop, chunk_size, inputs, problems, "
-            "refs, settings, index_path, total, host, pid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "refs, settings, index_path, total, host, pid, read_done) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 manifest.run_id,
                 datetime.now(UTC).isoformat(timespec="seconds"),
@@ -224,35 +242,73 @@ class RunStore:
                 manifest.chunk_size,
                 json.dumps(manifest.inputs),
                 json.dumps([p.model_dump(mode="json") for p in manifest.problems]),
-                _zipped(_REFERENCES.dump_json(manifest.references)),
+                _zipped("[]"),  # the references are in refhound_refs
                 _zipped(json.dumps(manifest.settings)) if manifest.settings is not None else None,
                 manifest.index,
-                len(manifest.references),
+                manifest.count,
                 socket.gethostname(),
                 os.getpid(),
+                int(not reading),
             ),
+        )
+        size = manifest.chunk_size
+        for chunk, start in enumerate(range(0, len(manifest.references), size)):
+            await self._insert_references(manifest.run_id, chunk, manifest.references[start : start + size])
+        await self._db.commit()
+
+    async def add_references(self, run_id: str, chunk: int, references: list[Reference]) -> None:
+        """One more chunk of a run being read (`save(..., reading=True)`)."""
+        await self._insert_references(run_id, chunk, references)
+        await self._db.commit()
+
+    async def read_done(self, run_id: str, total: int, problems: list[InputProblem]) -> None:
+        """Every reference of a run being read is stored: it can be checked, and resumed."""
+        await self._db.execute(
+            "UPDATE refhound_runs SET total = ?, problems = ?, read_done = 1 WHERE run_id = ?",
+            (total, json.dumps([p.model_dump(mode="json") for p in problems]), run_id),
         )
         await self._db.commit()
 
-    async def load(self, run_id: str) -> Manifest:
+    async def _insert_references(self, run_id: str, chunk: int, references: list[Reference]) -> None:
+        await self._db.execute(
+            "INSERT OR REPLACE INTO refhound_refs VALUES (?, ?, ?)",
+            (run_id, chunk, _zipped(_REFERENCES.dump_json(references))),
+        )
+
+    async def load_references(self, run_id: str, chunk: int) -> list[Reference]:
         async with self._db.execute(
-            "SELECT sop, chunk_size, inputs, problems, refs, settings, index_path FROM refhound_runs "
-            "WHERE run_id = ?",
+            "SELECT refs FROM refhound_refs WHERE run_id = ? AND chunk = ?", (run_id, chunk)
+        ) as cursor:
+            row = await cursor.fetchone()
+        if row is None:
+            raise RunNotFound(run_id, self.path)
+        return _REFERENCES.validate_json(_unzipped(row[0]))
+
+    async def load(self, run_id: str) -> Manifest:
+        """A run's manifest; its references stay in the file (`load_references`) unless an older version
+        stored them with it. `RunMismatch` for a run cut off while its input was read."""
+        async with self._db.execute(
+            "SELECT sop, chunk_size, inputs, problems, refs, settings, index_path, total, read_done "
+            "FROM refhound_runs WHERE run_id = ?",
             (run_id,),
         ) as cursor:
             row = await cursor.fetchone()
         if row is None:
             raise RunNotFound(run_id, self.path)
-        sop, chunk_size, inputs, problems, refs, settings, index = row
+        sop, chunk_size, inputs, problems, refs, settings, index, total, read_done = row
+        if not read_done:
+            raise RunMismatch(run_id, "was stopped while its input was read: start it again")
+        references = _REFERENCES.validate_json(_unzipped(refs))  # [] but for an older version's run
         return Manifest(
             run_id=run_id,
             sop=sop,
             chunk_size=chunk_size,
             inputs=json.loads(inputs),
             problems=[InputProblem.model_validate(p) for p in json.loads(problems)],
-            references=_REFERENCES.validate_json(_unzipped(refs)),
+            references=references,
             settings=json.loads(_unzipped(settings)) if settings is not None else None,
             index=index,
+            total=None if references else total,
         )
 
     async def claim(self, run_id: str) -> None:
@@ -325,9 +381,6 @@ class RunStore:
         if row is not None and row[0]:
             await self._db.execute("VACUUM")
 
-    async def forget(self, manifest: Manifest) -> None:
-        await self.forget_id(manifest.run_id, len(manifest.chunks()))
-
     async def forget_id(self, run_id: str, chunks: int | None = None) -> None:
         """Delete a run: its manifest, its chunks' verdicts and checkpoints; the file gives the space back."""
         if chunks is None:
@@ -339,10 +392,21 @@ class RunStore:
         for n in range(chunks):
             await self.checkpointer.adelete_thread(f"{run_id}/chunk-{n}")
         await self._db.execute("DELETE FROM refhound_chunks WHERE run_id = ?", (run_id,))
+        await self._db.execute("DELETE FROM refhound_refs WHERE run_id = ?", (run_id,))
         await self._db.execute("DELETE FROM refhound_runs WHERE run_id = ?", (run_id,))
         await self._db.commit()
         await self._db.execute("PRAGMA incremental_vacuum")  # no-op in a file made without auto_vacuum
         await self._db.commit()
+
+
+def stored_results(path: Path, run_id: str) -> Iterator[ReferenceResult]:
+    """A run's verdicts in the order of its references, read back a chunk at a time: the report of a run
+    that did not keep them (`SopRunner.run(..., keep=False)`) is written from here."""
+    with closing(sqlite3.connect(path)) as db:
+        rows = db.execute("SELECT results FROM refhound_chunks WHERE run_id = ? ORDER BY chunk", (run_id,))
+        for (stored,) in rows:
+            chunk = _RESULTS.validate_json(_unzipped(stored))
+            yield from (chunk[position] for position in sorted(chunk))
 
 
 def _alive(host: str, pid: int) -> bool:
@@ -371,6 +435,7 @@ async def open_runs(path: Path) -> AsyncIterator[RunStore]:
         await connection.execute("PRAGMA synchronous = NORMAL")
         await connection.execute(_MANIFESTS)
         await connection.execute(_CHUNKS)
+        await connection.execute(_REFS)
         async with connection.execute("PRAGMA table_info(refhound_runs)") as cursor:
             present = {row[1] async for row in cursor}
         for column, kind in _ADDED_COLUMNS.items():

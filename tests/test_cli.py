@@ -14,7 +14,6 @@ from typer.testing import CliRunner
 
 from refhound.cli import app
 from refhound.models import ParsedFields, ReferenceResult, Severity, Verdict
-from refhound.settings import Settings
 from refhound.sop.runner import RunOutcome, SopRunner
 from tests.conftest import ROOT
 
@@ -351,10 +350,12 @@ def test_flag_sets_what_exit_code_1_means(
     env: str | None,
     expected: int,
 ) -> None:
-    def judged_run(runner: SopRunner, run_id: str, settings: Settings, batch: Any = None) -> RunOutcome:
-        return RunOutcome(run_id, runner.sop, batch.inputs, [], [_judged(severity)])
+    def judged_run(runner: SopRunner, run_id: str, batch: Any = None) -> RunOutcome:
+        return RunOutcome(run_id, runner.sop, batch.inputs, [], [])
 
     monkeypatch.setattr("refhound.cli.check._run", judged_run)
+    # The report is written from the runs file, where the run keeps its verdicts.
+    monkeypatch.setattr("refhound.sop.runs.stored_results", lambda path, run_id: iter([_judged(severity)]))
     if env is not None:
         monkeypatch.setenv("REFHOUND_CHECK__FLAG", env)
     bib = tmp_path / "one.bib"

@@ -7,6 +7,8 @@ Everything beyond the options is imported inside the command, so a usage error a
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NamedTuple
 
@@ -31,72 +33,22 @@ from refhound.cli.output import (
     run_exit,
     set_verbosity,
     settings_from_options,
-    working,
     write_output,
 )
 from refhound.cli.process import resume_collection
-from refhound.errors import InputError, RefhoundError
+from refhound.errors import RefhoundError
 from refhound.policies import FlagPolicy, UnverifiedPolicy
 from refhound.report import FORMATS
 
 if TYPE_CHECKING:
     from refhound.index.store import IndexStore
-    from refhound.models import InputProblem, Reference, Report
+    from refhound.inputs.base import InputRead
+    from refhound.inputs.stream import StreamedInput
+    from refhound.models import InputProblem, ReferenceResult, Report
     from refhound.settings import Settings
-    from refhound.sop.runner import OnDecided, RunOutcome, SopRunner
+    from refhound.sop.runner import RunOutcome, SopRunner
 
-_PROGRESS_MIN = 50  # show a progress bar for inputs with at least this many references
 _UNWRAPPED = 1_000  # the table's width when nothing should wrap: wider than any cell it prints
-
-
-def _read_one(path: Path, settings: Settings) -> tuple[list[Reference], list[InputProblem]]:
-    """The references of one input: a manuscript PDF through the extractor agent, else a reference list."""
-    from refhound.inputs import read_input
-    from refhound.inputs.files import check_pdf_file, is_pdf
-    from refhound.inputs.project import is_latex_project, read_latex_project
-
-    if ":" in str(path):  # arXiv:ID or a URL (every name it fetches has one): a download, collector on
-        from refhound.inputs.remote import fetch_if_remote
-
-        resume_collection()
-        path = fetch_if_remote(path, settings)  # its LaTeX source folder or its PDF
-    if is_pdf(path):  # before the LaTeX test: a folder named paper.pdf was meant as a PDF
-        # An unusable file is said at once, before the PDF library (and its layout model) is loaded.
-        check_pdf_file(path, settings.extract.max_bytes)
-        resume_collection()  # the layout model and the PDF library: long work, with the collector on
-        from refhound.agents.extractor import read_pdf_references
-
-        with working(f"extracting the references of {path}"):
-            extracted: tuple[list[Reference], list[InputProblem]] = read_pdf_references(path, settings)
-        return extracted
-    if is_latex_project(path):
-        project = read_latex_project(path, settings.check.max_input_bytes)
-        return project.references, project.problems
-    read = read_input(path, max_bytes=settings.check.max_input_bytes)
-    return read.references, read.problems
-
-
-def _read(paths: list[Path], settings: Settings) -> tuple[list[Reference], list[InputProblem], bool]:
-    """Read every input; an unusable one is reported and skipped so the others are still checked."""
-    from refhound.models import InputProblem
-
-    references: list[Reference] = []
-    problems: list[InputProblem] = []
-    unusable = False
-    for path in paths:
-        try:
-            found, found_problems = _read_one(path, settings)
-        except InputError as exc:
-            print_error(exc)
-            problems.append(InputProblem(input=str(path), message=exc.problem))
-            unusable = True
-            continue
-        references.extend(found)
-        problems.extend(found_problems)
-        for problem in found_problems:
-            where = f"{problem.input} ({problem.location})" if problem.location else problem.input
-            err.print(f"[yellow]warning:[/] {where}: {problem.message}", highlight=False, soft_wrap=True)
-    return references, problems, unusable
 
 
 def check(
@@ -231,52 +183,59 @@ def check(
             llm_options(llm_url, llm_model, llm),
             likelihood_options(threshold, prior),
         )
-    # Inputs first: when none can be used, their errors are all there is to say, before any set-up.
-    references, problems, unusable = _read(inputs or [], settings)
-    if unusable and not references:
+    # Inputs first: when none can be used, their errors are all there is to say, before any set-up. A
+    # reference list is only judged here, and read as the run goes (in memory that does not grow with it).
+    from refhound.cli.reading import open_inputs
+    from refhound.inputs.base import InputRead
+
+    sources, unusable = open_inputs(inputs or [], settings)
+    if unusable and all(isinstance(s, InputRead) and not s.references for s in sources):
         raise typer.Exit(EXIT_USAGE)
     from refhound.cli.output import open_index_or_fail
-    from refhound.likelihood import Policy
-    from refhound.models import Report
+    from refhound.sop.runner import forget_run, new_run_id
 
+    run_id = resume or new_run_id()
     with open_index_or_fail(index, settings) as store, _runner_or_fail(settings, store) as runner:
         resume_collection()  # set-up is done: the run collects as the SOP runner sees fit
         index_stats = store.stats() if fmt == "html" else None  # for the HTML report's header
-        if resume:
-            outcome = _run(runner, resume, settings)
-        else:
-            from refhound.sop.runner import new_run_id
-
-            batch = _Batch(references, [str(p) for p in inputs or []], problems)
-            outcome = _run(runner, new_run_id(), settings, batch)
-    likelihood = Policy.from_settings(settings.likelihood)
-    report = Report(
-        inputs=outcome.inputs,
-        references=outcome.results,
-        problems=outcome.problems,
-        model=likelihood.model.label,
-        threshold=likelihood.threshold,
-    )
-    _emit(report, fmt, output, index_stats, settings.check.offline, width)
-    raise typer.Exit(_exit_code(report, settings, unusable))
+        batch = None if resume else _Batch(sources, [str(p) for p in inputs or []])
+        outcome = _run(runner, run_id, batch)
+    tally = _emit(outcome, settings, fmt, output, index_stats, width)
+    forget_run(settings.sop.runs_path, run_id)  # its report is out: there is nothing left to resume
+    raise typer.Exit(tally.exit_code(outcome.problems, unusable))
 
 
-def _exit_code(report: Report, settings: Settings, unusable: bool) -> int:
-    from refhound.models import Verdict, is_hallucinated
-    from refhound.retractions import fails_on_retracted
+class _Tally:
+    """What the exit code says of the verdicts, gathered as they are written out."""
 
-    policy, threshold = settings.check, report.threshold if report.threshold is not None else 1.0
-    hallucinated = any(
-        is_hallucinated(r.verdict, r.likelihood, threshold, policy.unverified_as, policy.flag)
-        for r in report.references
-    ) or fails_on_retracted(report.references, policy.fail_on_retracted)
-    unreachable = any(r.verdict is Verdict.UNVERIFIED and r.unreachable for r in report.references)
-    return run_exit(
-        hallucinated=hallucinated,
-        # An uncited entry of a LaTeX project is a note, not an entry that could not be read.
-        unreadable=unusable or any(not p.informational for p in report.problems),
-        unreachable=unreachable,
-    )
+    def __init__(self, settings: Settings, threshold: float) -> None:
+        self.policy, self.threshold = settings.check, threshold
+        self.hallucinated = self.unreachable = False
+
+    def seen(self, results: Iterable[ReferenceResult]) -> Iterator[ReferenceResult]:
+        from refhound.models import Verdict, is_hallucinated
+        from refhound.retractions import fails_on_retracted
+
+        policy = self.policy
+        for result in results:
+            self.hallucinated = self.hallucinated or (
+                is_hallucinated(
+                    result.verdict, result.likelihood, self.threshold, policy.unverified_as, policy.flag
+                )
+                or fails_on_retracted([result], policy.fail_on_retracted)
+            )
+            self.unreachable = self.unreachable or bool(
+                result.verdict is Verdict.UNVERIFIED and result.unreachable
+            )
+            yield result
+
+    def exit_code(self, problems: list[InputProblem], unusable: bool) -> int:
+        return run_exit(
+            hallucinated=self.hallucinated,
+            # An uncited entry of a LaTeX project is a note, not an entry that could not be read.
+            unreadable=unusable or any(not p.informational for p in problems),
+            unreachable=self.unreachable,
+        )
 
 
 def _stored_run_or_fail(run_id: str) -> tuple[Settings, Path]:
@@ -306,45 +265,79 @@ def _runner_or_fail(settings: Settings, store: IndexStore) -> SopRunner:
 
 
 class _Batch(NamedTuple):  # not a dataclass: importing dataclasses costs a usage error time
-    references: list[Reference]
+    sources: list[InputRead | StreamedInput]
     inputs: list[str]
-    problems: list[InputProblem]
 
 
-def _run(runner: SopRunner, run_id: str, settings: Settings, batch: _Batch | None = None) -> RunOutcome:
-    """Run a batch (or resume run_id when there is none) with checkpoints. An interrupted run says how
-    to finish it; a finished one's checkpoints are deleted (its report is the output)."""
-    from refhound.sop.runner import forget_run
-
-    def execute(progress: OnDecided | None) -> RunOutcome:
-        if batch is None:
-            return runner.resume(run_id, progress=progress)
-        return runner.run(
-            batch.references, inputs=batch.inputs, problems=batch.problems, run_id=run_id, progress=progress
-        )
+def _run(runner: SopRunner, run_id: str, batch: _Batch | None = None) -> RunOutcome:
+    """Run a batch (or resume run_id when there is none) with checkpoints, its inputs read as it goes and
+    its verdicts kept in the runs file, not in memory (the report is written from there). An interrupted
+    run says how to finish it."""
+    from refhound.cli.reading import Shown, reads
 
     err.say(f"[dim]run {run_id}[/]")
-    total = len(batch.references) if batch else 0
+    shown = Shown()
     try:
-        if total < _PROGRESS_MIN or not err.is_terminal or err.level == 0:
-            outcome = execute(None)
-        else:
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-            columns = (TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-            with Progress(*columns, console=err.console, transient=True) as bar:
-                task = bar.add_task("check", total=total)
-                outcome = execute(lambda _position, _result: bar.advance(task))
+        if batch is None:
+            return runner.resume(run_id, keep=False)
+        return runner.run_read(
+            reads(batch.sources, shown), run_id=run_id, inputs=batch.inputs, progress=shown.decided
+        )
     except KeyboardInterrupt:
-        err.print(f"interrupted; finish it with: refhound check --resume {run_id}", highlight=False)
+        if batch is not None and not shown.read_all:  # a run cut off while reading cannot be resumed
+            from refhound.sop.runner import forget_run
+
+            forget_run(runner.settings.sop.runs_path, run_id)
+            err.print("interrupted while reading the inputs; run the check again", highlight=False)
+        else:
+            err.print(f"interrupted; finish it with: refhound check --resume {run_id}", highlight=False)
         raise typer.Exit(EXIT_INTERRUPTED) from None
     except RefhoundError as exc:
         raise fail(str(exc)) from exc
-    forget_run(settings.sop.runs_path, run_id)
-    return outcome
+    finally:
+        shown.close()
 
 
 def _emit(
+    outcome: RunOutcome,
+    settings: Settings,
+    fmt: str,
+    output: Path | None,
+    index_stats: dict[str, object] | None = None,
+    width: int | None = None,
+) -> _Tally:
+    """Write the run's report, its verdicts read back from the runs file: as JSON a verdict at a time (the
+    report of a large input is never held), in the other formats whole."""
+    from refhound.likelihood import Policy
+    from refhound.models import Report
+    from refhound.sop.runs import stored_results
+
+    likelihood = Policy.from_settings(settings.likelihood)
+    report = Report(
+        inputs=outcome.inputs,
+        problems=outcome.problems,
+        model=likelihood.model.label,
+        threshold=likelihood.threshold,
+    )
+    tally = _Tally(settings, likelihood.threshold)
+    assert outcome.run_id is not None
+    results = tally.seen(stored_results(settings.sop.runs_path, outcome.run_id))
+    if fmt == "json":
+        from refhound.report.json import write_json
+
+        if output is None:
+            write_json(report, results, sys.stdout)
+            sys.stdout.write("\n")
+        else:
+            with output.open("w", encoding="utf-8") as handle:
+                write_json(report, results, handle)
+        return tally
+    report.references = list(results)
+    _emit_whole(report, fmt, output, index_stats, settings.check.offline, width)
+    return tally
+
+
+def _emit_whole(
     report: Report,
     fmt: str,
     output: Path | None,

@@ -8,10 +8,11 @@ field by field, the way a BibTeX entry is.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 
 from refhound.inputs.base import DECODE_ERRORS, InputRead, unreadable_entry
 from refhound.inputs.bib import map_fields
-from refhound.inputs.screen import DEFAULT_LIMITS, EntryLimits, check_count, screen_blocks
+from refhound.inputs.screen import DEFAULT_LIMITS, MAX_ENTRY_CHARS, EntryLimits, check_count, screen_blocks
 from refhound.models import InputProblem, Reference
 from refhound.normalize.text import collapse_whitespace, latex_to_unicode
 from refhound.refstring import parse_reference_string
@@ -36,6 +37,7 @@ _BIBLATEX_MACROS = {
 }  # fmt: skip
 _BIBLATEX_MACRO = re.compile(r"\\(" + "|".join(_BIBLATEX_MACROS) + r")(?![A-Za-z])\s?")
 _ITEM_START = re.compile(r"\\bibitem(?![A-Za-z])|\\entry\s*\{")
+_LINE_ITEM = re.compile(r"[ \t]*(?:\\bibitem(?![A-Za-z])|\\entry\s*\{)")  # a line that opens an item
 _ENTRY = re.compile(r"\\entry\s*\{([^{}]*)\}\s*\{([^{}]*)\}\s*\{[^{}]*\}(.*?)\\endentry", re.DOTALL)
 _FIELD = re.compile(r"\\field\s*\{(\w+)\}\s*\{")
 _VERB = re.compile(r"\\verb\s*\{(\w+)\}\s*((?:\\verb[^\n]*\n\s*)+)\\endverb")
@@ -107,12 +109,14 @@ def _bibitem_text(latex: str) -> str:
     return latex_to_unicode(text)
 
 
-def _read_bibitems(text: str, source: str) -> InputRead:
+def _read_bibitems(text: str, source: str, first: int = 1) -> InputRead:
+    """The `\\bibitem`s of `text`, numbered from `first` (a keyless one's id)."""
     read = InputRead()
     starts = list(_BIBITEM.finditer(text))
-    for position, match in enumerate(starts, 1):
+    for position, match in enumerate(starts, first):
         key, body_start = _bibitem_head(text, match.end())
-        body_end = starts[position].start() if position < len(starts) else len(text)
+        following = position - first + 1
+        body_end = starts[following].start() if following < len(starts) else len(text)
         body = _END_LIST.split(text[body_start:body_end], maxsplit=1)[0]
         location = key or f"item {position}"
         try:
@@ -167,9 +171,9 @@ def _biblatex_fields(body: str) -> dict[str, str]:
     return fields
 
 
-def _read_biblatex(text: str, source: str) -> InputRead:
+def _read_biblatex(text: str, source: str, first_line: int = 1) -> InputRead:
     read = InputRead()
-    line, counted = 1, 0  # lines are counted forward from one entry to the next: linear in the file
+    line, counted = first_line, 0  # lines are counted forward from one entry to the next: linear in the file
     for match in _ENTRY.finditer(text):
         line, counted = line + text.count("\n", counted, match.start()), match.start()
         key, entry_type, body = match.group(1).strip(), match.group(2).strip().lower(), match.group(3)
@@ -197,8 +201,46 @@ def read_bbl(text: str, source: str, limits: EntryLimits = DEFAULT_LIMITS) -> In
     `limits` are checked by a scan first: an item over the length cap is skipped, and more items than
     the count cap raise `TooManyEntries`."""
     check_count(source, count_bbl_items(text), limits, "bibliography items")
-    text, too_long = screen_blocks(text, _ITEM_START, limits.max_entry_chars, source)
-    text = _COMMENT_LINE.sub("", text)
-    read = _read_biblatex(text, source) if _ENTRY.search(text) else _read_bibitems(text, source)
-    read.problems[:0] = too_long
+    read = InputRead()
+    for batch in stream_bbl(text.splitlines(keepends=True), source, limits.max_entry_chars):
+        read.extend(batch)
     return read
+
+
+def stream_bbl(
+    lines: Iterable[str], source: str, max_entry_chars: int | None = MAX_ENTRY_CHARS, batch: int | None = None
+) -> Iterator[InputRead]:
+    """The references of `.bbl` `lines` (line ends kept), read in batches of at least `batch` items (None:
+    all at once), cut only where a line opens an item, so that each batch holds whole items. Whether the
+    file holds biblatex records or `\\bibitem`s is told by its first batch."""
+    pending: list[str] = []
+    items, first_line, line, first_item = 0, 1, 1, 1
+    biblatex: bool | None = None
+    for text in lines:
+        if batch is not None and items >= batch and _LINE_ITEM.match(text):
+            read, biblatex, first_item = _read_batch(
+                "".join(pending), source, max_entry_chars, first_line, first_item, biblatex
+            )
+            yield read
+            pending, items, first_line = [], 0, line
+        pending.append(text)
+        items += sum(1 for _ in _ITEM_START.finditer(text))
+        line += text.count("\n")
+    yield _read_batch("".join(pending), source, max_entry_chars, first_line, first_item, biblatex)[0]
+
+
+def _read_batch(
+    text: str, source: str, cap: int | None, first_line: int, first_item: int, biblatex: bool | None
+) -> tuple[InputRead, bool, int]:
+    """A batch's references; whether the file is biblatex's; the number of the next `\\bibitem`."""
+    text, too_long = screen_blocks(text, _ITEM_START, cap, source, first_line)
+    text = _COMMENT_LINE.sub("", text)
+    if biblatex is None:
+        biblatex = bool(_ENTRY.search(text))
+    if biblatex:
+        read = _read_biblatex(text, source, first_line)
+    else:
+        read = _read_bibitems(text, source, first_item)
+        first_item += sum(1 for _ in _BIBITEM.finditer(text))
+    read.problems[:0] = too_long
+    return read, biblatex, first_item

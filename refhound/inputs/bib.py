@@ -6,10 +6,12 @@ The field mapping is shared with biblatex `.bbl` files, whose `\\field{…}` nam
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 
-from refhound.bibtex import LINE_OPEN, parse_bibtex, split_bibtex_names
+from refhound.bibtex import BibParse, split_bibtex_names
 from refhound.inputs.base import DECODE_ERRORS, InputRead, missing_title, unreadable_entry, year_of
-from refhound.inputs.screen import DEFAULT_LIMITS, EntryLimits, check_count, screen_blocks
+from refhound.inputs.bibstream import bibtex_batches
+from refhound.inputs.screen import DEFAULT_LIMITS, MAX_ENTRY_CHARS, EntryLimits, check_count
 from refhound.models import InputProblem, ParsedFields, Reference
 from refhound.normalize.identifiers import (
     ARXIV_VENUE,
@@ -104,9 +106,23 @@ def read_bibtex(text: str, source: str, limits: EntryLimits = DEFAULT_LIMITS) ->
     entries than the count cap raise `TooManyEntries`."""
     if limits.max_entries is not None:
         check_count(source, count_bibtex_entries(text), limits, "BibTeX entries")
-    text, too_long = screen_blocks(text, LINE_OPEN, limits.max_entry_chars, source)
-    parse = parse_bibtex(text)
-    read = InputRead(problems=too_long)
+    read = InputRead()
+    for batch in stream_bibtex(text.splitlines(keepends=True), source, limits.max_entry_chars):
+        read.extend(batch)
+    return read
+
+
+def stream_bibtex(
+    lines: Iterable[str], source: str, max_entry_chars: int | None = MAX_ENTRY_CHARS, batch: int | None = None
+) -> Iterator[InputRead]:
+    """The entries of the BibTeX `lines` (line ends kept), parsed in batches of at most `batch` entries
+    (None: all at once), each batch's references and problems as soon as it is parsed."""
+    for parse, too_long in bibtex_batches(lines, source, max_entry_chars, batch):
+        yield _references(parse, source, too_long)
+
+
+def _references(parse: BibParse, source: str, problems: list[InputProblem]) -> InputRead:
+    read = InputRead(problems=problems)
     for failure in parse.failures:
         location = f"line {failure.line}" if failure.line else None
         read.problems.append(InputProblem(input=source, location=location, message=failure.message))

@@ -66,7 +66,7 @@ def _read_bytes(path: Path, max_bytes: int) -> bytes:
         raise InputError(path, f"cannot be read: {error.strerror or error}") from error
 
 
-def _looks_binary(data: bytes) -> bool:
+def looks_binary(data: bytes) -> bool:
     """NUL bytes, or more than 10% control characters in the first 64 KB, mean binary."""
     sample = data[:_SAMPLE]
     if b"\x00" in sample or sample.startswith(_PDF_MAGIC):
@@ -86,14 +86,18 @@ def _decode(data: bytes, source: str) -> tuple[str, list[InputProblem]]:
         text, encoding = data.decode("cp1252"), "cp1252"
     except UnicodeDecodeError:  # cp1252 leaves five bytes undefined; latin-1 decodes every byte
         text, encoding = data.decode("latin-1"), "latin-1"
+    return text, [not_utf8(source, offset, encoding)]
+
+
+def not_utf8(source: str, offset: int, encoding: str) -> InputProblem:
     message = f"not valid UTF-8 (first bad byte at offset {offset}); read as {encoding}"
-    return text, [InputProblem(input=source, location=None, message=message)]
+    return InputProblem(input=source, location=None, message=message)
 
 
 def load_text(path: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[str, list[InputProblem]]:
     """The text of `path`, and a problem when its encoding had to be guessed."""
     data = _read_bytes(path, max_bytes)
-    if not data.startswith(_UTF16_BOMS) and _looks_binary(data):
+    if not data.startswith(_UTF16_BOMS) and looks_binary(data):
         raise InputError(path, "binary file, not a reference list")
     text, problems = _decode(data, str(path))
     if not text.strip():

@@ -11,10 +11,11 @@ one. A word hyphenated at a line end is joined as `mend_broken_word` says ("bi-"
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from refhound.inputs.base import DECODE_ERRORS, InputRead, unreadable_entry
-from refhound.inputs.screen import DEFAULT_LIMITS, EntryLimits, check_count, too_long
+from refhound.inputs.screen import DEFAULT_LIMITS, MAX_ENTRY_CHARS, EntryLimits, check_count, too_long
 from refhound.models import InputProblem, Reference
 from refhound.refstring import mend_broken_word, parse_reference_string
 
@@ -47,50 +48,132 @@ class _Chunk:
     size: int = 0  # characters of its lines as written
 
 
-def _numbered_starts(lines: list[str]) -> set[int]:
-    """Lines that open a numbered reference: labels counting up by one.
+@dataclass(frozen=True)
+class _Line:
+    """A line as the cues see it: blank when it is the list's heading or too long to read, with its
+    Markdown undone."""
 
-    A wrapped line that starts with a year ("2019. BERT: …") neither interrupts the count nor starts it.
-    """
-    starts: set[int] = set()
-    expected: int | None = None
-    for index, line in enumerate(lines):
+    text: str
+    size: int  # characters as written (after Markdown); a line too long to read keeps its own length
+    huge: bool = False
+
+
+def _lines(raw: Iterable[str], markdown: bool, max_chars: int | None) -> Iterator[_Line]:
+    """`raw` lines (line ends kept or not) as the cues see them. A line longer than `max_chars` is seen by
+    no pattern (the line-end ones cost more than linear time on such a line) and becomes a reference of
+    its own."""
+    heading_checked = False
+    for line in raw:
+        line = (line.splitlines() or [""])[0]
+        if max_chars is not None and len(line) > max_chars:
+            yield _Line("", len(line), huge=True)
+            continue
+        if not heading_checked and line.strip():
+            heading_checked = True
+            if _HEADING.match(line):
+                line = ""
+        if markdown:
+            line = _MARKDOWN_EMPHASIS.sub(r"\2", _MARKDOWN_LINK.sub(r"\1 \2", line))
+        yield _Line(line, len(line))
+
+
+class _Numbered:
+    """Whether a line opens a numbered reference: a label counting up by one. A wrapped line that starts
+    with a year ("2019. BERT: …") neither interrupts the count nor starts it."""
+
+    def __init__(self) -> None:
+        self.expected: int | None = None
+
+    def __call__(self, line: str) -> bool:
         match = _LABEL.match(line)
         if not match:
-            continue
+            return False
         number = int(next(g for g in match.groups() if g))
-        if (expected is None and number < 1800) or number == expected:
-            starts.add(index)
-            expected = number + 1
-    return starts
+        if (self.expected is None and number < 1800) or number == self.expected:
+            self.expected = number + 1
+            return True
+        return False
 
 
-def _paragraph_starts(lines: list[str]) -> set[int]:
-    return {i for i, line in enumerate(lines) if line.strip() and (i == 0 or not lines[i - 1].strip())}
+class _Paragraphs:
+    """Whether a line opens a paragraph: filled, after a blank line (or first)."""
+
+    def __init__(self) -> None:
+        self.previous_blank = True
+
+    def __call__(self, line: str) -> bool:
+        opens = bool(line.strip()) and self.previous_blank
+        self.previous_blank = not line.strip()
+        return opens
 
 
-def _separates(starts: set[int], lines: list[str]) -> bool:
-    """Whether a cue's starts cut the list into references: at least two, of a few lines each on average
-    (a list of one reference a line where two lines keep their "54." and "55." is not a numbered list)."""
-    filled = sum(1 for line in lines if line.strip())
-    return len(starts) >= 2 and len(starts) * _LINES_PER_REFERENCE >= filled
+def _bullet(line: str) -> bool:
+    return bool(_BULLET.match(line))
 
 
-def _line_starts(lines: list[str]) -> set[int]:
-    """One reference per line, except lines that continue the one before."""
-    starts: set[int] = set()
-    previous = ""
-    for index, line in enumerate(lines):
+class _LineStarts:
+    """One reference per line, except lines that continue the one before: after a line that cannot end a
+    reference, in lower case, or indented under an unindented one."""
+
+    def __init__(self) -> None:
+        self.previous = ""
+
+    def __call__(self, line: str) -> bool:
         if not line.strip():
-            continue
-        hanging_indent = line[:1].isspace() and not previous[:1].isspace()
+            return False
+        hanging_indent = line[:1].isspace() and not self.previous[:1].isspace()
         stripped = line.lstrip()
         lower_case = stripped[:1].islower() and not _PARTICLE_NAME.match(stripped)
-        continues = bool(previous) and (not _CAN_END.search(previous) or lower_case or hanging_indent)
-        if not continues:
-            starts.add(index)
-        previous = line
-    return starts
+        continues = bool(self.previous) and (
+            not _CAN_END.search(self.previous) or lower_case or hanging_indent
+        )
+        self.previous = line
+        return not continues
+
+
+Cue = Callable[[str], bool]
+_CUES: tuple[Callable[[], Cue], ...] = (_Numbered, lambda: _bullet, _Paragraphs)
+
+
+def _cue(lines: Iterable[_Line]) -> Callable[[], Cue]:
+    """What cuts the list into references: the first cue, in order of preference, whose starts separate
+    it (at least two, of a few lines each on average: a list of one reference a line where two lines keep
+    their "54." and "55." is not a numbered list), else one reference per line. One pass, keeping counts."""
+    cues = [make() for make in _CUES]
+    starts = [0] * len(cues)
+    filled = 0
+    for line in lines:
+        filled += bool(line.text.strip())
+        for position, cue in enumerate(cues):
+            starts[position] += cue(line.text)
+    for make, count in zip(_CUES, starts, strict=True):
+        if count >= 2 and count * _LINES_PER_REFERENCE >= filled:
+            return make
+    return _LineStarts
+
+
+def _chunks(lines: Callable[[], Iterable[str]], markdown: bool, max_chars: int | None) -> Iterator[_Chunk]:
+    """The references of a plain-text list as lines, in two passes over `lines()`: the first picks the
+    cue, the second cuts. A chunk is given once the next one starts, so only one is held."""
+    starts = _cue(_lines(lines(), markdown, max_chars))()
+    chunk: _Chunk | None = None
+    after_huge = False  # the first filled line after a line too long to read starts a reference
+    for number, line in enumerate(_lines(lines(), markdown, max_chars), start=1):
+        opens = starts(line.text)  # every line goes to the cue: its state follows the list
+        if line.huge or opens or (after_huge and line.text.strip()):
+            if chunk is not None:
+                yield chunk
+            chunk = _Chunk(number, [_BULLET.sub("", line.text)])
+            after_huge = line.huge
+        elif chunk is not None:
+            chunk.lines.append(line.text)
+        elif line.text.strip():
+            chunk = _Chunk(number, [line.text])  # text before the first label: reported as a reference
+        else:
+            continue
+        chunk.size += line.size
+    if chunk is not None:
+        yield chunk
 
 
 def _join(lines: list[str]) -> str:
@@ -112,49 +195,9 @@ def _join(lines: list[str]) -> str:
     return "".join(parts)
 
 
-def split_references(text: str, markdown: bool = False) -> list[tuple[int, str]]:
-    """The reference strings of a plain-text list, each with the line it starts on."""
-    return [(chunk.line, _join(chunk.lines)) for chunk in _chunks(text, markdown, None)]
-
-
-def _chunks(text: str, markdown: bool, max_chars: int | None) -> list[_Chunk]:
-    """The references of a plain-text list as lines. A line longer than `max_chars` is a chunk of its own,
-    seen by no pattern (the line-end ones cost more than linear time on such a line), and kept as blank."""
-    lines = text.splitlines()
-    huge = {i: len(line) for i, line in enumerate(lines) if max_chars is not None and len(line) > max_chars}
-    for index in huge:
-        lines[index] = ""
-    first = next((i for i, line in enumerate(lines) if line.strip()), len(lines))
-    if first < len(lines) and _HEADING.match(lines[first]):
-        lines[first] = ""
-    if markdown:
-        lines = [_MARKDOWN_EMPHASIS.sub(r"\2", _MARKDOWN_LINK.sub(r"\1 \2", line)) for line in lines]
-    bullets = {i for i, line in enumerate(lines) if _BULLET.match(line)}
-    cues = (_numbered_starts(lines), bullets, _paragraph_starts(lines))
-    starts = next((cue for cue in cues if _separates(cue, lines)), None) or _line_starts(lines)
-    starts |= {*huge, *(_next_filled(lines, i) for i in huge)}
-    chunks: list[_Chunk] = []
-    for index, line in enumerate(lines):
-        if index in starts:
-            chunks.append(_Chunk(index + 1, [_BULLET.sub("", line)]))
-        elif chunks:
-            chunks[-1].lines.append(line)
-        elif line.strip():
-            chunks.append(_Chunk(index + 1, [line]))  # text before the first label: reported as a reference
-        else:
-            continue
-        chunks[-1].size += huge.get(index, len(line))
-    return chunks
-
-
-def _next_filled(lines: list[str], index: int) -> int:
-    """The first line after `index` that is not blank (`len(lines)` if none)."""
-    return next((i for i in range(index + 1, len(lines)) if lines[i].strip()), len(lines))
-
-
 def count_references(text: str, markdown: bool = False, max_chars: int | None = None) -> int:
     """How many references the list is cut into (what the cap counts), none of them parsed."""
-    return len(_chunks(text, markdown, max_chars))
+    return sum(1 for _ in _chunks(text.splitlines, markdown, max_chars))
 
 
 def read_plain_text(
@@ -163,24 +206,44 @@ def read_plain_text(
     """Every reference of a plain-text list; a fragment with no letters (a page number) is reported. More
     references than `limits` allows raise `TooManyEntries`, and one longer than it allows is reported,
     both before any reference is parsed."""
-    chunks = _chunks(text, markdown, limits.max_entry_chars)
-    check_count(source, len(chunks), limits, "references")
+    if limits.max_entries is not None:
+        count = count_references(text, markdown, limits.max_entry_chars)
+        check_count(source, count, limits, "references")
     read = InputRead()
-    for chunk in chunks:
+    for batch in stream_plain_text(text.splitlines, source, markdown, limits.max_entry_chars):
+        read.extend(batch)
+    return read
+
+
+def stream_plain_text(
+    lines: Callable[[], Iterable[str]],
+    source: str,
+    markdown: bool = False,
+    max_entry_chars: int | None = MAX_ENTRY_CHARS,
+    batch: int | None = None,
+) -> Iterator[InputRead]:
+    """The references of the list `lines()` gives (called twice: one pass picks the cue, one cuts), in
+    reads of at most `batch` references (None: one read), so that a long list is never held whole."""
+    read = InputRead()
+    position = 0
+    for chunk in _chunks(lines, markdown, max_entry_chars):
         location = f"line {chunk.line}"
-        if limits.max_entry_chars is not None and chunk.size > limits.max_entry_chars:
-            read.problems.append(too_long(source, location, chunk.size, limits.max_entry_chars))
+        if max_entry_chars is not None and chunk.size > max_entry_chars:
+            read.problems.append(too_long(source, location, chunk.size, max_entry_chars))
             continue
         reference = _join(chunk.lines)
         if not _THREE_LETTERS.search(reference):
             message = f"{reference!r} is not a reference, skipped"
             read.problems.append(InputProblem(input=source, location=location, message=message))
             continue
-        position = str(len(read.references) + 1)
         try:
             parsed = parse_reference_string(reference)
         except DECODE_ERRORS as error:
             read.problems.append(unreadable_entry(source, location, error))
             continue
-        read.references.append(Reference(id=position, raw=reference, parsed=parsed, input=source))
-    return read
+        position += 1
+        read.references.append(Reference(id=str(position), raw=reference, parsed=parsed, input=source))
+        if batch is not None and len(read.references) >= batch:
+            yield read
+            read = InputRead()
+    yield read

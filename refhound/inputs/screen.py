@@ -52,17 +52,18 @@ def too_long(source: str, location: str, size: int, limit: int) -> InputProblem:
 
 
 def screen_blocks(
-    text: str, starts: re.Pattern[str], cap: int | None, source: str
+    text: str, starts: re.Pattern[str], cap: int | None, source: str, first_line: int = 1
 ) -> tuple[str, list[InputProblem]]:
     """`text` with each block longer than `cap` characters left out (its newlines kept, so later line
-    numbers stay right), and a problem naming each. A block runs from one match of `starts` to the next;
-    text before the first holds no entry and is left out silently when that long."""
+    numbers stay right), and a problem naming each (its line counted from `first_line`). A block runs from
+    one match of `starts` to the next; text before the first holds no entry and is left out silently when
+    that long."""
     if cap is None:
         return text, []
     bounds = [0, *(m.start() for m in starts.finditer(text)), len(text)]
     kept: list[str] = []
     problems: list[InputProblem] = []
-    line = 1
+    line = first_line
     for index, (start, end) in enumerate(pairwise(bounds)):
         newlines = text.count("\n", start, end)
         if end - start > cap:

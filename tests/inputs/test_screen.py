@@ -32,13 +32,13 @@ def write(tmp_path: Path, name: str, text: str) -> Path:
             "refs.bib",
             "\n".join(f"@article{{k{n}, title={{Title {n}}}, year={{2019}}}}" for n in range(4)),
             "4 BibTeX entries",
-            "refhound.inputs.bib.parse_bibtex",
+            "refhound.inputs.bibstream.parse_bibtex",
         ),
         (  # entries one after another on one line count as well
             "refs.bib",
             "".join(f"@misc{{k{n}, title={{T}}}}" for n in range(5)) + '\n@string{x = "y"}',
             "5 BibTeX entries",
-            "refhound.inputs.bib.parse_bibtex",
+            "refhound.inputs.bibstream.parse_bibtex",
         ),
         (
             "refs.txt",
@@ -97,15 +97,15 @@ def test_a_one_line_file_of_megabytes_is_one_overlong_reference(tmp_path: Path) 
 def test_an_overlong_bibtex_entry_is_skipped_before_parsing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from refhound.inputs import bib
+    from refhound.inputs import bibstream
 
-    parse = bib.parse_bibtex
+    parse = bibstream.parse_bibtex
 
     def short_only(text: str) -> Any:
         assert "x" * 1000 not in text
         return parse(text)
 
-    monkeypatch.setattr(bib, "parse_bibtex", short_only)
+    monkeypatch.setattr(bibstream, "parse_bibtex", short_only)
     text = (
         "@misc{good1, title={First title}, year={2019}}\n"
         f"@misc{{long, title={{{'x' * 5000}}},\n  year={{2019}}}}\n"

@@ -93,7 +93,7 @@ def test_a_parser_that_cannot_read_the_whole_file_names_it(
     def too_deep(text: str) -> None:
         raise RecursionError("maximum recursion depth exceeded")
 
-    monkeypatch.setattr("refhound.inputs.bib.parse_bibtex", too_deep)
+    monkeypatch.setattr("refhound.inputs.bibstream.parse_bibtex", too_deep)
     expected = r"refs\.bib: cannot be read as bibtex: nested too deeply to be read"
     with pytest.raises(InputError, match=expected):
         read_input(write(tmp_path, "refs.bib", FILES["refs.bib"]))

@@ -296,3 +296,23 @@ def test_render_rejects_unknown_formats(report: Report) -> None:
     assert FORMATS == ("json", "md", "text", "html")
     with pytest.raises(ValueError, match="json, md, text, html"):
         render(report, "pdf")
+
+
+def test_json_written_a_reference_at_a_time_is_the_whole_report(report: Report) -> None:
+    """`write_json` (a large input's report, never held) writes what `Report.to_json` does."""
+    from refhound.models import ProblemKind
+    from refhound.report.json import write_json
+
+    latex = [
+        InputProblem(input="main.tex", message="never cited", kind=ProblemKind.UNCITED_KEY, key="x"),
+        InputProblem(
+            input="main.tex", message="no entry", kind=ProblemKind.MISSING_KEY, key="y", cited_at=["a:1"]
+        ),
+    ]
+    noted = report.model_copy(update={"problems": [*report.problems, *latex]})
+    for references in (noted.references, noted.references[:1], []):
+        whole = noted.model_copy(update={"references": references})
+        out = io.StringIO()
+        summary = write_json(noted.model_copy(update={"references": []}), references, out)
+        assert out.getvalue() == whole.to_json()
+        assert summary == whole.summary

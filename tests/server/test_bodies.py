@@ -137,7 +137,7 @@ def test_an_upload_of_too_many_bibtex_entries_is_422_before_parsing(
     def fail(text: str) -> None:
         raise AssertionError("parsed although counting refuses it")
 
-    monkeypatch.setattr("refhound.inputs.bib.parse_bibtex", fail)
+    monkeypatch.setattr("refhound.inputs.bibstream.parse_bibtex", fail)
     bib = "\n".join(f"@article{{k{n}, title={{Title {n}}}, year={{2019}}}}" for n in range(5))
     response = counted.call("POST", path, files={"file": ("refs.bib", bib.encode())})
     assert response.status_code == 422

@@ -9,15 +9,18 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from refhound.errors import RunMismatch, RunNotFound
 from refhound.index.store import IndexStore
+from refhound.inputs.base import InputRead
 from refhound.settings import Settings
 from refhound.sop.definition import Sop
 from refhound.sop.runner import SopRunner
+from refhound.sop.runs import stored_results
 from tests.conftest import ROOT
 from tests.sop.fakes import FakeAgent, reference
 from tests.sop.interrupted_run import N
@@ -121,3 +124,36 @@ def test_a_run_is_not_resumed_against_another_index(
     assert (
         str(refused.value) == f"run 'run-3' checks the index {small_index.resolve()}, not {other.resolve()}"
     )
+
+
+def test_a_run_read_as_its_input_comes_keeps_it_in_its_file(store: IndexStore, tmp_path: Path) -> None:
+    """`run_read` stores each chunk as the input is read, keeps no verdict in memory, and resumes."""
+    runs = tmp_path / "runs.sqlite"
+    settings = _offline_run(store, runs)
+    sop = Sop(name="quick", stages=("index", "judge"))
+    reads = (
+        InputRead(references=[reference(n) for n in range(start, start + 150)]) for start in (0, 150, 300)
+    )
+    agent = FakeAgent("index", knows={f"ref{n}" for n in range(0, 450, 2)})
+    with SopRunner(settings, store, sop=sop, agents={"index": agent}) as runner:
+        outcome = runner.run_read(reads, run_id="run-4", inputs=["refs.bib"])
+        assert outcome.results == [] and outcome.inputs == ["refs.bib"]
+        stored = list(stored_results(runs, "run-4"))
+        assert [r.id for r in stored] == [f"ref{n}" for n in range(450)]
+        assert [r.verdict.value for r in stored[:2]] == ["verified", "unverified"]
+        resumed = runner.resume("run-4")  # finished: read back, nothing checked again
+    assert resumed.results == stored and len(agent.calls) == 450
+
+
+def test_a_run_stopped_while_its_input_was_read_is_not_resumed(store: IndexStore, tmp_path: Path) -> None:
+    settings = _offline_run(store, tmp_path / "runs.sqlite")
+
+    def reads() -> Iterator[InputRead]:
+        yield InputRead(references=[reference(n) for n in range(300)])
+        raise OSError("the disk went away")
+
+    with SopRunner(settings, store) as runner:
+        with pytest.raises(OSError):
+            runner.run_read(reads(), run_id="run-5")
+        with pytest.raises(RunMismatch, match="'run-5' was stopped while its input was read: start it again"):
+            runner.resume("run-5")
