@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import partial
 
 from refhound.inputs.base import DECODE_ERRORS, InputRead, unreadable_entry
 from refhound.inputs.screen import DEFAULT_LIMITS, MAX_ENTRY_CHARS, EntryLimits, check_count, too_long
@@ -58,16 +59,39 @@ class _Line:
     huge: bool = False
 
 
-def _lines(raw: Iterable[str], markdown: bool, max_chars: int | None) -> Iterator[_Line]:
-    """`raw` lines (line ends kept or not) as the cues see them. A line longer than `max_chars` is seen by
-    no pattern (the line-end ones cost more than linear time on such a line) and becomes a reference of
-    its own."""
+Line = str | int  # a line (its end kept or not), or the length of one too long to read, not copied
+# What ends a line for `str.splitlines` ("\r\n" too: joined below; one class scans three times faster).
+_LINE_END = re.compile(r"[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
+def text_lines(text: str, max_chars: int | None) -> Iterator[Line]:
+    """The lines of `text` as `str.splitlines` cuts them, one longer than `max_chars` given as its length:
+    a 45 MB upload of one line is measured, never copied."""
+    start = 0
+    for end in _LINE_END.finditer(text):
+        if end.start() < start:  # the "\n" of a "\r\n"
+            continue
+        yield _line(text, start, end.start(), max_chars)
+        start = end.end() + (end.group() == "\r" and text.startswith("\n", end.end()))
+    if start < len(text):
+        yield _line(text, start, len(text), max_chars)
+
+
+def _line(text: str, start: int, end: int, max_chars: int | None) -> Line:
+    return end - start if max_chars is not None and end - start > max_chars else text[start:end]
+
+
+def _lines(raw: Iterable[Line], markdown: bool, max_chars: int | None) -> Iterator[_Line]:
+    """`raw` lines as the cues see them. A line longer than `max_chars` is seen by no pattern (the line-end
+    ones cost more than linear time on such a line) and becomes a reference of its own."""
     heading_checked = False
     for line in raw:
-        line = (line.splitlines() or [""])[0]
-        if max_chars is not None and len(line) > max_chars:
-            yield _Line("", len(line), huge=True)
+        size = line if isinstance(line, int) else len(line) - _end_length(line)
+        if max_chars is not None and size > max_chars:
+            yield _Line("", size, huge=True)
             continue
+        assert isinstance(line, str)
+        line = line[:size]
         if not heading_checked and line.strip():
             heading_checked = True
             if _HEADING.match(line):
@@ -75,6 +99,13 @@ def _lines(raw: Iterable[str], markdown: bool, max_chars: int | None) -> Iterato
         if markdown:
             line = _MARKDOWN_EMPHASIS.sub(r"\2", _MARKDOWN_LINK.sub(r"\1 \2", line))
         yield _Line(line, len(line))
+
+
+def _end_length(line: str) -> int:
+    """How many characters of `line` are its line end."""
+    if line.endswith("\r\n"):
+        return 2
+    return 1 if line and _LINE_END.fullmatch(line[-1]) else 0
 
 
 class _Numbered:
@@ -152,7 +183,7 @@ def _cue(lines: Iterable[_Line]) -> Callable[[], Cue]:
     return _LineStarts
 
 
-def _chunks(lines: Callable[[], Iterable[str]], markdown: bool, max_chars: int | None) -> Iterator[_Chunk]:
+def _chunks(lines: Callable[[], Iterable[Line]], markdown: bool, max_chars: int | None) -> Iterator[_Chunk]:
     """The references of a plain-text list as lines, in two passes over `lines()`: the first picks the
     cue, the second cuts. A chunk is given once the next one starts, so only one is held."""
     starts = _cue(_lines(lines(), markdown, max_chars))()
@@ -197,7 +228,7 @@ def _join(lines: list[str]) -> str:
 
 def count_references(text: str, markdown: bool = False, max_chars: int | None = None) -> int:
     """How many references the list is cut into (what the cap counts), none of them parsed."""
-    return sum(1 for _ in _chunks(text.splitlines, markdown, max_chars))
+    return sum(1 for _ in _chunks(partial(text_lines, text, max_chars), markdown, max_chars))
 
 
 def read_plain_text(
@@ -206,17 +237,20 @@ def read_plain_text(
     """Every reference of a plain-text list; a fragment with no letters (a page number) is reported. More
     references than `limits` allows raise `TooManyEntries`, and one longer than it allows is reported,
     both before any reference is parsed."""
-    if limits.max_entries is not None:
-        count = count_references(text, markdown, limits.max_entry_chars)
-        check_count(source, count, limits, "references")
+    chunks: Iterable[_Chunk] = _chunks(
+        partial(text_lines, text, limits.max_entry_chars), markdown, limits.max_entry_chars
+    )
+    if limits.max_entries is not None:  # counted before any is parsed
+        chunks = list(chunks)
+        check_count(source, len(chunks), limits, "references")
     read = InputRead()
-    for batch in stream_plain_text(text.splitlines, source, markdown, limits.max_entry_chars):
+    for batch in _references(chunks, source, limits.max_entry_chars):
         read.extend(batch)
     return read
 
 
 def stream_plain_text(
-    lines: Callable[[], Iterable[str]],
+    lines: Callable[[], Iterable[Line]],
     source: str,
     markdown: bool = False,
     max_entry_chars: int | None = MAX_ENTRY_CHARS,
@@ -224,9 +258,15 @@ def stream_plain_text(
 ) -> Iterator[InputRead]:
     """The references of the list `lines()` gives (called twice: one pass picks the cue, one cuts), in
     reads of at most `batch` references (None: one read), so that a long list is never held whole."""
+    return _references(_chunks(lines, markdown, max_entry_chars), source, max_entry_chars, batch)
+
+
+def _references(
+    chunks: Iterable[_Chunk], source: str, max_entry_chars: int | None, batch: int | None = None
+) -> Iterator[InputRead]:
     read = InputRead()
     position = 0
-    for chunk in _chunks(lines, markdown, max_entry_chars):
+    for chunk in chunks:
         location = f"line {chunk.line}"
         if max_entry_chars is not None and chunk.size > max_entry_chars:
             read.problems.append(too_long(source, location, chunk.size, max_entry_chars))
