@@ -6,6 +6,7 @@ import json
 import os
 import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -19,7 +20,7 @@ from refhound.index.store import IndexStore
 from refhound.inputs.base import InputRead
 from refhound.settings import Settings
 from refhound.sop.definition import Sop
-from refhound.sop.runner import SopRunner
+from refhound.sop.runner import SopRunner, forget_run
 from refhound.sop.runs import stored_results
 from tests.conftest import ROOT
 from tests.sop.fakes import FakeAgent, reference
@@ -143,6 +144,10 @@ def test_a_run_read_as_its_input_comes_keeps_it_in_its_file(store: IndexStore, t
         assert [r.verdict.value for r in stored[:2]] == ["verified", "unverified"]
         resumed = runner.resume("run-4")  # finished: read back, nothing checked again
     assert resumed.results == stored and len(agent.calls) == 450
+    forget_run(runs, "run-4")  # and once its report is out, the file gives its space back
+    with sqlite3.connect(runs) as db:
+        assert db.execute("PRAGMA freelist_count").fetchone() == (0,)
+        assert db.execute("SELECT COUNT(*) FROM refhound_refs WHERE run_id = 'run-4'").fetchone() == (0,)
 
 
 def test_a_run_stopped_while_its_input_was_read_is_not_resumed(store: IndexStore, tmp_path: Path) -> None:
