@@ -64,8 +64,10 @@ def test_a_retracted_work_and_one_under_concern_are_marked_with_notice_and_date(
             page.fill("#pasted", PASTED)
             page.click("#check")
             expect(page.locator("#status")).to_contain_text("done: 2 references checked", timeout=60_000)
-            # Both citations are right: they are folded under "Verified", their marks shown once it opens.
-            page.click("#verified-title")
+            status = page.locator("#status")
+            expect(status).to_contain_text("2 cited works retracted, withdrawn or under concern")
+            # Both citations are right, so they are listed under "Verified": that fold opens on the marks.
+            expect(page.locator("#verified-box details")).to_have_attribute("open", "")
             retracted = page.locator('li.ref[data-id="1"] .retraction')
             expect(retracted).to_be_visible()
             expect(retracted).to_have_text(

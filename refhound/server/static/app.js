@@ -246,6 +246,10 @@ function renderResults() {
   $("problems-title").textContent = "To review (" + listed + " of " + toReview + ")";
   $("verified-box").hidden = verified.children.length === 0;
   $("verified-title").textContent = "Verified (" + verified.children.length + ")";
+  // A right citation of a retracted work is still news: its fold opens so the mark is seen.
+  if (results.some((result) => groupOf(result) === "verified" && marked(result))) {
+    $("verified-box").querySelector("details").open = true;
+  }
   $("shown").textContent = listed + " shown";
   renderSummary();
 }
@@ -260,7 +264,13 @@ function outcomeLine(total) {
   if (by.wrong) parts.push(by.wrong + " with wrong fields");
   if (by.unverified) parts.push(by.unverified + " could not be checked");
   const found = parts.length ? parts.join(", ") : "every reference verified";
-  return "done: " + plural(total, "reference") + " checked — " + (by.flagged ? "" : "none flagged; ") + found;
+  const retracted = results.filter(marked).length;
+  const marks = retracted ? "; " + plural(retracted, "cited work") + " retracted, withdrawn or under concern" : "";
+  return "done: " + plural(total, "reference") + " checked — " + (by.flagged ? "" : "none flagged; ") + found + marks;
+}
+
+function marked(result) {
+  return Boolean(result.retraction && result.retraction.kind);
 }
 
 function setStatus(text, isError) {
