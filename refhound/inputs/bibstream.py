@@ -52,7 +52,7 @@ def bibtex_batches(
     pending = _Batch(1)
     problems: list[InputProblem] = []
     comment: tuple[str, int] | None = None  # an open "@comment{" of the kept text: its opener and depth
-    for block in _blocks(lines):
+    for block in _blocks(lines, max_entry_chars):
         if max_entry_chars is not None and block.size > max_entry_chars:
             if block.kind:  # text before the first entry holds none: left out silently
                 problems.append(too_long(source, f"line {block.line}", block.size, max_entry_chars))
@@ -70,7 +70,9 @@ def bibtex_batches(
     yield _parse(pending, strings, keys), problems
 
 
-def _blocks(lines: Iterable[str]) -> Iterator[_Block]:
+def _blocks(lines: Iterable[str], cap: int | None) -> Iterator[_Block]:
+    """The blocks of `lines`; one longer than `cap` keeps no text (it is left out), only its counts, so
+    that 200 MB of comments before the first entry are never held."""
     block = _Block(1, "")
     line_number = 1
     for line in lines:
@@ -78,7 +80,10 @@ def _blocks(lines: Iterable[str]) -> Iterator[_Block]:
         if opening:
             yield block
             block = _Block(line_number, opening.group(1).lower(), opening.end() - 1)
-        block.lines.append(line)
+        if cap is None or block.size + len(line) <= cap:
+            block.lines.append(line)
+        else:
+            block.lines.clear()
         block.size += len(line)
         newlines = line.count("\n")
         block.newlines += newlines

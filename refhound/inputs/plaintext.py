@@ -185,7 +185,8 @@ def _cue(lines: Iterable[_Line]) -> Callable[[], Cue]:
 
 def _chunks(lines: Callable[[], Iterable[Line]], markdown: bool, max_chars: int | None) -> Iterator[_Chunk]:
     """The references of a plain-text list as lines, in two passes over `lines()`: the first picks the
-    cue, the second cuts. A chunk is given once the next one starts, so only one is held."""
+    cue, the second cuts. A chunk is given once the next one starts, so only one is held, and only up to
+    `max_chars` of it."""
     starts = _cue(_lines(lines(), markdown, max_chars))()
     chunk: _Chunk | None = None
     after_huge = False  # the first filled line after a line too long to read starts a reference
@@ -197,7 +198,10 @@ def _chunks(lines: Callable[[], Iterable[Line]], markdown: bool, max_chars: int 
             chunk = _Chunk(number, [_BULLET.sub("", line.text)])
             after_huge = line.huge
         elif chunk is not None:
-            chunk.lines.append(line.text)
+            if max_chars is None or chunk.size + line.size <= max_chars:
+                chunk.lines.append(line.text)
+            else:  # too long to be read: its lines are not kept, only its size
+                chunk.lines.clear()
         elif line.text.strip():
             chunk = _Chunk(number, [line.text])  # text before the first label: reported as a reference
         else:

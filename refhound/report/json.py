@@ -39,4 +39,5 @@ def write_json(report: Report, results: Iterable[ReferenceResult], out: TextIO) 
 
 
 def _indented(text: str, by: int = 4) -> str:
-    return "\n".join(" " * by + line for line in text.splitlines())
+    """Every line of `text` indented by `by` spaces (it holds no line break but JSON's own)."""
+    return " " * by + text.replace("\n", "\n" + " " * by)

@@ -124,3 +124,17 @@ def test_text_that_is_not_utf8_is_read_as_load_text_reads_it(tmp_path: Path) -> 
     assert [r.raw for r in streamed.references] == [r.raw for r in whole.references]
     assert problems(streamed) == problems(whole)
     assert "not valid UTF-8 (first bad byte at offset 8); read as cp1252" in problems(streamed)[0]
+
+
+def test_a_block_over_the_cap_keeps_no_text_while_it_is_read() -> None:
+    """200 MB of comments before the first entry (or one reference that long) is counted, never held."""
+    from refhound.inputs.bibstream import _blocks
+    from refhound.inputs.plaintext import _chunks
+
+    comments = ["% " + "x" * 48 + "\n"] * 10
+    preamble, entry = list(_blocks([*comments, "@misc{a, title={T}}\n"], cap=100))
+    assert (preamble.lines, preamble.size, preamble.newlines) == ([], 510, 10)
+    assert entry.lines == ["@misc{a, title={T}}\n"]
+    text = ["[1] " + "y" * 40, *(["z" * 40] * 9), "[2] A. B. A title. 2019."]
+    first, second = _chunks(lambda: text, markdown=False, max_chars=100)
+    assert (first.lines, first.size) == ([], 404) and second.lines == ["[2] A. B. A title. 2019."]
