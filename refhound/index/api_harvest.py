@@ -9,6 +9,10 @@ seen — said in the update's report), `cursor=*`, then each answer's `next-curs
 page comes back empty. Works are mapped as the API clients map them. A page that fails after the retries
 ends the harvest: the pages read stay (each a whole answer), `from` is not moved, and the failure is
 reported; rerunning harvests the same window again (upserts make that harmless).
+
+Every request goes through refhound's guarded client (`BlockingClient`, as dump downloads do): a base URL,
+or a redirect, to a loopback, private or link-local address is refused at once, not retried, unless it is
+the configured `base_url` or the setting `net.allow` names it.
 """
 
 from __future__ import annotations
@@ -22,8 +26,10 @@ import httpx
 from refhound.errors import IngestError
 from refhound.formats.crossref import work_records as crossref_records
 from refhound.formats.openalex import work_record
+from refhound.index.download import BlockingClient
 from refhound.index.ingest.base import Dump
 from refhound.models import Record
+from refhound.net.guard import AddressRefused
 from refhound.settings import Settings
 
 if TYPE_CHECKING:
@@ -72,18 +78,18 @@ class ApiHarvest:
         since: str,
         version: str,
         options: UpdateOptions,
-        client: httpx.Client | None = None,
     ) -> None:
-        settings = Settings().sources
+        # The address guard's exceptions (`net.allow`) and the contact details; default: the user's.
+        self.settings = options.settings or Settings()
+        sources = self.settings.sources
         self.source = source
         self.base_url = base_url.rstrip("/")
         self.venue_filter = venue_filter
         self.since = since
         self.version = version
         self.patience = options.patience
-        self.client = client
-        self.mailto = settings.mailto
-        self.api_key = settings.openalex.api_key if source == "openalex" else None
+        self.mailto = sources.mailto
+        self.api_key = sources.openalex.api_key if source == "openalex" else None
         self.pages = 0
         self.failure: HarvestError | None = None
         self.problems: list[str] = []
@@ -113,19 +119,14 @@ class ApiHarvest:
             self.failure = error
 
     def records(self) -> Iterator[Record]:
-        own = self.client is None
-        http = self.client or httpx.Client(follow_redirects=True, timeout=self.patience.timeout_s)
         cursor: str | None = "*"
-        try:
+        with BlockingClient(self.settings, self.patience.timeout_s) as http:
             while cursor:
                 items, cursor = self._page(http, cursor)
                 self.pages += 1
                 if not items:
                     return
                 yield from self._map(items)
-        finally:
-            if own:
-                http.close()
 
     def _map(self, items: list[Any]) -> Iterator[Record]:
         if self.source == "crossref":
@@ -147,7 +148,7 @@ class ApiHarvest:
             params["api_key"] = self.api_key
         return params
 
-    def _page(self, http: httpx.Client, cursor: str | None) -> tuple[list[Any], str | None]:
+    def _page(self, http: BlockingClient, cursor: str | None) -> tuple[list[Any], str | None]:
         url = f"{self.base_url}/works"
         problem = ""
         for attempt in range(self.patience.retries + 1):
@@ -155,6 +156,8 @@ class ApiHarvest:
                 time.sleep(min(self.patience.backoff_s * 2 ** (attempt - 1), self.patience.max_wait_s))
             try:
                 response = http.get(url, params=self._params(cursor))
+            except AddressRefused as error:  # asking again gives the same answer
+                raise HarvestError(url, str(error)) from None
             except (httpx.TransportError, httpx.TimeoutException) as error:
                 problem = f"{type(error).__name__}: {error}"
                 continue

@@ -12,7 +12,8 @@ error naming what came instead.
 
 Every request goes through refhound's one client (`refhound.net.http.make_client`) and its address guard, as
 any other fetch does: a dump URL on a loopback, private or link-local address is refused unless the setting
-`net.allow` names it.
+`net.allow` names it. `BlockingClient` is that client for the harvests (refhound/index/oai.py,
+refhound/index/api_harvest.py), which fetch page by page from code that cannot await.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from types import TracebackType
+from typing import Self
 from urllib.parse import unquote, urljoin, urlsplit
 
 import httpx
@@ -74,6 +77,36 @@ class Patience:
 
 class _Transient(Exception):
     """Worth another attempt (from where the file ends)."""
+
+
+class BlockingClient:
+    """`make_client`'s guarded client for blocking code: the harvests are generators read while the index is
+    written, so they cannot await. One event loop (`asyncio.Runner`) keeps one client, and its connections,
+    for a whole harvest. Redirects are followed as by any guarded client: each hop connects through the
+    guard, so a redirect to a refused address raises `AddressRefused` (naming the host) before any packet."""
+
+    def __init__(self, settings: Settings, timeout_s: float) -> None:
+        self._runner = asyncio.Runner()
+        self._client = make_client(settings)
+        self._client.timeout = httpx.Timeout(timeout_s)
+
+    def get(self, url: str, params: dict[str, str]) -> httpx.Response:
+        """The whole answer to `GET url?params`; httpx's errors (and `AddressRefused`) as they come."""
+        return self._runner.run(self._client.get(url, params=params))
+
+    def close(self) -> None:
+        try:
+            self._runner.run(self._client.aclose())
+        finally:
+            self._runner.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.close()
 
 
 def is_url(value: str) -> bool:

@@ -7,6 +7,10 @@ a 503 with `Retry-After` (arXiv's flow control) waited out, other transient fail
 token), `badArgument` … — stops the harvest with one clear message: the pages already read stay valid, and
 `token` / `from_date` say where a rerun resumes. Records with `<header status="deleted">` are listed in
 `deleted`. The next harvest starts from this one's `responseDate` (`next_from`).
+
+Every request goes through refhound's guarded client (`BlockingClient`, as dump downloads do): a base URL,
+or a redirect, to a loopback, private or link-local address is refused at once, not retried, unless the
+setting `net.allow` names it.
 """
 
 from __future__ import annotations
@@ -21,10 +25,12 @@ from lxml import etree
 
 from refhound.errors import IngestError
 from refhound.formats.fields import doi_of, person_name
-from refhound.index.download import Patience
+from refhound.index.download import BlockingClient, Patience
 from refhound.index.ingest.base import Dump
 from refhound.models import Record
+from refhound.net.guard import AddressRefused
 from refhound.normalize.text import latex_to_unicode
+from refhound.settings import Settings
 
 ARXIV_OAI = "https://export.arxiv.org/oai2"
 SOURCE = "arxiv"
@@ -51,7 +57,7 @@ class OaiHarvest:
     delay_s: float = 3.0
     patience: Patience = field(default_factory=Patience)
     version: str = field(default_factory=lambda: dt.date.today().isoformat())
-    client: httpx.Client | None = None
+    settings: Settings | None = None  # the address guard's exceptions (`net.allow`); default: the user's
     deleted: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     next_from: str | None = None
@@ -76,9 +82,7 @@ class OaiHarvest:
             self.failure = error
 
     def records(self) -> Iterator[Record]:
-        own = self.client is None
-        http = self.client or httpx.Client(follow_redirects=True, timeout=self.patience.timeout_s)
-        try:
+        with BlockingClient(self.settings or Settings(), self.patience.timeout_s) as http:
             while True:
                 root = self._page(http)
                 self.pages += 1
@@ -105,9 +109,6 @@ class OaiHarvest:
                     return
                 if self.delay_s:
                     time.sleep(self.delay_s)
-        finally:
-            if own:
-                http.close()
 
     def _params(self) -> dict[str, str]:
         if self.token:
@@ -117,12 +118,14 @@ class OaiHarvest:
             params["from"] = self.from_date
         return params
 
-    def _page(self, http: httpx.Client) -> etree._Element:
+    def _page(self, http: BlockingClient) -> etree._Element:
         """One page, retried as the module says; an OAI error raises `OaiError`."""
         problem = ""
         for attempt in range(self.patience.retries + 1):
             try:
                 response = http.get(self.base_url, params=self._params())
+            except AddressRefused as error:  # asking again gives the same answer
+                raise OaiError(self.base_url, str(error)) from None
             except (httpx.TransportError, httpx.TimeoutException) as error:
                 problem = f"{type(error).__name__}: {error}"
                 time.sleep(min(self.patience.backoff_s * 2**attempt, self.patience.max_wait_s))

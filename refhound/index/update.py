@@ -51,7 +51,8 @@ class UpdateOptions:
     today: str = field(default_factory=lambda: dt.date.today().isoformat())
     # API harvests to add: source name → their configuration (see api_harvest.ApiOrigin)
     add_api: list[dict[str, Any]] = field(default_factory=list)
-    settings: Settings | None = None  # the dump downloads' address guard (`net.allow`); default: the user's
+    # The address guard's exceptions (`net.allow`) for downloads and harvests; default: the user's.
+    settings: Settings | None = None
 
 
 @dataclass
@@ -160,6 +161,7 @@ def _update_arxiv(
         delay_s=options.oai_delay_s,
         patience=options.patience,
         version=options.today,
+        settings=options.settings,
     )
     dump = harvest.dump()
     result = store.ingest(dump)
@@ -171,7 +173,12 @@ def _update_arxiv(
     ):
         # The token kept from a stopped harvest expired: start again from its date.
         harvest = OaiHarvest(
-            base, since, delay_s=options.oai_delay_s, patience=options.patience, version=options.today
+            base,
+            since,
+            delay_s=options.oai_delay_s,
+            patience=options.patience,
+            version=options.today,
+            settings=options.settings,
         )
         dump = harvest.dump()
         result = store.ingest(dump)

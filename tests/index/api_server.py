@@ -5,7 +5,8 @@ Crossref: `filter=issn:X,from-update-date:D` (the work's `deposited` date), `cur
 `{"status": "ok", "message-type": "work-list", "message": {"items": […], "next-cursor": C}}`.
 OpenAlex: `filter=primary_location.source.id:S,from_updated_date:D` (its `updated_date`; also
 `from_publication_date:D`), `cursor=*`, `per-page=N` → `{"meta": {"next_cursor": C}, "results": […]}`.
-A page past the last is empty, as both services answer. `fail_pages` serves a 503 for that many requests.
+A page past the last is empty, as both services answer. `fail_pages` serves a 503 for that many requests;
+`moved_to` answers a request to `/moved/works` with a 302 to `{moved_to}/works`, its query kept.
 """
 
 from __future__ import annotations
@@ -64,6 +65,8 @@ class _Handler(QuietHandler):
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))
+        if status == 302:
+            self.send_header("Location", f"{server.moved_to}/works?{url.query}")
         self.end_headers()
         self.wfile.write(body)
 
@@ -74,6 +77,7 @@ class WorksServer(Served):
         self.works = works
         self.page_size = page_size
         self.fail_pages = 0
+        self.moved_to: str | None = None
         self.requests: list[dict[str, str]] = []
         self.lock = threading.Lock()
         self.stopping = threading.Event()
@@ -86,6 +90,8 @@ class WorksServer(Served):
             if self.fail_pages:
                 self.fail_pages -= 1
                 return 503, b'{"message": "busy"}'
+            if path == "/moved/works" and self.moved_to:
+                return 302, b""
         if path != "/works":
             return 404, b'{"error": "not found"}'
         terms = dict(term.split(":", 1) for term in params.get("filter", "").split(",") if ":" in term)

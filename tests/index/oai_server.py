@@ -5,7 +5,8 @@ turned into the `arXiv` metadata format as it is read; the datestamp is the reco
 `from` / `until` select by datestamp; pages of `page_size` records end with a `resumptionToken` (empty on
 the last page, as the protocol has it); `noRecordsMatch` when nothing is selected. Faults: `expire_tokens`
 (every token is then `badResumptionToken`), `busy` (503 + Retry-After for the next N requests, arXiv's
-flow control), `deleted` (ids answered with `<header status="deleted">`).
+flow control), `deleted` (ids answered with `<header status="deleted">`), `moved_to` (a request to `/moved`
+is answered 302 to that URL, its query kept: a harvest URL that redirects).
 """
 
 from __future__ import annotations
@@ -70,8 +71,8 @@ def record_xml(work: dict[str, Any], deleted: bool = False) -> str:
 class _Handler(QuietHandler):
     def do_GET(self) -> None:
         server: OaiServer = self.server.state
-        params = {k: v[-1] for k, v in parse_qs(urlsplit(self.path).query).items()}
-        status, body, headers = server.answer(params)
+        url = urlsplit(self.path)
+        status, body, headers = server.answer(url.path, url.query)
         self.send_response(status)
         self.send_header("Content-Type", "text/xml; charset=utf-8")
         self.send_header("Content-Length", str(len(body)))
@@ -89,15 +90,19 @@ class OaiServer(Served):
         self.expire_tokens = False
         self.busy = 0
         self.deleted: set[str] = set()
+        self.moved_to: str | None = None
         self.requests: list[dict[str, str]] = []
         self.lock = threading.Lock()
         self.stopping = threading.Event()
         self._server = LoopbackServer(self, _Handler, "oai-server")
         self.url = self._server.url + "/oai2"
 
-    def answer(self, params: dict[str, str]) -> tuple[int, bytes, dict[str, str]]:
+    def answer(self, path: str, query: str) -> tuple[int, bytes, dict[str, str]]:
+        params = {k: v[-1] for k, v in parse_qs(query).items()}
         with self.lock:
             self.requests.append(params)
+            if path == "/moved" and self.moved_to:
+                return 302, b"", {"Location": f"{self.moved_to}?{query}"}
             if self.busy:
                 self.busy -= 1
                 return 503, b"<html><body>Retry after 1 second</body></html>", {"Retry-After": "0"}

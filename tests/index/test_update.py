@@ -1,7 +1,8 @@
 """`refhound index update` end to end against loopback servers publishing the real samples of ../shared:
 dblp's dump re-read from its URL (new records in, dropped ones withdrawn, an unchanged ETag skipped, a cut
 download resumed, a failed one leaving the index intact), arXiv harvested over OAI-PMH from the last
-harvest date (paging, an expired token resumed), Crossref and OpenAlex venues paged by update date."""
+harvest date (paging, an expired token resumed), Crossref and OpenAlex venues paged by update date; the
+harvests go through the address guard, each redirect hop judged."""
 
 from __future__ import annotations
 
@@ -17,7 +18,11 @@ import pytest
 from typer.testing import CliRunner
 
 from refhound.cli import app
+from refhound.index.api_harvest import ApiHarvest
+from refhound.index.download import Patience
 from refhound.index.store import IndexStore
+from refhound.index.update import UpdateOptions
+from refhound.settings import Settings
 from tests.conftest import shared_path
 from tests.index.api_server import WorksServer, real_works
 from tests.index.dump_server import DumpServer, cut, html_page
@@ -229,6 +234,54 @@ def test_a_harvest_that_stays_down_keeps_its_window(tmp_path: Path) -> None:
     with IndexStore.open(db) as store:
         (origin,) = store.origins()
     assert origin["state"]["from"] == "2020-01-01"
+
+
+def test_an_oai_harvest_on_loopback_is_refused_without_net_allow(tmp_path: Path) -> None:
+    db, works = _arxiv_index(tmp_path, "2015-01-01")
+    with OaiServer(works, page_size=5) as server:
+        args = ["update", "--db", str(db), "--arxiv-oai", server.url, "--oai-delay", "0"]
+        code, output = run(*args, env={"REFHOUND_NET__ALLOW": "[]"})
+        assert code == 1 and "refused: 127.0.0.1 is a loopback address" in output, output
+        assert server.requests == []  # refused before any request, and not retried
+
+
+def test_an_api_harvest_on_loopback_is_refused_unless_allowed() -> None:
+    """The API harvest goes through the address guard with the update's settings: a loopback base URL is
+    refused at once (no request reaches the server) unless `net.allow` names it."""
+    fast = Patience(retries=2, backoff_s=0.0, timeout_s=5.0)
+    with WorksServer("crossref", []) as server:
+        options = UpdateOptions(patience=fast, settings=Settings())
+        harvest = ApiHarvest("crossref", server.url, "issn:0027-8424", "2022-01-01", "v", options)
+        assert list(harvest.dump().records) == [] and server.requests == []
+        assert "refused: 127.0.0.1 is a loopback address; allow it with the setting net.allow" in str(
+            harvest.failure
+        )
+        options.settings = Settings(net={"allow": ["127.0.0.1"]})
+        harvest = ApiHarvest("crossref", server.url, "issn:0027-8424", "2022-01-01", "v", options)
+        assert list(harvest.dump().records) == [] and harvest.failure is None
+        assert len(server.requests) == 1 and harvest.pages == 1
+
+
+def test_an_api_harvest_redirect_is_judged_hop_by_hop(tmp_path: Path) -> None:
+    """A configured base URL is allowed on loopback, but a redirect from it is judged again: followed on
+    127.0.0.1 (which `net.allow` names), refused naming 127.0.0.2, at once and without a retry."""
+    db = tmp_path / "i.sqlite"
+    with IndexStore.create(db):
+        pass
+    with WorksServer("crossref", []) as server:
+        env = {"REFHOUND_SOURCES__CROSSREF__BASE_URL": f"{server.url}/moved"}
+        args = ["update", "--db", str(db), "--crossref", "issn:0027-8424", "--since", "2022-01-01"]
+        server.moved_to = server.url
+        code, output = run(*args, env=env)
+        assert code == 0 and len(server.requests) == 2, output  # /moved/works, then /works
+        server.moved_to = server.url.replace("127.0.0.1", "127.0.0.2")
+        server.requests.clear()
+        code, output = run(*args, env=env)
+        assert code == 1 and "refused: 127.0.0.2 is a loopback address" in output, output
+        assert len(server.requests) == 1  # the redirect; nothing reached 127.0.0.2, nothing retried
+    with IndexStore.open(db) as store:
+        (origin,) = store.origins()
+    assert origin["state"]["from"] == "2022-01-01"  # the refused harvest keeps its window
 
 
 def test_stats_shows_each_source_its_date_and_its_harvest(tmp_path: Path) -> None:
