@@ -2,6 +2,7 @@
 every byte counted against caps.
 
     read_archive(path, limits) -> Iterator[Member]    members in archive order, from one open of the file
+    with read_gzip(path, limits, name) as member        a plain gzip file's one file, under the same caps
     Member.copy_to(work_dir) -> (path, sha256)          the member's bytes, copied while they are counted
 
 Headers are not trusted: a tar is decompressed here and every byte that comes out (headers and the members
@@ -25,6 +26,7 @@ import tarfile
 import tempfile
 import zipfile
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO, Protocol
@@ -142,6 +144,16 @@ def read_archive(path: Path, limits: ArchiveLimits) -> Iterator[Member]:
             yield from _zip_members(raw, budget)
         else:
             yield from _tar_members(raw, budget)
+
+
+@contextmanager
+def read_gzip(path: Path, limits: ArchiveLimits, name: str) -> Iterator[Member]:
+    """The one file a gzip file holds (a gzipped `.tex`, not a tarball), as a `Member` called `name`: a gzip
+    header declares no trustworthy size, so its bytes are counted as they are inflated, against the total and
+    ratio caps and the member cap, as a tarball's are. Errors as `read_archive`'s."""
+    budget = _Budget(path, limits)
+    with path.open("rb") as raw, gzip.GzipFile(fileobj=raw, mode="rb") as stream:
+        yield Member(name, 0, None, _Counted(stream, budget), limits.max_member_bytes)
 
 
 def _declared_problem(size: int, packed: int | None, limits: ArchiveLimits) -> str | None:

@@ -25,7 +25,7 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from refhound.errors import InputError, Unreachable
-from refhound.inputs.archives import READ_ERRORS, ArchiveLimits, Member, _Budget, _Counted, read_archive
+from refhound.inputs.archives import READ_ERRORS, ArchiveLimits, read_archive, read_gzip
 from refhound.normalize.identifiers import normalize_arxiv_id
 from refhound.settings import Settings
 
@@ -149,9 +149,8 @@ def _single_tex(text: str, body: bytes, work: Path, limits: ArchiveLimits) -> Pa
     packed = work.parent / "source.gz"
     packed.write_bytes(body)
     try:
-        with packed.open("rb") as raw:
-            stream = _Counted(gzip.GzipFile(fileobj=raw, mode="rb"), _Budget(packed, limits))
-            copied, _ = Member("main.tex", 0, None, stream, limits.max_member_bytes).copy_to(work.parent)
+        with read_gzip(packed, limits, "main.tex") as member:
+            copied, _ = member.copy_to(work.parent)
     except InputError as error:
         raise InputError(text, error.problem) from None
     except (*READ_ERRORS, ValueError) as error:
