@@ -21,7 +21,8 @@ embeddings, the confidence. Each run (`--runs`, in one process, after the embedd
 - `cpu_ms`: this process's CPU time over the same span (all its threads, MiniLM included), which the other
   jobs of a shared machine inflate far less than the wall-clock figures; `server_cpu_ms` the stand-in
   server's own (it shares the machine's cores: on 2 cores it is time refhound may wait);
-- `cached_ms`, `cached_cpu_ms`: the same again with every verdict from the cache (no request; MiniLM again);
+- `cached_ms`, `cached_cpu_ms`: the same again in a new run, as a re-check of the same draft: every verdict
+  and every MiniLM vector from the cache file (no request, no model run; `cached_minilm_texts` embedded);
 - `check_ms`: the string check alone (reading the source, matching), for scale;
 - `load_average`: the 1-minute load average before and after the run.
 """
@@ -47,6 +48,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from eval_quotes import passages  # noqa: E402
 
 from refhound.quotes.evaluate import EVALUATORS, evaluate_report  # noqa: E402
+from refhound.quotes.evaluate.cache import cache_path  # noqa: E402
 from refhound.quotes.evaluate.evidence import Embedder, _embedding  # noqa: E402
 from refhound.quotes.normalize import normalize  # noqa: E402
 from refhound.quotes.textof import pdf_to_text  # noqa: E402
@@ -109,13 +111,14 @@ def one_run(
     check = time.perf_counter() - began
     n = len(items)
     statements = [t.statement for t in items]
-    embedder = Embedder()
+    embedder = Embedder(cache_path(settings))
     with Span(server_pid) as fresh:
         evaluate_report(report, settings, EVALUATORS, statements, embedder=embedder)
     model = math.ceil(3 * n / settings.quotes.evaluate_concurrency) * model_s
     report2, _ = asyncio.run(check_triples(work / "triples.json", settings))
+    again = Embedder(cache_path(settings))
     with Span(server_pid) as cached:
-        evaluate_report(report2, settings, EVALUATORS, statements, embedder=Embedder())
+        evaluate_report(report2, settings, EVALUATORS, statements, embedder=again)
     verdicts = [item["verdict"] for r in report.results for item in (r.evaluations or {}).values()]
     return {
         "run": run,
@@ -130,6 +133,7 @@ def one_run(
         "server_cpu_ms": ms(fresh.server),
         "cached_ms": ms(cached.wall),
         "cached_cpu_ms": ms(cached.cpu),
+        "cached_minilm_texts": again.texts,
         "not_run": verdicts.count("not_run"),
     }, verdicts
 

@@ -27,6 +27,7 @@ from refhound.llm import LLMClient
 from refhound.quotes.check import located_result
 from refhound.quotes.errors import QuotesError
 from refhound.quotes.evaluate import EXCERPT_CHARS, evaluate_report, source_window
+from refhound.quotes.evaluate.cache import cache_path
 from refhound.quotes.evaluate.evidence import Embedder
 from refhound.quotes.evaluate.llm import NO_ANSWER
 from refhound.quotes.evaluate.render import GOOD
@@ -121,7 +122,8 @@ def repair_triples(
     if not settings.llm.base_url:
         raise QuotesError("repair asks the LLM for new quotes: set llm.base_url or pass --llm-url")
     report, triples = asyncio.run(check_triples(path, settings, sources))
-    embedder = Embedder()  # one for the run: a source's passages are embedded once, not once per re-check
+    # one for the run: a source's passages are embedded once, not once per re-check
+    embedder = Embedder(cache_path(settings))
     evaluate_report(report, settings, names, [t.statement for t in triples], embedder=embedder)
     _require_answers(report.results)
     texts = {s.resolved.locator: s.resolved for s in report.citations if isinstance(s.resolved, SourceText)}

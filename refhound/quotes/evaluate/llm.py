@@ -22,7 +22,7 @@ import httpx
 
 from refhound.errors import LLMError, LLMUnavailable
 from refhound.llm import LLMClient
-from refhound.quotes.evaluate.cache import VerdictCache, cache_key
+from refhound.quotes.evaluate.cache import VerdictCache, cache_key, cache_path
 from refhound.quotes.evaluate.rubrics import REPLIES, rubric
 from refhound.settings import Settings
 
@@ -113,9 +113,7 @@ def ask_all(
 
 
 def _open_cache(settings: Settings) -> VerdictCache | None:
-    from refhound.quotes.evaluate.cache import default_cache_path
-
     try:
-        return VerdictCache(settings.quotes.evaluation_cache or default_cache_path())
+        return VerdictCache(cache_path(settings))
     except (OSError, sqlite3.Error):  # a read-only home: run without the cache rather than fail the check
         return None
