@@ -237,7 +237,7 @@ def read_pages(document: pymupdf.Document, settings: ExtractSettings, defer_ocr:
     for number in range(count):
         try:
             page = document.load_page(number)
-            page_text = page_pieces(page, number)
+            page_text, page_height = page_pieces(page, number)
             if why := _why_ocr(page, merge_pieces(page_text)):
                 if defer_ocr:
                     result.scanned_pages.append(number + 1)
@@ -249,10 +249,11 @@ def read_pages(document: pymupdf.Document, settings: ExtractSettings, defer_ocr:
                     if not result.ocr_pages and (backend := _ocr_backend_warning(settings)):
                         result.warnings.append(backend)
                     page_text = _ocr_lines(page, number, settings)
+                    page_height = page.rect.height  # OCR reads the page as it is shown
                     result.ocr_pages.append(number + 1)
                     if why == _UNDECODED:
                         undecoded_pages.append(number + 1)
-            heights.append(page.rect.height)
+            heights.append(page_height)
             pieces.append(page_text)
         except (RuntimeError, ValueError) as error:  # MuPDF's errors for a damaged page or content stream
             result.warnings.append(f"page {number + 1} could not be read and was skipped ({error})")

@@ -149,8 +149,8 @@ def _line_from_spans(page_number: int, bbox: Sequence[float], spans: list[dict[s
 
 
 def raw_lines(page: pymupdf.Page, page_number: int, textpage: pymupdf.TextPage | None = None) -> list[Line]:
-    """The horizontal text lines of a page, in the order PyMuPDF stores them."""
-    return merge_pieces(page_pieces(page, page_number, textpage))
+    """The text lines of a page as it reads (`page_pieces`), in the order PyMuPDF stores them."""
+    return merge_pieces(page_pieces(page, page_number, textpage)[0])
 
 
 def merge_pieces(pieces: Sequence[Line]) -> list[Line]:
@@ -158,18 +158,62 @@ def merge_pieces(pieces: Sequence[Line]) -> list[Line]:
     return _merge_same_baseline(pieces)
 
 
-def page_pieces(page: pymupdf.Page, page_number: int, textpage: pymupdf.TextPage | None = None) -> list[Line]:
-    """The horizontal text pieces of a page as PyMuPDF stores them, before pieces on one baseline join."""
+def page_pieces(
+    page: pymupdf.Page, page_number: int, textpage: pymupdf.TextPage | None = None
+) -> tuple[list[Line], float]:
+    """The text pieces of a page as PyMuPDF stores them, before pieces on one baseline join, and the height
+    of the page as it reads.
+
+    A page reads horizontally, its rotated text (axis labels, margin stamps) left out; unless most of its
+    characters are set turned a quarter, the same way (a landscape page drawn on a portrait sheet, as
+    dvips sets one): then that text is the page's, its boxes turned upright, and the horizontal text left out.
+    """
     data = page.get_text("dict", flags=_TEXT_FLAGS, textpage=textpage)
+    found = [line for block in data["blocks"] for line in block.get("lines", ())]
+    turn = _turn_of(found)
+    width, height = page.rect.width, page.rect.height
     lines: list[Line] = []
-    for block in data["blocks"]:
-        for line in block.get("lines", ()):
-            if abs(line["dir"][1]) > 0.1:  # rotated text: axis labels, margin stamps
-                continue
-            made = _line_from_spans(page_number, line["bbox"], line["spans"])
-            if made is not None:
-                lines.append(made)
-    return lines
+    for line in found:
+        if _quarter(line["dir"]) != turn:
+            continue
+        box = line["bbox"] if turn is None else _UPRIGHT[turn](line["bbox"], width, height)
+        made = _line_from_spans(page_number, box, line["spans"])
+        if made is not None:
+            lines.append(made)
+    return lines, height if turn is None else width
+
+
+# A box of text turned a quarter, in the frame where it reads left to right: (x0, y0, x1, y1) of the page.
+# Read upwards, a line's glyphs lean left and the next line stands to its right; read downwards, the reverse.
+_UPRIGHT: dict[str, Callable[[Sequence[float], float, float], tuple[float, float, float, float]]] = {
+    "upwards": lambda b, width, height: (height - b[3], b[0], height - b[1], b[2]),
+    "downwards": lambda b, width, height: (b[1], width - b[2], b[3], width - b[0]),
+}
+_TURNED_SHARE = 2 / 3  # of a page's characters, set turned the same way, for the page to read that way
+
+
+def _quarter(direction: Sequence[float]) -> str | None:
+    """How a line runs: None when horizontal, "upwards" or "downwards" when turned a quarter, else
+    "slanted"."""
+    dx, dy = direction
+    if abs(dy) <= 0.1:
+        return None
+    if abs(dx) <= 0.1:
+        return "upwards" if dy < 0 else "downwards"
+    return "slanted"
+
+
+def _turn_of(lines: Sequence[dict[str, Any]]) -> str | None:
+    """The quarter turn most of the page's characters share, or None: the page reads horizontally."""
+    chars: Counter[str | None] = Counter()
+    for line in lines:
+        chars[_quarter(line["dir"])] += sum(len(span["text"].strip()) for span in line["spans"])
+    total = sum(chars.values())
+    turned = [(count, turn) for turn, count in chars.items() if turn in _UPRIGHT]
+    if not turned:
+        return None
+    count, turn = max(turned)
+    return turn if count > _TURNED_SHARE * total else None
 
 
 _BAND = 4.0  # points: the height of the horizontal bands merged lines are filed under

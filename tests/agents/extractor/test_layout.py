@@ -199,6 +199,34 @@ def test_rotated_text_is_ignored(tmp_path: Path) -> None:
     assert not any("arXiv" in text for text in _texts(tmp_path / "rotated2.pdf"))
 
 
+@pytest.mark.parametrize("rotate", [90, 270])
+def test_a_page_set_turned_a_quarter_reads_as_its_text_runs(tmp_path: Path, rotate: int) -> None:
+    """A landscape page drawn on a portrait sheet (dvips sets one so): every line turned a quarter, read
+    upwards (90) or downwards (270), the next line to its right or left. The page reads that way; its one
+    horizontal line (a stamp) is left out, as turned text is on an upright page."""
+    lines = [f"[{i + 1}] A. Author. A title of paper number {i + 1}. Journal, 2001." for i in range(8)]
+    document = pymupdf.open()
+    page = document.new_page(width=612, height=792)
+    for i, text in enumerate(lines):
+        x = 100 + i * 16 if rotate == 90 else 512 - i * 16
+        page.insert_text((x, 700 if rotate == 90 else 92), text, fontsize=10, rotate=rotate)
+    page.insert_text((20, 780), "stamp", fontsize=6)
+    document.save(tmp_path / "turned.pdf")
+    assert _texts(tmp_path / "turned.pdf") == lines
+
+
+def test_a_page_with_some_turned_text_reads_horizontally(tmp_path: Path) -> None:
+    """Turned lines under two thirds of the characters (a table's turned column heads, a wide figure's
+    labels) leave the page upright."""
+    path = write_pdf(tmp_path / "upright.pdf", [body(6)])
+    document = pymupdf.open(path)
+    for i in range(3):
+        document[0].insert_text((40 + 12 * i, 700), "a turned column head", fontsize=8, rotate=90)
+    document.save(tmp_path / "upright2.pdf")
+    texts = _texts(tmp_path / "upright2.pdf")
+    assert texts and not any("turned column head" in text for text in texts)
+
+
 def test_ligatures_and_dashes_of_teXs_cork_encoding_read_as_text(tmp_path: Path) -> None:
     # survival's vignette: "J. D. Kalbfleisch", "Assessing influence", "Biometrics, 48:507--28"
     path = write_unmapped_type3_pdf(
