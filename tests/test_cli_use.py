@@ -164,6 +164,10 @@ def test_a_table_into_a_pipe_does_not_wrap_and_width_sets_it(tmp_path: Path, sma
     assert max(len(line) for line in out.splitlines()) < 400  # unwrapped, yet not padded to the limit
     code, narrow, _ = invoke("check", bib, "--index", small_index, "--width", "60")
     assert code == 0 and max(len(line) for line in narrow.splitlines()) <= 60
+    written = tmp_path / "report.txt"
+    assert invoke("check", bib, "--index", small_index, "-o", written)[0] == 0
+    for text in (out, narrow, written.read_text(encoding="utf-8")):  # no line padded to the table's width
+        assert all(line == line.rstrip() for line in text.splitlines())
 
 
 def test_quiet_says_nothing_and_verbose_names_the_skipped_stages(tmp_path: Path, small_index: Path) -> None:

@@ -7,6 +7,7 @@ Everything beyond the options is imported inside the command, so a usage error a
 
 from __future__ import annotations
 
+import io
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -355,16 +356,20 @@ def _emit_whole(
 
         from refhound.report.terminal import print_report
 
-        if output is None:
-            console = Console()
-            # Into a pipe or file nothing wraps (a record id split over two lines cannot be grepped);
-            # a terminal keeps its own width.
-            chosen = width or (None if console.is_terminal else _UNWRAPPED)
-            print_report(report, Console(width=chosen) if chosen else console, whole=chosen == _UNWRAPPED)
+        console = Console()
+        if output is None and console.is_terminal:  # a terminal keeps its own width, or the one asked for
+            print_report(report, Console(width=width) if width else console)
             return
-        with output.open("w", encoding="utf-8") as handle:
-            console = Console(file=handle, no_color=True, width=width or _UNWRAPPED)
-            print_report(report, console, whole=width is None)
+        # Into a pipe or file nothing wraps (a record id split over two lines cannot be grepped), and no
+        # line carries the table's padding to its full width.
+        plain = io.StringIO()
+        unwrapped = Console(file=plain, no_color=True, width=width or _UNWRAPPED)
+        print_report(report, unwrapped, whole=width is None)
+        text = "".join(line.rstrip() + "\n" for line in plain.getvalue().splitlines())
+        if output is None:
+            sys.stdout.write(text)
+        else:
+            output.write_text(text, encoding="utf-8")
         return
     from refhound.report import render
 
