@@ -21,13 +21,12 @@ from __future__ import annotations
 import asyncio
 import gzip
 import hashlib
+import logging
 import time
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
-from typing import Self
 from urllib.parse import unquote, urljoin, urlsplit
 
 import httpx
@@ -35,7 +34,10 @@ import httpx
 from refhound.errors import IngestError
 from refhound.net.guard import AddressRefused
 from refhound.net.http import make_client, transport_problem
+from refhound.net.loop_thread import LoopRuntime
 from refhound.settings import Settings
+
+logger = logging.getLogger(__name__)
 
 _RETRY_STATUS = frozenset({408, 429, 500, 502, 503, 504})
 _CHUNK = 1 << 20
@@ -79,34 +81,24 @@ class _Transient(Exception):
     """Worth another attempt (from where the file ends)."""
 
 
-class BlockingClient:
+class BlockingClient(LoopRuntime):
     """`make_client`'s guarded client for blocking code: the harvests are generators read while the index is
-    written, so they cannot await. One event loop (`asyncio.Runner`) keeps one client, and its connections,
-    for a whole harvest. Redirects are followed as by any guarded client: each hop connects through the
-    guard, so a redirect to a refused address raises `AddressRefused` (naming the host) before any packet."""
+    written, so they cannot await. The client lives on a `LoopRuntime`'s loop thread, as the online sources'
+    does, and keeps its connections for a whole harvest; `close()` it, or use it in `with`. Redirects are
+    followed as by any guarded client: each hop connects through the guard, so a redirect to a refused
+    address raises `AddressRefused` (naming the host) before any packet."""
 
     def __init__(self, settings: Settings, timeout_s: float) -> None:
-        self._runner = asyncio.Runner()
+        super().__init__("refhound-harvest", logger)
         self._client = make_client(settings)
         self._client.timeout = httpx.Timeout(timeout_s)
 
     def get(self, url: str, params: dict[str, str]) -> httpx.Response:
         """The whole answer to `GET url?params`; httpx's errors (and `AddressRefused`) as they come."""
-        return self._runner.run(self._client.get(url, params=params))
+        return self._loop.run(self._client.get(url, params=params))
 
-    def close(self) -> None:
-        try:
-            self._runner.run(self._client.aclose())
-        finally:
-            self._runner.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, exc: BaseException | None, trace: TracebackType | None
-    ) -> None:
-        self.close()
+    async def _shutdown(self) -> None:
+        await self._client.aclose()
 
 
 def is_url(value: str) -> bool:
