@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from refhound.models import InputProblem, ParsedFields, Reference
@@ -27,6 +28,14 @@ class InputRead:
     def extend(self, other: InputRead) -> None:
         self.references.extend(other.references)
         self.problems.extend(other.problems)
+
+    @classmethod
+    def joined(cls, batches: Iterable[InputRead]) -> InputRead:
+        """The batches of one streamed reading, as one."""
+        read = cls()
+        for batch in batches:
+            read.extend(batch)
+        return read
 
 
 def decode_problem(error: BaseException) -> str:

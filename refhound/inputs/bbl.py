@@ -201,10 +201,7 @@ def read_bbl(text: str, source: str, limits: EntryLimits = DEFAULT_LIMITS) -> In
     `limits` are checked by a scan first: an item over the length cap is skipped, and more items than
     the count cap raise `TooManyEntries`."""
     check_count(source, count_bbl_items(text), limits, "bibliography items")
-    read = InputRead()
-    for batch in stream_bbl(text.splitlines(keepends=True), source, limits.max_entry_chars):
-        read.extend(batch)
-    return read
+    return InputRead.joined(stream_bbl(text.splitlines(keepends=True), source, limits.max_entry_chars))
 
 
 def stream_bbl(

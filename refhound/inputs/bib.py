@@ -106,10 +106,7 @@ def read_bibtex(text: str, source: str, limits: EntryLimits = DEFAULT_LIMITS) ->
     entries than the count cap raise `TooManyEntries`."""
     if limits.max_entries is not None:
         check_count(source, count_bibtex_entries(text), limits, "BibTeX entries")
-    read = InputRead()
-    for batch in stream_bibtex(text.splitlines(keepends=True), source, limits.max_entry_chars):
-        read.extend(batch)
-    return read
+    return InputRead.joined(stream_bibtex(text.splitlines(keepends=True), source, limits.max_entry_chars))
 
 
 def stream_bibtex(

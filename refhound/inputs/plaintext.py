@@ -247,10 +247,7 @@ def read_plain_text(
     if limits.max_entries is not None:  # counted before any is parsed
         chunks = list(chunks)
         check_count(source, len(chunks), limits, "references")
-    read = InputRead()
-    for batch in _references(chunks, source, limits.max_entry_chars):
-        read.extend(batch)
-    return read
+    return InputRead.joined(_references(chunks, source, limits.max_entry_chars))
 
 
 def stream_plain_text(
