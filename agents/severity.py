@@ -516,6 +516,11 @@ def _year(cited: ParsedFields, record: Record, journal_version: bool) -> Graded:
         id_year = arxiv_year(cited.arxiv_id) if cited.arxiv_id else None
         if -gap <= _PREPRINT_LEAD_YEARS or id_year == cited.year:
             return MINOR, f"the preprint's year, {-gap} years before the published version's", "preprint_lead"
+    if gap < 0 and not cited.venue and -gap <= _PREPRINT_LEAD_YEARS:
+        # No venue cited, so no venue-year is claimed: a year before the only version the index holds is
+        # the one an earlier version carries (a preprint, a report), as a year after it is a later one's.
+        note = f"no venue cited: an earlier version's year, {-gap} before the record's"
+        return MINOR, note, "before_no_venue"
     # No version has the year; how far and which way still tell a slip (a proceedings volume dated the
     # year after its meeting) from an invented year.
     direction = "after" if gap > 0 else "before"

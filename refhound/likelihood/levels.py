@@ -86,6 +86,7 @@ LEVELS: dict[str, str] = {
     "year.one_before": "the year before the published version's: the preprint's",
     "year.one_after_version": "the year after the record's: a later version's",
     "year.preprint_lead": "the preprint's year, years before the published version's",
+    "year.before_no_venue": "no venue cited, a year or a few before the record's: an earlier version's",
     "year.no_version_one_after": "the year after the venue's (a proceedings volume's year?)",
     "year.no_version_two_after": "two years after the venue's, a year no version has",
     "year.no_version_years_after": "three or more years after the venue's, a year no version has",

@@ -667,3 +667,28 @@ def test_a_title_cut_short_with_a_number_in_digits_is_the_work_without_its_last_
     j = judged(vit, title="3 Things Everyone Should Know About Vision")
     assert field(j, "title").level == "title.subtitle"
     assert j.severity is Severity.MINOR
+
+
+@pytest.mark.parametrize(
+    ("year", "level", "severity"),
+    [
+        # No venue cited: the year of an earlier version the index does not hold (FedAvg's preprint: 2016).
+        (2016, "year.one_before", Severity.MINOR),
+        (2015, "year.before_no_venue", Severity.MINOR),
+        (2014, "year.before_no_venue", Severity.MINOR),
+        # Further back than a preprint leads its paper, or after it: still a year no version has.
+        (2013, "year.no_version_years_before", Severity.MAJOR),
+        (2019, "year.no_version_two_after", Severity.MAJOR),
+    ],
+)
+def test_a_year_before_the_only_version_with_no_venue_cited_is_an_earlier_versions(
+    year: int, level: str, severity: Severity
+) -> None:
+    j = judged(FEDAVG, venue=None, doi=None, year=year)
+    assert (field(j, "year").level, field(j, "year").severity) == (level, severity), field(j, "year")
+
+
+def test_a_year_two_before_the_venues_with_that_venue_cited_stays_a_year_no_version_has() -> None:
+    j = judged(FEDAVG, year=2015)
+    assert field(j, "year").level == "year.no_version_two_before"
+    assert j.severity is Severity.MAJOR
