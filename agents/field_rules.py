@@ -663,7 +663,9 @@ def check_arxiv(cited: ParsedFields, record: Record, owner: Record | None) -> Fi
             severity=Severity.MAJOR,
             cited=cited.arxiv_id,
             found=record.arxiv_id,
-            note=f"no such arXiv id can exist: {impossible}",
+            note=f"no such arXiv id can exist: {impossible}"
+            if never
+            else f"{impossible}: posted after it was written, or invented",
         )
     ours = normalize_arxiv_id(cited.arxiv_id)
     theirs = normalize_arxiv_id(record.arxiv_id) if record.arxiv_id else None

@@ -452,14 +452,27 @@ def test_a_real_title_with_invented_authors_at_its_venue_and_year_is_a_major_err
 
 
 @pytest.mark.parametrize(
-    ("arxiv_id", "year", "venue"),
-    [("1713.01234", 2017, None), ("1803.01234", 2017, "arXiv preprint"), ("1503.1234", 2015, None)],
+    ("arxiv_id", "year", "venue"), [("1713.01234", 2017, None), ("1503.1234", 2015, None)]
 )
 def test_an_impossible_arxiv_id_is_a_wrong_field_at_once(arxiv_id: str, year: int, venue: str | None) -> None:
     record = FEDAVG.model_copy(update={"year": year, "venue": None})
     j = judged(record, arxiv_id=arxiv_id, year=year, venue=venue)
     assert field(j, "arxiv_id").status is FieldStatus.MISMATCH
     assert (j.verdict, j.severity) == (Verdict.METADATA_ERROR, Severity.MAJOR)
+
+
+def test_an_arxiv_id_posted_after_the_cited_year_says_what_it_may_be() -> None:
+    # A paper posted years after it was written (a 2011 report as arXiv 2010.16061) or an invented id.
+    record = FEDAVG.model_copy(update={"year": 2017, "venue": None})
+    check = field(judged(record, arxiv_id="1803.01234", year=2017, venue="arXiv preprint"), "arxiv_id")
+    assert (check.status, check.level, check.severity) == (
+        FieldStatus.MISMATCH,
+        "arxiv_id.after_cited_year",
+        Severity.MAJOR,
+    )
+    assert check.note == (
+        "the id was given in 2018, after the cited year 2017: posted after it was written, or invented"
+    )
 
 
 def test_a_possible_arxiv_id_on_a_matching_work_is_verified_and_left_unchecked() -> None:

@@ -1,0 +1,31 @@
+"""The training script's threshold choice."""
+
+from __future__ import annotations
+
+from refhound.benchmark.fit import Row
+from tests.scripts import load_script
+
+train = load_script("train_likelihood")
+
+
+def _rows(group: str, label: bool, scores: list[float], calibrate: bool = False) -> list[tuple[Row, float]]:
+    return [(Row(group, 1, label, ("title.exact",), "verified", calibrate=calibrate), p) for p in scores]
+
+
+def test_on_a_flat_f1_the_threshold_flags_the_fewest_real_references_and_keeps_a_margin() -> None:
+    # CiteAudit's inventions score 0.9 and its real items 0.1: F1 is 1 anywhere from 0.11 to 0.90. A package
+    # reference at 0.6 is flagged up to 0.60 (within the 1% bound of 200): the middle of 0.61–0.90 is chosen.
+    scored = [
+        *_rows("citeaudit-realworld", True, [0.9] * 5, calibrate=True),
+        *_rows("citeaudit-realworld", False, [0.1] * 50, calibrate=True),
+        *_rows("package-bibs", False, [0.6] + [0.05] * 199),
+    ]
+    assert train.choose_threshold(scored) == 0.76
+
+
+def test_no_threshold_is_chosen_that_flags_over_one_percent_of_a_real_set() -> None:
+    scored = [
+        *_rows("citeaudit-realworld", True, [0.9] * 5, calibrate=True),
+        *_rows("package-bibs", False, [0.7] * 3 + [0.05] * 97),
+    ]
+    assert train.choose_threshold(scored) >= 0.71
