@@ -464,7 +464,9 @@ def test_an_impossible_arxiv_id_is_a_wrong_field_at_once(arxiv_id: str, year: in
 def test_an_arxiv_id_posted_after_the_cited_year_says_what_it_may_be() -> None:
     # A paper posted years after it was written (a 2011 report as arXiv 2010.16061) or an invented id.
     record = FEDAVG.model_copy(update={"year": 2017, "venue": None})
-    check = field(judged(record, arxiv_id="1803.01234", year=2017, venue="arXiv preprint"), "arxiv_id")
+    j = judged(record, arxiv_id="1803.01234", year=2017, venue="arXiv preprint")
+    assert (j.verdict, j.severity) == (Verdict.METADATA_ERROR, Severity.MAJOR)
+    check = field(j, "arxiv_id")
     assert (check.status, check.level, check.severity) == (
         FieldStatus.MISMATCH,
         "arxiv_id.after_cited_year",
