@@ -25,6 +25,7 @@ from refhound.normalize.identifiers import (
     normalize_doi,
 )
 from refhound.normalize.names import NameMatch, name_words, names_match, parse_name
+from refhound.normalize.placeholders import filler_arxiv_id, filler_doi, filler_names
 from refhound.normalize.text import collapse_whitespace, fold, latex_to_unicode
 from refhound.normalize.titles import same_title, title_similarity
 from refhound.normalize.venue_acronyms import acronym_of
@@ -695,6 +696,38 @@ def check_arxiv(cited: ParsedFields, record: Record, owner: Record | None) -> Fi
         note="a possible id, but the record has none and no indexed work carries it: checking it needs "
         "arXiv (online)",
     )
+
+
+def filler_checks(cited: ParsedFields) -> list[FieldCheck]:
+    """The cited fields that hold a template's filler for a value ("Jane Doe", "arXiv:2407.XXXX"): wrong
+    whatever the record, as an id no date allows is (refhound/normalize/placeholders.py)."""
+    checks = []
+    names = filler_names(cited.authors)
+    if names:
+        are = "is" if len(names) == 1 else "are"
+        checks.append(
+            FieldCheck(
+                field="authors",
+                status=S.MISMATCH,
+                level="authors.filler",
+                severity=Severity.MAJOR,
+                cited=", ".join(cited.authors),
+                note=f"{', '.join(names)} {are} a template's filler, not an author",
+            )
+        )
+    for field, value in (("arxiv_id", filler_arxiv_id(cited)), ("doi", filler_doi(cited))):
+        if value is not None:
+            checks.append(
+                FieldCheck(
+                    field=field,
+                    status=S.MISMATCH,
+                    level=f"{field}.filler",
+                    severity=Severity.MAJOR,
+                    cited=value,
+                    note="a template's filler (a run of X), not an identifier",
+                )
+            )
+    return checks
 
 
 def _str(value: object) -> str | None:

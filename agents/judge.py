@@ -44,6 +44,7 @@ from refhound.agents.field_rules import (
     check_title,
     check_venue,
     check_year,
+    filler_checks,
 )
 from refhound.agents.severity import grade, overall
 from refhound.models import Evidence, FieldCheck, FieldStatus, ParsedFields, Record, Severity, Stage, Verdict
@@ -494,6 +495,8 @@ def _decide_without_record(
         impossible = check_arxiv(cited, Record(source="", source_id="", source_version="", title=""), None)
         if impossible is not None and impossible.status is S.MISMATCH:
             fields.append(impossible)
+    fillers = [f for f in filler_checks(cited) if not any(g.field == f.field for g in fields)]
+    fields.extend(fillers)
 
     if (
         cited.year is not None
@@ -520,6 +523,7 @@ def _decide_without_record(
 
     venue = parse_venue(cited.venue) if cited.venue else None
     conflict = "; the cited identifier belongs to another work" if evidence else ""
+    conflict += "".join(f"; {f.note}" for f in fillers)
     # Records whose titles the reference string prints, found from the string itself: the parser may have
     # misread the reference, so the work may be among them.
     printed = [c for c in candidates if c.via == "raw"]

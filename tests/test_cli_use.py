@@ -201,7 +201,7 @@ def test_exit_4_when_a_source_was_unreachable_and_3_wins_over_it(
     exit 4, and the reference names the services. An unreadable entry beside it makes it 3."""
     bib = tmp_path / "refs.bib"
     bib.write_text(
-        "@article{recent, title = {A Survey of Retrieval for Long Documents}, author = {Doe, Jane},"
+        "@article{recent, title = {A Survey of Retrieval for Long Documents}, author = {Okafor, Adaeze},"
         " journal = {arXiv preprint}, year = {2025}}\n",
         encoding="utf-8",
     )

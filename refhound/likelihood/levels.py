@@ -44,6 +44,7 @@ LEVELS: dict[str, str] = {
     "authors.misspelt_unknown_name": "a name misspelt (no author of the index has the cited spelling)",
     "authors.written_another_way": "names written another way",
     "authors.left_out": "authors left out, as in an earlier version's list",
+    "authors.filler": "a template's filler where an author belongs (Jane Doe, First Author)",
     "authors.preprint_list": "a preprint's list: a name or two the published version lacks, or its first "
     "author left out",
     # venue
@@ -105,6 +106,7 @@ LEVELS: dict[str, str] = {
     "doi.cut_short": "the DOI cut short",
     "doi.typo": "a typo in the DOI",
     "doi.does_not_exist": "a DOI that does not exist",
+    "doi.filler": "a template's filler where a DOI belongs (10.xxxx/xxxxx)",
     "arxiv_id.impossible": "an arXiv id that cannot exist",
     "arxiv_id.after_cited_year": "an arXiv id from after the year the preprint is cited by",
     "arxiv_id.same": "the record's arXiv id",
@@ -114,6 +116,7 @@ LEVELS: dict[str, str] = {
     "arxiv_id.cut_short": "the arXiv id cut short",
     "arxiv_id.typo": "a typo in the arXiv id",
     "arxiv_id.does_not_exist": "an arXiv id that does not exist",
+    "arxiv_id.filler": "a template's filler where an arXiv id belongs (2407.XXXX)",
     # the rules' own grade of a wrong field
     "rules.major": "a wrong field the rules grade invention-like",
     "rules.minor": "a wrong field the rules grade slip-like",

@@ -664,3 +664,22 @@ def test_a_future_year_in_a_string_that_reads_as_a_reference_still_proves_invent
     j = judge(cited, find_candidates(cited, store, SETTINGS), store.coverage, SETTINGS, this_year=2026)
     assert j.verdict is Verdict.FABRICATED
     assert "coverage.future_year" in j.levels
+
+
+def test_a_templates_fillers_are_wrong_fields_whatever_the_coverage(store: IndexStore) -> None:
+    j = run(
+        store,
+        title="Augmented legal reasoning for case outcome prediction",
+        authors=["Alex Bornmanica", "Jane Doe"],
+        venue="arXiv",
+        year=2024,
+        url="https://arxiv.org/abs/2401.XXXX",
+    )
+    assert j.verdict is Verdict.UNVERIFIED  # a filler proves the citation wrong, not the work absent
+    fillers = {f.field: (f.status, f.level, f.severity) for f in j.fields if f.level and "filler" in f.level}
+    assert fillers == {
+        "authors": (FieldStatus.MISMATCH, "authors.filler", "major"),
+        "arxiv_id": (FieldStatus.MISMATCH, "arxiv_id.filler", "major"),
+    }
+    assert "Jane Doe is a template's filler" in next(f.note for f in j.fields if f.field == "authors")
+    assert "Jane Doe is a template's filler, not an author" in j.reason
