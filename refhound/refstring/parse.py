@@ -152,7 +152,11 @@ def _prepare(raw: str) -> str:
 
 _URL = re.compile(r"(?:https?://|www\.)[^\s<>\"]+", re.IGNORECASE)
 _DOI_TEXT = re.compile(r"(?:\bdoi\s*:?\s*)?\b10\.\d{4,9}/\S+", re.IGNORECASE)
-_ARXIV_TEXT = re.compile(r"\barxiv\s*:\s*\S+|\babs/\S+", re.IGNORECASE)
+# An arXiv id with the subject class arXiv's own citation format prints after it ("arXiv:1810.04805
+# [cs.CL]"): the class is the id's, not a venue.
+_ARXIV_TEXT = re.compile(
+    r"(?:\barxiv\s*:\s*|\babs/)[^\s\[]+(?:\s*\[[a-z]+(?:-[a-z]+)?(?:\.[a-z]{2})?\])?", re.IGNORECASE
+)
 # "Retrieved from …", "Accessed 5 May 2021", "Available at: …", "URL http…"; not a title's "Retrieved
 # Examples" or "Available Data".
 _ACCESS_NOTE = re.compile(

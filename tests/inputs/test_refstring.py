@@ -59,7 +59,10 @@ CASES: dict[str, tuple[Any, ...]] = {
         "Attention Is All You Need", ["Vaswani, Ashish", "Noam Shazeer", "Niki Parmar"], True,
         "Advances in Neural Information Processing Systems", 2017, None, None,
     ),
-    # arXiv, two ways
+    # arXiv, three ways: the third, arXiv's own format, prints the id's subject class, which names no venue
+    "T. Brown et al. Language models are few-shot learners. arXiv:2005.14165 [cs.CL], 2020.": (
+        "Language models are few-shot learners", ["T. Brown"], True, "arXiv", 2020, None, "2005.14165",
+    ),
     "T. Brown et al. Language models are few-shot learners. arXiv preprint arXiv:2005.14165, 2020.": (
         "Language models are few-shot learners", ["T. Brown"], True, "arXiv", 2020, None, "2005.14165",
     ),
