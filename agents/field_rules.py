@@ -701,33 +701,31 @@ def check_arxiv(cited: ParsedFields, record: Record, owner: Record | None) -> Fi
 def filler_checks(cited: ParsedFields) -> list[FieldCheck]:
     """The cited fields that hold a template's filler for a value ("Jane Doe", "arXiv:2407.XXXX"): wrong
     whatever the record, as an id no date allows is (refhound/normalize/placeholders.py)."""
-    checks = []
+    found: list[tuple[str, str, str]] = []  # (field, cited value, note)
     names = filler_names(cited.authors)
     if names:
         are = "is" if len(names) == 1 else "are"
-        checks.append(
-            FieldCheck(
-                field="authors",
-                status=S.MISMATCH,
-                level="authors.filler",
-                severity=Severity.MAJOR,
-                cited=", ".join(cited.authors),
-                note=f"{', '.join(names)} {are} a template's filler, not an author",
+        found.append(
+            (
+                "authors",
+                ", ".join(cited.authors),
+                f"{', '.join(names)} {are} a template's filler, not an author",
             )
         )
     for field, value in (("arxiv_id", filler_arxiv_id(cited)), ("doi", filler_doi(cited))):
         if value is not None:
-            checks.append(
-                FieldCheck(
-                    field=field,
-                    status=S.MISMATCH,
-                    level=f"{field}.filler",
-                    severity=Severity.MAJOR,
-                    cited=value,
-                    note="a template's filler (a run of X), not an identifier",
-                )
-            )
-    return checks
+            found.append((field, value, "a template's filler (a run of X), not an identifier"))
+    return [
+        FieldCheck(
+            field=field,
+            status=S.MISMATCH,
+            level=f"{field}.filler",
+            severity=Severity.MAJOR,
+            cited=value,
+            note=note,
+        )
+        for field, value, note in found
+    ]
 
 
 def _str(value: object) -> str | None:
