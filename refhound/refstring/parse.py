@@ -145,12 +145,43 @@ def _prepare(raw: str) -> str:
     text = _BROKEN_COMPOUND.sub("-", text)
     text = text.replace("``", "“").replace("''", "”")
     text = _GLUED_YEAR.sub(". ", text)
+    if "://" in text or ": //" in text:
+        text = _mend_broken_urls(text)
     return _unspace_capitals(strip_numbering(text))
+
+
+# A URL a PDF's line break split with a space: after its scheme ("https:// arxiv.org", "https: //x.org"),
+# after a dot of its host ("https://openaipublic. blob. core. windows. net/"), before a file's extension
+# ("…/index. html"), or after a slash, underscore or "=" of its path when what follows holds a slash or an
+# underscore itself, names a file, or is a long number ("…/blog/ 202505/the-…", "…/Niu_Counterfactual_
+# VQA_A_…", "…/uploads/2025/07/ Americas-AI-Action-Plan.pdf", "…/status/ 1716972815960961174",
+# "forum?id= Uo7Qhf3fSR"): prose never continues so.
+_URL_SCHEME_BREAK = re.compile(r"\b(https?):\s*//\s*(?=[\w-]+\.)", re.IGNORECASE)
+_URL_HOST_BREAK = re.compile(
+    r"(\bhttps?://[\w-]+(?:\.[\w-]+)*\.)\s+(?=[a-z][\w-]*(?:[./:]|$))", re.IGNORECASE
+)
+_FILE = r"[\w%~.#?=&+-]*\.(?:pdf|html?|php|aspx?|xml|json|md|txt)\b"
+_URL_PATH_BREAK = re.compile(
+    rf"(\bhttps?://[^\s<>\"]*"
+    rf"(?:[/_]\s+(?=[\w%~.#?=&+-]*[/_]|{_FILE}|\d{{6,}})|=\s+(?=\w)|\.\s+(?=(?:pdf|html?|php)\b)))",
+    re.IGNORECASE,
+)
+
+
+def _mend_broken_urls(text: str) -> str:
+    text = _URL_SCHEME_BREAK.sub(r"\1://", text)
+    while True:  # one host may be broken at each of its dots
+        joined = _URL_HOST_BREAK.sub(r"\1", text)
+        if joined == text:
+            break
+        text = joined
+    return _URL_PATH_BREAK.sub(lambda m: "".join(m.group(1).split()), text)
 
 
 # --- identifiers ---------------------------------------------------------------------------------------
 
-_URL = re.compile(r"(?:https?://|www\.)[^\s<>\"]+", re.IGNORECASE)
+# A URL, with the label that may stand before it ("URL https://…"): the label goes with it.
+_URL = re.compile(r"(?:\burl\b\s*:?\s*)?((?:https?://|www\.)[^\s<>\"]+)", re.IGNORECASE)
 _DOI_TEXT = re.compile(r"(?:\bdoi\s*:?\s*)?\b10\.\d{4,9}/\S+", re.IGNORECASE)
 # An arXiv id with the subject class arXiv's own citation format prints after it ("arXiv:1810.04805
 # [cs.CL]"): the class is the id's, not a venue.
@@ -162,15 +193,18 @@ _ARXIV_TEXT = re.compile(
 _ACCESS_NOTE = re.compile(
     r"(?:\[online\]|\b(?:available|retrieved|accessed|url)\b"
     r"(?=\s*(?::|(?:from|at|on|online|via)\b|\d|(?-i:[A-Z][a-z]{2,8})\.?\s+\d|https?:|www\.|$)))"
-    r"[^.]*?(?=$|\s*\.\s)",
+    r"(?:[^.]|\.(?=\d))*?(?=$|\s*\.\s)",  # a date's dots ("14.05.2023") do not end it
     re.IGNORECASE,
 )
+# The date the work was read on, ending the reference with its full stop ("Accessed: 2025-04-04.").
+_READ_ON_AT_END = re.compile(r"\b(?:accessed|retrieved|visited|viewed)\b[^.]*?\d[^.]*?\.?\s*$", re.IGNORECASE)
 # What to cut out of the prose, each with the lower-case text it cannot match without (a cheap pre-check).
 _CUT_OUT = (
     (_URL, ("http", "www.")),
     (_DOI_TEXT, ("10.",)),
     (_ARXIV_TEXT, ("arxiv", "abs/")),
     (_ACCESS_NOTE, ("online", "available", "retrieved", "accessed", "url")),
+    (_READ_ON_AT_END, ("accessed", "retrieved", "visited", "viewed")),
 )
 
 
@@ -185,7 +219,7 @@ class _Identifiers:
 def _take_identifiers(text: str) -> _Identifiers:
     """Find DOI, arXiv id and URL anywhere (URLs included), then cut them out of the prose."""
     url_match = _URL.search(text)
-    url = url_match.group(0).rstrip(".,;:)]>") if url_match else None
+    url = url_match.group(1).rstrip(".,;:)]>") if url_match else None
     rest, lower = text, text.lower()
     for pattern, needles in _CUT_OUT:
         if any(needle in lower for needle in needles):
@@ -275,6 +309,7 @@ _LETTERS = re.compile(r"[^\W\d_]{2}")
 _TITLE_TAIL = re.compile(rf"[\s,.;:]*(?:\([^()]*(?::\s|{YEAR})[^()]*\)|\(?{YEAR}[a-z]?\)?)[\s.]*$")
 
 
+_BARE_YEAR = re.compile(rf"\s*\(?{YEAR}[a-z]?\)?[\s.]*")
 # "Nano Lett. 2009, 9, 4153" / "ApJ, 475, 163": physics and chemistry cite the journal after the authors.
 _JOURNAL_FIRST = re.compile(rf"((?:[{UPPER}][\w&’'-]*\.?\s+){{0,6}}[{UPPER}][\w&’'-]*\.?),?\s+\(?\d")
 
@@ -291,6 +326,8 @@ def _journal_without_title(text: str) -> bool:
         return False
     words: list[str] = match.group(1).split()
     abbreviated = sum(word.endswith(".") for word in words)
+    if abbreviated == 1 and words[-1].endswith(".") and _BARE_YEAR.fullmatch(text, len(match.group(1))):
+        return False  # "Nemotron-PrismMath Dataset. 2025.": a title's full stop, then its year alone
     if abbreviated:
         return 2 * abbreviated >= len(words)
     return (
@@ -535,7 +572,8 @@ def _take_title(text: str) -> _Title:
         first = end[0]
         end = _with_subtitles(text, *end)
         subtitles = len(_SENTENCE_END.findall(text, first, end[0]))
-        return _Title(text[: end[0]], text[end[1] :], "sentence", subtitles)
+        title = _DATE_AFTER_TITLE.sub("", text[: end[0]])
+        return _Title(title, text[end[1] :], "sentence", subtitles)
     comma = _comma_title_end(text, end[0] if end else len(text))
     if comma is not None:
         return _Title(text[:comma], text[comma + 1 :], "comma")
@@ -556,6 +594,11 @@ _MONTHS = (
     "jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|"
     "september|october|november|december|janvier|février|mars|avril|mai|juin|juillet|août|septembre|"
     "octobre|novembre|décembre|spring|summer|fall|autumn|winter"
+)
+# The date a style prints after the title and a comma, before the next field ("Title, 2024b. arXiv
+# preprint.", "Title, October 2023. Tweet."): the reference's date, not the title's words.
+_DATE_AFTER_TITLE = re.compile(
+    rf",\s*(?:(?:{_MONTHS})\.?\s+(?:\d{{1,2}},?\s+)?)?{YEAR}[a-z]?$", re.IGNORECASE
 )
 _VENUE_STOP = re.compile(
     # a volume, year or page number; not the year inside a proceedings' name ("of the 2019 Conference",

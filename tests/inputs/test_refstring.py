@@ -1275,3 +1275,49 @@ def test_a_glyph_without_a_character_inside_a_name_does_not_hide_the_author_list
     for bullet in ("\ufffd ", "\uf0b7"):  # a symbol-font bullet before the entry
         parsed = parse_reference_string(f"{bullet}Smith, J. (2001). A title of a work. Journal of Things, 3.")
         assert parsed.authors == ["Smith, J."]
+
+
+@pytest.mark.parametrize(
+    ("raw", "url"),
+    [
+        # a PDF's line break after the scheme, at a dot of the host, before an extension, inside the path
+        ("A. Author. Some work, 2024. URL https:// example.org/abs/1.", "https://example.org/abs/1"),
+        ("A. Author. Some work, 2024. URL https: //example.org/abs/1.", "https://example.org/abs/1"),
+        ("A. Author. Some work. https://data. example. com/sets/x9, 2023.", "https://data.example.com/sets/x9"),
+        ("A. Author. Some work. https://example.org/paper/index. html, 2023.", "https://example.org/paper/index.html"),
+        ("A. Author. A post, May 2025. URL https://example.org/blog/ 202505/the-post.", "https://example.org/blog/202505/the-post"),
+        ("A. Author. A page. https://example.org/uploads/2025/ The-Plan.pdf, 2025.", "https://example.org/uploads/2025/The-Plan.pdf"),
+        ("A. Author. A paper. In ICLR, 2024. URL https://openreview.net/forum?id= Xy12Ab3.", "https://openreview.net/forum?id=Xy12Ab3"),
+        # what follows a URL's slash is prose, not its path: left apart
+        ("A. Author. See https://example.org/ and more. In Proc. X, 2020.", "https://example.org/"),
+    ],
+)  # fmt: skip
+def test_a_url_broken_by_a_line_break_is_whole_again(raw: str, url: str) -> None:
+    assert parse_reference_string(raw).url == url
+
+
+@pytest.mark.parametrize(
+    ("raw", "title", "venue", "year"),
+    [
+        # the date after the title's comma is the reference's, with a URL, a note or nothing after it
+        ("Ada Byron and Carl Gauss. Compute-optimal widgets, 2022. URL https://arxiv.org/abs/2203.15556.",
+         "Compute-optimal widgets", "arXiv", 2022),
+        ("Ada Byron. Pruning widgets for compression, 2024b. arXiv preprint.",
+         "Pruning widgets for compression", "arXiv", 2024),
+        ("Ada Byron. Multiple layers of widgets, 2009. Technical report, University of Nowhere.",
+         "Multiple layers of widgets", None, 2009),
+        ("Ada Byron. Widgets take over the world, October 2023. Widget Weekly.",
+         "Widgets take over the world", "Widget Weekly", 2023),
+        # the date the page was read on ends the reference: it is no venue
+        ("Ada Byron. Reasoning widgets. Accessed: 2025-3-22.", "Reasoning widgets", None, None),
+        ("Widget Corp. Widget-Math Dataset. https://example.org/datasets/ widget/Widget-Math, 2025.",
+         "Widget-Math Dataset", None, 2025),
+        # a year in a title without a comma before it is the title's
+        ("Ada Byron. Findings of WMT 2019. In Proc. WMT, 2019.", "Findings of WMT 2019", "Proc. WMT", 2019),
+    ],
+)  # fmt: skip
+def test_what_follows_a_title_in_web_and_preprint_references(
+    raw: str, title: str, venue: str | None, year: int | None
+) -> None:
+    parsed = parse_reference_string(raw)
+    assert (parsed.title, parsed.venue, parsed.year) == (title, venue, year)
