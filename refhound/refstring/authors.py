@@ -284,6 +284,13 @@ def _short_family_name(word: str, before: list[_Token], text: str, end: int, nam
     return after_particle and vowel and (initials_next or _SHOUTED_GIVEN_NEXT.match(text, end) is not None)
 
 
+# Title words that are given names too, and what must follow one that opens a reference for it to be a
+# name: a capitalised word ending that name, then another name, "and" or "et al." ("An Yang, Baosong
+# Yang", "An Yang et al."; not "An Introduction to …").
+_GIVEN_NAMES_AND_TITLE_WORDS = frozenset({"An"})
+_GIVEN_NAME_OPENS = re.compile(
+    rf"\s+[{UPPER}][{LOWER}]+(?:-[{UPPER}]?[{LOWER}]+)?(?=,\s*[{UPPER}][{LOWER}]|\s+and\s+[{UPPER}]|\s+et\.?\s+al\b)"
+)
 # A colon right after a word: what stands before it is a title's first words ("GRACE: …", "LoX : …").
 _COLON_FOLLOWS = re.compile(r"\s?:(?:\s|$)")
 
@@ -303,6 +310,8 @@ def _word_shape(word: str, before: list[_Token], text: str, end: int) -> str:
     # contraction ("PLABAN KR. BHOWMICK,"), not Vancouver's initials, which end a name themselves.
     if shape == "K" and before and before[-1].shape == "W" and _SHOUTED_GIVEN_AFTER.match(text, end):
         return "I"
+    if not before and word in _GIVEN_NAMES_AND_TITLE_WORDS and _GIVEN_NAME_OPENS.match(text, end):
+        return "W"  # "An Yang, Baosong Yang, …": a given name, where a title would go on with lower case
     if shape != "x" or not before:
         return shape
     ends_a_name = _NAME_ENDS.match(text, end) is not None
