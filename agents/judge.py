@@ -165,7 +165,8 @@ def _same_work(
     An identifier that agrees says so, unless the cited title is another. A title alone does not: generic
     titles ("Deep learning", "Introduction") are shared by unrelated works, so a record with the cited title
     but not one cited author is the cited work only when its year and venue are the cited ones too (a real
-    title given invented authors). The same holds for a record that lists no authors when the citation
+    title given invented authors), or when the title is long enough to name one work (`specific_title_words`;
+    a real title given invented authors and another year). The same holds for a record that lists no authors when the citation
     names some: it confirms none of them (a proceedings' front matter, "Preface", "Book Reviews",
     "Advertisements", recurs volume after volume). A citation that names no one (an anonymous submission)
     is found by its title alone. A near title (a reworded one, or another work's: "Random search for …"
@@ -183,7 +184,12 @@ def _same_work(
         venue.status is S.BENIGN and venue.level not in _OTHER_VERSION
     )
     if status["title"] in (S.MATCH, S.BENIGN):
-        return authors.matched > 0 or not authors.cited or (same_year and same_venue)
+        return (
+            authors.matched > 0
+            or not authors.cited
+            or (same_year and same_venue)
+            or (status["title"] is S.MATCH and _names_one_work(cited.title, candidate.record, settings))
+        )
     return (
         close_title
         and authors.overlap >= settings.author_overlap_same_work
@@ -191,6 +197,13 @@ def _same_work(
         and venue.status is not S.MISMATCH
         and venue.level != "venue.journal_version"
     )
+
+
+def _names_one_work(title: str, record: Record, settings: JudgeSettings) -> bool:
+    """Whether a title is specific enough to name the record's work whoever the citation names as its
+    authors ("Maintaining discrimination and fairness in class incremental learning", not "Deep learning").
+    A record without authors confirms no one: front matter and proceedings volumes have none."""
+    return bool(record.authors) and len(title_key(title).split()) >= settings.specific_title_words
 
 
 # Venue levels that name another version of the work (its preprint, its journal article).

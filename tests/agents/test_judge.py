@@ -683,3 +683,48 @@ def test_a_templates_fillers_are_wrong_fields_whatever_the_coverage(store: Index
     }
     assert "Jane Doe is a template's filler" in next(f.note for f in j.fields if f.field == "authors")
     assert "Jane Doe is a template's filler, not an author" in j.reason
+
+
+# A title of many words names one work; the index holds such titles under authors with no one in common
+# for 0.04% of them.
+CLASS_INCREMENTAL = _record(
+    "Maintaining Discrimination and Fairness in Class Incremental Learning",
+    ["Bowen Zhao", "Xi Xiao", "Guojun Gan", "Bin Zhang", "Shu-Tao Xia"],
+    "CVPR",
+    2020,
+)
+DEEP_LEARNING = _record(
+    "Deep learning", ["Ian Goodfellow", "Yoshua Bengio", "Aaron Courville"], "MIT Press", 2016
+)
+
+
+def test_a_specific_title_with_invented_authors_and_another_year_is_that_work_with_wrong_fields() -> None:
+    j = judge_against(
+        CLASS_INCREMENTAL,
+        title="Maintaining discrimination and fairness in class incremental learning",
+        authors=["Y. Zhu", "D. Zhou", "Z. Wang"],
+        venue="CVPR",
+        year=2022,
+    )
+    assert (j.verdict, j.record) == (Verdict.METADATA_ERROR, CLASS_INCREMENTAL), j.reason
+    assert {f.field: f.status for f in j.fields}["authors"] is FieldStatus.MISMATCH
+
+
+def test_a_generic_title_under_other_authors_and_another_year_is_another_work() -> None:
+    j = judge_against(
+        DEEP_LEARNING,
+        title="Deep learning",
+        authors=["Yann LeCun", "Geoffrey Hinton"],
+        venue="Nature",
+        year=2015,
+    )
+    assert (j.verdict, j.record) == (Verdict.UNVERIFIED, None), j.reason
+
+
+def test_how_many_words_name_one_work_is_a_setting() -> None:
+    cited = ParsedFields(
+        title=CLASS_INCREMENTAL.title, authors=["Y. Zhu", "D. Zhou"], venue="CVPR", year=2022
+    )
+    candidates = [Candidate(CLASS_INCREMENTAL, 1.0, "title")]
+    strict = JudgeSettings(specific_title_words=12)
+    assert judge(cited, candidates, lambda key, year: [], strict, 2026).verdict is Verdict.UNVERIFIED

@@ -518,8 +518,14 @@ def test_an_anonymous_submission_under_review_names_no_authors() -> None:
 def test_anonymous_authors_of_a_published_work_or_a_preprint_are_not_the_records() -> None:
     j = judged(FEDAVG, authors=["Anonymous"])
     assert j.verdict is Verdict.METADATA_ERROR and j.severity is Severity.MAJOR, j.reason
-    # As a preprint, a title alone with no author in common is not the record's work.
-    assert judged(FEDAVG, authors=["Anonymous"], venue="arXiv preprint").verdict is Verdict.UNVERIFIED
+    # As a preprint too: a title this long names one work, whoever is cited as its authors.
+    preprint = judged(FEDAVG, authors=["Anonymous"], venue="arXiv preprint")
+    assert preprint.verdict is Verdict.METADATA_ERROR and preprint.record == FEDAVG, preprint.reason
+    assert field(preprint, "authors").status is FieldStatus.MISMATCH
+    # A generic title is not: with no author in common, another work may have it.
+    generic = FEDAVG.model_copy(update={"title": "Federated learning"})
+    other = judged(generic, title="Federated learning", authors=["Anonymous"], venue="arXiv preprint")
+    assert other.verdict is Verdict.UNVERIFIED, other.reason
 
 
 def test_arxivs_doi_of_the_preprint_is_checked_like_its_arxiv_id() -> None:
