@@ -165,13 +165,13 @@ def _same_work(
     An identifier that agrees says so, unless the cited title is another. A title alone does not: generic
     titles ("Deep learning", "Introduction") are shared by unrelated works, so a record with the cited title
     but not one cited author is the cited work only when its year and venue are the cited ones too (a real
-    title given invented authors), or when the title is long enough to name one work (`specific_title_words`;
-    a real title given invented authors and another year). The same holds for a record that lists no authors when the citation
-    names some: it confirms none of them (a proceedings' front matter, "Preface", "Book Reviews",
-    "Advertisements", recurs volume after volume). A citation that names no one (an anonymous submission)
-    is found by its title alone. A near title (a reworded one, or another work's: "Random search for …"
-    against "Algorithms for …" by the same authors; or the title without its subtitle) is the work only
-    when most cited authors, the year and the venue agree as well."""
+    title given invented authors), or when the title is long enough to name one work
+    (`specific_title_words`: a real title given invented authors and another year). The same holds for a
+    record that lists no authors when the citation names some: it confirms none of them (a proceedings'
+    front matter, "Preface", "Book Reviews", "Advertisements", recurs volume after volume). A citation that
+    names no one (an anonymous submission) is found by its title alone. A near title (a reworded one, or
+    another work's: "Random search for …" against "Algorithms for …" by the same authors; or the title
+    without its subtitle) is the work only when most cited authors, the year and the venue agree as well."""
     close_title = near_title(cited.title, candidate.record.title, candidate.title_similarity, settings)
     if not cited.title or (identifier_agrees and close_title):
         return identifier_agrees  # a cited identifier with another title is another work's identifier

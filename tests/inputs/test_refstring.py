@@ -1329,7 +1329,8 @@ def test_what_follows_a_title_in_web_and_preprint_references(
         ("An Lin, Bo Zhu, and Chen Wu. Widget-2 technical report. arXiv preprint arXiv:2407.10671, 2024.",
          ["An Lin", "Bo Zhu", "Chen Wu"], "Widget-2 technical report"),
         ("An Lin et al. Widget-3 technical report, 2025.", ["An Lin"], "Widget-3 technical report"),
-        ("An Lin and Bo Zhu. Widget-2 technical report. 2024.", ["An Lin", "Bo Zhu"], "Widget-2 technical report"),
+        ("An Lin and Bo Zhu. Widget-2 technical report. 2024.", ["An Lin", "Bo Zhu"],
+         "Widget-2 technical report"),
         # a title that opens with the article stays a title
         ("An Introduction to Widgets, Springer, 2013.", [], "An Introduction to Widgets"),
     ],
