@@ -707,7 +707,7 @@ def test_a_specific_title_with_invented_authors_and_another_year_is_that_work_wi
         year=2022,
     )
     assert (j.verdict, j.record) == (Verdict.METADATA_ERROR, CLASS_INCREMENTAL), j.reason
-    assert {f.field: f.status for f in j.fields}["authors"] is FieldStatus.MISMATCH
+    assert statuses(j)["authors"] is FieldStatus.MISMATCH
 
 
 def test_a_generic_title_under_other_authors_and_another_year_is_another_work() -> None:
