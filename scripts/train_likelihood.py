@@ -217,6 +217,20 @@ def _decided(row: Row, p: float, t: float) -> bool:
     return row.verdict != "unverified" or p >= t
 
 
+def _confusion(pairs: Iterable[tuple[bool, bool]]) -> tuple[int, int, int]:
+    """TP, FP and FN of (invented, flagged) pairs."""
+    tp = fp = fn = 0
+    for label, flagged in pairs:
+        tp += label and flagged
+        fp += flagged and not label
+        fn += label and not flagged
+    return tp, fp, fn
+
+
+def _f1(tp: int, fp: int, fn: int) -> float | None:
+    return 2 * tp / (2 * tp + fp + fn) if tp + fp + fn else None
+
+
 def choose_threshold(scored: Sequence[tuple[Row, float]]) -> float:
     """The threshold that flags at most 1% of the decided real references of each real-world set and has
     the best F1 on the decided CiteAudit real-world items. F1 is flat over a run of thresholds, where those
@@ -235,10 +249,8 @@ def choose_threshold(scored: Sequence[tuple[Row, float]]) -> float:
         if not ok:
             continue
         decided = [(r, p) for r, p in scored if r.calibrate and _decided(r, p, t)]
-        tp = sum(r.label and p >= t for r, p in decided)
-        fp = sum((not r.label) and p >= t for r, p in decided)
-        fn = sum(r.label and p < t for r, p in decided)
-        allowed.append((t, 2 * tp / (2 * tp + fp + fn) if tp + fp + fn else 0.0, flagged))
+        f1 = _f1(*_confusion((r.label, p >= t) for r, p in decided))
+        allowed.append((t, 0.0 if f1 is None else f1, flagged))
     if not allowed:
         return THRESHOLDS[-1]
     best = max(f1 for _, f1, _ in allowed)
@@ -262,9 +274,7 @@ def figures(scored: Sequence[tuple[Row, float]], t: float) -> dict[str, Any]:
         flagged = sum(p >= t for _, p in real)
         pairs = [(r.label, p) for r, p in rows]
         decided = [(r, p) for r, p in rows if _decided(r, p, t)]
-        tp = sum(r.label and p >= t for r, p in decided)
-        fp = sum((not r.label) and p >= t for r, p in decided)
-        fn = sum(r.label and p < t for r, p in decided)
+        tp, fp, fn = _confusion((r.label, p >= t) for r, p in decided)
         entry: dict[str, Any] = {
             "n": len(rows),
             "invented": sum(r.label for r, _ in rows),
@@ -274,7 +284,7 @@ def figures(scored: Sequence[tuple[Row, float]], t: float) -> dict[str, Any]:
             "real_flagged": flagged,
             "real_flagged_upper95": round(clopper_pearson_upper(flagged, len(real)), 4),
             "tp_fp_fn_decided": [tp, fp, fn],
-            "f1_decided": round(2 * tp / (2 * tp + fp + fn), 4) if tp + fp + fn else None,
+            "f1_decided": _r(_f1(tp, fp, fn)),
             "roc_auc": _r(roc_auc(pairs)),
             "pr_auc": _r(average_precision(pairs)),
             "ece": round(expected_calibration_error(pairs), 4),
@@ -284,12 +294,8 @@ def figures(scored: Sequence[tuple[Row, float]], t: float) -> dict[str, Any]:
             ece_ci = bootstrap_interval(pairs, expected_calibration_error, seed=SEED)
             entry["ece_ci95"] = [round(ece_ci[0], 4), round(ece_ci[1], 4)]
             up = [(r, r.upstream_real) for r, _ in decided if r.upstream_real is not None]
-            utp = sum(r.label and not u for r, u in up)
-            ufp = sum((not r.label) and not u for r, u in up)
-            ufn = sum(r.label and u for r, u in up)
-            entry["upstream_f1_decided"] = (
-                round(2 * utp / (2 * utp + ufp + ufn), 4) if utp + ufp + ufn else None
-            )
+            utp, ufp, ufn = _confusion((r.label, not u) for r, u in up)  # CiteAudit flags what it calls fake
+            entry["upstream_f1_decided"] = _r(_f1(utp, ufp, ufn))
             entry["upstream_tp_fp_fn_decided"] = [utp, ufp, ufn]
             entry["reliability"] = [b.__dict__ for b in reliability(pairs)]
         out[group] = entry
