@@ -39,7 +39,9 @@ class Fitted:
     weights: dict[str, float]
 
     def logit(self, features: Sequence[str]) -> float:
-        return self.intercept + sum(self.weights.get(f, 0.0) for f in set(features))
+        # fsum: exact whatever the order, so rows with the same levels score the same to the last bit and
+        # tie in the AUCs (a set's order varies with the process's string hashing).
+        return math.fsum([self.intercept, *(self.weights.get(f, 0.0) for f in set(features))])
 
 
 def vocabulary(rows: Sequence[Row], min_count: int) -> list[str]:

@@ -62,7 +62,7 @@ class LikelihoodModel:
             seen.add(level)
             terms.append(Contribution(level=level, weight=round(weight, 4)))
         terms[1:] = sorted(terms[1:], key=lambda t: -abs(t.weight))
-        return _sigmoid(sum(t.weight for t in terms)), terms
+        return _sigmoid(math.fsum(t.weight for t in terms)), terms
 
 
 def features(fields: Sequence[FieldCheck], levels: Iterable[str]) -> list[str]:

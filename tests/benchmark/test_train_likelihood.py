@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from refhound.benchmark.fit import Row
+import math
+
+from refhound.benchmark.fit import Fitted, Row
 from tests.scripts import load_script
 
 train = load_script("train_likelihood")
@@ -29,3 +31,10 @@ def test_no_threshold_is_chosen_that_flags_over_one_percent_of_a_real_set() -> N
         *_rows("package-bibs", False, [0.7] * 3 + [0.05] * 97),
     ]
     assert train.choose_threshold(scored) >= 0.71
+
+
+def test_rows_with_the_same_levels_score_the_same_to_the_last_bit_in_any_order() -> None:
+    # Summed in order, 0.1 + 0.2 + 0.3 and 0.3 + 0.2 + 0.1 differ in the last bit, which splits the AUCs'
+    # ties between two runs whose string hashing orders a set of levels differently.
+    fitted = Fitted(0.1, {"a": 0.2, "b": 0.3, "c": 1e-17})
+    assert fitted.logit(("a", "b", "c")) == fitted.logit(("c", "b", "a")) == math.fsum([0.1, 0.2, 0.3, 1e-17])
