@@ -350,9 +350,17 @@ def _tokens(text: str, limit: int = 250) -> list[_Token]:
 
 def _ends_word(word: str, before: list[_Token]) -> bool:
     """Whether a word's final period ends the word, not an initial or "et al."; after an initial, capitals
-    with a period are a family name in capitals ("J. SUN."), not Vancouver's initials ("Abraham WC.")."""
+    with a period are a family name in capitals ("J. SUN."), not Vancouver's initials ("Abraham WC."), and
+    a digraph initial that is a family name too ends a name that opened with an initial and a given name:
+    "F. Richard Yu." has no other family name, while "A. Yu. Kitaev" and "Kitaev A. Yu." are Yuri's."""
     shape = _shape(word)
+    if shape == "I" and word in _FAMILY_NAME_INITIALS:
+        return len(before) >= 2 and before[-1].shape == "W" and before[-2].shape in "IV"
     return shape not in "IKej" or (shape == "K" and bool(before) and before[-1].shape == "I")
+
+
+# Digraph initials (`_INITIAL`) that are common family names as well.
+_FAMILY_NAME_INITIALS = frozenset({"Yu."})
 
 
 # "Saint" abbreviated at the start of a family name ("Brian St. Thomas"), with what must follow it. In

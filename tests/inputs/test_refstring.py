@@ -1340,3 +1340,20 @@ def test_a_given_name_that_is_also_a_title_word_opens_an_author_list(
 ) -> None:
     parsed = parse_reference_string(raw)
     assert (parsed.authors, parsed.title) == (authors, title)
+
+
+@pytest.mark.parametrize(
+    ("raw", "authors"),
+    [
+        ("Bo Lin and F Richard Yu. Widget nets for series. arXiv preprint arXiv:2401.09093, 2024.",
+         ["Bo Lin", "F Richard Yu"]),
+        ("Bo Lin, and F. Richard Yu. Widget nets for series. In KDD, 2019.", ["Bo Lin", "F. Richard Yu"]),
+        # Yuri's initial, after or before another initial, stays an initial
+        ("A. Yu. Kitaev. Widget nets by anyons. Annals of Physics, 2003.", ["A. Yu. Kitaev"]),
+        ("Kitaev A. Yu., Petrov B. Widget nets by anyons. Annals of Physics, 2003.", ["Kitaev A. Yu.", "Petrov B"]),
+    ],
+)  # fmt: skip
+def test_a_digraph_initial_that_is_a_family_name_ends_a_name_opened_by_an_initial(
+    raw: str, authors: list[str]
+) -> None:
+    assert parse_reference_string(raw).authors == authors
