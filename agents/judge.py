@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from enum import Enum
 
 from refhound.agents.candidates import held_venue, near_title
 from refhound.agents.context import AgentContext, Candidate
@@ -78,8 +79,12 @@ class Judgement:
 class _Evaluation:
     candidate: Candidate
     fields: list[FieldCheck]
-    same_work: bool
+    identity: Identity | None  # how the record was taken for the cited work; None: it was not
     authors: AuthorComparison
+
+    @property
+    def same_work(self) -> bool:
+        return self.identity is not None
 
     def count(self, status: FieldStatus) -> int:
         return sum(f.status is status for f in self.fields)
@@ -148,19 +153,34 @@ def _evaluate(
     fields.extend(f for f in identifiers if f is not None)
     identifier_agrees = any(f is not None and f.status is S.MATCH for f in identifiers)
     return _Evaluation(
-        candidate, fields, _same_work(cited, candidate, fields, authors, identifier_agrees, settings), authors
+        candidate, fields, _identity(cited, candidate, fields, authors, identifier_agrees, settings), authors
     )
 
 
-def _same_work(
+class Identity(str, Enum):
+    """How a record was taken for the cited work. Only `TITLE_ALONE` is a level of its own
+    (`identity.title_alone`): the others are seen in the field checks' levels (an identifier's, the authors',
+    the venue's and the year's), while a title alone leaves every other field wrong, and the model must learn
+    how far such a match is the work with invented fields rather than another work."""
+
+    IDENTIFIER = "identifier"
+    AUTHORS = "authors"  # the title and a cited author
+    NOBODY_CITED = "nobody_cited"  # the title, and no author to compare
+    VENUE_AND_YEAR = "venue_and_year"  # the title at the cited venue and year
+    TITLE_ALONE = "title_alone"  # a title specific enough to name one work
+    NEAR_TITLE = "near_title"  # a near title with most authors, the year and the venue
+
+
+def _identity(
     cited: ParsedFields,
     candidate: Candidate,
     fields: list[FieldCheck],
     authors: AuthorComparison,
     identifier_agrees: bool,
     settings: JudgeSettings,
-) -> bool:
-    """Whether the record is the cited work, so that its fields can show the citation's wrong ones.
+) -> Identity | None:
+    """How the record is the cited work, so that its fields can show the citation's wrong ones; None when
+    it is not.
 
     An identifier that agrees says so, unless the cited title is another. A title alone does not: generic
     titles ("Deep learning", "Introduction") are shared by unrelated works, so a record with the cited title
@@ -174,7 +194,8 @@ def _same_work(
     without its subtitle) is the work only when most cited authors, the year and the venue agree as well."""
     close_title = near_title(cited.title, candidate.record.title, candidate.title_similarity, settings)
     if not cited.title or (identifier_agrees and close_title):
-        return identifier_agrees  # a cited identifier with another title is another work's identifier
+        # A cited identifier with another title is another work's identifier.
+        return Identity.IDENTIFIER if identifier_agrees else None
     status = {f.field: f.status for f in fields}
     same_year = status["year"] in (S.MATCH, S.MISSING, S.UNCHECKED)
     # "Conference vs journal version" and "cited as a preprint" are benign for the same work, but say
@@ -184,19 +205,23 @@ def _same_work(
         venue.status is S.BENIGN and venue.level not in _OTHER_VERSION
     )
     if status["title"] in (S.MATCH, S.BENIGN):
-        return (
-            authors.matched > 0
-            or not authors.cited
-            or (same_year and same_venue)
-            or (status["title"] is S.MATCH and _names_one_work(cited.title, candidate.record, settings))
-        )
-    return (
+        if authors.matched > 0:
+            return Identity.AUTHORS
+        if not authors.cited:
+            return Identity.NOBODY_CITED
+        if same_year and same_venue:
+            return Identity.VENUE_AND_YEAR
+        if status["title"] is S.MATCH and _names_one_work(cited.title, candidate.record, settings):
+            return Identity.TITLE_ALONE
+        return None
+    near = (
         close_title
         and authors.overlap >= settings.author_overlap_same_work
         and same_year
         and venue.status is not S.MISMATCH
         and venue.level != "venue.journal_version"
     )
+    return Identity.NEAR_TITLE if near else None
 
 
 def _names_one_work(title: str, record: Record, settings: JudgeSettings) -> bool:
@@ -379,6 +404,7 @@ def _decide_on_record(
     wrong = [f for f in best.fields if f.status is S.MISMATCH]
     unchecked = [f.field for f in best.fields if f.status is S.UNCHECKED]
     where = f"{record.source} record {record.source_id}"
+    levels = (_TITLE_ALONE,) if best.identity is Identity.TITLE_ALONE else ()
     if wrong:
         fields = grade(
             cited,
@@ -399,10 +425,20 @@ def _decide_on_record(
         hinges = len(doubted) == len(wrong) or "title" in doubted  # a near title: is it this work at all?
         reason = f"wrong {names} per {where}"
         if not hinges:
-            return Judgement(verdict, fields, evidence, reason, severity=severity, record=record)
+            return Judgement(
+                verdict, fields, evidence, reason, severity=severity, levels=levels, record=record
+            )
         borderline = "; ".join(doubts[name] for name in doubted)
         return Judgement(
-            verdict, fields, evidence, reason, borderline, doubted, severity=severity, record=record
+            verdict,
+            fields,
+            evidence,
+            reason,
+            borderline,
+            doubted,
+            severity=severity,
+            levels=levels,
+            record=record,
         )
     verdict, _ = verdict_of(best.fields)
     if verdict is Verdict.UNVERIFIED:
@@ -417,7 +453,10 @@ def _decide_on_record(
         )
     else:
         reason = f"every cited field agrees with {where}"
-    return Judgement(verdict, best.fields, evidence, reason, record=record)
+    return Judgement(verdict, best.fields, evidence, reason, levels=levels, record=record)
+
+
+_TITLE_ALONE = f"identity.{Identity.TITLE_ALONE.value}"
 
 
 def _dead_identifier(cited: ParsedFields, dead: list[str], unanswered: Collection[str]) -> Judgement:

@@ -120,6 +120,9 @@ LEVELS: dict[str, str] = {
     # the rules' own grade of a wrong field
     "rules.major": "a wrong field the rules grade invention-like",
     "rules.minor": "a wrong field the rules grade slip-like",
+    # how the record was taken for the cited work, where no field check shows it
+    "identity.title_alone": "taken for the cited work by its title alone, long enough to name one work: no "
+    "cited author, or year and venue, agrees",
     # what the search and the index's coverage proved
     "coverage.absent_from_complete": "absent from a venue-year the index holds completely",
     "coverage.absent_online": "no online source has it",

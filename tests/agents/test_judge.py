@@ -708,6 +708,19 @@ def test_a_specific_title_with_invented_authors_and_another_year_is_that_work_wi
     )
     assert (j.verdict, j.record) == (Verdict.METADATA_ERROR, CLASS_INCREMENTAL), j.reason
     assert statuses(j)["authors"] is FieldStatus.MISMATCH
+    # The match rests on the title alone, a level the model weighs of its own.
+    assert j.levels == ("identity.title_alone",)
+
+
+def test_a_title_matched_with_a_cited_author_carries_no_identity_level() -> None:
+    j = judge_against(
+        CLASS_INCREMENTAL,
+        title="Maintaining discrimination and fairness in class incremental learning",
+        authors=["Bowen Zhao", "D. Zhou"],
+        venue="CVPR",
+        year=2022,
+    )
+    assert (j.verdict, j.levels) == (Verdict.METADATA_ERROR, ()), j.reason
 
 
 def test_a_generic_title_under_other_authors_and_another_year_is_another_work() -> None:
