@@ -157,7 +157,7 @@ def _evaluate(
     )
 
 
-class Identity(str, Enum):
+class Identity(Enum):
     """How a record was taken for the cited work. Only `TITLE_ALONE` is a level of its own
     (`identity.title_alone`): the others are seen in the field checks' levels (an identifier's, the authors',
     the venue's and the year's), while a title alone leaves every other field wrong, and the model must learn

@@ -1350,7 +1350,8 @@ def test_a_given_name_that_is_also_a_title_word_opens_an_author_list(
         ("Bo Lin, and F. Richard Yu. Widget nets for series. In KDD, 2019.", ["Bo Lin", "F. Richard Yu"]),
         # Yuri's initial, after or before another initial, stays an initial
         ("A. Yu. Kitaev. Widget nets by anyons. Annals of Physics, 2003.", ["A. Yu. Kitaev"]),
-        ("Kitaev A. Yu., Petrov B. Widget nets by anyons. Annals of Physics, 2003.", ["Kitaev A. Yu.", "Petrov B"]),
+        ("Kitaev A. Yu., Petrov B. Widget nets by anyons. Annals of Physics, 2003.",
+         ["Kitaev A. Yu.", "Petrov B"]),
     ],
 )  # fmt: skip
 def test_a_digraph_initial_that_is_a_family_name_ends_a_name_opened_by_an_initial(
