@@ -153,17 +153,19 @@ def _prepare(raw: str) -> str:
 # A URL a PDF's line break split with a space: after its scheme ("https:// arxiv.org", "https: //x.org"),
 # after a dot of its host ("https://openaipublic. blob. core. windows. net/"), before a file's extension
 # ("…/index. html"), or after a slash, underscore or "=" of its path when what follows holds a slash or an
-# underscore itself, names a file, or is a long number ("…/blog/ 202505/the-…", "…/Niu_Counterfactual_
-# VQA_A_…", "…/uploads/2025/07/ Americas-AI-Action-Plan.pdf", "…/status/ 1716972815960961174",
-# "forum?id= Uo7Qhf3fSR"): prose never continues so.
+# underscore itself, names a file, is a long number, or is a slug of hyphenated lower-case words that ends
+# the reference ("…/blog/ 202505/the-…", "…/Niu_Counterfactual_VQA_A_…", "…/uploads/2025/07/ Americas-AI-
+# Action-Plan.pdf", "…/status/ 1716972815960961174", "…/202310/ ais-superhuman-persuasion.", "forum?id=
+# Uo7Qhf3fSR"): prose never continues so.
 _URL_SCHEME_BREAK = re.compile(r"\b(https?):\s*//\s*(?=[\w-]+\.)", re.IGNORECASE)
 _URL_HOST_BREAK = re.compile(
     r"(\bhttps?://[\w-]+(?:\.[\w-]+)*\.)\s+(?=[a-z][\w-]*(?:[./:]|$))", re.IGNORECASE
 )
 _FILE = r"[\w%~.#?=&+-]*\.(?:pdf|html?|php|aspx?|xml|json|md|txt)\b"
+_SLUG_AT_END = r"(?-i:[a-z0-9]+(?:-[a-z0-9]+)+)/?\.?\s*$"
 _URL_PATH_BREAK = re.compile(
     rf"(\bhttps?://[^\s<>\"]*"
-    rf"(?:[/_]\s+(?=[\w%~.#?=&+-]*[/_]|{_FILE}|\d{{6,}})|=\s+(?=\w)|\.\s+(?=(?:pdf|html?|php)\b)))",
+    rf"(?:[/_]\s+(?=[\w%~.#?=&+-]*[/_]|{_FILE}|\d{{6,}}|{_SLUG_AT_END})|=\s+(?=\w)|\.\s+(?=(?:pdf|html?|php)\b)))",
     re.IGNORECASE,
 )
 
@@ -459,11 +461,12 @@ def _is_tail_segment(segment: str) -> bool:
     )
 
 
-def _comma_title_end(text: str, limit: int) -> int | None:
+def _comma_title_end(text: str, limit: int, only_fields: bool = False) -> int | None:
     """Where a title ends in a reference that separates its fields with commas ("Mehta L., Displaced By
     Development: Confronting Marginalisation, SAGE Publications Ltd, New Delhi, 2009."): before the first
     segment that is a publisher, place or venue, before a short name that a place follows ("Seuil, Paris"),
-    or before the venue that numbers follow ("Geology, vol. 24"); else at the first comma."""
+    or before the venue that numbers follow ("Geology, vol. 24"); else at the first comma, or, with
+    `only_fields`, nowhere (None)."""
     commas = _top_level_commas(text, limit)
     if not commas:
         return None
@@ -474,9 +477,9 @@ def _comma_title_end(text: str, limit: int) -> int | None:
         publisher = _is_place(following) and re.fullmatch(rf"(?:[{UPPER}&][\w.'’&-]*\s?){{1,3}}", segment)
         if _SEGMENT_NUMBERS.match(segment):  # the numbers after a venue: the segment before is the venue
             return commas[k - 1] if k else commas[k]
-        if _is_tail_segment(segment) or publisher:
-            return commas[k]
-    return commas[0]
+        if _is_tail_segment(segment) or publisher or (only_fields and _CUT_SHORT.fullmatch(segment)):
+            return commas[k]  # (a lone "v" or "p": the sentence end was an abbreviation's, "…, v. 31")
+    return None if only_fields else commas[0]
 
 
 # Words that name a journal or a proceedings volume; with those of notes and genres, words that make a
@@ -574,11 +577,15 @@ def _take_title(text: str) -> _Title:
         subtitles = len(_SENTENCE_END.findall(text, first, end[0]))
         title = _DATE_AFTER_TITLE.sub("", text[: end[0]])
         return _Title(title, text[end[1] :], "sentence", subtitles)
-    comma = _comma_title_end(text, end[0] if end else len(text))
+    # A date alone after the first sentence: the sentence is the title, unless its commas set off a field (a
+    # publisher, a place, a venue with its numbers). Its other commas are the title's own: "Push Smarter,
+    # Not Harder: …. 2024.", "Safety, Security, and Reliability With …. 2026.".
+    dated = end is not None and bool(text[end[1] :].strip(" .,;"))
+    comma = _comma_title_end(text, end[0] if end else len(text), only_fields=dated)
     if comma is not None:
         return _Title(text[:comma], text[comma + 1 :], "comma")
     if end:
-        return _Title(text[: end[0]], text[end[1] :], "last_sentence")
+        return _Title(_DATE_AFTER_TITLE.sub("", text[: end[0]]), text[end[1] :], "last_sentence")
     return _Title(_TITLE_TAIL.sub("", text), "", "whole_rest")
 
 

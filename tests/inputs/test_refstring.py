@@ -1358,3 +1358,34 @@ def test_a_digraph_initial_that_is_a_family_name_ends_a_name_opened_by_an_initia
     raw: str, authors: list[str]
 ) -> None:
     assert parse_reference_string(raw).authors == authors
+
+
+@pytest.mark.parametrize(
+    ("raw", "title", "venue"),
+    [
+        # a date alone after the title: its commas are the title's own
+        ("Bo Lin and Kai Wu. Push Widgets, Not Gadgets: Hierarchical RL-Diffusion Policies for Efficient "
+         "Widget Manipulation. 2024.",
+         "Push Widgets, Not Gadgets: Hierarchical RL-Diffusion Policies for Efficient Widget Manipulation",
+         None),
+        ("Bo Lin. Widget nets: Safety, Security, and Reliability With Offline Learning. 2026.",
+         "Widget nets: Safety, Security, and Reliability With Offline Learning", None),
+        # unless a comma sets off a field (a publisher is no venue)
+        ("Bo Lin. Widget nets for series, Springer. 2015.", "Widget nets for series", None),
+        ("Bo Lin. Widget nets for series, Oxford University Press. 2015.", "Widget nets for series", None),
+        # the fields inside the sentence, and nothing after it: the first comma as before
+        ("Bo Lin. Widget nets for series, Rev Med Suisse 2009;5: 1882-1889.", "Widget nets for series",
+         "Rev Med Suisse"),
+    ],
+)  # fmt: skip
+def test_a_title_with_commas_before_a_date_alone(raw: str, title: str, venue: str | None) -> None:
+    parsed = parse_reference_string(raw)
+    assert (parsed.title, parsed.venue) == (title, venue)
+
+
+def test_a_url_broken_before_its_last_slug_is_joined() -> None:
+    parsed = parse_reference_string(
+        "Jo Lin. Widget persuasion, October 2023. URL https:// www.example.com/b/202310/ widget-persuasion."
+    )
+    url = "https://www.example.com/b/202310/widget-persuasion"
+    assert (parsed.title, parsed.url) == ("Widget persuasion", url)
