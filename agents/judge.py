@@ -171,6 +171,9 @@ class Identity(Enum):
     NEAR_TITLE = "near_title"  # a near title with most authors, the year and the venue
 
 
+_TITLE_ALONE = f"identity.{Identity.TITLE_ALONE.value}"
+
+
 def _identity(
     cited: ParsedFields,
     candidate: Candidate,
@@ -454,9 +457,6 @@ def _decide_on_record(
     else:
         reason = f"every cited field agrees with {where}"
     return Judgement(verdict, best.fields, evidence, reason, levels=levels, record=record)
-
-
-_TITLE_ALONE = f"identity.{Identity.TITLE_ALONE.value}"
 
 
 def _dead_identifier(cited: ParsedFields, dead: list[str], unanswered: Collection[str]) -> Judgement:
