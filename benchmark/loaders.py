@@ -163,17 +163,37 @@ def load_citeaudit(path: Path, split: str | None = None) -> Benchmark:
 # --- HALLMARK -------------------------------------------------------------------------------------------
 
 
+def _entry_of_bibtex(raw: dict[str, Any]) -> tuple[dict[str, str], str] | str:
+    """The fields and type of the one entry in a row's `bibtex` text (HALLMARK's scraped rows carry the
+    entry so, not as `fields`), or what is wrong with it."""
+    parse = parse_bibtex(raw["bibtex"])
+    if len(parse.entries) != 1:
+        failure = f": {parse.failures[0].message}" if parse.failures else ""
+        return f"'bibtex' holds {len(parse.entries)} entries, not one{failure}"
+    entry = parse.entries[0]
+    return entry.fields, entry.entry_type
+
+
 def _hallmark_item(line: int, raw: dict[str, Any], problems: list[Problem]) -> BenchItem | None:
     hallucinated = parse_label(raw.get("label"))
     fields = raw.get("fields")
+    entry_type, decoded = raw.get("bibtex_type"), False
     wrong = []
     if "label" not in raw:
         wrong.append("missing 'label' (VALID or HALLUCINATED)")
     elif hallucinated is None:
         wrong.append(f"label {raw['label']!r} is not VALID or HALLUCINATED")
-    if not isinstance(fields, dict):
+    if fields is None and isinstance(raw.get("bibtex"), str):
+        entry = _entry_of_bibtex(raw)
+        if isinstance(entry, str):
+            wrong.append(entry)
+        else:
+            (fields, entry_type), decoded = entry, True
+    elif not isinstance(fields, dict):
         wrong.append(
-            "missing 'fields' (an object of BibTeX fields)" if fields is None else "'fields' is not an object"
+            "missing 'fields' (an object of BibTeX fields) or 'bibtex' (the entry's text)"
+            if fields is None
+            else "'fields' is not an object"
         )
     if wrong:
         problems.append(Problem(line, ", ".join(wrong)))
@@ -188,15 +208,17 @@ def _hallmark_item(line: int, raw: dict[str, Any], problems: list[Problem]) -> B
         type=(str(kind) if kind else _UNTYPED) if hallucinated else VALID_TYPE,
         line=line,
         fields={str(k).lower(): str(v) for k, v in fields.items() if v not in (None, "")},
-        entry_type=str(raw.get("bibtex_type") or "misc").lower(),
+        fields_decoded=decoded,
+        entry_type=str(entry_type or "misc").lower(),
         raw=raw["raw"].strip() if isinstance(raw.get("raw"), str) and raw["raw"].strip() else None,
         tier=tier if isinstance(tier, int) else None,
     )
 
 
 def load_hallmark(path: Path, split: str | None = None) -> Benchmark:
-    """A HALLMARK `.jsonl` split (or a generated set in its format): one entry per line with `fields`,
-    `label` VALID/HALLUCINATED, `hallucination_type` and, from the generator, the formatted string `raw`."""
+    """A HALLMARK `.jsonl` split (or a generated set in its format): one entry per line with `fields` (or
+    the entry's text as `bibtex`), `label` VALID/HALLUCINATED, `hallucination_type` and, from the generator,
+    the formatted string `raw`."""
     text = _read_text(path)
     problems: list[Problem] = []
     bench = Benchmark("hallmark", split or path.stem, path)

@@ -214,6 +214,21 @@ def test_hallmark_bad_lines_are_each_named(tmp_path: Path) -> None:
     assert "line 1" not in message and "line 5" not in message
 
 
+def test_hallmark_rows_may_carry_the_entry_as_bibtex_text(tmp_path: Path) -> None:
+    entry = "@article{j1,\n  title = {Optimal Bounds},\n  author = {Rohit Agrawal and Thibaut Horel},\n  year = {2021},\n}"
+    rows = [
+        {"bibtex_key": "j1", "bibtex_type": "article", "bibtex": entry, "label": "VALID"},
+        {"bibtex_key": "j2", "bibtex": "@article{j2, title = {A}} @misc{j3, title = {B}}", "label": "VALID"},
+    ]
+    with pytest.raises(BenchInputError) as caught:
+        load_hallmark(_write(tmp_path, "journal.jsonl", "\n".join(json.dumps(r) for r in rows)))
+    assert "line 2: 'bibtex' holds 2 entries, not one" in str(caught.value)
+    bench = load_hallmark(_write(tmp_path, "one.jsonl", json.dumps(rows[0])))
+    (item,) = bench.items
+    assert item.entry_type == "article" and item.fields_decoded
+    assert item.fields["author"] == "Rohit Agrawal and Thibaut Horel" and item.fields["year"] == "2021"
+
+
 def test_a_citeaudit_file_given_as_hallmark_is_refused_early(tmp_path: Path) -> None:
     path = _write(tmp_path, "benchmark.json", json.dumps(CITEAUDIT, indent=1))
     with pytest.raises(
