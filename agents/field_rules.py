@@ -534,6 +534,31 @@ def _acronym_typo(acronyms: set[str], venue: str) -> str | None:
     return next((a for a in sorted(acronyms) for word in written if OSA.distance(word, a) <= 1), None)
 
 
+# A journal version appears up to this many years after the conference paper it extends.
+JOURNAL_VERSION_YEARS = 3
+_PROCEEDINGS = (VenueKind.CONFERENCE, VenueKind.WORKSHOP)
+
+
+def _venue_kinds(cited: ParsedFields, record: Record) -> tuple[VenueKind, VenueKind] | None:
+    if not cited.venue or not record.venue:
+        return None
+    return parse_venue(cited.venue).kind, parse_venue(record.venue).kind
+
+
+def cites_journal_version(cited: ParsedFields, record: Record) -> bool:
+    """Whether the citation names a journal where the record is a conference or workshop paper: the
+    journal version of the work, which appears later."""
+    kinds = _venue_kinds(cited, record)
+    return kinds is not None and kinds[0] is VenueKind.JOURNAL and kinds[1] in _PROCEEDINGS
+
+
+def cites_conference_version(cited: ParsedFields, record: Record) -> bool:
+    """Whether the citation names a conference or workshop where the record is a journal article: the
+    earlier version of the work."""
+    kinds = _venue_kinds(cited, record)
+    return kinds is not None and kinds[0] in _PROCEEDINGS and kinds[1] is VenueKind.JOURNAL
+
+
 def check_year(cited: ParsedFields, record: Record, this_year: int, settings: JudgeSettings) -> FieldCheck:
     if cited.year is None:
         return FieldCheck(field="year", status=S.MISSING, level="year.missing", found=_str(record.year))
@@ -573,6 +598,20 @@ def check_year(cited: ParsedFields, record: Record, this_year: int, settings: Ju
             cited=str(cited.year),
             found=str(record.year),
             note="preprint and published version differ by one year",
+        )
+    # The other version's own year: a journal's comes after the conference paper's, whichever of the two is
+    # cited and the index lacks. Whether the journal is one is the venue check's to say.
+    cites_journal = cites_journal_version(cited, record)
+    gap = cited.year - record.year
+    later = gap if cites_journal else -gap if cites_conference_version(cited, record) else 0
+    if 0 < later <= JOURNAL_VERSION_YEARS:
+        return FieldCheck(
+            field="year",
+            status=S.BENIGN,
+            level="year.journal_version",
+            cited=str(cited.year),
+            found=str(record.year),
+            note=f"the {'journal' if cites_journal else 'conference'} version's own year",
         )
     return FieldCheck(
         field="year", status=S.MISMATCH, level="year.differs", cited=str(cited.year), found=str(record.year)

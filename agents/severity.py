@@ -20,6 +20,7 @@ from refhound.agents.field_rules import (
     AuthorComparison,
     CoAuthorship,
     KnownName,
+    cites_journal_version,
     cites_preprint,
     cites_repository,
     name_variant,
@@ -29,7 +30,7 @@ from refhound.normalize.identifiers import arxiv_year
 from refhound.normalize.names import name_words, parse_name
 from refhound.normalize.text import fold
 from refhound.normalize.titles import main_title_of, numbers_as_digits, title_key
-from refhound.normalize.venues import VenueKind, parse_venue
+from refhound.normalize.venues import parse_venue
 from refhound.settings import JudgeSettings
 
 S = FieldStatus
@@ -49,8 +50,6 @@ _MIN_FREE_TYPO_NAME = 6
 _MIN_MISSPELT_NAME = 3
 # A family name that begins another, from this length, is that name shortened.
 _MIN_SHORTENED_FAMILY = 5
-# A journal version appears up to this many years after the conference paper it extends.
-_JOURNAL_VERSION_YEARS = 3
 # A preprint is posted up to this many years before the version a venue publishes.
 _PREPRINT_LEAD_YEARS = 3
 # An identifier this many edits from the record's (a character wrong, missing or added, two swapped) is a
@@ -165,7 +164,7 @@ def grade(
     """The field checks, each mismatch with its severity and, for a minor one, why it is minor.
     `co_authorship` finds a record where a name the record lacks has written with its authors; `known_name`
     says whether any record of the index has an author who can be a name."""
-    journal_version = _cites_journal_version(cited, record)
+    journal_version = cites_journal_version(cited, record)
     graded = []
     for check in fields:
         if check.status is not S.MISMATCH or check.severity is not None:
@@ -218,7 +217,7 @@ def _grade_one(
         case "venue":
             return _venue(cited, record)
         case "year":
-            return _year(cited, record, journal_version)
+            return _year(cited, record)
         case "doi" | "arxiv_id":
             return _identifier(check)
     return MAJOR, "", "differs"
@@ -486,29 +485,18 @@ def _venue(cited: ParsedFields, record: Record) -> Graded:
     return MINOR, "one venue name is not recognised; check the correction", "one_unknown"
 
 
-def _cites_journal_version(cited: ParsedFields, record: Record) -> bool:
-    """Whether the citation names a journal where the record is a conference or workshop paper: the
-    journal version of the work, which appears later."""
-    if not cited.venue or not record.venue:
-        return False
-    ours, theirs = parse_venue(cited.venue).kind, parse_venue(record.venue).kind
-    return ours is VenueKind.JOURNAL and theirs in (VenueKind.CONFERENCE, VenueKind.WORKSHOP)
-
-
-def _year(cited: ParsedFields, record: Record, journal_version: bool) -> Graded:
+def _year(cited: ParsedFields, record: Record) -> Graded:
     if cited.year is None or record.year is None:
         return MAJOR, "", "differs"
     gap = cited.year - record.year
     if cites_repository(cited):
         # Code and data are released before their paper and again after it: any year can be a release's.
         return MINOR, "a release's year of the work's code or data, not its paper's", "repository_release"
-    if journal_version and 0 < gap <= _JOURNAL_VERSION_YEARS:
-        return MINOR, "the year of the journal version", "journal_version"
     if gap == -1:
         return MINOR, "a year before the published version's: the preprint's year", "one_before"
     # A year after the published version's is another version's only where one can come later: the
-    # journal version (above), a preprint posted after the proceedings, or the published version of a
-    # preprint record. At the record's own venue no version has it.
+    # journal version (`check_year` finds it benign), a preprint posted after the proceedings, or the
+    # published version of a preprint record. At the record's own venue no version has it.
     preprint = cites_preprint(cited)
     if gap == 1 and (preprint or not cited.venue or record.entry_type == "preprint"):
         return MINOR, "a year after the record's: a later version's year", "one_after_version"

@@ -82,7 +82,7 @@ LEVELS: dict[str, str] = {
     "year.future": "a year that has not come",
     "year.preprint_one_off": "a year off by one between preprint and published version",
     "year.differs": "another year",
-    "year.journal_version": "the journal version's year",
+    "year.journal_version": "the own year of the journal version, or of the conference paper it extends",
     "year.repository_release": "the year of a release of its code or data, not its paper's",
     "year.one_before": "the year before the published version's: the preprint's",
     "year.one_after_version": "the year after the record's: a later version's",

@@ -43,6 +43,8 @@ ARXIV_VENUE = "arXiv"
 _ARXIV_VENUE = re.compile(r"\barxiv\b|^corr$", re.IGNORECASE)
 _ARXIV_DOI_PREFIX = "10.48550/arxiv."
 _ARXIV_LABEL_BEFORE = re.compile(r"(?:arxiv\s*:?\s*|abs/)$", re.IGNORECASE)
+# A template's stand-in after the label: a month's number written as a run of X ("arXiv:2407.XXXX").
+_ARXIV_FILLER_AFTER_LABEL = re.compile(r"(?:arxiv\s*:?\s*|abs/)(\d{4}\.x{4,5})(?![\w.])", re.IGNORECASE)
 
 
 def _trim_doi(doi: str) -> str:
@@ -160,7 +162,8 @@ def find_arxiv_id(text: str) -> str | None:
     A new-style id ("1810.04805") counts only where the text mentions arXiv, CoRR or ``abs/``: on its own
     such a number could be anything. Old-style ids ("hep-th/9901001") are distinctive enough anywhere.
     An id right after "arXiv:" or "abs/" whose date cannot exist (month 13) is returned as printed, so
-    that the judge can call the cited id wrong (`impossible_arxiv_id`) instead of never seeing it.
+    that the judge can call the cited id wrong (`impossible_arxiv_id`) instead of never seeing it; so is a
+    template's stand-in there ("arXiv:2407.XXXX", refhound/normalize/placeholders.py).
     """
     has_context = _ARXIV_CONTEXT.search(text) is not None
     for match in _ARXIV_IN_TEXT.finditer(text):
@@ -171,7 +174,8 @@ def find_arxiv_id(text: str) -> str | None:
             return parsed[0]
         if _ARXIV_LABEL_BEFORE.search(text, 0, match.start()):
             return re.sub(r"v\d+$", "", match.group(0))
-    return None
+    filler = _ARXIV_FILLER_AFTER_LABEL.search(text)
+    return filler.group(1) if filler else None
 
 
 def arxiv_id_from_doi(doi: str) -> str | None:

@@ -31,6 +31,12 @@ _FILLER_NAMES = frozenset(
     }
 )
 
+# The labels a template prints where a given or a family name belongs ("Author Song", "AnotherAuthor Zhang",
+# "Author1 Lastname1"). "Author" as a family name is left out: "Anonymous Author" is a real double-blind
+# self-citation.
+_GIVEN_LABEL = re.compile(r"^(?:(?:another|co-?)?author|(?:first|given)-?name)\d*$")
+_FAMILY_LABEL = re.compile(r"^(?:last|sur|family)-?name\d*$")
+
 # A number written as a run of the letter X.
 _ARXIV_FILLER = re.compile(r"^(?:arxiv:)?\d{4}\.x{4,5}(?:v\d+)?$", re.IGNORECASE)
 _ARXIV_URL_FILLER = re.compile(r"arxiv\.org/(?:abs|pdf)/(\d{4}\.x{4,5})(?![\w.])", re.IGNORECASE)
@@ -39,12 +45,14 @@ _DOI_FILLER = re.compile(r"^10\.(?:x{4,}|\d{4,9})/(?:x+|.*(?<![a-z])x{4,}(?![a-z
 
 def filler_names(names: Sequence[str]) -> list[str]:
     """The cited names that are a template's stand-ins: a given and a family name of the list, nothing
-    more (a middle name or initial makes a person: "Jane Q. Doe")."""
+    more (a middle name or initial makes a person: "Jane Q. Doe"), or a name with a label in place of its
+    given or family name ("Author Song")."""
     out = []
     for name in names:
         parsed = parse_name(name)
-        given = parsed.given.strip().lower()
-        if " " not in given and (given, parsed.family.strip().lower()) in _FILLER_NAMES:
+        given, family = parsed.given.strip().lower(), parsed.family.strip().lower()
+        listed = " " not in given and (given, family) in _FILLER_NAMES
+        if listed or _GIVEN_LABEL.match(given) or _FAMILY_LABEL.match(family):
             out.append(name)
     return out
 

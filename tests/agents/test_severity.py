@@ -83,8 +83,6 @@ def field(judgement: Judgement, name: str):  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize(
     ("record", "changes", "wrong"),
     [
-        # The journal version of a conference paper (JMLR 2003 for NIPS 2001).
-        (LDA, {"venue": "Journal of Machine Learning Research", "year": 2003}, "year"),
         # A preprint's year, one before the published one.
         (FEDAVG, {"year": 2016}, "year"),
         # A year after, and no venue to say which version is cited.
@@ -367,6 +365,41 @@ def _griffiths(name: str, others: Sequence[str]) -> str | None:
     return (
         "dblp conf/x lists Thomas L. Griffiths with David M. Blei" if name == "Thomas L. Griffiths" else None
     )
+
+
+@pytest.mark.parametrize(
+    ("record", "changes", "verdict"),
+    [
+        # The journal version, the index holding only the conference paper (JMLR 2003 for NIPS 2001) …
+        (LDA, {"venue": "Journal of Machine Learning Research", "year": 2003}, Verdict.VERIFIED),
+        # … and the conference paper, the index holding only the journal version.
+        (
+            LDA.model_copy(update={"venue": "Journal of Machine Learning Research", "year": 2003}),
+            {"venue": "Advances in Neural Information Processing Systems 14 (NIPS 2001)", "year": 2001},
+            Verdict.VERIFIED,
+        ),
+        # A journal the venue rules do not know: its name is the venue check's doubt, not the year's.
+        (
+            LDA,
+            {"venue": "Journal of Statistical Mechanics: Theory and Experiment", "year": 2002},
+            Verdict.METADATA_ERROR,
+        ),
+    ],
+)
+def test_the_other_versions_own_year_is_no_error(
+    record: Record, changes: dict[str, object], verdict: Verdict
+) -> None:
+    j = judged(record, **changes)
+    assert j.verdict is verdict, j.reason
+    assert field(j, "year").status is FieldStatus.BENIGN and field(j, "year").level == "year.journal_version"
+
+
+@pytest.mark.parametrize("year", [2000, 2001 + 4])
+def test_a_journal_year_no_version_can_have_is_still_wrong(year: int) -> None:
+    # Before the conference paper, or further after it than journal versions come.
+    j = judged(LDA, venue="Journal of Machine Learning Research", year=year)
+    assert field(j, "year").status is FieldStatus.MISMATCH, j.fields
+    assert field(j, "year").level != "year.journal_version"
 
 
 JOURNAL_VERSION = {

@@ -132,6 +132,10 @@ def test_arxiv_year(text: str, year: int | None) -> None:
         ("Proceedings 2019, pages 1810.04805", None),
         ("arXiv version: https://doi.org/10.1109/CVPR52729.2023.00373", None),
         ("Nature 521, 436–444 (2015)", None),
+        # A template's stand-in after the label is returned as printed, for the judge to call it filler.
+        ("Llama 3. arXiv preprint arXiv:2407.XXXX, 2024.", "2407.XXXX"),
+        ("https://arxiv.org/abs/2310.xxxxx", "2310.xxxxx"),
+        ("Report 2407.XXXX, 2024.", None),
     ],
 )
 def test_find_arxiv_id(text: str, arxiv_id: str | None) -> None:

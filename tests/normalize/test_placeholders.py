@@ -17,6 +17,12 @@ from refhound.normalize.placeholders import filler_arxiv_id, filler_doi, filler_
         # real people: a middle name or initial, an initial for the given name, a common real name
         (["Jane Q. Doe", "J. Doe", "John Smith", "Jane Smith"], []),
         (["Jacob Devlin", "Doe Kim"], []),
+        # a label where a given or a family name belongs; "Anonymous Author" is a double-blind self-citation
+        (
+            ["Author Song", "AnotherAuthor Zhang", "Wei Lastname"],
+            ["Author Song", "AnotherAuthor Zhang", "Wei Lastname"],
+        ),
+        (["Anonymous Author", "Anonymous Authors", "Authorson Li"], []),
     ],
 )
 def test_stand_in_names_are_fillers_and_people_are_not(names: list[str], fillers: list[str]) -> None:
