@@ -215,7 +215,7 @@ def test_hallmark_bad_lines_are_each_named(tmp_path: Path) -> None:
 
 
 def test_hallmark_rows_may_carry_the_entry_as_bibtex_text(tmp_path: Path) -> None:
-    entry = "@article{j1,\n  title = {Optimal Bounds},\n  author = {Rohit Agrawal and Thibaut Horel},\n  year = {2021},\n}"
+    entry = "@article{j1, title = {Optimal Bounds}, author = {Rohit Agrawal and Thibaut Horel}, year = 2021}"
     rows = [
         {"bibtex_key": "j1", "bibtex_type": "article", "bibtex": entry, "label": "VALID"},
         {"bibtex_key": "j2", "bibtex": "@article{j2, title = {A}} @misc{j3, title = {B}}", "label": "VALID"},
