@@ -535,7 +535,7 @@ def _acronym_typo(acronyms: set[str], venue: str) -> str | None:
 
 
 # A journal version appears up to this many years after the conference paper it extends.
-JOURNAL_VERSION_YEARS = 3
+_JOURNAL_VERSION_YEARS = 3
 _PROCEEDINGS = (VenueKind.CONFERENCE, VenueKind.WORKSHOP)
 
 
@@ -580,42 +580,34 @@ def check_year(cited: ParsedFields, record: Record, this_year: int, settings: Ju
             cited=str(cited.year),
             note="the record has no year",
         )
-    if cited.year == record.year:
+    cited_year, found_year = cited.year, record.year
+
+    def against_record(status: S, level: str, note: str = "") -> FieldCheck:
         return FieldCheck(
-            field="year", status=S.MATCH, level="year.same", cited=str(cited.year), found=str(record.year)
+            field="year", status=status, level=level, cited=str(cited_year), found=str(found_year), note=note
         )
+
+    gap = cited_year - found_year
+    if gap == 0:
+        return against_record(S.MATCH, "year.same")
     preprint_involved = (
         record.entry_type == "preprint"
         or record.arxiv_id is not None
         or cited.arxiv_id is not None
         or cites_preprint(cited)
     )
-    if abs(cited.year - record.year) == 1 and preprint_involved:
-        return FieldCheck(
-            field="year",
-            status=S.BENIGN,
-            level="year.preprint_one_off",
-            cited=str(cited.year),
-            found=str(record.year),
-            note="preprint and published version differ by one year",
+    if abs(gap) == 1 and preprint_involved:
+        return against_record(
+            S.BENIGN, "year.preprint_one_off", "preprint and published version differ by one year"
         )
     # The other version's own year: a journal's comes after the conference paper's, whichever of the two is
     # cited and the index lacks. Whether the journal is one is the venue check's to say.
     cites_journal = cites_journal_version(cited, record)
-    gap = cited.year - record.year
     later = gap if cites_journal else -gap if cites_conference_version(cited, record) else 0
-    if 0 < later <= JOURNAL_VERSION_YEARS:
-        return FieldCheck(
-            field="year",
-            status=S.BENIGN,
-            level="year.journal_version",
-            cited=str(cited.year),
-            found=str(record.year),
-            note=f"the {'journal' if cites_journal else 'conference'} version's own year",
-        )
-    return FieldCheck(
-        field="year", status=S.MISMATCH, level="year.differs", cited=str(cited.year), found=str(record.year)
-    )
+    if 0 < later <= _JOURNAL_VERSION_YEARS:
+        note = f"the {'journal' if cites_journal else 'conference'} version's own year"
+        return against_record(S.BENIGN, "year.journal_version", note)
+    return against_record(S.MISMATCH, "year.differs")
 
 
 def check_doi(cited: str | None, record: Record, owner: Record | None) -> FieldCheck | None:
