@@ -20,6 +20,7 @@ from rapidfuzz.distance import OSA, Indel
 from refhound.models import FieldCheck, FieldStatus, ParsedFields, Record, Severity
 from refhound.normalize.identifiers import (
     arxiv_id_from_doi,
+    arxiv_year,
     impossible_arxiv_id,
     normalize_arxiv_id,
     normalize_doi,
@@ -590,12 +591,16 @@ def check_year(cited: ParsedFields, record: Record, this_year: int, settings: Ju
     gap = cited_year - found_year
     if gap == 0:
         return against_record(S.MATCH, "year.same")
-    preprint_involved = (
-        record.entry_type == "preprint"
-        or record.arxiv_id is not None
-        or cited.arxiv_id is not None
-        or cites_preprint(cited)
-    )
+    # A year one off is the other version's where a preprint is cited or is all the index holds. Where the
+    # citation names the published venue, an arXiv id beside it dates the preprint: a year after the
+    # published one is a version's only if the preprint was posted that year.
+    preprint_involved = record.entry_type == "preprint" or cites_preprint(cited)
+    arxiv_ids = [i for i in (cited.arxiv_id, record.arxiv_id) if i]
+    if gap == -1:
+        preprint_involved = preprint_involved or bool(arxiv_ids)
+    elif arxiv_ids:
+        posted = {arxiv_year(i) for i in arxiv_ids}
+        preprint_involved = preprint_involved or None in posted or cited_year in posted
     if abs(gap) == 1 and preprint_involved:
         return against_record(
             S.BENIGN, "year.preprint_one_off", "preprint and published version differ by one year"
