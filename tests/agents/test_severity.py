@@ -408,10 +408,13 @@ def test_a_journal_year_no_version_can_have_is_still_wrong(year: int) -> None:
         ({"year": 2016, "arxiv_id": "1602.05629"}, True),  # a year before: the preprint's own
         ({"year": 2018, "arxiv_id": "1802.00001"}, True),  # posted after the proceedings, that year
         ({"year": 2018, "arxiv_id": "1602.05629"}, False),  # the year after, no version's: a wrong year
-        ({"year": 2018, "venue": "arXiv preprint", "arxiv_id": "1602.05629"}, True),  # a preprint's later version
+        # a preprint's later version
+        ({"year": 2018, "venue": "arXiv preprint", "arxiv_id": "1602.05629"}, True),
     ],
 )
-def test_a_year_one_off_is_a_preprints_only_where_one_can_have_it(cited: dict[str, object], benign: bool) -> None:
+def test_a_year_one_off_is_a_preprints_only_where_one_can_have_it(
+    cited: dict[str, object], benign: bool
+) -> None:
     j = judged(FEDAVG, **cited)
     year = field(j, "year")
     assert (year.status is FieldStatus.BENIGN) is benign, j.fields
