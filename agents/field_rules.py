@@ -591,17 +591,12 @@ def check_year(cited: ParsedFields, record: Record, this_year: int, settings: Ju
     gap = cited_year - found_year
     if gap == 0:
         return against_record(S.MATCH, "year.same")
-    # A year one off is the other version's where a preprint is cited or is all the index holds. Where the
-    # citation names the published venue, an arXiv id beside it dates the preprint: a year after the
-    # published one is a version's only if the preprint was posted that year.
-    preprint_involved = record.entry_type == "preprint" or cites_preprint(cited)
+    # A year one off is the other version's where a preprint is cited or is all the index holds, or where
+    # the work has an arXiv id: the year before the published one is the preprint's; the year after it only
+    # if the preprint was posted then. An arXiv id dates the preprint, so another year is no version's.
     arxiv_ids = [i for i in (cited.arxiv_id, record.arxiv_id) if i]
-    if gap == -1:
-        preprint_involved = preprint_involved or bool(arxiv_ids)
-    elif arxiv_ids:
-        posted = {arxiv_year(i) for i in arxiv_ids}
-        preprint_involved = preprint_involved or None in posted or cited_year in posted
-    if abs(gap) == 1 and preprint_involved:
+    preprints_year = any(gap == -1 or arxiv_year(i) in (None, cited_year) for i in arxiv_ids)
+    if abs(gap) == 1 and (record.entry_type == "preprint" or cites_preprint(cited) or preprints_year):
         return against_record(
             S.BENIGN, "year.preprint_one_off", "preprint and published version differ by one year"
         )
