@@ -494,13 +494,13 @@ def _year(cited: ParsedFields, record: Record) -> Graded:
         return MINOR, "a release's year of the work's code or data, not its paper's", "repository_release"
     if gap == -1:
         return MINOR, "a year before the published version's: the preprint's year", "one_before"
-    # A year after the published version's is another version's only where one can come later: the
-    # journal version (`check_year` finds it benign), a preprint posted after the proceedings, or the
-    # published version of a preprint record. At the record's own venue no version has it.
-    preprint = cites_preprint(cited)
-    if gap == 1 and (preprint or not cited.venue or record.entry_type == "preprint"):
+    # A year after the published version's is another version's only where one can come later.
+    # `check_year` has found those benign (a preprint cited or posted after the proceedings, a preprint
+    # record, the journal version); with no venue cited, nothing says which version is meant. At the
+    # record's own venue no version has it.
+    if gap == 1 and not cited.venue:
         return MINOR, "a year after the record's: a later version's year", "one_after_version"
-    if gap < 0 and preprint:
+    if gap < 0 and cites_preprint(cited):
         id_year = arxiv_year(cited.arxiv_id) if cited.arxiv_id else None
         if -gap <= _PREPRINT_LEAD_YEARS or id_year == cited.year:
             return MINOR, f"the preprint's year, {-gap} years before the published version's", "preprint_lead"
