@@ -50,6 +50,7 @@ from refhound.benchmark.fit import (
 )
 from refhound.benchmark.labels import invented
 from refhound.benchmark.loaders import load_benchmark
+from refhound.benchmark.metrics import Scores, score
 from refhound.benchmark.ranking import (
     average_precision,
     expected_calibration_error,
@@ -217,18 +218,9 @@ def _decided(row: Row, p: float, t: float) -> bool:
     return row.verdict != "unverified" or p >= t
 
 
-def _confusion(pairs: Iterable[tuple[bool, bool]]) -> tuple[int, int, int]:
-    """TP, FP and FN of (invented, flagged) pairs."""
-    tp = fp = fn = 0
-    for label, flagged in pairs:
-        tp += label and flagged
-        fp += flagged and not label
-        fn += label and not flagged
-    return tp, fp, fn
-
-
-def _f1(tp: int, fp: int, fn: int) -> float | None:
-    return 2 * tp / (2 * tp + fp + fn) if tp + fp + fn else None
+def _f1(scores: Scores) -> float | None:
+    """F1, or None where nothing was invented or flagged."""
+    return scores.f1 if scores.tp + scores.fp + scores.fn else None
 
 
 def choose_threshold(scored: Sequence[tuple[Row, float]]) -> float:
@@ -249,8 +241,7 @@ def choose_threshold(scored: Sequence[tuple[Row, float]]) -> float:
         if not ok:
             continue
         decided = [(r, p) for r, p in scored if r.calibrate and _decided(r, p, t)]
-        f1 = _f1(*_confusion((r.label, p >= t) for r, p in decided))
-        allowed.append((t, 0.0 if f1 is None else f1, flagged))
+        allowed.append((t, score((r.label, p >= t) for r, p in decided).f1, flagged))
     if not allowed:
         return THRESHOLDS[-1]
     best = max(f1 for _, f1, _ in allowed)
@@ -274,7 +265,7 @@ def figures(scored: Sequence[tuple[Row, float]], t: float) -> dict[str, Any]:
         flagged = sum(p >= t for _, p in real)
         pairs = [(r.label, p) for r, p in rows]
         decided = [(r, p) for r, p in rows if _decided(r, p, t)]
-        tp, fp, fn = _confusion((r.label, p >= t) for r, p in decided)
+        ours = score((r.label, p >= t) for r, p in decided)
         entry: dict[str, Any] = {
             "n": len(rows),
             "invented": sum(r.label for r, _ in rows),
@@ -283,8 +274,8 @@ def figures(scored: Sequence[tuple[Row, float]], t: float) -> dict[str, Any]:
             "decided_real": len(real),
             "real_flagged": flagged,
             "real_flagged_upper95": round(clopper_pearson_upper(flagged, len(real)), 4),
-            "tp_fp_fn_decided": [tp, fp, fn],
-            "f1_decided": _r(_f1(tp, fp, fn)),
+            "tp_fp_fn_decided": [ours.tp, ours.fp, ours.fn],
+            "f1_decided": _r(_f1(ours)),
             "roc_auc": _r(roc_auc(pairs)),
             "pr_auc": _r(average_precision(pairs)),
             "ece": round(expected_calibration_error(pairs), 4),
@@ -294,9 +285,9 @@ def figures(scored: Sequence[tuple[Row, float]], t: float) -> dict[str, Any]:
             ece_ci = bootstrap_interval(pairs, expected_calibration_error, seed=SEED)
             entry["ece_ci95"] = [round(ece_ci[0], 4), round(ece_ci[1], 4)]
             up = [(r, r.upstream_real) for r, _ in decided if r.upstream_real is not None]
-            utp, ufp, ufn = _confusion((r.label, not u) for r, u in up)  # CiteAudit flags what it calls fake
-            entry["upstream_f1_decided"] = _r(_f1(utp, ufp, ufn))
-            entry["upstream_tp_fp_fn_decided"] = [utp, ufp, ufn]
+            theirs = score((r.label, not u) for r, u in up)  # CiteAudit flags what it calls fake
+            entry["upstream_f1_decided"] = _r(_f1(theirs))
+            entry["upstream_tp_fp_fn_decided"] = [theirs.tp, theirs.fp, theirs.fn]
             entry["reliability"] = [b.__dict__ for b in reliability(pairs)]
         out[group] = entry
     absent = [(r, p) for r, p in scored if "coverage.absent_from_complete" in r.features]
