@@ -28,7 +28,8 @@ class Candidate:
 
     record: Record
     title_similarity: float
-    via: str  # "doi", "arxiv_id" or "title": what of the citation led to the record
+    # What led to it: "doi", "arxiv_id", "anthology_id" (an Anthology address), "url", "title" or "raw".
+    via: str
     stage: str = Stage.INDEX  # the SOP stage that found it
     note: str = ""  # provenance worth showing in the evidence (e.g. when memory verified it)
 
@@ -67,7 +68,8 @@ class Findings:
     candidates: tuple[Candidate, ...] = ()
     note: str = ""  # one line on what the stage did, shown in the per-stage trace
     unreachable: tuple[str, ...] = ()  # services that could not answer: their silence proves nothing
-    # Cited identifier fields ("doi", "arxiv_id") whose authority says they do not exist.
+    # Cited identifier fields ("doi", "arxiv_id") whose authority says they do not exist; "url" for an
+    # Anthology address the index finds no paper of.
     dead_identifiers: tuple[str, ...] = ()
 
 

@@ -729,6 +729,47 @@ def check_arxiv(cited: ParsedFields, record: Record, owner: Record | None) -> Fi
     )
 
 
+@dataclass(frozen=True)
+class AnthologyAnswer:
+    """What the index says of the ACL Anthology paper a cited address names (`cited_anthology_id`)."""
+
+    anthology_id: str
+    record: Record | None  # the Anthology's record of that ID, if any
+    same_work: bool  # its title is the cited one (as near as a candidate's must be)
+    volume_held: bool  # the index holds the ID's volume: with no record, the ID names no paper
+
+
+def check_url(answer: AnthologyAnswer | None) -> FieldCheck | None:
+    """A cited Anthology address, checked against the Anthology as `check_doi` checks a DOI: the cited work's
+    own, another work's, or (in a volume the index holds whole) no paper at all. Other addresses, and papers
+    of volumes the dump lacks, only an online run can read."""
+    if answer is None:
+        return None
+    cited = answer.anthology_id
+    if answer.record is not None and answer.same_work:
+        return FieldCheck(field="url", status=S.MATCH, level="url.same", cited=cited, found=cited)
+    if answer.record is not None:
+        return FieldCheck(
+            field="url",
+            status=S.MISMATCH,
+            level="url.another_works",
+            severity=Severity.MAJOR,
+            cited=cited,
+            found=answer.record.title,
+            note=f"this ACL Anthology address is another work's: {answer.record.title}",
+        )
+    if answer.volume_held:
+        return FieldCheck(
+            field="url",
+            status=S.MISMATCH,
+            level="url.does_not_exist",
+            severity=Severity.MAJOR,
+            cited=cited,
+            note="no paper of the ACL Anthology has this address, though the index holds its volume whole",
+        )
+    return None
+
+
 def filler_checks(cited: ParsedFields) -> list[FieldCheck]:
     """The cited fields that hold a template's filler for a value ("Jane Doe", "arXiv:2407.XXXX"): wrong
     whatever the record, as an id no date allows is (refhound/normalize/placeholders.py)."""

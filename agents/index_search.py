@@ -13,6 +13,7 @@ import re
 from refhound.agents.alignment import PrintedString
 from refhound.agents.candidates import best_first, held_venue, near_title
 from refhound.agents.context import AgentContext, Candidate, Findings
+from refhound.index.anthology import cited_anthology_id
 from refhound.index.store import IndexedRecord, IndexStore
 from refhound.models import ParsedFields, Record, Reference
 from refhound.normalize.identifiers import arxiv_id_from_doi, normalize_arxiv_id, normalize_doi
@@ -45,6 +46,9 @@ def find_candidates(
     arxiv = arxiv or (arxiv_id_from_doi(doi) if doi else None)
     if arxiv:
         add(store.by_arxiv_id(arxiv), "arxiv_id")
+    anthology_id = cited_anthology_id(cited.url)
+    if anthology_id:
+        add(store.by_anthology_id(anthology_id), "anthology_id")
     key = title_key(cited.title) if cited.title else ""
     if key:
         exact = store.by_title_key(key)
@@ -144,10 +148,21 @@ def search_index(reference: Reference, context: AgentContext) -> Findings:
     """The SOP's index stage: candidates from the embedded index."""
     raw = None if reference.structured else reference.raw
     candidates = find_candidates(reference.parsed, context.store, context.settings.judge, raw)
+    dead = ("url",) if _names_no_anthology_paper(reference.parsed, context.store) else ()
     if not candidates:
-        return Findings(note="no indexed record is close")
+        return Findings(note="no indexed record is close", dead_identifiers=dead)
     best = max(c.title_similarity for c in candidates)
-    return Findings(tuple(candidates), note=f"{len(candidates)} indexed candidates (best title {best:.2f})")
+    note = f"{len(candidates)} indexed candidates (best title {best:.2f})"
+    return Findings(tuple(candidates), note=note, dead_identifiers=dead)
+
+
+def _names_no_anthology_paper(cited: ParsedFields, store: IndexStore) -> bool:
+    """Whether the cited address is an ACL Anthology paper's of a volume the index holds, and no record has
+    that ID: the Anthology, as the index holds it, has no such paper."""
+    anthology_id = cited_anthology_id(cited.url)
+    if anthology_id is None:
+        return False
+    return not store.by_anthology_id(anthology_id) and store.holds_volume_of(anthology_id)
 
 
 def _complete_venue(cited: ParsedFields, store: IndexStore) -> str | None:

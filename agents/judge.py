@@ -33,6 +33,7 @@ from enum import Enum
 from refhound.agents.candidates import held_venue, near_title
 from refhound.agents.context import AgentContext, Candidate
 from refhound.agents.field_rules import (
+    AnthologyAnswer,
     AuthorComparison,
     CoAuthorship,
     Coverage,
@@ -43,11 +44,13 @@ from refhound.agents.field_rules import (
     check_authors,
     check_doi,
     check_title,
+    check_url,
     check_venue,
     check_year,
     filler_checks,
 )
 from refhound.agents.severity import grade, overall
+from refhound.index.anthology import cited_anthology_id
 from refhound.models import Evidence, FieldCheck, FieldStatus, ParsedFields, Record, Severity, Stage, Verdict
 from refhound.normalize.identifiers import arxiv_id_from_doi
 from refhound.normalize.titles import title_key
@@ -121,10 +124,25 @@ def _owner(candidates: list[Candidate], via: str, settings: JudgeSettings) -> Re
     return None
 
 
+def _anthology_answer(
+    cited: ParsedFields, candidates: list[Candidate], url_dead: bool, settings: JudgeSettings
+) -> AnthologyAnswer | None:
+    """What the index says of the ACL Anthology paper the cited address names, if it names one."""
+    anthology_id = cited_anthology_id(cited.url)
+    if anthology_id is None:
+        return None
+    found = next((c for c in candidates if c.via == "anthology_id"), None)
+    same = found is not None and (
+        not cited.title or found.title_similarity >= settings.title_candidate_similarity
+    )
+    return AnthologyAnswer(anthology_id, found.record if found else None, same, url_dead)
+
+
 def _evaluate(
     cited: ParsedFields,
     candidate: Candidate,
     owners: tuple[Record | None, Record | None],
+    anthology: AnthologyAnswer | None,
     coverage: Coverage,
     settings: JudgeSettings,
     this_year: int,
@@ -149,6 +167,7 @@ def _evaluate(
             check_arxiv(cited, record, arxiv_owner if arxiv_owner is not record else None),
             dead_identifiers,
         ),
+        check_url(anthology),
     ]
     fields.extend(f for f in identifiers if f is not None)
     identifier_agrees = any(f is not None and f.status is S.MATCH for f in identifiers)
@@ -291,9 +310,13 @@ def judge(
         )
     # Records that the cited DOI / arXiv id lead to but whose titles say they are other works.
     owners = (_owner(candidates, "doi", settings), _owner(candidates, "arxiv_id", settings))
+    # An Anthology address the index finds no paper for is dead by the index's own word (a volume it holds
+    # whole), not by a resolver's: it makes a field wrong, never a work fabricated.
+    anthology = _anthology_answer(cited, candidates, "url" in dead_identifiers, settings)
     dead = [f for f in ("doi", "arxiv_id") if f in dead_identifiers and getattr(cited, f)]
     evaluations = [
-        _evaluate(cited, c, owners, coverage, settings, this_year, dead, host_events) for c in candidates
+        _evaluate(cited, c, owners, anthology, coverage, settings, this_year, dead, host_events)
+        for c in candidates
     ]
     same = [e for e in evaluations if e.same_work]
     if same:
@@ -301,7 +324,9 @@ def judge(
         return _decide_on_record(cited, best, settings, co_authorship or _nobody, known_name or _everyone)
     if dead:
         return _dead_identifier(cited, dead, unanswered)
-    return _decide_without_record(cited, candidates, coverage, settings, this_year, searched_online)
+    return _decide_without_record(
+        cited, candidates, anthology, coverage, settings, this_year, searched_online
+    )
 
 
 # The stages that search the embedded index (scholar does in an SOP without an index stage; in an SOP with
@@ -505,6 +530,7 @@ def _dead_identifier(cited: ParsedFields, dead: list[str], unanswered: Collectio
 def _decide_without_record(
     cited: ParsedFields,
     candidates: list[Candidate],
+    anthology: AnthologyAnswer | None,
     coverage: Coverage,
     settings: JudgeSettings,
     this_year: int,
@@ -532,6 +558,11 @@ def _decide_without_record(
                 )
             )
             evidence.append(_evidence(c, "the cited identifier resolves to this different work"))
+        elif c.via == "anthology_id" and anthology is not None and not anthology.same_work:
+            evidence.append(_evidence(c, "the cited address names this different work"))
+    url = check_url(anthology)
+    if url is not None:
+        fields.append(url)
     if cited.title:
         fields.insert(
             0,
@@ -575,7 +606,8 @@ def _decide_without_record(
 
     venue = parse_venue(cited.venue) if cited.venue else None
     conflict = "; the cited identifier belongs to another work" if evidence else ""
-    conflict += "".join(f"; {f.note}" for f in fillers)
+    no_paper = [url] if url is not None and url.level == "url.does_not_exist" else []
+    conflict += "".join(f"; {f.note}" for f in [*no_paper, *fillers])
     # Records whose titles the reference string prints, found from the string itself: the parser may have
     # misread the reference, so the work may be among them.
     printed = [c for c in candidates if c.via == "raw"]
@@ -666,4 +698,4 @@ def _title_elsewhere(cited: ParsedFields, candidates: list[Candidate], settings:
         near = near_title(cited.title, c.record.title, c.title_similarity, settings)
         return near or key == title_key(c.record.title.split(":", 1)[0])
 
-    return bool(key) and any(c.via not in ("doi", "arxiv_id") and like(c) for c in candidates)
+    return bool(key) and any(c.via not in ("doi", "arxiv_id", "anthology_id") and like(c) for c in candidates)

@@ -47,6 +47,40 @@ def anthology_id_in(record: Record) -> str | None:
     return anthology_id.upper() if _OLD_STYLE_ID.fullmatch(anthology_id) else anthology_id
 
 
+# A cited address of an Anthology paper: aclanthology.org/ID, or the older aclweb.org/anthology/ID and
+# aclweb.org/anthology/P/P19/ID, with or without ".pdf". Volume and event pages name no paper.
+_CITED_URL = re.compile(
+    r"(?:aclanthology\.org|aclweb\.org/anthology)/(?:[a-z]/[a-z]\d\d/)?([\w.-]+?)(?:\.pdf)?/?$", re.IGNORECASE
+)
+_PAPER_ID = re.compile(r"\d{4}\.[a-z0-9]+-[a-z0-9]+\.\d+|[a-z]\d\d-\d{4}", re.IGNORECASE)
+
+
+def cited_anthology_id(url: str | None) -> str | None:
+    """The Anthology ID of the paper a cited address names ("https://aclanthology.org/2021.naacl-main.62",
+    "http://www.aclweb.org/anthology/P19-1097.pdf"), as the Anthology writes it; None for any other address,
+    and for a volume's front matter (paper 0), which the dump does not hold as a paper."""
+    found = _CITED_URL.search(url.strip()) if url else None
+    if not found or not _PAPER_ID.fullmatch(found.group(1)):
+        return None
+    anthology_id = found.group(1)
+    if anthology_id[:1].isdigit():
+        volume, _, paper = anthology_id.rpartition(".")
+        anthology_id = f"{volume.lower()}.{int(paper)}"
+    else:
+        anthology_id = anthology_id.upper()
+    return anthology_id if int(anthology_id[len(volume_prefix(anthology_id)) :]) > 0 else None
+
+
+def volume_prefix(anthology_id: str) -> str:
+    """The paper ID without its paper number: what every ID of its volume begins with ("2021.naacl-main.",
+    "P19-1", "W19-43")."""
+    if anthology_id[:1].isdigit():
+        return anthology_id.rpartition(".")[0] + "."
+    collection, _, rest = anthology_id.partition("-")
+    digits = 2 if _two_digit_papers(collection, int(rest[:-3] or 0)) else 3
+    return anthology_id[:-digits]
+
+
 def anthology_volume(anthology_id: str) -> str | None:
     """The volume an Anthology ID belongs to, as `colocated` keys it: "W19-4301" -> "W19-43",
     "P19-1001" -> "P19-1", "2022.repl4nlp-1.5" -> "2022.repl4nlp-1"; None for what is no Anthology ID."""

@@ -26,7 +26,7 @@ from rapidfuzz.distance import Indel
 
 from refhound.errors import IndexCorrupt, IndexMissing, IndexStale, IngestError
 from refhound.index.anthology import SOURCE as ACL_SOURCE
-from refhound.index.anthology import anthology_id_in, anthology_volume
+from refhound.index.anthology import anthology_id_in, anthology_volume, volume_prefix
 from refhound.index.completeness import Proof, assess
 from refhound.index.retractions import count_notices, holds_notices, read_notices, write_notices
 from refhound.index.schema import SCHEMA, SCHEMA_VERSION
@@ -688,6 +688,24 @@ class IndexStore:
 
     def by_arxiv_id(self, arxiv_id: str) -> list[IndexedRecord]:
         return self._rows(f"SELECT id, {_COLUMNS} FROM records WHERE arxiv_id = ?", (arxiv_id,))
+
+    def by_anthology_id(self, anthology_id: str) -> list[IndexedRecord]:
+        """The ACL Anthology's own record of the paper with this ID (none in an index without its dump)."""
+        return self._rows(
+            f"SELECT id, {_COLUMNS} FROM records WHERE source = ? AND source_id = ?",
+            (ACL_SOURCE, anthology_id),
+        )
+
+    def holds_volume_of(self, anthology_id: str) -> bool:
+        """Whether the index holds papers of the Anthology volume this paper ID belongs to. The Anthology
+        publishes a volume whole, so a paper ID of a held volume that no record has names no paper; a volume
+        the dump lacks (one published after it, or never) proves nothing."""
+        volume, prefix = anthology_volume(anthology_id), volume_prefix(anthology_id)
+        rows = self._db.execute(
+            "SELECT source_id FROM records WHERE source = ? AND source_id >= ? AND source_id < ? LIMIT 8",
+            (ACL_SOURCE, prefix, prefix + "\U0010ffff"),
+        ).fetchall()
+        return volume is not None and any(anthology_volume(str(source_id)) == volume for (source_id,) in rows)
 
     def by_title_key(self, key: str) -> list[IndexedRecord]:
         return self._rows(f"SELECT id, {_COLUMNS} FROM records WHERE title_key = ?", (key,))

@@ -117,6 +117,9 @@ LEVELS: dict[str, str] = {
     "arxiv_id.typo": "a typo in the arXiv id",
     "arxiv_id.does_not_exist": "an arXiv id that does not exist",
     "arxiv_id.filler": "a template's filler where an arXiv id belongs (2407.XXXX)",
+    "url.same": "an ACL Anthology address of this work",
+    "url.another_works": "an ACL Anthology address of another work",
+    "url.does_not_exist": "an ACL Anthology address of no paper, in a volume the index holds whole",
     # the rules' own grade of a wrong field
     "rules.major": "a wrong field the rules grade invention-like",
     "rules.minor": "a wrong field the rules grade slip-like",
