@@ -53,13 +53,14 @@ class Policy:
 def assess(result: ReferenceResult, policy: Policy, unverified_as: UnverifiedPolicy) -> ReferenceResult:
     """The result with its likelihood, contributions, and the flag and severity that follow from them."""
     likelihood, terms = policy.model.score(features(result.fields, result.levels), policy.prior)
+    likelihood = round(likelihood, 4)  # the value the report carries, which the reason and the table print
     flagged = likelihood >= policy.threshold
     severity = None
     if result.verdict is Verdict.METADATA_ERROR:
         severity = Severity.MAJOR if flagged else Severity.MINOR
     return result.model_copy(
         update={
-            "likelihood": round(likelihood, 4),
+            "likelihood": likelihood,
             "contributions": terms,
             "severity": severity,
             "hallucinated": is_hallucinated(result.verdict, likelihood, policy.threshold, unverified_as),

@@ -119,6 +119,26 @@ def test_the_works_own_address_agrees(anthology: IndexStore, tmp_path: Path) -> 
     assert url is not None and url.level == "url.same"
 
 
+def test_the_address_agrees_when_the_doi_found_the_paper_first(tmp_path: Path) -> None:
+    # Records found by the cited DOI are the same records the address names.
+    paper = PAPERS[0].model_copy(update={"doi": "10.18653/v1/2021.naacl-main.62"})
+    path = build_index(tmp_path / "acl.sqlite", [paper], source="acl-anthology")
+    with IndexStore.open(path) as store:
+        result = _check(
+            store,
+            tmp_path,
+            title=paper.title,
+            authors=paper.authors,
+            venue=NAACL_2021,
+            year=2021,
+            doi="10.18653/v1/2021.naacl-main.62",
+            url="https://aclanthology.org/2021.naacl-main.62/",
+        )
+    url = _url(result)
+    assert result.verdict is Verdict.VERIFIED
+    assert url is not None and url.level == "url.same"
+
+
 def test_another_papers_address_is_a_major_error_of_a_real_title(
     anthology: IndexStore, tmp_path: Path
 ) -> None:

@@ -130,6 +130,22 @@ def test_an_unverified_reference_with_no_evidence_stays_at_the_prior_and_is_left
         assert "no evidence either way" in scored.reason
 
 
+UNKNOWN = UnverifiedPolicy.UNKNOWN
+
+
+def test_the_reason_the_flag_and_the_report_read_one_value(tmp_path: Path) -> None:
+    # Log-odds whose likelihood is 0.004996: carried as 0.005, printed "0.01" by the table; the reason
+    # printed "0.00" from the unrounded value.
+    intercept = math.log(0.004996 / (1 - 0.004996))
+    model = _model(tmp_path, intercept=intercept)
+    policy = Policy.from_settings(LikelihoodSettings(model=model))
+    scored = assess(_result(Verdict.UNVERIFIED), policy, UNKNOWN)
+    assert scored.likelihood == 0.005
+    assert f"likelihood of invention {scored.likelihood:.2f} " in scored.reason
+    at = Policy.from_settings(LikelihoodSettings(model=model, threshold=0.005))
+    assert assess(_result(Verdict.UNVERIFIED), at, UNKNOWN).hallucinated is True
+
+
 def test_a_threshold_setting_overrides_the_models(tmp_path: Path) -> None:
     policy = Policy.from_settings(LikelihoodSettings(model=_model(tmp_path), threshold=0.99))
     assert (
