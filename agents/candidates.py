@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 
 from refhound.agents.alignment import PrintedString
 from refhound.agents.context import Candidate
+from refhound.index.anthology import anthology_id_in
 from refhound.models import ParsedFields, Record
 from refhound.normalize.names import name_key
 from refhound.normalize.titles import main_title_of, title_key, title_similarity
@@ -56,6 +57,11 @@ def near_title(cited: str | None, found: str, similarity: float, settings: Judge
     """Whether a record's title is near enough the cited one for the record to be the cited work: similar
     (`similarity` is theirs), or one of them the other without its subtitle."""
     return similarity >= settings.title_candidate_similarity or bool(cited and main_title_of(cited, found))
+
+
+def named_by_anthology_id(anthology_id: str, candidates: Iterable[Candidate]) -> Candidate | None:
+    """The candidate that is a record of the Anthology paper with this ID, however it was found."""
+    return next((c for c in candidates if anthology_id_in(c.record) == anthology_id), None)
 
 
 def best_first(cited: ParsedFields, candidates: list[Candidate], limit: int) -> list[Candidate]:

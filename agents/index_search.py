@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from refhound.agents.alignment import PrintedString
-from refhound.agents.candidates import best_first, held_venue, near_title
+from refhound.agents.candidates import best_first, held_venue, named_by_anthology_id, near_title
 from refhound.agents.context import AgentContext, Candidate, Findings
 from refhound.index.anthology import cited_anthology_id
 from refhound.index.store import IndexedRecord, IndexStore
@@ -148,7 +148,7 @@ def search_index(reference: Reference, context: AgentContext) -> Findings:
     """The SOP's index stage: candidates from the embedded index."""
     raw = None if reference.structured else reference.raw
     candidates = find_candidates(reference.parsed, context.store, context.settings.judge, raw)
-    dead = ("url",) if _names_no_anthology_paper(reference.parsed, context.store) else ()
+    dead = ("url",) if _names_no_anthology_paper(reference.parsed, candidates, context.store) else ()
     if not candidates:
         return Findings(note="no indexed record is close", dead_identifiers=dead)
     best = max(c.title_similarity for c in candidates)
@@ -156,12 +156,13 @@ def search_index(reference: Reference, context: AgentContext) -> Findings:
     return Findings(tuple(candidates), note=note, dead_identifiers=dead)
 
 
-def _names_no_anthology_paper(cited: ParsedFields, store: IndexStore) -> bool:
+def _names_no_anthology_paper(cited: ParsedFields, candidates: list[Candidate], store: IndexStore) -> bool:
     """Whether the cited address is an ACL Anthology paper's of a volume the index holds, and no record has
     that ID: the Anthology, as the index holds it, has no such paper."""
     anthology_id = cited_anthology_id(cited.url)
-    if anthology_id is None:
+    if anthology_id is None or named_by_anthology_id(anthology_id, candidates) is not None:
         return False
+    # Not among the candidates: absent from the index, or ranked out of the list by its far title.
     return not store.by_anthology_id(anthology_id) and store.holds_volume_of(anthology_id)
 
 

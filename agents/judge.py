@@ -30,7 +30,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from refhound.agents.candidates import held_venue, near_title
+from refhound.agents.candidates import held_venue, named_by_anthology_id, near_title
 from refhound.agents.context import AgentContext, Candidate
 from refhound.agents.field_rules import (
     AnthologyAnswer,
@@ -50,7 +50,7 @@ from refhound.agents.field_rules import (
     filler_checks,
 )
 from refhound.agents.severity import grade, overall
-from refhound.index.anthology import anthology_id_in, cited_anthology_id
+from refhound.index.anthology import cited_anthology_id
 from refhound.models import Evidence, FieldCheck, FieldStatus, ParsedFields, Record, Severity, Stage, Verdict
 from refhound.normalize.identifiers import arxiv_id_from_doi
 from refhound.normalize.titles import title_key
@@ -132,15 +132,11 @@ def _anthology_answer(
     if anthology_id is None:
         return None
     # Found by the address, or already by the DOI or the title: any record of the paper it names.
-    found = _named_by(anthology_id, candidates)
+    found = named_by_anthology_id(anthology_id, candidates)
     same = found is not None and (
         not cited.title or found.title_similarity >= settings.title_candidate_similarity
     )
     return AnthologyAnswer(anthology_id, found.record if found else None, same, url_dead)
-
-
-def _named_by(anthology_id: str, candidates: list[Candidate]) -> Candidate | None:
-    return next((c for c in candidates if anthology_id_in(c.record) == anthology_id), None)
 
 
 def _evaluate(
@@ -566,9 +562,10 @@ def _decide_without_record(
     url = check_url(anthology)
     if url is not None:
         fields.append(url)
-    named = _named_by(anthology.anthology_id, candidates) if anthology and not anthology.same_work else None
-    if named is not None:
-        evidence.append(_evidence(named, "the cited address names this different work"))
+    if anthology is not None and not anthology.same_work:
+        named = named_by_anthology_id(anthology.anthology_id, candidates)
+        if named is not None:
+            evidence.append(_evidence(named, "the cited address names this different work"))
     if cited.title:
         fields.insert(
             0,

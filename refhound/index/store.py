@@ -701,11 +701,13 @@ class IndexStore:
         publishes a volume whole, so a paper ID of a held volume that no record has names no paper; a volume
         the dump lacks (one published after it, or never) proves nothing."""
         volume, prefix = anthology_volume(anthology_id), volume_prefix(anthology_id)
+        if volume is None:
+            return False
         rows = self._db.execute(
             "SELECT source_id FROM records WHERE source = ? AND source_id >= ? AND source_id < ? LIMIT 8",
             (ACL_SOURCE, prefix, prefix + "\U0010ffff"),
         ).fetchall()
-        return volume is not None and any(anthology_volume(str(source_id)) == volume for (source_id,) in rows)
+        return any(anthology_volume(str(source_id)) == volume for (source_id,) in rows)
 
     def by_title_key(self, key: str) -> list[IndexedRecord]:
         return self._rows(f"SELECT id, {_COLUMNS} FROM records WHERE title_key = ?", (key,))
