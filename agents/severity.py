@@ -298,8 +298,8 @@ def _authors(
     if strangers:
         are = "is" if len(strangers) == 1 else "are"
         why = f"{', '.join(strangers)} {are} no variant of any author of the record"
-        level = _stranger_level(strangers, unused, len(authors.unmatched) + authors.matched)
-        if preprint and level in ("one_stranger", "some_strangers"):
+        level = _stranger_level(strangers, unused, cited.authors, record.authors)
+        if preprint and level in ("one_stranger", "some_strangers", "family_name_other"):
             return MINOR, f"{why}{_PREPRINT_LIST}", "preprint_list"
         return MAJOR, why, level
     first = record.authors[0] if record.authors else None
@@ -323,16 +323,38 @@ def _authors(
     return MINOR, "authors left out, as in an earlier version's list", "left_out"
 
 
-def _stranger_level(strangers: Sequence[str], unpaired: Sequence[str], cited: int) -> str:
+def _stranger_level(
+    strangers: Sequence[str], unpaired: Sequence[str], cited: Sequence[str], recorded: Sequence[str]
+) -> str:
     """The level of cited names no record author can be: each with a record author's family name and
-    another given name ("Anant K. Agarwal" for Aman Agarwal), one among several right ones, or most of the
-    list."""
+    another given name ("Anant K. Agarwal" for Aman Agarwal); each in the place of a record author with the
+    same given name and another family name ("Johannes Gasteiger" for Johannes Klicpera, who changed it);
+    one among several right ones; or most of the list."""
     families = {_family(parse_name(name).family) for name in unpaired}
     if all(_family(parse_name(name).family) in families for name in strangers):
         return "given_name_other"
+    if all(_renamed_in_place(name, cited, recorded, unpaired) for name in strangers):
+        return "family_name_other"
     if len(strangers) == 1:
         return "one_stranger"
-    return "mostly_strangers" if 2 * len(strangers) > cited else "some_strangers"
+    return "mostly_strangers" if 2 * len(strangers) > len(cited) else "some_strangers"
+
+
+def _renamed_in_place(
+    name: str, cited: Sequence[str], recorded: Sequence[str], unpaired: Sequence[str]
+) -> bool:
+    """Whether the record author at the cited name's place in the list is unpaired and has its first given
+    name, written in full in both: the same person under a new family name (marriage, a name changed and
+    applied to earlier work), or the family name slipped."""
+    place = cited.index(name)
+    if place >= len(recorded) or recorded[place] not in unpaired:
+        return False
+    ours, theirs = name_words(parse_name(name).given), name_words(parse_name(recorded[place]).given)
+    return bool(ours and theirs) and len(ours[0]) > 1 and _fold_word(ours[0]) == _fold_word(theirs[0])
+
+
+def _fold_word(word: str) -> str:
+    return fold(word).lower()
 
 
 def _cut_inside_a_name(names: Sequence[str]) -> bool:

@@ -35,6 +35,8 @@ LEVELS: dict[str, str] = {
     "authors.coauthor_added": "the record's authors with a co-author of theirs added: a later version's list",
     "authors.given_name_other": "every author right but another given name with the family name in place: "
     "a slip people make",
+    "authors.family_name_other": "an author under another family name in the same place, the given name "
+    "the record's: a changed name or a slip",
     "authors.one_stranger": "one cited author no record author can be",
     "authors.some_strangers": "several cited authors no record author can be",
     "authors.mostly_strangers": "most cited authors are no author of the record",

@@ -361,6 +361,27 @@ def test_a_name_after_the_records_whole_list_who_never_wrote_with_its_authors_is
         assert "Petra Quillfeather is no variant" in (field(j, "authors").note or "")
 
 
+@pytest.mark.parametrize(
+    ("authors", "level"),
+    [
+        # The record author's given name in full, in the same place, another family name: a name changed
+        # (Johannes Klicpera now writes as Johannes Gasteiger) or a slip. The model weighs the level.
+        (["David M. Blei", "Andrew Y. Ng", "Michael I. Gasteiger"], "authors.family_name_other"),
+        (["David M. Blei", "Andrew Gasteiger", "Michael I. Jordan"], "authors.family_name_other"),
+        # An initial alone, or the name in another place, says nothing of the person.
+        (["David M. Blei", "A. Gasteiger", "Michael I. Jordan"], "authors.one_stranger"),
+        (["David M. Blei", "Michael I. Jordan", "Andrew Gasteiger"], "authors.one_stranger"),
+        (["Andrew Gasteiger", "Michael Flint", "Michael I. Jordan"], "authors.mostly_strangers"),
+    ],
+)
+def test_a_stranger_in_the_place_of_an_author_with_the_same_given_name_is_a_level_of_its_own(
+    authors: list[str], level: str
+) -> None:
+    j = judged(LDA, authors=authors)
+    assert field(j, "authors").level == level
+    assert field(j, "authors").severity is Severity.MAJOR
+
+
 def _griffiths(name: str, others: Sequence[str]) -> str | None:
     return (
         "dblp conf/x lists Thomas L. Griffiths with David M. Blei" if name == "Thomas L. Griffiths" else None
