@@ -216,7 +216,8 @@ _LETTER = r"[^\W\d_]"
 _MARK_ABOVE = re.compile(rf"(?: ([\u0300-\u0314])| ?([¨´ˆ˜¯˘˙˚˝ˇ])) ?({_LETTER})")
 # Marks below: dot, diaeresis, ring, comma (Romanian "ș", "ț"), cedilla, ogonek.
 _MARK_BELOW = re.compile(rf"({_LETTER})(?: ([\u0323-\u0328])| ?([¸˛]))( ?)")
-_ANY_MARK = re.compile(r" [\u0300-\u0314\u0323-\u0328]|[¨´ˆ˜¯˘˙˚˝ˇ¸˛]")
+_MISPLACED_BELOW = re.compile(rf"({_LETTER})({_LETTER})([\u0323-\u0328])")
+_ANY_MARK = re.compile(r" [\u0300-\u0314\u0323-\u0328]|[¨´ˆ˜¯˘˙˚˝ˇ¸˛]|[^\W\d_][\u0323-\u0328]")
 
 
 def reattach_accents(text: str) -> str:
@@ -235,8 +236,18 @@ def reattach_accents(text: str) -> str:
         space = "" if following.islower() else match.group(4)
         return joined(match.group(1), match.group(2) or match.group(3)) + space
 
+    def misplaced(match: re.Match[str]) -> str:
+        # A mark below that no letter before it takes ("Franco̧is", "Ayca̧": the text layer wrote the
+        # cedilla one letter late) belongs to the letter before that where that one takes it, and is
+        # dropped where neither does: a mark left alone breaks the word for every reader after.
+        first, second, mark = match.groups()
+        if len(unicodedata.normalize("NFC", second + mark)) == 1:
+            return match.group(0)
+        moved = unicodedata.normalize("NFC", first + mark)
+        return (moved if len(moved) == 1 else first) + second
+
     out = _MARK_ABOVE.sub(lambda m: joined(m.group(3), m.group(1) or m.group(2)), text)
-    return _MARK_BELOW.sub(below, out)
+    return _MISPLACED_BELOW.sub(misplaced, _MARK_BELOW.sub(below, out))
 
 
 # A braced letter, unless it is a command's argument ("\mathcal{P}" keeps its braces for latex_to_unicode).

@@ -41,11 +41,11 @@ _CAPWORD = re.compile(
 )
 _PARTICLES = {
     "de", "da", "di", "du", "del", "della", "der", "den", "des", "van", "von", "la", "le", "ten", "ter",
-    "dos", "das", "do", "bin", "al", "el",
+    "dos", "das", "do", "bin", "al", "el", "las", "los",
 }  # fmt: skip
 _CAPITAL_PARTICLES = {
     "De", "Di", "Da", "Du", "Del", "Della", "Der", "Den", "Des", "Van", "Von", "Le", "La", "El", "Al", "Mc",
-    "Mac", "St", "Ten", "Ter", "Dos", "Das", "Do",
+    "Mac", "St", "Ten", "Ter", "Dos", "Das", "Do", "Las", "Los",
 }  # fmt: skip
 _CONNECTORS = {"and", "And", "AND", "und", "et", "&"}
 _SUFFIXES = {"Jr.", "Sr.", "Jr", "Sr", "II", "III", "IV"}
@@ -338,7 +338,7 @@ def _tokens(text: str, limit: int = 250) -> list[_Token]:
             out.append(_Token("I", start, end))  # "Goot, R. v. d.": a particle abbreviated after the initials
         elif word in _SAINT and _SAINT[word].match(text, end):
             out.append(_Token("P", start, end))  # "St. Thomas": the period abbreviates, it ends no name
-        elif len(word) > 1 and word.endswith(".") and word != "..." and _ends_word(word, out):
+        elif len(word) > 1 and word.endswith(".") and word != "..." and _ends_word(word, out, text, end):
             out.append(_Token(_word_shape(word[:-1], out, text, end - 1), start, end - 1))
             out.append(_Token(".", end - 1, end))
         else:
@@ -348,17 +348,22 @@ def _tokens(text: str, limit: int = 250) -> list[_Token]:
     return out
 
 
-def _ends_word(word: str, before: list[_Token]) -> bool:
+def _ends_word(word: str, before: list[_Token], text: str, end: int) -> bool:
     """Whether a word's final period ends the word, not an initial or "et al."; after an initial, capitals
     with a period are a family name in capitals ("J. SUN."), not Vancouver's initials ("Abraham WC."), and
     a digraph initial that is a family name too ends a name that opened with an initial and a given name:
-    "F. Richard Yu." has no other family name, while "A. Yu. Kitaev" and "Kitaev A. Yu." are Yuri's."""
+    "F. Richard Yu." has no other family name, while "A. Yu. Kitaev" and "Kitaev A. Yu." are Yuri's. A
+    suffix's period ends the list where a capitalised word follows it with nothing between: "James J Heckman
+    and Richard Robb Jr. Alternative methods …" ("Robb, Jr., Richard" and "Robb Jr. and" keep it)."""
     shape = _shape(word)
     if shape == "I" and word in _FAMILY_NAME_INITIALS:
         return len(before) >= 2 and before[-1].shape == "W" and before[-2].shape in "IV"
+    if shape == "j":
+        return _CAPITAL_NEXT.match(text, end) is not None
     return shape not in "IKej" or (shape == "K" and bool(before) and before[-1].shape == "I")
 
 
+_CAPITAL_NEXT = re.compile(rf"\s+(?!(?:And|AND|Und|UND)\b)[{UPPER}]")
 # Digraph initials (`_INITIAL`) that are common family names as well.
 _FAMILY_NAME_INITIALS = frozenset({"Yu."})
 

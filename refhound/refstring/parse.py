@@ -398,7 +398,29 @@ def _question_ends_title(after: str) -> bool:
     parts = re.split(r"\.\s", after, maxsplit=1)
     if re.match(r"In\b", after):
         return not _prose_after_question(parts)
+    if _title_goes_on(parts[0]):
+        return False
     return len(parts) == 1 or re.search(r"\d", parts[0]) is not None or _journal_without_title(after)
+
+
+def _title_goes_on(sentence: str) -> bool:
+    """Whether the words after a question mark are the title's, its subtitle set in lower case as BibTeX
+    styles set it ("What disease does this patient have? a large-scale open domain question answering
+    dataset from medical exams, 2020."): no venue starts so, but a preprint server, "in" or a volume's
+    numbers, which name a venue, publisher or number."""
+    sentence = _TRAILING_YEAR.sub("", sentence)
+    return bool(
+        re.match(rf"[{LOWER}]", sentence)
+        and not _VENUE_OPENING.match(sentence)
+        and not re.search(r"\d", sentence)
+        and not _VENUE_WORDS.search(sentence)
+        and not _PUBLISHER.search(sentence)
+        and not is_arxiv_venue(sentence)
+    )
+
+
+_TRAILING_YEAR = re.compile(rf",?\s*\(?{YEAR}[a-z]?\)?\.?\s*$")
+_VENUE_OPENING = re.compile(r"(?:in|pages?|pp|vol|volume|no|chapter|ch|arxiv|e?print)\b", re.IGNORECASE)
 
 
 def _prose_after_question(parts: list[str]) -> bool:
@@ -576,6 +598,9 @@ def _take_title(text: str) -> _Title:
         end = _with_subtitles(text, *end)
         subtitles = len(_SENTENCE_END.findall(text, first, end[0]))
         title = _DATE_AFTER_TITLE.sub("", text[: end[0]])
+        pages = _PAGES_AFTER_TITLE.search(title)
+        if pages:  # a chapter's pages after its title: "Closeness Counts in Social Choice, pp. 289–306."
+            return _Title(title[: pages.start()], text[pages.start() + 1 :], "sentence", subtitles)
         return _Title(title, text[end[1] :], "sentence", subtitles)
     # A date alone after the first sentence: the sentence is the title, unless its commas set off a field (a
     # publisher, a place, a venue with its numbers). Its other commas are the title's own: "Push Smarter,
@@ -628,6 +653,7 @@ _VENUE_STOP = re.compile(
     r"|[.,]\s+(?!Volume\s*\d+\s*:\s*Proceedings\b)(?=[A-Z][\w .]{0,30}:\s)",
     re.IGNORECASE,
 )
+_PAGES_AFTER_TITLE = re.compile(r",\s*pp?\.\s*\d+\s*[–-]\s*\d+$")
 _VENUE_LEAD = re.compile(rf"^[\s.,;:/]*(?:\(?{YEAR}[a-z]?\)?[\s.,;:]+)?(in:?\s+)?", re.IGNORECASE)
 # Editors before a book title: "A. Editor (Ed.), Book", "(M. Cooper, …, Eds.) Book", "A. Editor, ed., Book",
 # the ACL Anthology's "A. Editor, B. Editor, and C. Editor, editors, Proceedings …" (a conference's list of

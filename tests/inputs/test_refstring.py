@@ -1389,3 +1389,37 @@ def test_a_url_broken_before_its_last_slug_is_joined() -> None:
     )
     url = "https://www.example.com/b/202310/widget-persuasion"
     assert (parsed.title, parsed.url) == ("Widget persuasion", url)
+
+
+@pytest.mark.parametrize(
+    ("raw", "authors", "title"),
+    [
+        # a subtitle in lower case after a question mark, as BibTeX styles set it, is the title's
+        ("Bo Lin and Kai Wu. Which widget does this user want? a large-scale dataset of widget requests, "
+         "2020. URL https://arxiv.org/abs/2009.00001.",
+         ["Bo Lin", "Kai Wu"], "Which widget does this user want? a large-scale dataset of widget requests"),
+        # Spanish particles inside a list in natural order
+        ("Bo Lin, Ana de las Casas, and Kai Wu. Widget nets. arXiv preprint arXiv:2310.00001, 2023.",
+         ["Bo Lin", "Ana de las Casas", "Kai Wu"], "Widget nets"),
+        ("Bo Lin, Ana de Las Casas, and Kai Wu. Widget nets. arXiv preprint arXiv:2310.00001, 2023.",
+         ["Bo Lin", "Ana de Las Casas", "Kai Wu"], "Widget nets"),
+        # a suffix's period ends the list where the title follows it
+        ("Jo J Lin and Richard Wu Jr. Widget methods for evaluating the impact of widgets. Journal of "
+         "Widgets, 30(1-2):239-267, 1985.",
+         ["Jo J Lin", "Richard Wu Jr"], "Widget methods for evaluating the impact of widgets"),
+        # but not before "And", a name, in capitals
+        ("Lin, D. A. Jr. And Wu, S. K. Rooms: widgets in a window. IEEE Transactions on Widgets, 5 (3), "
+         "211-243, 1987.",
+         ["Lin, D. A. Jr.", "Wu, S. K."], "Rooms: widgets in a window"),
+        # a chapter's pages after its title
+        ("Bo Lin and Kai Wu. Closeness Counts in Widget Choice, pp. 289–306. Springer Berlin Heidelberg, "
+         "2008.",
+         ["Bo Lin", "Kai Wu"], "Closeness Counts in Widget Choice"),
+        # a name with a mark below one letter late
+        ("Jean-Franco\u0327is Lin. And the Widget Is. Springer Berlin Heidelberg, 2012.",
+         ["Jean-François Lin"], "And the Widget Is"),
+    ],
+)  # fmt: skip
+def test_name_and_title_shapes_met_on_unseen_papers(raw: str, authors: list[str], title: str) -> None:
+    parsed = parse_reference_string(raw)
+    assert (parsed.authors, parsed.title) == (authors, title)

@@ -98,6 +98,9 @@ def test_decode_latex_letters_leaves_other_markup(text: str, decoded: str) -> No
         ("Vasile P ̆ais ̦. Ioana T ̦urcan", "Vasile Păiș. Ioana Țurcan"),  # Romanian's comma below
         ("G ̈unes ̧ Erkan, Ionut ̦ Hulub", "Güneş Erkan, Ionuț Hulub"),  # a word's end before a capital
         ("Özlem Çetino ̆glu", "Özlem Çetinoğlu"),
+        # a mark below one letter late, where the letter before takes it and the one it follows does not
+        ("Jean-Franco\u0327is Laslier, Ayca\u0327 Kara", "Jean-François Laslier, Ayça Kara"),
+        ("Mi\u0327ro", "Miro"),  # a mark below that neither letter takes is dropped
         (
             "Cafe\u0301 nai\u0308ve",
             "Cafe\u0301 nai\u0308ve",
