@@ -605,7 +605,12 @@ def _take_title(text: str) -> _Title:
     # A date alone after the first sentence: the sentence is the title, unless its commas set off a field (a
     # publisher, a place, a venue with its numbers). Its other commas are the title's own: "Push Smarter,
     # Not Harder: …. 2024.", "Safety, Security, and Reliability With …. 2026.".
-    dated = end is not None and bool(text[end[1] :].strip(" .,;"))
+    # So does a month and year after a comma, where the sentence ends: "LlaSMol: …, a Large-Scale,
+    # Comprehensive, High-Quality … Dataset, August 2024." (the month says it is a date, not a venue's year).
+    sentence = text[: end[0]] if end else text
+    dated = end is not None and (
+        bool(text[end[1] :].strip(" .,;")) or bool(_MONTH_AND_YEAR_AT_END.search(sentence))
+    )
     comma = _comma_title_end(text, end[0] if end else len(text), only_fields=dated)
     if comma is not None:
         return _Title(text[:comma], text[comma + 1 :], "comma")
@@ -631,6 +636,9 @@ _MONTHS = (
 # preprint.", "Title, October 2023. Tweet."): the reference's date, not the title's words.
 _DATE_AFTER_TITLE = re.compile(
     rf",\s*(?:(?:{_MONTHS})\.?\s+(?:\d{{1,2}},?\s+)?)?{YEAR}[a-z]?$", re.IGNORECASE
+)
+_MONTH_AND_YEAR_AT_END = re.compile(
+    rf",\s*(?:{_MONTHS})\.?\s+(?:\d{{1,2}},?\s+)?{YEAR}[a-z]?$", re.IGNORECASE
 )
 _VENUE_STOP = re.compile(
     # a volume, year or page number; not the year inside a proceedings' name ("of the 2019 Conference",

@@ -1370,6 +1370,10 @@ def test_a_digraph_initial_that_is_a_family_name_ends_a_name_opened_by_an_initia
          None),
         ("Bo Lin. Widget nets: Safety, Security, and Reliability With Offline Learning. 2026.",
          "Widget nets: Safety, Security, and Reliability With Offline Learning", None),
+        # a month and year after a comma end the sentence: a date, so the commas before are the title's
+        ("Bo Lin. Widget nets: Fast, Small, High-Quality Widgets, August 2024. arXiv:2402.00001 [cs].",
+         "Widget nets: Fast, Small, High-Quality Widgets", "arXiv"),
+        ("Bo Lin. Widget nets for series, Springer, May 2015.", "Widget nets for series", None),
         # unless a comma sets off a field (a publisher is no venue)
         ("Bo Lin. Widget nets for series, Springer. 2015.", "Widget nets for series", None),
         ("Bo Lin. Widget nets for series, Oxford University Press. 2015.", "Widget nets for series", None),
