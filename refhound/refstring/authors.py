@@ -363,7 +363,9 @@ def _ends_word(word: str, before: list[_Token], text: str, end: int) -> bool:
     return shape not in "IKej" or (shape == "K" and bool(before) and before[-1].shape == "I")
 
 
+# A capitalised word next, not "And" in a list set in capitals: after a suffix's period, the title.
 _CAPITAL_NEXT = re.compile(rf"\s+(?!(?:And|AND|Und|UND)\b)[{UPPER}]")
+
 # Digraph initials (`_INITIAL`) that are common family names as well.
 _FAMILY_NAME_INITIALS = frozenset({"Yu."})
 

@@ -404,10 +404,11 @@ def _question_ends_title(after: str) -> bool:
 
 
 def _title_goes_on(sentence: str) -> bool:
-    """Whether the words after a question mark are the title's, its subtitle set in lower case as BibTeX
+    """Whether the words after a question mark are the title's: its subtitle, set in lower case as BibTeX
     styles set it ("What disease does this patient have? a large-scale open domain question answering
-    dataset from medical exams, 2020."): no venue starts so, but a preprint server, "in" or a volume's
-    numbers, which name a venue, publisher or number."""
+    dataset from medical exams, 2020."). Of what follows a title, only "in", a volume's numbers and a
+    preprint server ("arXiv") open in lower case; those, and words naming a venue, a publisher or a number,
+    end the title at the question mark."""
     sentence = _TRAILING_YEAR.sub("", sentence)
     return bool(
         re.match(rf"[{LOWER}]", sentence)
@@ -634,12 +635,9 @@ _MONTHS = (
 )
 # The date a style prints after the title and a comma, before the next field ("Title, 2024b. arXiv
 # preprint.", "Title, October 2023. Tweet."): the reference's date, not the title's words.
-_DATE_AFTER_TITLE = re.compile(
-    rf",\s*(?:(?:{_MONTHS})\.?\s+(?:\d{{1,2}},?\s+)?)?{YEAR}[a-z]?$", re.IGNORECASE
-)
-_MONTH_AND_YEAR_AT_END = re.compile(
-    rf",\s*(?:{_MONTHS})\.?\s+(?:\d{{1,2}},?\s+)?{YEAR}[a-z]?$", re.IGNORECASE
-)
+_MONTH_AND_DAY = rf"(?:{_MONTHS})\.?\s+(?:\d{{1,2}},?\s+)?"
+_DATE_AFTER_TITLE = re.compile(rf",\s*(?:{_MONTH_AND_DAY})?{YEAR}[a-z]?$", re.IGNORECASE)
+_MONTH_AND_YEAR_AT_END = re.compile(rf",\s*{_MONTH_AND_DAY}{YEAR}[a-z]?$", re.IGNORECASE)
 _VENUE_STOP = re.compile(
     # a volume, year or page number; not the year inside a proceedings' name ("of the 2019 Conference",
     # "ACL 2017, Student Research Workshop", "Coling 2008: Proceedings of the …", "LREC-COLING 2024 11th
