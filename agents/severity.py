@@ -349,12 +349,9 @@ def _renamed_in_place(
     place = cited.index(name)
     if place >= len(recorded) or recorded[place] not in unpaired:
         return False
+    # `name_words` folds and lower-cases: "Jürgen" and "Jurgen" are one given name.
     ours, theirs = name_words(parse_name(name).given), name_words(parse_name(recorded[place]).given)
-    return bool(ours and theirs) and len(ours[0]) > 1 and _fold_word(ours[0]) == _fold_word(theirs[0])
-
-
-def _fold_word(word: str) -> str:
-    return fold(word).lower()
+    return bool(ours and theirs) and len(ours[0]) > 1 and ours[0] == theirs[0]
 
 
 def _cut_inside_a_name(names: Sequence[str]) -> bool:

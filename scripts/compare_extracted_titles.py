@@ -40,8 +40,8 @@ def main() -> int:
         ours = _parsed_titles(pdf)
         hits = 0
         for title in titles:
-            best = max(ours, key=lambda t: title_similarity(title, t), default="")
-            if best and title_similarity(title, best) >= _FOUND:
+            score, best = max(((title_similarity(title, t), t) for t in ours), default=(0.0, ""))
+            if score >= _FOUND:
                 hits += 1
             elif args.show:
                 print(f"  {pdf.name}: {title!r} (closest: {best!r})")

@@ -608,9 +608,8 @@ def _take_title(text: str) -> _Title:
     # Not Harder: …. 2024.", "Safety, Security, and Reliability With …. 2026.".
     # So does a month and year after a comma, where the sentence ends: "LlaSMol: …, a Large-Scale,
     # Comprehensive, High-Quality … Dataset, August 2024." (the month says it is a date, not a venue's year).
-    sentence = text[: end[0]] if end else text
     dated = end is not None and (
-        bool(text[end[1] :].strip(" .,;")) or bool(_MONTH_AND_YEAR_AT_END.search(sentence))
+        bool(text[end[1] :].strip(" .,;")) or bool(_MONTH_AND_YEAR_AT_END.search(text, 0, end[0]))
     )
     comma = _comma_title_end(text, end[0] if end else len(text), only_fields=dated)
     if comma is not None:
