@@ -72,7 +72,14 @@ _OPENING_QUOTES = set('“"«„‘―')
 _FAMILY = r"[pP]*[WP]"
 # Devlin, J. / d'Alembert, J. le R. A given name may end in a full word after initials ("Rowe, C. Eugene.")
 # unless that word starts the next inverted name ("Keri, S. Kiss, I.").
-_INV = rf"{_FAMILY}j?,(?:W{{1,4}}[IVK]*|[IVK]+(?:p[IVK]+)?)(?:W(?=[.;:&y]|,(?![WIVK])|$))?p*(?:,?j)?"
+# A family name that a capitalised particle begins may be a given name and a family name in natural order
+# ("Di Jin", "Le Song", "Van Jacobson"): read inverted, it takes initials, one given name that no name
+# follows unseparated, or more names before ";". "De Cao, Nicola, Wilker Aziz" and "Van Noorden, R." are
+# inverted; "Di Jin, Eileen Pan" and "Miao Zhang, Di Jin, Philip S. Yu" are two names in natural order.
+_INV = (
+    r"(?:(?:p[pP]*)?[WP]j?,(?:W{1,4}[IVK]*|[IVK]+(?:p[IVK]+)?)(?:W(?=[.;:&y]|,(?![WIVK])|$))?p*(?:,?j)?"
+    r"|P[pP]*[WP]j?,(?:W[IVK]*(?![WPIVK])|[IVK]+(?:p[IVK]+)?|W{2,4}[IVK]*(?=;))p*(?:,?j)?)"
+)
 # A family name of two or three words, or with a particle inside, before initials, or before full given
 # names in a ";" list: "Campanella Bracken, C.", "Tjong Kim Sang, E. F.", "Schroeder de Witt, C.",
 # "Arránz Becker, Oliver;". (Not before a full given name after a comma: "Aäron van den Oord, Sander

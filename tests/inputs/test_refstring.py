@@ -757,6 +757,28 @@ def test_short_names_in_capitals_are_not_joined_as_a_letter_spaced_word() -> Non
             "Inf Process Syst. 2014;27.",
             ["Sutskever I", "Vinyals O", "Le QV"],
         ),
+        # A capitalised particle that is a given name: two names in natural order, first or inside the list
+        (
+            "Di Jin, Eileen Pan, Nassim Oufattole, Wei-Hung Weng, Hanyi Fang, and Peter Szolovits. What "
+            "disease does this patient have? a large-scale open domain question answering dataset, 2020.",
+            ["Di Jin", "Eileen Pan", "Nassim Oufattole", "Wei-Hung Weng", "Hanyi Fang", "Peter Szolovits"],
+        ),
+        (
+            "Miao Zhang, Di Jin, Philip S. Yu, and Shirui Pan. Graph neural networks for graphs with "
+            "heterophily: A survey. arXiv preprint, 2022.",
+            ["Miao Zhang", "Di Jin", "Philip S. Yu", "Shirui Pan"],
+        ),
+        # … and the same shape inverted: one given name, initials, or a ";" list
+        (
+            "De Cao, Nicola, Wilker Aziz, and Ivan Titov. 2021. Editing factual knowledge in language "
+            "models. In Proceedings of EMNLP.",
+            ["De Cao, Nicola", "Wilker Aziz", "Ivan Titov"],
+        ),
+        (
+            "Van Noorden, R., & Perkel, J. M. (2023). AI and science: what 1,600 researchers think. "
+            "Nature, 621, 672–675.",
+            ["Van Noorden, R.", "Perkel, J. M."],
+        ),
     ],
 )
 def test_names_with_particles_apostrophes_and_hyphens(raw: str, authors: list[str]) -> None:
