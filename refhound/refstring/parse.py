@@ -488,8 +488,8 @@ def _comma_title_end(text: str, limit: int, only_fields: bool = False) -> int | 
     """Where a title ends in a reference that separates its fields with commas ("Mehta L., Displaced By
     Development: Confronting Marginalisation, SAGE Publications Ltd, New Delhi, 2009."): before the first
     segment that is a publisher, place or venue, before a short name that a place follows ("Seuil, Paris"),
-    or before the venue that numbers follow ("Geology, vol. 24"); else at the first comma, or, with
-    `only_fields`, nowhere (None)."""
+    or before the venue that numbers follow ("Geology, vol. 24"); else at the first comma before a segment
+    that does not go on in lower case, or, with `only_fields`, nowhere (None)."""
     commas = _top_level_commas(text, limit)
     if not commas:
         return None
@@ -499,10 +499,24 @@ def _comma_title_end(text: str, limit: int, only_fields: bool = False) -> int | 
         following = segments[k + 1] if k + 1 < len(segments) else ""
         publisher = _is_place(following) and re.fullmatch(rf"(?:[{UPPER}&][\w.'’&-]*\s?){{1,3}}", segment)
         if _SEGMENT_NUMBERS.match(segment):  # the numbers after a venue: the segment before is the venue
-            return commas[k - 1] if k else commas[k]
+            return commas[k - 1] if k and not _LOWER_CASE_GOES_ON.match(segments[k - 1]) else commas[k]
         if _is_tail_segment(segment) or publisher or (only_fields and _CUT_SHORT.fullmatch(segment)):
             return commas[k]  # (a lone "v" or "p": the sentence end was an abbreviation's, "…, v. 31")
-    return None if only_fields else commas[0]
+    if only_fields:
+        return None
+    # A segment in lower case goes on the title's sentence ("Glm-4.6: Advanced agentic, reasoning and coding
+    # capabilities, 2025."): words that no venue, publisher, date or note starts so.
+    return next(
+        (c for c, segment in zip(commas, segments, strict=True) if not _LOWER_CASE_GOES_ON.match(segment)),
+        None,
+    )
+
+
+_LOWER_CASE_GOES_ON = re.compile(
+    r"(?!(?:in|arxiv|biorxiv|medrxiv|pp?|pages?|vols?|volume|no|nr|ed|eds|edited|preprint|unpublished|online|"
+    r"last|accessed|retrieved|available|url)\b)"
+    rf"[{LOWER}][^.:/\d]*$"  # words only: not what is left of an address ("day.co.za")
+)
 
 
 # Words that name a journal or a proceedings volume; with those of notes and genres, words that make a
@@ -909,6 +923,22 @@ _ORGANIZATION_NAME = rf"{_ORG_HEAD}({_ORG_WORD}(?:[ ,]+{_ORG_WORD}){{1,12}})(?:\
 _ORGANIZATION = re.compile(rf"^{_ORGANIZATION_NAME}[.,]?\s*(?=\({YEAR}[a-z]?\)|[“\"«„‘])")
 
 
+# A company by its legal form ("Meta Platforms, Inc.", "Gurobi Optimization, LLC."), or a body by a
+# handle or domain name that no person's name has ("AI@Meta.", "Z.ai."), before the sentence ends: such
+# an author is one name wherever it stands, so it is read before the name grammar splits it.
+_COMPANY = re.compile(
+    rf"^((?:{_ORG_WORD}\s+){{0,5}}{_ORG_WORD},?\s+(?:Inc|LLC|L\.L\.C|Ltd|Limited|GmbH|Corp|AG|PBC|S\.A)\.?)"
+    rf"(?:\.|,)?\s+(?=\S)"
+)
+_HANDLE = re.compile(r"^(\w+(?:@\w+|(?:\.[a-z]{2,})+))\.\s+(?=\S)")
+
+
+def _take_company(text: str) -> AuthorBlock | None:
+    """A company or a handle as the author, whatever follows it."""
+    match = _COMPANY.match(text) or _HANDLE.match(text)
+    return AuthorBlock([match.group(1)], False, text[match.end() :], ".") if match else None
+
+
 def _take_organization(text: str) -> AuthorBlock | None:
     """An organization as the author, where no person's name starts the reference."""
     match = _ORGANIZATION.match(text)
@@ -957,10 +987,11 @@ def _fields(
 def parse_reference_string_detailed(raw: str) -> DetailedParse:
     """`parse_reference_string`, with how each field was found."""
     ids = _take_identifiers(_prepare(raw))
-    authors = take_authors(ids.text)
+    company = _take_company(ids.text)
+    authors = company or take_authors(ids.text)
     if _is_bare_title(authors):
         authors = AuthorBlock([], False, ids.text)
-    organization = None if authors.names or authors.placeholder else _take_organization(ids.text)
+    organization = company or (None if authors.names or authors.placeholder else _take_organization(ids.text))
     authors = organization or authors
     leading_year, rest = _take_leading_year(authors.rest)
     journal_first = _journal_without_title(rest)

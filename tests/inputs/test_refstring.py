@@ -287,6 +287,26 @@ PDF_CASES: dict[str, dict[str, Any]] = {
         "authors": ["Centers for Disease Control and Prevention"],
         "title": "Decline in annual incidence of varicella-selected states, 1990–2001",
     },
+    # A company by its legal form, or a handle or domain name, is one author whatever follows it; a
+    # segment in lower case after a comma goes on the title.
+    "Meta Platforms, Inc. LLAMA 3.1 COMMUNITY LICENSE AGREEMENT. https://huggingface.co/meta-llama/"
+    "Llama-3.1-70B-Instruct/blob/main/LICENSE, July 2024.": {
+        "authors": ["Meta Platforms, Inc."],
+        "title": "LLAMA 3.1 COMMUNITY LICENSE AGREEMENT",
+    },
+    "Gurobi Optimization, LLC. Gurobi Optimizer Reference Manual, 2024. URL https://www.gurobi.com.": {
+        "authors": ["Gurobi Optimization, LLC."],
+        "title": "Gurobi Optimizer Reference Manual",
+    },
+    "AI@Meta. Llama 3 model card, 2024. URL https://github.com/meta-llama/llama3/blob/main/MODEL_CARD.md.": {
+        "authors": ["AI@Meta"],
+        "title": "Llama 3 model card",
+    },
+    "Z.ai. Glm-4.6: Advanced agentic, reasoning and coding capabilities, 2025. URL "
+    "https://z.ai/blog/glm-4.6.": {
+        "authors": ["Z.ai"],
+        "title": "Glm-4.6: Advanced agentic, reasoning and coding capabilities",
+    },
     # Fields separated by commas, publisher and place after the title; one author, not two.
     "Mahapatra L.K., Resettlement, Impoverishment and Reconstruction in India: Development for the Deprived, "
     "Vikas Publishing House, New Delhi, 1999.": {
