@@ -700,11 +700,12 @@ _GENRE = re.compile(
     r"mimeo|working paper|in press)(?=[.,;:]|$)",
     re.IGNORECASE,
 )
-# Notes where a venue would stand: "Edited by …", "Translated by …", "Eds. …", "Rev. ed.", "2nd edn".
-# ("Trans. Vern W. McGee" is a translator, "Trans. Amer. Math. Soc." a journal.)
+# Notes where a venue would stand: "Edited by …", "Translated by …", "Eds. …", "Rev. ed.", "2nd edn", a
+# date ("July 2024a", "Sept. 12, 2023"). ("Trans. Vern W. McGee" is a translator, "Trans. Amer. Math. Soc."
+# a journal.)
 _NOTE = re.compile(
     r"^(?:(?:edited|translated|compiled|introduction|foreword)\s+by\b|eds?\.|rev\.\s+ed\b|\d+(?:st|nd|rd|th)\s+ed"
-    rf"|(?:trans|tr)\.?\s+[A-Z][a-z]+\b(?!\.)|(?:{_MONTHS})\.?$)",
+    rf"|(?:trans|tr)\.?\s+[A-Z][a-z]+\b(?!\.)|{_MONTH_AND_DAY}{YEAR}[a-z]?$|(?:{_MONTHS})\.?$)",
     re.IGNORECASE,
 )
 # Cities that books name as their place of publication ("Boston.", "London/New York.", "Sage, London"), and

@@ -293,6 +293,7 @@ PDF_CASES: dict[str, dict[str, Any]] = {
     "Llama-3.1-70B-Instruct/blob/main/LICENSE, July 2024.": {
         "authors": ["Meta Platforms, Inc."],
         "title": "LLAMA 3.1 COMMUNITY LICENSE AGREEMENT",
+        "venue": None,  # a date where a venue would stand
     },
     "Gurobi Optimization, LLC. Gurobi Optimizer Reference Manual, 2024. URL https://www.gurobi.com.": {
         "authors": ["Gurobi Optimization, LLC."],
