@@ -290,7 +290,7 @@ PDF_CASES: dict[str, dict[str, Any]] = {
     # A company by its legal form, or a handle or domain name, is one author whatever follows it; a
     # segment in lower case after a comma goes on the title.
     "Meta Platforms, Inc. LLAMA 3.1 COMMUNITY LICENSE AGREEMENT. https://huggingface.co/meta-llama/"
-    "Llama-3.1-70B-Instruct/blob/main/LICENSE, July 2024.": {
+    "Llama-3.1-70B-Instruct/blob/main/LICENSE, July 2024a. Version release date: 23 July 2024.": {
         "authors": ["Meta Platforms, Inc."],
         "title": "LLAMA 3.1 COMMUNITY LICENSE AGREEMENT",
         "venue": None,  # a date where a venue would stand
