@@ -44,10 +44,8 @@ def _csl_item(key: str, cited: dict[str, Any]) -> dict[str, Any]:
     """The cited fields as RefChecker read them, as a CSL-JSON item."""
     item: dict[str, Any] = {"id": key, "type": "article", "title": cited["title"]}
     names = [name.rsplit(" ", 1) for name in cited.get("authors") or []]
-    if names:
-        item["author"] = [
-            {"given": parts[0], "family": parts[1]} if len(parts) == 2 else {"literal": parts[0]} for parts in names
-        ]
+    if names:  # "Given Names Family", as the other parser wrote them
+        item["author"] = [{"given": n[0], "family": n[1]} if len(n) > 1 else {"literal": n[0]} for n in names]
     if cited.get("venue"):
         item["container-title"] = cited["venue"]
     if cited.get("year"):
