@@ -217,7 +217,10 @@ _MARK_ABOVE = re.compile(rf"(?: ([\u0300-\u0314])| ?([¨´ˆ˜¯˘˙˚˝ˇ])) ?(
 # Marks below: dot, diaeresis, ring, comma (Romanian "ș", "ț"), cedilla, ogonek.
 _MARK_BELOW = re.compile(rf"({_LETTER})(?: ([\u0323-\u0328])| ?([¸˛]))( ?)")
 _MISPLACED_BELOW = re.compile(rf"({_LETTER})({_LETTER})([\u0323-\u0328])")
-_ANY_MARK = re.compile(r" [\u0300-\u0314\u0323-\u0328]|[¨´ˆ˜¯˘˙˚˝ˇ¸˛]|[^\W\d_][\u0323-\u0328]")
+_ANY_MARK = re.compile(r" [\u0300-\u0314\u0323-\u0328]|[¨´ˆ˜¯˘˙˚˝ˇ¸˛]|[^\W\d_][\u0323-\u0328]|[ȩȨ]")
+# The same late cedilla, composed by the text layer with the vowel it fell on ("Tuğcȩ" for Tuğçe): no
+# name writes an e with a cedilla after a letter that takes one.
+_LATE_E_CEDILLA = re.compile(rf"({_LETTER})([ȩȨ])")
 
 
 def reattach_accents(text: str) -> str:
@@ -246,7 +249,12 @@ def reattach_accents(text: str) -> str:
         moved = unicodedata.normalize("NFC", first + mark)
         return (moved if len(moved) == 1 else first) + second
 
+    def late_e_cedilla(match: re.Match[str]) -> str:
+        moved = unicodedata.normalize("NFC", match.group(1) + "\u0327")
+        return match.group(0) if len(moved) > 1 else moved + ("e" if match.group(2) == "ȩ" else "E")
+
     out = _MARK_ABOVE.sub(lambda m: joined(m.group(3), m.group(1) or m.group(2)), text)
+    out = _LATE_E_CEDILLA.sub(late_e_cedilla, out)
     return _MISPLACED_BELOW.sub(misplaced, _MARK_BELOW.sub(below, out))
 
 

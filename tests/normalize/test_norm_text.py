@@ -101,6 +101,7 @@ def test_decode_latex_letters_leaves_other_markup(text: str, decoded: str) -> No
         # a mark below one letter late, where the letter before takes it and the one it follows does not
         ("Jean-Franco\u0327is Laslier, Ayca\u0327 Kara", "Jean-François Laslier, Ayça Kara"),
         ("Mi\u0327ro", "Miro"),  # a mark below that neither letter takes is dropped
+        ("Tuğc\u0229 Köroğlu", "Tuğçe Köroğlu"),  # the late cedilla composed with its vowel
         (
             "Cafe\u0301 nai\u0308ve",
             "Cafe\u0301 nai\u0308ve",
