@@ -198,8 +198,13 @@ _ACCESS_NOTE = re.compile(
     r"(?:[^.]|\.(?=\d))*?(?=$|\s*\.\s)",  # a date's dots ("14.05.2023") do not end it
     re.IGNORECASE,
 )
-# The date the work was read on, ending the reference with its full stop ("Accessed: 2025-04-04.").
-_READ_ON_AT_END = re.compile(r"\b(?:accessed|retrieved|visited|viewed)\b[^.]*?\d[^.]*?\.?\s*$", re.IGNORECASE)
+# The date the work was read on, ending the reference with its full stop ("Accessed: 2025-04-04."), with
+# the label of the address cut out before it ("Available online: <URL> (accessed on 7 June 2013).").
+_READ_ON_AT_END = re.compile(
+    r"(?:\b(?:available|retrieved)(?:\s+(?:online|from|at))?\s*:?\s*\(?\s*)?"
+    r"\b(?:accessed|retrieved|visited|viewed)\b[^.]*?\d[^.]*?\.?\s*$",
+    re.IGNORECASE,
+)
 # What to cut out of the prose, each with the lower-case text it cannot match without (a cheap pre-check).
 _CUT_OUT = (
     (_URL, ("http", "www.")),

@@ -308,6 +308,13 @@ PDF_CASES: dict[str, dict[str, Any]] = {
         "authors": ["Z.ai"],
         "title": "Glm-4.6: Advanced agentic, reasoning and coding capabilities",
     },
+    # An address's label and the date it was read on, the address cut out between them (MDPI's style).
+    "Pamplona City Council. Definition of Pamplona’s Smart City strategy. Available online: "
+    "http://www.pamplona.es/verDocumento/verdocumento.aspx?idDoc=264537 (accessed on 4 November 2013).": {
+        "authors": ["Pamplona City Council"],
+        "title": "Definition of Pamplona’s Smart City strategy",
+        "venue": None,
+    },
     # Fields separated by commas, publisher and place after the title; one author, not two.
     "Mahapatra L.K., Resettlement, Impoverishment and Reconstruction in India: Development for the Deprived, "
     "Vikas Publishing House, New Delhi, 1999.": {
