@@ -302,6 +302,9 @@ _SENTENCE_END = re.compile(
     r"[.?!](?=\s|$)|,(?=\s+in:?\s+(?-i:[A-Z\d]))|\s(?=In:\s)|\s//(?=\s)", re.IGNORECASE
 )
 _LOWER_CONTINUATIONS = ("arxiv", "in ", "in:", "pp", "vol", "doi", "http")
+# Journals whose names open in lower case, with numbers after them: "npj Computational Materials 5",
+# "iScience 24, 102155", "eLife 9:e52077", "bioRxiv 2020.01.01".
+_LOWER_CASE_JOURNAL = re.compile(r"(?:npj\s|[a-z]{1,4}[A-Z][a-z]+[\s,.])(?=.{0,80}\d)")
 # "(London: Routledge, 1992)", "(New York: Plenum).", not "(Insecta : Hemiptera) based on": a place, then a
 # year or a publisher's name, or nothing after the note.
 _PUBLISHER_NOTE = re.compile(
@@ -393,7 +396,11 @@ def _is_sentence_end(text: str, i: int) -> bool:
     if re.fullmatch(r"\d{1,2}", previous) and re.search(rf"[{LOWER}] \S*$", before):
         return False  # an ordinal inside a title: "nach dem 2. Weltkrieg", "zum 60. Geburtstag"
     following = text[i + 1 :].lstrip()
-    return not following[:1].islower() or following.lower().startswith(_LOWER_CONTINUATIONS)
+    return (
+        not following[:1].islower()
+        or following.lower().startswith(_LOWER_CONTINUATIONS)
+        or _LOWER_CASE_JOURNAL.match(following) is not None
+    )
 
 
 def _question_ends_title(after: str) -> bool:

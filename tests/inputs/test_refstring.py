@@ -308,6 +308,17 @@ PDF_CASES: dict[str, dict[str, Any]] = {
         "authors": ["Z.ai"],
         "title": "Glm-4.6: Advanced agentic, reasoning and coding capabilities",
     },
+    # A journal whose name opens in lower case, numbers after it, ends the title's sentence.
+    "Schmidt, J., Marques, M., Botti, S. & Marques, M. Recent advances and applications of machine learning "
+    "in solid-state materials science. npj Computational Materials 5 (2019).": {
+        "title": "Recent advances and applications of machine learning in solid-state materials science",
+        "venue": "npj Computational Materials",
+    },
+    "Kevin E Wu, Howard Chang, and James Zou. Proteinclip: enhancing protein language models with natural "
+    "language. bioRxiv, pages 2024–05, 2024.": {
+        "title": "Proteinclip: enhancing protein language models with natural language",
+        "venue": "bioRxiv",
+    },
     # An address's label and the date it was read on, the address cut out between them (MDPI's style).
     "Pamplona City Council. Definition of Pamplona’s Smart City strategy. Available online: "
     "http://www.pamplona.es/verDocumento/verdocumento.aspx?idDoc=264537 (accessed on 4 November 2013).": {
