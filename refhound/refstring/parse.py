@@ -306,10 +306,12 @@ _LOWER_CONTINUATIONS = ("arxiv", "in ", "in:", "pp", "vol", "doi", "http")
 # "iScience 24, 102155", "eLife 9:e52077", "bioRxiv 2020.01.01".
 _LOWER_CASE_JOURNAL = re.compile(r"(?:npj\s|[a-z]{1,4}[A-Z][a-z]+[\s,.])(?=.{0,80}\d)")
 # "(London: Routledge, 1992)", "(New York: Plenum).", not "(Insecta : Hemiptera) based on": a place, then a
-# year or a publisher's name, or nothing after the note.
+# year or a publisher's name, or nothing after the note. MDPI's and ACS's styles set the publisher and its
+# place after a semicolon: "…; Rizzoli Ex Libris: Milan, Italy, 2008".
 _PUBLISHER_NOTE = re.compile(
     rf"\s\([^()]*:\s(?:[^()]*\b{YEAR}|[^()]*\b(?:press|verlag|books|publishers?|publishing)\b)[^()]*\)"
-    r"|\s\([^()]*:\s[^()]*\)(?=[.\s]*$)",
+    r"|\s\([^()]*:\s[^()]*\)(?=[.\s]*$)"
+    rf"|;(?=\s[^;:.]{{1,80}}:\s[^;:]{{1,80}}\b{YEAR}\b)",
     re.IGNORECASE,
 )
 _EDITION_NOTE = re.compile(r"\s*\([^()]*\b(?:ed|edn|edition|éd)\b\.?\)$", re.IGNORECASE)

@@ -319,6 +319,12 @@ PDF_CASES: dict[str, dict[str, Any]] = {
         "title": "Proteinclip: enhancing protein language models with natural language",
         "venue": "bioRxiv",
     },
+    # A book's publisher and place after a semicolon (MDPI's and ACS's styles) end its title.
+    "Todorov, T. The Fear of Barbarians; University Of Chicago Press: Chicago, IL, USA, 2010; pp. 56–59.": {
+        "authors": ["Todorov, T."],
+        "title": "The Fear of Barbarians",
+        "year": 2010,
+    },
     # An address's label and the date it was read on, the address cut out between them (MDPI's style).
     "Pamplona City Council. Definition of Pamplona’s Smart City strategy. Available online: "
     "http://www.pamplona.es/verDocumento/verdocumento.aspx?idDoc=264537 (accessed on 4 November 2013).": {
