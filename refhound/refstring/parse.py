@@ -323,6 +323,8 @@ _TITLE_TAIL = re.compile(rf"[\s,.;:]*(?:\([^()]*(?::\s|{YEAR})[^()]*\)|\(?{YEAR}
 
 _BARE_YEAR = re.compile(rf"\s*\(?{YEAR}[a-z]?\)?[\s.]*")
 # "Nano Lett. 2009, 9, 4153" / "ApJ, 475, 163": physics and chemistry cite the journal after the authors.
+# Vancouver's numbers after a journal: year, an optional month and day, ";" and the volume.
+_VANCOUVER_NUMBERS = re.compile(rf",?\s+{YEAR}[a-z]?(?:\s+[A-Z][a-z]{{2}}(?:\s+\d{{1,2}})?)?\s*;\s*\d")
 _JOURNAL_FIRST = re.compile(rf"((?:[{UPPER}][\w&’'-]*\.?\s+){{0,6}}[{UPPER}][\w&’'-]*\.?),?\s+\(?\d")
 
 
@@ -337,6 +339,8 @@ def _journal_without_title(text: str) -> bool:
     if not match:
         return False
     words: list[str] = match.group(1).split()
+    if _VANCOUVER_NUMBERS.match(text, len(match.group(1))):
+        return True  # "J Neural Eng. 2015;14(4):12": Vancouver's journal numbers, whatever its name
     abbreviated = sum(word.endswith(".") for word in words)
     if abbreviated == 1 and words[-1].endswith(".") and _BARE_YEAR.fullmatch(text, len(match.group(1))):
         return False  # "Nemotron-PrismMath Dataset. 2025.": a title's full stop, then its year alone

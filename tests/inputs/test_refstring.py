@@ -319,6 +319,14 @@ PDF_CASES: dict[str, dict[str, Any]] = {
         "title": "Proteinclip: enhancing protein language models with natural language",
         "venue": "bioRxiv",
     },
+    # Vancouver's journal numbers after a question mark: the question ends the title.
+    "Fels M, Bauer R, Gharabaghi A. Predicting work load profiles of brain-robot interface: personal trait "
+    "or task-specific challenge? J Neural Eng. 2015;14(4):12.": {
+        "title": "Predicting work load profiles of brain-robot interface: personal trait or task-specific "
+        "challenge?",
+        "venue": "J Neural Eng",
+        "year": 2015,
+    },
     # A book's publisher and place after a semicolon (MDPI's and ACS's styles) end its title.
     "Todorov, T. The Fear of Barbarians; University Of Chicago Press: Chicago, IL, USA, 2010; pp. 56–59.": {
         "authors": ["Todorov, T."],
