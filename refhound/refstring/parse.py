@@ -322,9 +322,9 @@ _TITLE_TAIL = re.compile(rf"[\s,.;:]*(?:\([^()]*(?::\s|{YEAR})[^()]*\)|\(?{YEAR}
 
 
 _BARE_YEAR = re.compile(rf"\s*\(?{YEAR}[a-z]?\)?[\s.]*")
-# "Nano Lett. 2009, 9, 4153" / "ApJ, 475, 163": physics and chemistry cite the journal after the authors.
 # Vancouver's numbers after a journal: year, an optional month and day, ";" and the volume.
 _VANCOUVER_NUMBERS = re.compile(rf",?\s+{YEAR}[a-z]?(?:\s+[A-Z][a-z]{{2}}(?:\s+\d{{1,2}})?)?\s*;\s*\d")
+# "Nano Lett. 2009, 9, 4153" / "ApJ, 475, 163": physics and chemistry cite the journal after the authors.
 _JOURNAL_FIRST = re.compile(rf"((?:[{UPPER}][\w&’'-]*\.?\s+){{0,6}}[{UPPER}][\w&’'-]*\.?),?\s+\(?\d")
 
 
@@ -944,9 +944,10 @@ _ORGANIZATION = re.compile(rf"^{_ORGANIZATION_NAME}[.,]?\s*(?=\({YEAR}[a-z]?\)|[
 
 # A company by its legal form ("Meta Platforms, Inc.", "Gurobi Optimization, LLC."), or a body by a
 # handle or domain name that no person's name has ("AI@Meta.", "Z.ai."), before the sentence ends: such
-# an author is one name wherever it stands, so it is read before the name grammar splits it.
+# an author is one name wherever it stands, so it is read before the name grammar splits it. (Not "AG" or
+# "PBC": "Chen AG" is a name with Vancouver's initials.)
 _COMPANY = re.compile(
-    rf"^((?:{_ORG_WORD}\s+){{0,5}}{_ORG_WORD},?\s+(?:Inc|LLC|L\.L\.C|Ltd|Limited|GmbH|Corp|AG|PBC|S\.A)\.?)"
+    rf"^((?:{_ORG_WORD}\s+){{0,5}}{_ORG_WORD},?\s+(?:Inc|LLC|L\.L\.C|Ltd|Limited|GmbH|Corp)\.?)"
     rf"(?:\.|,)?\s+(?=\S)"
 )
 _HANDLE = re.compile(r"^(\w+(?:@\w+|(?:\.[a-z]{2,})+))\.\s+(?=\S)")

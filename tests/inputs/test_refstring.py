@@ -295,6 +295,10 @@ PDF_CASES: dict[str, dict[str, Any]] = {
         "title": "LLAMA 3.1 COMMUNITY LICENSE AGREEMENT",
         "venue": None,  # a date where a venue would stand
     },
+    "Chen AG, Smith J. Stroke rehabilitation. Lancet. 2011;377:1693.": {  # initials, not a company's "AG"
+        "authors": ["Chen AG", "Smith J"],
+        "title": "Stroke rehabilitation",
+    },
     "Gurobi Optimization, LLC. Gurobi Optimizer Reference Manual, 2024. URL https://www.gurobi.com.": {
         "authors": ["Gurobi Optimization, LLC."],
         "title": "Gurobi Optimizer Reference Manual",
