@@ -531,8 +531,9 @@ def _comma_title_end(text: str, limit: int, only_fields: bool = False) -> int | 
 
 
 _LOWER_CASE_GOES_ON = re.compile(
-    r"(?!(?:in|arxiv|biorxiv|medrxiv|pp?|pages?|vols?|volume|no|nr|ed|eds|edited|preprint|unpublished|online|"
+    r"(?!(?i:in|arxiv|biorxiv|medrxiv|pp?|pages?|vols?|volume|no|nr|ed|eds|edited|preprint|unpublished|online|"
     r"last|accessed|retrieved|available|url)\b)"
+    r"(?![a-z]{1,4}[A-Z])"  # a journal's name in lower case: "eLife", "iScience"
     rf"[{LOWER}][^.:/\d]*$"  # words only: not what is left of an address ("day.co.za")
 )
 

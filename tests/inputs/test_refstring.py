@@ -312,6 +312,15 @@ PDF_CASES: dict[str, dict[str, Any]] = {
         "authors": ["Z.ai"],
         "title": "Glm-4.6: Advanced agentic, reasoning and coding capabilities",
     },
+    # … nor does a preprint server or a journal named in lower case after a comma.
+    "Kevin Wu and Jim Zou. Proteinclip enhancing protein language models, arXiv, 2024.": {
+        "title": "Proteinclip enhancing protein language models",
+        "venue": "arXiv",
+    },
+    "Kevin Wu and Jim Zou. Proteinclip enhancing protein language models, eLife, 2024.": {
+        "title": "Proteinclip enhancing protein language models",
+        "venue": "eLife",
+    },
     # A journal whose name opens in lower case, numbers after it, ends the title's sentence.
     "Schmidt, J., Marques, M., Botti, S. & Marques, M. Recent advances and applications of machine learning "
     "in solid-state materials science. npj Computational Materials 5 (2019).": {
