@@ -523,7 +523,8 @@ def _comma_title_end(text: str, limit: int, only_fields: bool = False) -> int | 
     if only_fields:
         return None
     # A segment in lower case goes on the title's sentence ("Glm-4.6: Advanced agentic, reasoning and coding
-    # capabilities, 2025."): words that no venue, publisher, date or note starts so.
+    # capabilities, 2025."): words that no venue, publisher, date or note starts so ("to appear", "personal
+    # communication", "technical report" do).
     return next(
         (c for c, segment in zip(commas, segments, strict=True) if not _LOWER_CASE_GOES_ON.match(segment)),
         None,
@@ -532,7 +533,8 @@ def _comma_title_end(text: str, limit: int, only_fields: bool = False) -> int | 
 
 _LOWER_CASE_GOES_ON = re.compile(
     r"(?!(?i:in|arxiv|biorxiv|medrxiv|pp?|pages?|vols?|volume|no|nr|ed|eds|edited|preprint|unpublished|online|"
-    r"last|accessed|retrieved|available|url)\b)"
+    r"last|accessed|retrieved|available|url|to|forthcoming|submitted|accepted|under|personal|manuscript|technical|"
+    r"tech|report|thesis|dissertation|working|white|blog|software|dataset|github)\b)"
     r"(?![a-z]{1,4}[A-Z])"  # a journal's name in lower case: "eLife", "iScience"
     rf"[{LOWER}][^.:/\d]*$"  # words only: not what is left of an address ("day.co.za")
 )
