@@ -424,11 +424,35 @@ def take_authors(text: str) -> AuthorBlock:
     if not match:
         return AuthorBlock([], False, text)
     count = len(match.group(1))
-    end = tokens[count].end if match.group(2) else tokens[count - 1].end
+    initials_list_end = _semicolon_list_end(shapes[:count])
+    if initials_list_end is not None:
+        count = initials_list_end
+        match = None  # the block ends on its last initial, whose period is its own
+    end = tokens[count].end if match and match.group(2) else tokens[count - 1].end
     truncated = any(t.shape in "ez" for t in tokens[:count])
     rest = _EDITORS_MARK.sub("", text[end:].lstrip(), count=1)
     names = _names(text, tokens[:count], shapes[:count])
-    return AuthorBlock(names, truncated, rest, match.group(2) or "")
+    return AuthorBlock(names, truncated, rest, (match.group(2) if match else ".") or "")
+
+
+# ACS's and MDPI's lists: "Family, I. I.;" names, ";" between them. There every name ends on its initials,
+# so a word after the last one's initials opens the title ("Yu, B. Definitions, methods, and …", "Er, S.
+# AqSolDB, a curated …"), not a given name after initials ("Rowe, C. Eugene.") or a name unseparated
+# ("Keri, S. Kiss, I.").
+_INITIALS_NAME = re.compile(r"[pP]*[WP](?:[pP]*[WP]){0,2}j?,[IVK]+(?:p[IVK]+)?(?:,?j)?")
+
+
+def _semicolon_list_end(shapes: str) -> int | None:
+    """Where a ";" list of names with initials ends, where the grammar ran past the last initials into a
+    word."""
+    pieces = shapes.split(";")
+    if len(pieces) < 2 or not all(_INITIALS_NAME.fullmatch(piece.lstrip("&")) for piece in pieces[:-1]):
+        return None
+    last = pieces[-1].lstrip("&")
+    name = _INITIALS_NAME.match(last)
+    if not name or name.end() == len(last) or last[name.end()] not in "WPx":
+        return None
+    return len(shapes) - len(last) + name.end()
 
 
 _LIST_SEPARATOR = re.compile(r"\s*(?:,\s*(?:(?i:and)|&)\s+|\s+(?i:and)\s+|\s*&\s*|;\s*|,\s*)")

@@ -301,7 +301,10 @@ _JOURNAL_ABBREVIATIONS = {
 _SENTENCE_END = re.compile(
     r"[.?!](?=\s|$)|,(?=\s+in:?\s+(?-i:[A-Z\d]))|\s(?=In:\s)|\s//(?=\s)", re.IGNORECASE
 )
-_LOWER_CONTINUATIONS = ("arxiv", "in ", "in:", "pp", "vol", "doi", "http")
+_LOWER_CONTINUATIONS = (
+    "arxiv", "biorxiv", "medrxiv", "chemrxiv", "psyarxiv", "techrxiv", "engrxiv", "socarxiv", "eartharxiv",
+    "in ", "in:", "pp", "vol", "doi", "http",
+)  # fmt: skip
 # Journals whose names open in lower case, with numbers after them: "npj Computational Materials 5",
 # "iScience 24, 102155", "eLife 9:e52077", "bioRxiv 2020.01.01".
 _LOWER_CASE_JOURNAL = re.compile(r"(?:npj\s|[a-z]{1,4}[A-Z][a-z]+[\s,.])(?=.{0,80}\d)")

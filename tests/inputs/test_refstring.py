@@ -324,6 +324,23 @@ PDF_CASES: dict[str, dict[str, Any]] = {
         "title": "Proteinclip enhancing protein language models",
         "venue": "eLife",
     },
+    # ACS's list: every name ends on its initials, so a word after the last initials opens the title.
+    "Murdoch, W. J.; Singh, C.; Kumbier, K.; Abbasi-Asl, R.; Yu, B. Definitions, methods, and applications "
+    "in interpretable machine learning. Proceedings of the National Academy of Sciences 2019, 116, 22071.": {
+        "authors": ["Murdoch, W. J.", "Singh, C.", "Kumbier, K.", "Abbasi-Asl, R.", "Yu, B."],
+        "title": "Definitions, methods, and applications in interpretable machine learning",
+    },
+    "Sorkun, M. C.; Khetan, A.; Er, S. AqSolDB, a curated reference set of aqueous solubility. Scientific "
+    "data 2019, 6, 1–8.": {
+        "authors": ["Sorkun, M. C.", "Khetan, A.", "Er, S."],
+        "title": "AqSolDB, a curated reference set of aqueous solubility",
+    },
+    # A preprint server in lower case ends the title's sentence.
+    "Gandhi, H. A.; White, A. D. Explaining structure-activity relationships using locally faithful "
+    "surrogate models. chemrxiv 2022,": {
+        "title": "Explaining structure-activity relationships using locally faithful surrogate models",
+        "venue": "chemrxiv",
+    },
     # A journal whose name opens in lower case, numbers after it, ends the title's sentence.
     "Schmidt, J., Marques, M., Botti, S. & Marques, M. Recent advances and applications of machine learning "
     "in solid-state materials science. npj Computational Materials 5 (2019).": {
