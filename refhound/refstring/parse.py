@@ -428,13 +428,13 @@ def _title_goes_on(sentence: str) -> bool:
     """Whether the words after a question mark are the title's: its subtitle, set in lower case as BibTeX
     styles set it ("What disease does this patient have? a large-scale open domain question answering
     dataset from medical exams, 2020."). Of what follows a title, only "in", a volume's numbers and a
-    preprint server ("arXiv") open in lower case; those, and words naming a venue, a publisher or a number,
-    end the title at the question mark."""
+    preprint server ("arXiv") open in lower case; those, and words naming a venue, a publisher or a
+    journal's numbers, end the title at the question mark."""
     sentence = _TRAILING_YEAR.sub("", sentence)
     return bool(
         re.match(rf"[{LOWER}]", sentence)
         and not _VENUE_OPENING.match(sentence)
-        and not re.search(r"\d", sentence)
+        and not _VOLUME_NUMBERS.search(sentence)
         and not _VENUE_WORDS.search(sentence)
         and not _PUBLISHER.search(sentence)
         and not is_arxiv_venue(sentence)
@@ -442,6 +442,9 @@ def _title_goes_on(sentence: str) -> bool:
 
 
 _TRAILING_YEAR = re.compile(rf",?\s*\(?{YEAR}[a-z]?\)?\.?\s*$")
+# A journal's numbers ("12(2):136–147", "36,"), not a number among a subtitle's words ("… and 26 other
+# resources").
+_VOLUME_NUMBERS = re.compile(r"\d+\s*(?:[(:,;–-]|$)")
 _VENUE_OPENING = re.compile(r"(?:in|pages?|pp|vol|volume|no|chapter|ch|arxiv|e?print)\b", re.IGNORECASE)
 
 
@@ -455,7 +458,7 @@ def _prose_after_question(parts: list[str]) -> bool:
     sentence, following = parts
     return bool(
         re.match(rf"In\s+[{LOWER}]", sentence)
-        and not re.search(r"\d", sentence)
+        and not _VOLUME_NUMBERS.search(sentence)
         and not _VENUE_WORDS.search(sentence)
         and not _PUBLISHER.search(sentence)
         and not is_arxiv_venue(sentence)
@@ -529,7 +532,11 @@ def _comma_title_end(text: str, limit: int, only_fields: bool = False) -> int | 
     # capabilities, 2025."): words that no venue, publisher, date or note starts so ("to appear", "personal
     # communication", "technical report" do).
     return next(
-        (c for c, segment in zip(commas, segments, strict=True) if not _LOWER_CASE_GOES_ON.match(segment)),
+        (
+            c
+            for c, segment in zip(commas, segments, strict=True)
+            if not _LOWER_CASE_GOES_ON.match(_DATE_AFTER_TITLE.sub("", segment))
+        ),
         None,
     )
 
@@ -670,10 +677,11 @@ _MONTHS = (
     "september|october|november|december|janvier|février|mars|avril|mai|juin|juillet|août|septembre|"
     "octobre|novembre|décembre|spring|summer|fall|autumn|winter"
 )
-# The date a style prints after the title and a comma, before the next field ("Title, 2024b. arXiv
-# preprint.", "Title, October 2023. Tweet."): the reference's date, not the title's words.
+# The date a style prints after the title and a comma or semicolon, before the next field ("Title, 2024b.
+# arXiv preprint.", "Title, October 2023. Tweet.", "Opus, sonnet, haiku; 2024."): the reference's date,
+# not the title's words.
 _MONTH_AND_DAY = rf"(?:{_MONTHS})\.?\s+(?:\d{{1,2}},?\s+)?"
-_DATE_AFTER_TITLE = re.compile(rf",\s*(?:{_MONTH_AND_DAY})?{YEAR}[a-z]?$", re.IGNORECASE)
+_DATE_AFTER_TITLE = re.compile(rf"[,;]\s*(?:{_MONTH_AND_DAY})?{YEAR}[a-z]?$", re.IGNORECASE)
 _MONTH_AND_YEAR_AT_END = re.compile(rf",\s*{_MONTH_AND_DAY}{YEAR}[a-z]?$", re.IGNORECASE)
 _VENUE_STOP = re.compile(
     # a volume, year or page number; not the year inside a proceedings' name ("of the 2019 Conference",

@@ -324,6 +324,19 @@ PDF_CASES: dict[str, dict[str, Any]] = {
         "title": "Proteinclip enhancing protein language models",
         "venue": "eLife",
     },
+    # A lower-case subtitle after a question mark keeps a number among its words; a journal's numbers end it.
+    "Michael Gusenbauer and Neal R Haddaway. 2020. Which academic search systems are suitable for systematic "
+    "reviews or meta-analyses? evaluating retrieval qualities of google scholar, pubmed, and 26 other "
+    "resources. Research synthesis methods, 11(2):181–217.": {
+        "title": "Which academic search systems are suitable for systematic reviews or meta-analyses? "
+        "evaluating retrieval qualities of google scholar, pubmed, and 26 other resources",
+        "venue": "Research synthesis methods",
+    },
+    # A date after a semicolon ends the title.
+    "Anthropic. 2024. The claude 3 model family: Opus, sonnet, haiku; 2024. URL https://www-cdn.anthropic.com/"
+    "Model_Card_Claude_3.pdf.": {
+        "title": "The claude 3 model family: Opus, sonnet, haiku",
+    },
     # ACS's list: every name ends on its initials, so a word after the last initials opens the title.
     "Murdoch, W. J.; Singh, C.; Kumbier, K.; Abbasi-Asl, R.; Yu, B. Definitions, methods, and applications "
     "in interpretable machine learning. Proceedings of the National Academy of Sciences 2019, 116, 22071.": {
