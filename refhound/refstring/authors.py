@@ -423,16 +423,16 @@ def take_authors(text: str) -> AuthorBlock:
     match = _BLOCK.match(shapes)
     if not match:
         return AuthorBlock([], False, text)
-    count = len(match.group(1))
-    initials_list_end = _semicolon_list_end(shapes[:count])
-    if initials_list_end is not None:
-        count = initials_list_end
-        match = None  # the block ends on its last initial, whose period is its own
-    end = tokens[count].end if match and match.group(2) else tokens[count - 1].end
+    count, delimiter = len(match.group(1)), match.group(2) or ""
+    end = tokens[count].end if delimiter else tokens[count - 1].end
+    cut = _semicolon_list_end(shapes[:count])
+    if cut is not None:  # the block ends on its last initial, whose period is the initial's own
+        count, delimiter = cut, "."
+        end = tokens[count - 1].end
     truncated = any(t.shape in "ez" for t in tokens[:count])
     rest = _EDITORS_MARK.sub("", text[end:].lstrip(), count=1)
     names = _names(text, tokens[:count], shapes[:count])
-    return AuthorBlock(names, truncated, rest, (match.group(2) if match else ".") or "")
+    return AuthorBlock(names, truncated, rest, delimiter)
 
 
 # ACS's and MDPI's lists: "Family, I. I.;" names, ";" between them. There every name ends on its initials,

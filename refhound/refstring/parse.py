@@ -301,13 +301,16 @@ _JOURNAL_ABBREVIATIONS = {
 _SENTENCE_END = re.compile(
     r"[.?!](?=\s|$)|,(?=\s+in:?\s+(?-i:[A-Z\d]))|\s(?=In:\s)|\s//(?=\s)", re.IGNORECASE
 )
-_LOWER_CONTINUATIONS = (
+# Preprint servers, whose names a style may print in lower case ("chemrxiv 2022").
+_PREPRINT_SERVERS = (
     "arxiv", "biorxiv", "medrxiv", "chemrxiv", "psyarxiv", "techrxiv", "engrxiv", "socarxiv", "eartharxiv",
-    "in ", "in:", "pp", "vol", "doi", "http",
 )  # fmt: skip
-# Journals whose names open in lower case, with numbers after them: "npj Computational Materials 5",
-# "iScience 24, 102155", "eLife 9:e52077", "bioRxiv 2020.01.01".
-_LOWER_CASE_JOURNAL = re.compile(r"(?:npj\s|[a-z]{1,4}[A-Z][a-z]+[\s,.])(?=.{0,80}\d)")
+_LOWER_CONTINUATIONS = (*_PREPRINT_SERVERS, "in ", "in:", "pp", "vol", "doi", "http")
+# A journal's name that opens in lower case before a capital: "eLife", "iScience", "bioRxiv".
+_CAMEL_CASE = r"[a-z]{1,4}[A-Z]"
+# Such journals, with numbers after them: "npj Computational Materials 5", "iScience 24, 102155",
+# "eLife 9:e52077", "bioRxiv 2020.01.01".
+_LOWER_CASE_JOURNAL = re.compile(rf"(?:npj\s|{_CAMEL_CASE}[a-z]+[\s,.])(?=.{{0,80}}\d)")
 # "(London: Routledge, 1992)", "(New York: Plenum).", not "(Insecta : Hemiptera) based on": a place, then a
 # year or a publisher's name, or nothing after the note. MDPI's and ACS's styles set the publisher and its
 # place after a semicolon: "…; Rizzoli Ex Libris: Milan, Italy, 2008".
@@ -542,10 +545,10 @@ def _comma_title_end(text: str, limit: int, only_fields: bool = False) -> int | 
 
 
 _LOWER_CASE_GOES_ON = re.compile(
-    r"(?!(?i:in|arxiv|biorxiv|medrxiv|pp?|pages?|vols?|volume|no|nr|ed|eds|edited|preprint|unpublished|online|"
-    r"last|accessed|retrieved|available|url|to|forthcoming|submitted|accepted|under|personal|manuscript|technical|"
-    r"tech|report|thesis|dissertation|working|white|blog|software|dataset|github)\b)"
-    r"(?![a-z]{1,4}[A-Z])"  # a journal's name in lower case: "eLife", "iScience"
+    rf"(?!(?i:{'|'.join(_PREPRINT_SERVERS)}|in|pp?|pages?|vols?|volume|no|nr|ed|eds|edited|preprint|unpublished|"
+    r"online|last|accessed|retrieved|available|url|to|forthcoming|submitted|accepted|under|personal|manuscript|"
+    r"technical|tech|report|thesis|dissertation|working|white|blog|software|dataset|github)\b)"
+    rf"(?!{_CAMEL_CASE})"  # a journal's name in lower case: "eLife", "iScience"
     rf"[{LOWER}][^.:/\d]*$"  # words only: not what is left of an address ("day.co.za")
 )
 

@@ -317,6 +317,10 @@ PDF_CASES: dict[str, dict[str, Any]] = {
         "title": "Proteinclip enhancing protein language models",
         "venue": "arXiv",
     },
+    "Kevin Wu and Jim Zou. Proteinclip enhancing protein language models, chemrxiv, 2024.": {
+        "title": "Proteinclip enhancing protein language models",
+        "venue": "chemrxiv",
+    },
     "Kevin Wu and Jim Zou. Proteinclip enhancing protein language models, to appear, 2024.": {
         "title": "Proteinclip enhancing protein language models",
     },
