@@ -678,6 +678,17 @@ def check_doi(cited: str | None, record: Record, owner: Record | None) -> FieldC
     )
 
 
+def _of_the_next_january(arxiv_id: str, year: int | None) -> bool:
+    """Whether a new-style arXiv id ("2101.00027") was given in the January after `year`."""
+    canonical = normalize_arxiv_id(arxiv_id)
+    return (
+        year is not None
+        and canonical is not None
+        and "/" not in canonical
+        and canonical[:4] == f"{(year + 1) % 100:02d}01"
+    )
+
+
 def check_arxiv(cited: ParsedFields, record: Record, owner: Record | None) -> FieldCheck | None:
     """An id whose date cannot exist is wrong whatever the record; one a preprint citation dates after its
     year too (a venue's paper may reach arXiv after its publication)."""
@@ -688,16 +699,25 @@ def check_arxiv(cited: ParsedFields, record: Record, owner: Record | None) -> Fi
         # An id no date allows, or only one from after the year a preprint is cited by (a paper posted
         # later than it was written, or an invented id).
         never = impossible_arxiv_id(cited.arxiv_id, None) is not None
+        if never:
+            level, severity = "arxiv_id.impossible", Severity.MAJOR
+            note = f"no such arXiv id can exist: {impossible}"
+        elif _of_the_next_january(cited.arxiv_id, cited.year):
+            # arXiv numbers a preprint sent in a year's last days in the January after: the author's year
+            # and the id's disagree by days, a slip rather than an invented id.
+            level, severity = "arxiv_id.next_january", Severity.MINOR
+            note = f"{impossible}, in its January: sent at the year's end, or posted weeks after written"
+        else:
+            level, severity = "arxiv_id.after_cited_year", Severity.MAJOR
+            note = f"{impossible}: posted after it was written, or invented"
         return FieldCheck(
             field="arxiv_id",
             status=S.MISMATCH,
-            level="arxiv_id.impossible" if never else "arxiv_id.after_cited_year",
-            severity=Severity.MAJOR,
+            level=level,
+            severity=severity,
             cited=cited.arxiv_id,
             found=record.arxiv_id,
-            note=f"no such arXiv id can exist: {impossible}"
-            if never
-            else f"{impossible}: posted after it was written, or invented",
+            note=note,
         )
     ours = normalize_arxiv_id(cited.arxiv_id)
     theirs = normalize_arxiv_id(record.arxiv_id) if record.arxiv_id else None

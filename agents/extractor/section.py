@@ -256,7 +256,26 @@ def _more_space_above(lines: Sequence[Line], i: int) -> bool:
 
 def _without_part_headings(lines: Sequence[Line], heading_size: float | None = None) -> list[Line]:
     size = body_font_size(lines)
-    return [line for i, line in enumerate(lines) if not _part_heading(lines, i, size, heading_size)]
+    kept = [line for i, line in enumerate(lines) if not _part_heading(lines, i, size, heading_size)]
+    return _without_footnotes(kept, size)
+
+
+def _without_footnotes(lines: Sequence[Line], list_size: float) -> list[Line]:
+    """The list without the footnotes of the body text that end its page's columns: a line that opens with a
+    raised number, set smaller than the list, with only smaller lines under it in its column (the
+    references start on a page whose body text has a footnote, and its column ends with it)."""
+    dropped: set[int] = set()
+    for i, line in enumerate(lines):
+        if not line.marker or line.size > list_size - _SIZE_TOLERANCE:
+            continue
+        below = [
+            j
+            for j in range(i + 1, len(lines))
+            if lines[j].page == line.page and lines[j].column == line.column and lines[j].y0 > line.y0
+        ]
+        if all(lines[j].size <= list_size - _SIZE_TOLERANCE for j in below):
+            dropped.update([i, *below])
+    return [line for i, line in enumerate(lines) if i not in dropped]
 
 
 def _size_changes(lines: Sequence[Line], list_size: float) -> bool:

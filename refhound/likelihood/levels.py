@@ -111,6 +111,7 @@ LEVELS: dict[str, str] = {
     "doi.filler": "a template's filler where a DOI belongs (10.xxxx/xxxxx)",
     "arxiv_id.impossible": "an arXiv id that cannot exist",
     "arxiv_id.after_cited_year": "an arXiv id from after the year the preprint is cited by",
+    "arxiv_id.next_january": "an arXiv id of the January after the cited year: sent at the year's end",
     "arxiv_id.same": "the record's arXiv id",
     "arxiv_id.another_works": "another work's arXiv id",
     "arxiv_id.differs": "another arXiv id than the record's",

@@ -283,6 +283,10 @@ def names_match(cited: str, found: str) -> NameMatch:
         spelled = _initials_spelled_by(cited, found), _initials_spelled_by(found, cited)
         if spelled != (cited, found):
             match = _match(*spelled)
+    if match is NameMatch.NONE:
+        a, b = _form(cited), _form(found)
+        if _particle_as_given(a, b) or _particle_as_given(b, a):
+            match = NameMatch.COMPATIBLE
     return match
 
 
@@ -347,3 +351,17 @@ def _match(cited: str, found: str) -> NameMatch:
     if _sequence_agrees(a.sequence, b.sequence):
         return NameMatch.COMPATIBLE
     return NameMatch.NONE
+
+
+def _particle_as_given(a: _Form, b: _Form) -> bool:
+    """`a` holds the particle that opens `b`'s family name as its last given name: BibTeX reads "Ronan Le
+    Bras" as given names "Ronan Le", so a style abbreviates it "R. L. Bras", which a record writing the name
+    "Ronan LeBras" has to meet (a record writing "Le Bras" apart meets it by its core family name)."""
+    if not a.family or len(a.given) < 2 or len(b.family) <= len(a.family) or not b.family.endswith(a.family):
+        return False
+    particle = b.family[: -len(a.family)]
+    return (
+        particle in _PARTICLES
+        and _part_agrees(a.given[-1], _Part(particle, False))
+        and _given_agrees(a.given[:-1], b.given)
+    )

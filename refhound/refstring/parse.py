@@ -412,6 +412,7 @@ def _is_sentence_end(text: str, i: int) -> bool:
         not following[:1].islower()
         or following.lower().startswith(_LOWER_CONTINUATIONS)
         or _LOWER_CASE_JOURNAL.match(following) is not None
+        or re.match(r"pages?\s+\d", following) is not None  # "… stumbles. page 9."
     )
 
 
@@ -564,6 +565,11 @@ _VENUE_WORDS = re.compile(
     rf"\b(?:{_VENUE_KINDS}|papers?|reports?|thesis|dissertation|press|release|series|edition|edn|vols?|volume|"
     r"hrsg|eds?|trans|tr|isbn|issn|(?:edited|translated|compiled|introduced|illustrated|introduction)\s+by)\b",
     re.IGNORECASE,
+)
+# "in 2017 IEEE Conference on …, 3319–3327" (AAS), "In Advances in Neural …" (ACS): a proceedings volume right
+# after the authors and year, with no title before it. "In Defense of …" is a title.
+_VOLUME_FIRST = re.compile(
+    rf"in:?\s+(?:(?:18|19|20)\d\d\s|Proc\.|Advances\s+in\b|(?:{_VENUE_KINDS})\b)", re.IGNORECASE
 )
 _NOT_A_YEAR = re.compile(rf"(?<!\d)(?!{YEAR}(?:s|[-–]{YEAR})?(?!\d))\d+")  # "Argumentum 9", not "the 1980s"
 _CUT_SHORT = re.compile(r"(?:\b(?:trans|tr|eds?|comp|hrsg|vols?)|\b\w)$", re.IGNORECASE)  # "…, trans."
@@ -1031,7 +1037,7 @@ def parse_reference_string_detailed(raw: str) -> DetailedParse:
     organization = company or (None if authors.names or authors.placeholder else _take_organization(ids.text))
     authors = organization or authors
     leading_year, rest = _take_leading_year(authors.rest)
-    journal_first = _journal_without_title(rest)
+    journal_first = _journal_without_title(rest) or _VOLUME_FIRST.match(rest) is not None
     title = _Title(None, rest, "none") if journal_first else _take_title(rest)
     found_year = _year_after_title(title.rest) or _year_in(rest) or _year_in(ids.text)
     year: int | None = leading_year

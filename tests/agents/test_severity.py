@@ -550,6 +550,20 @@ def test_an_arxiv_id_posted_after_the_cited_year_says_what_it_may_be() -> None:
     )
 
 
+def test_an_arxiv_id_of_the_january_after_the_cited_year_is_a_slip() -> None:
+    # arXiv numbers a preprint sent on 31 December in the January after ("The Pile", arXiv:2101.00027, 2020).
+    record = FEDAVG.model_copy(update={"year": 2017, "venue": None})
+    j = judged(record, arxiv_id="1801.00027", year=2017, venue="arXiv preprint")
+    check = field(j, "arxiv_id")
+    assert (check.status, check.level, check.severity) == (
+        FieldStatus.MISMATCH,
+        "arxiv_id.next_january",
+        Severity.MINOR,
+    )
+    assert j.verdict is Verdict.METADATA_ERROR
+    assert j.severity is Severity.MINOR
+
+
 def test_a_possible_arxiv_id_on_a_matching_work_is_verified_and_left_unchecked() -> None:
     j = judged(FEDAVG, arxiv_id="1602.05629")
     assert j.verdict is Verdict.VERIFIED

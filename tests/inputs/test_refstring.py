@@ -477,6 +477,46 @@ def test_journal_without_title() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "venue", "year"),
+    [
+        # AAS: the proceedings right after the year, its pages and DOI after it.
+        (
+            "Bau, D., Zhou, B., Khosla, A., Oliva, A., & Torralba, A. 2017, in 2017 IEEE Conference on "
+            "Computer Vision and Pattern Recognition (CVPR), 3319–3327, 10.1109/CVPR.2017.354",
+            "2017 IEEE Conference on Computer Vision and Pattern Recognition (CVPR)",
+            2017,
+        ),
+        # ACS: a proceedings paper printed without its title.
+        (
+            "Lundberg, S. M.; Lee, S.-I. In Advances in Neural Information Processing Systems 30; 2017; "
+            "pp 4765–4774.",
+            "Advances in Neural Information Processing Systems",
+            2017,
+        ),
+    ],
+)
+def test_a_volume_right_after_the_authors_leaves_no_title(text: str, venue: str, year: int) -> None:
+    parsed = parse_reference_string(text)
+    assert (parsed.title, parsed.venue, parsed.year) == (None, venue, year)
+
+
+def test_a_title_opening_with_in_is_a_title() -> None:
+    parsed = parse_reference_string(
+        "Hermans, A., Beyer, L., Leibe, B. In Defense of the Triplet Loss for Person Re-Identification. "
+        "arXiv 2017."
+    )
+    assert parsed.title == "In Defense of the Triplet Loss for Person Re-Identification"
+
+
+def test_a_page_after_the_title_is_not_the_title() -> None:
+    parsed = parse_reference_string(
+        "Ramesh Nallapati and Christopher D Manning. Legal Docket-Entry Classification: Where Machine "
+        "Learning stumbles. page 9."
+    )
+    assert parsed.title == "Legal Docket-Entry Classification: Where Machine Learning stumbles"
+
+
+@pytest.mark.parametrize(
     ("text", "expected"),
     [
         ("[12] Title", "Title"),

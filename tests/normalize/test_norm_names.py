@@ -146,6 +146,9 @@ def test_name_key(text: str, key: str) -> None:
         ("Zico Kolter", "J. Zico Kolter", NameMatch.COMPATIBLE),  # going by the second given name
         ("Brendan McMahan", "H. Brendan McMahan", NameMatch.COMPATIBLE),
         ("Ricky T.Q. Chen", "Tian Qi Chen", NameMatch.COMPATIBLE),  # an adopted name before the initials
+        # BibTeX reads "Ronan Le Bras" as given names "Ronan Le": a record writing the particle joined
+        ("R. L. Bras", "Ronan LeBras", NameMatch.COMPATIBLE),
+        ("Jessica DeSouza", "J. D. Souza", NameMatch.COMPATIBLE),
         # Different people.
         ("John Smith", "Jane Smith", NameMatch.NONE),
         ("J. Smith", "A. Smith", NameMatch.NONE),
@@ -166,6 +169,8 @@ def test_name_key(text: str, key: str) -> None:
         ("Wi Hamilton", "William Hamilton", NameMatch.NONE),  # too short to be a short form
         ("Zico Kolter", "J. Marco Kolter", NameMatch.NONE),
         ("Ricky T. Chen", "Tian Chen", NameMatch.NONE),  # one initial names too little
+        ("R. K. Bras", "Ronan LeBras", NameMatch.NONE),  # the initial is not the particle's
+        ("A. L. Bras", "Ronan LeBras", NameMatch.NONE),
         ("Willa Hamilton", "William Hamilton", NameMatch.NONE),
         ("et al.", "John Smith", NameMatch.NONE),
         ("Chang M-W", "Ming-Wei Chang", NameMatch.COMPATIBLE),

@@ -988,3 +988,41 @@ def test_numbered_entries_that_are_a_web_address_alone_are_kept(tmp_path: Path) 
     extraction = extract_pdf(write_pdf(tmp_path / "web-addresses.pdf", [body(30), pieces]))
     found = [reference.raw for reference in extraction.references + extraction.set_aside]
     assert sorted(found) == sorted(raw.split(" ", 1)[1] for raw in raws)
+
+
+def test_a_footnote_of_the_body_ending_a_column_of_the_list_stays_out_of_its_entries(tmp_path: Path) -> None:
+    # ACL's two columns: the list starts under the body text of a page that has a footnote, so the left
+    # column ends with the footnote (a raised "19", smaller type) inside an entry that runs on at the head
+    # of the right column.
+    left = [
+        "Riaz Ahmad and Muhammad Tanvir Afzal. 2018. Cad: an",
+        "\talgorithm for citation-anchors detection. Scientometrics.",
+        "Waleed Ammar, Dirk Groeneveld, Chandra Bhagavatula,",
+        "\tIz Beltagy, Miles Crawford, Doug Downey,",
+    ]
+    right = [
+        "\tKyle Lo, and Oren Etzioni. 2018. Construction of the",
+        "\tliterature graph in semantic scholar. In Proceedings of NAACL.",
+        *[
+            line
+            for k in range(14)
+            for line in (
+                f"Author{k} Smith and Jane Doe. 2019. A study of",
+                f"\ttopic {k}. In Proceedings of ACL.",
+            )
+        ],
+    ]
+    page = [
+        *body(20, width_chars=40),
+        Text(72, 100 + 21 * LINE, "References", size=12, bold=True),
+        *column(left, 72, 100 + 23 * LINE, indent=12),
+        Text(72, 100 + 28 * LINE - 3, "19", size=6),
+        Text(76, 100 + 28 * LINE, "The Kaggle CORD-19 and TREC-COVID competitions.", size=9),
+        Text(72, 100 + 28 * LINE + 10, "See Wang et al. (2020) for details.", size=9),
+        *column(right, 306, 100, indent=12),
+    ]
+    extraction = extract_pdf(write_pdf(tmp_path / "footnote.pdf", [page]))
+    raws = [reference.raw for reference in extraction.references]
+    assert not any("Kaggle" in raw or "for details" in raw for raw in raws)
+    assert raws[1].startswith("Waleed Ammar, Dirk Groeneveld") and "Construction of the literature" in raws[1]
+    assert len(raws) == 16
