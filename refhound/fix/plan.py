@@ -29,6 +29,8 @@ OTHER_VERSION = frozenset(
         "year.journal_version",
         "year.one_after_version",
         "venue.workshop_vs_conference",
+        "venue.conference_for_workshop_paper",
+        "year.conference_version",
         "authors.coauthor_added",
         "authors.left_out",
     }

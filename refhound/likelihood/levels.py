@@ -69,7 +69,8 @@ LEVELS: dict[str, str] = {
     "venue.same_conference_other_volume": "another volume of the same conference (main, Findings, SRW)",
     "venue.other_known_series": "another event's venue",
     "venue.similar_names": "the venue's name written another way",
-    "venue.workshop_vs_conference": "a workshop for the main conference, or the reverse",
+    "venue.workshop_vs_conference": "a workshop cited for a conference paper",
+    "venue.conference_for_workshop_paper": "a conference cited for a workshop paper: its conference version?",
     "venue.workshop_version": "a workshop of a known event for the conference paper, a year apart at most: "
     "the work presented at both",
     "venue.acronym_typo": "the conference acronym with a typo",
@@ -85,6 +86,7 @@ LEVELS: dict[str, str] = {
     "year.preprint_one_off": "a year off by one between preprint and published version",
     "year.differs": "another year",
     "year.journal_version": "the own year of the journal version, or of the conference paper it extends",
+    "year.conference_version": "the own year of a workshop paper's conference version",
     "year.repository_release": "the year of a release of its code or data, not its paper's",
     "year.one_before": "the year before the published version's: the preprint's",
     "year.one_after_version": "the year after the record's: a later version's",

@@ -701,7 +701,7 @@ _VENUE_STOP = re.compile(
     r"|\s+\d{1,3}(?:st|nd|rd|th)\s)|\d+\s*:\s*Proceedings\b)"
     r"|\s*\((?=\d|pp?\.)"
     r"|(?:^|[\s,.;:(]+)(?!volume\s*\d+\s*:\s*Proceedings\b)"
-    r"(?=(?:pp?|pages?|vols?|volume|no|nos|nr|num|issue|art|chap|chapter)\b\.?\s*[A-Z]?\d)"
+    r"(?=(?:pp?|pages?|vols?|volume|band|bd|no|nos|nr|num|issue|art|chap|chapter)\b\.?\s*[A-Z]?\d)"
     r"|[\s,.;:(]+(?=n[°o]\s*\d)"
     r"|[\s,.;:(]+(?=(?:doi|https?|arxiv:|abs/|isbn|issn|available|retrieved|accessed|\[online\]))"
     r"|,\s+(?=(?:in press|to appear|forthcoming|edited by|special issue)\b|eds?\.\s)"
@@ -709,8 +709,9 @@ _VENUE_STOP = re.compile(
     rf"|,\s+(?=(?:{_MONTHS})\b\.?)"
     rf"|\s+\(?(?=(?:{_MONTHS})\b\.?(?:\s*\d|,|\)|\())"  # "The New York Times (July 2, 1969)", "… July(11)"
     r"|,\s+(?:vol\.\s*)?(?=(?-i:[IVXLC]{2,})\b)"  # "Journal of Finance, Vol. XV", "…Review, XLII"
-    # "…. New York: Springer": a publisher's address
-    r"|[.,]\s+(?!Volume\s*\d+\s*:\s*Proceedings\b)(?=[A-Z][\w .]{0,30}:\s)",
+    # "…. New York: Springer": a publisher's address (not a volume's number: "…, Speech and Signal
+    # Processing 1: 705-708")
+    r"|[.,]\s+(?!Volume\s*\d+\s*:\s*Proceedings\b)(?=[A-Z][\w .]{0,30}(?<!\d):\s)",
     re.IGNORECASE,
 )
 _PAGES_AFTER_TITLE = re.compile(r",\s*pp?\.\s*\d+\s*[–-]\s*\d+$")

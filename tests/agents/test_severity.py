@@ -245,7 +245,7 @@ def test_a_volume_cited_by_the_conference_that_hosted_it(
     j = judge(
         cited,
         [Candidate(record, 1.0, "title")],
-        lambda key, year: [],
+        lambda key, year: [("acl-anthology", 1)],  # every venue-year held completely: no other version
         SETTINGS,
         this_year=2026,
         host_events=lambda r: [host] if host and r is record else [],
@@ -538,12 +538,12 @@ def test_an_arxiv_id_posted_after_the_cited_year_says_what_it_may_be() -> None:
     # A paper posted years after it was written (a 2011 report as arXiv 2010.16061) or an invented id.
     record = FEDAVG.model_copy(update={"year": 2017, "venue": None})
     j = judged(record, arxiv_id="1803.01234", year=2017, venue="arXiv preprint")
-    assert (j.verdict, j.severity) == (Verdict.METADATA_ERROR, Severity.MAJOR)
+    assert (j.verdict, j.severity) == (Verdict.METADATA_ERROR, Severity.MINOR)
     check = field(j, "arxiv_id")
     assert (check.status, check.level, check.severity) == (
         FieldStatus.MISMATCH,
         "arxiv_id.after_cited_year",
-        Severity.MAJOR,
+        Severity.MINOR,
     )
     assert check.note == (
         "the id was given in 2018, after the cited year 2017: posted after it was written, or invented"
@@ -750,6 +750,22 @@ def test_a_workshop_years_apart_or_of_no_known_event_stays_another_venue(
     j = judged(ICLR_PAPER, venue=venue, year=year)
     assert field(j, "venue").level == level
     assert field(j, "venue").severity is Severity.MAJOR
+
+
+@pytest.mark.parametrize("year", [2022, 2023])
+def test_a_conference_cited_for_a_workshop_paper_is_its_conference_version(year: int) -> None:
+    # "Sparks: Inspiration for Science Writing …" was shown at the In2Writing workshop (ACL 2022) and
+    # published at DIS 2022; a workshop's paper reaches a conference the same year or later.
+    workshop_paper = FEDAVG.model_copy(
+        update={
+            "venue": "Proceedings of the First Workshop on Intelligent and Interactive Writing Assistants",
+            "year": 2022,
+        }
+    )
+    j = judged(workshop_paper, venue="Designing Interactive Systems Conference", year=year)
+    assert field(j, "venue").level == "venue.conference_for_workshop_paper"
+    assert field(j, "year").level == ("year.same" if year == 2022 else "year.conference_version")
+    assert j.severity is Severity.MINOR, j.fields
 
 
 def test_a_preprints_author_list_may_differ_from_the_published_versions() -> None:

@@ -500,6 +500,28 @@ def test_a_volume_right_after_the_authors_leaves_no_title(text: str, venue: str,
     assert (parsed.title, parsed.venue, parsed.year) == (None, venue, year)
 
 
+@pytest.mark.parametrize(
+    ("text", "venue"),
+    [
+        # A volume's number before a colon is no publisher's address ("New York: Springer").
+        (
+            "F. K. Soong and E. F. Huang. 1991. A tree-trellis based fast search for finding the n-best "
+            "sentence hypotheses. In Proceedings of the IEEE International Conference on Acoustics, Speech and "
+            "Signal Processing 1: 705-708. Toronto, Canada.",
+            "Proceedings of the IEEE International Conference on Acoustics, Speech and Signal Processing",
+        ),
+        (
+            "Yen, A. C. and R. G. Olmstead. 2000. Molecular systematics of Cariceae. Syst. Bot. 25: 479–494.",
+            "Syst. Bot",
+        ),
+        # German "Band" (volume) ends the name as "Volume" does.
+        ("Dinkel, Reiner H. 1989: Bevölkerungsdynamik. In: Demographie. Band 1: Grundlagen.", "Demographie"),
+    ],
+)
+def test_a_volume_number_before_a_colon_ends_the_venue_not_an_address(text: str, venue: str) -> None:
+    assert parse_reference_string(text).venue == venue
+
+
 def test_a_title_opening_with_in_is_a_title() -> None:
     parsed = parse_reference_string(
         "Hermans, A., Beyer, L., Leibe, B. In Defense of the Triplet Loss for Person Re-Identification. "
