@@ -506,8 +506,8 @@ def test_a_volume_right_after_the_authors_leaves_no_title(text: str, venue: str,
         # A volume's number before a colon is no publisher's address ("New York: Springer").
         (
             "F. K. Soong and E. F. Huang. 1991. A tree-trellis based fast search for finding the n-best "
-            "sentence hypotheses. In Proceedings of the IEEE International Conference on Acoustics, Speech and "
-            "Signal Processing 1: 705-708. Toronto, Canada.",
+            "sentence hypotheses. In Proceedings of the IEEE International Conference on Acoustics, "
+            "Speech and Signal Processing 1: 705-708. Toronto, Canada.",
             "Proceedings of the IEEE International Conference on Acoustics, Speech and Signal Processing",
         ),
         (
