@@ -149,6 +149,9 @@ _MIN_EXTENDED_AUTHORS = 2
 _PREPRINT_LIST = ": a preprint's list, which may have changed at publication"
 # A cited title that is the record's without its subtitle (or the reverse) keeps this many words at least.
 _MIN_SHORT_TITLE_WORDS = 3
+# A title word in another form: at most this many such words, each sharing a stem this long.
+_MAX_WORD_FORMS = 2
+_MIN_STEM = 4
 
 
 def grade(
@@ -237,6 +240,8 @@ def _title(
     ours, theirs = numbers_as_digits(title_key(cited)).split(), numbers_as_digits(title_key(found)).split()
     if sorted(ours) == sorted(theirs):
         return MINOR, "the title's words in another order", "reordered"
+    if _word_forms(ours, theirs):
+        return MINOR, "the title with a word in another form", "word_form"
     shorter, longer = sorted((ours, theirs), key=len)
     cut_short = len(shorter) >= _MIN_SHORT_TITLE_WORDS and longer[: len(shorter)] == shorter
     if cut_short or main_title_of(cited, found):
@@ -245,6 +250,23 @@ def _title(
         why = "cited as a preprint, whose title may be an earlier one than the published version's"
         return MINOR, why, "near_on_preprint"
     return MAJOR, "", "other_words"
+
+
+def _word_forms(ours: Sequence[str], theirs: Sequence[str]) -> bool:
+    """The same words in the same order but one or two, each another form of its word: a stem of four
+    letters or more that leaves at most three letters of ending ("Automated" for "Automatic", "Parsing"
+    for "Parser", "Labelling" for "Labeling")."""
+    if len(ours) != len(theirs):
+        return False
+    differ = [(a, b) for a, b in zip(ours, theirs, strict=True) if a != b]
+    return 0 < len(differ) <= _MAX_WORD_FORMS and all(
+        (stem := _shared_start(a, b)) >= _MIN_STEM and stem >= min(len(a), len(b)) - 3 for a, b in differ
+    )
+
+
+def _shared_start(a: str, b: str) -> int:
+    """How many letters two words share from their start."""
+    return next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
 
 
 def _authors(

@@ -140,14 +140,21 @@ _BRACKETED_END = re.compile(r"^(?P<before>.*[^\s(])\s*\((?P<inside>[^()]+)\)\W*$
 def main_title_of(a: str, b: str) -> bool:
     """Whether one title is the other without its subtitle: "How contextual are contextualized word
     representations?" for "… representations? Comparing the geometry of BERT, ELMo, and GPT-2 embeddings";
-    or either part of a title closed by brackets: without a note ("(Student Abstract)"), or one language of
-    a bilingual title. The shorter title must have at least three words."""
+    or without a lead-in of several words: "Description of the FASTUS System …" for "SRI International:
+    Description of the FASTUS System …" (an article type, "Survey Article: …", or a site's name before its
+    report); or
+    either part of a title closed by brackets: without a note ("(Student Abstract)"), or one language of a
+    bilingual title. The shorter title must have at least three words."""
     shorter, longer = sorted((a, b), key=len)
     if len(title_tokens(shorter)) < _MIN_MAIN_TITLE_WORDS:
         return False
     parts = _SUBTITLE.split(longer.strip(), maxsplit=1)
-    if len(parts) == 2 and parts[1].strip() and same_title(parts[0], shorter):
-        return True
+    if len(parts) == 2 and parts[1].strip():
+        # A lead-in is words of its own ("SRI International", "Survey Article"); one word before the colon
+        # is the work's name ("BERT: Pre-training of …"), which a citation does not leave out.
+        lead_in = len(title_tokens(parts[0])) > 1 and same_title(parts[1], shorter)
+        if lead_in or same_title(parts[0], shorter):
+            return True
     bracketed = bracketed_end(longer)
     return bracketed is not None and any(same_title(part, shorter) for part in bracketed)
 

@@ -324,7 +324,9 @@ _EDITION_NOTE = re.compile(r"\s*\([^()]*\b(?:ed|edn|edition|éd)\b\.?\)$", re.IG
 _WORD = re.compile(r"\b(?!(?:pp|vol|no|nr)\b)[^\W\d_]{2,}", re.IGNORECASE)  # a word, not "pp."
 _LETTERS = re.compile(r"[^\W\d_]{2}")
 # What ends a title that has no sentence end: a year, or a parenthesis with a place or year in it.
-_TITLE_TAIL = re.compile(rf"[\s,.;:]*(?:\([^()]*(?::\s|{YEAR})[^()]*\)|\(?{YEAR}[a-z]?\)?)[\s.]*$")
+_BRACKETED_NOTE = rf"\([^()]*(?::\s|{YEAR})[^()]*\)"  # "(2020)", "(Princeton University Press, 1999)"
+_TITLE_TAIL = re.compile(rf"[\s,.;:]*(?:{_BRACKETED_NOTE}|\(?{YEAR}[a-z]?\)?)[\s.]*$")
+_NOTE_AT_END = re.compile(rf"[\s,.;:]*{_BRACKETED_NOTE}[\s.]*$")
 
 
 _BARE_YEAR = re.compile(rf"\s*\(?{YEAR}[a-z]?\)?[\s.]*")
@@ -668,8 +670,9 @@ def _take_title(text: str) -> _Title:
     comma = _comma_title_end(text, end[0] if end else len(text), only_fields=dated)
     if comma is not None:
         return _Title(text[:comma], text[comma + 1 :], "comma")
-    if end:
-        return _Title(_DATE_AFTER_TITLE.sub("", text[: end[0]]), text[end[1] :], "last_sentence")
+    if end:  # the title's year may close it in brackets: "… literature (2020). 2002.07339." (Nature's arXiv)
+        title = _NOTE_AT_END.sub("", _DATE_AFTER_TITLE.sub("", text[: end[0]]))
+        return _Title(title, text[end[1] :], "last_sentence")
     return _Title(_TITLE_TAIL.sub("", text), "", "whole_rest")
 
 

@@ -816,3 +816,14 @@ def test_a_year_two_before_the_venues_with_that_venue_cited_stays_a_year_no_vers
     j = judged(FEDAVG, year=2015)
     assert field(j, "year").level == "year.no_version_two_before"
     assert j.severity is Severity.MAJOR
+
+
+def test_a_title_word_in_another_form_is_a_slip() -> None:
+    # "Automated labeling of semantic roles" for Gildea and Jurafsky's "Automatic Labeling of Semantic Roles".
+    srl = LDA.model_copy(update={"title": "Automatic Labeling of Semantic Roles"})
+    j = judged(srl, title="Automated labeling of semantic roles")
+    assert field(j, "title").level == "title.word_form"
+    assert j.severity is Severity.MINOR
+    # Another word altogether is another work's title.
+    other = judged(srl, title="Automatic Parsing of Semantic Roles")
+    assert field(other, "title").level == "title.other_words"

@@ -522,6 +522,26 @@ def test_a_volume_number_before_a_colon_ends_the_venue_not_an_address(text: str,
     assert parse_reference_string(text).venue == venue
 
 
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        # Nature's style for a preprint: the year in brackets after the title, then the bare arXiv id.
+        (
+            "Mikolov, T., Sutskever, I., Chen, K., Corrado, G. & Dean, J. Distributed representations of "
+            "words and phrases and their compositionality (2013). 1310.4546.",
+            "Distributed representations of words and phrases and their compositionality",
+        ),
+        # A year that ends the title's own words stays.
+        (
+            "U.S. Congress. Inflation reduction act of 2022. https://www.congress.gov/bill/117, 2022.",
+            "Inflation reduction act of 2022",
+        ),
+    ],
+)
+def test_a_bracketed_year_closing_the_last_sentence_is_no_part_of_the_title(text: str, title: str) -> None:
+    assert parse_reference_string(text).title == title
+
+
 def test_a_title_opening_with_in_is_a_title() -> None:
     parsed = parse_reference_string(
         "Hermans, A., Beyer, L., Leibe, B. In Defense of the Triplet Loss for Person Re-Identification. "

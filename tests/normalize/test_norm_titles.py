@@ -168,6 +168,17 @@ CONTEXTUAL = (
             False,
         ),
         ("Attention is all you need", "Attention is all you need", False),  # no subtitle to leave out
+        # A lead-in of several words left out: a site's name before its report, an article type.
+        (
+            "Description of the FASTUS System Used for MUC4",
+            "SRI International: Description of the FASTUS System Used for MUC-4",
+            True,
+        ),
+        (
+            "Survey Article: Inter-Coder Agreement for Computational Linguistics",
+            "Inter-coder agreement for computational linguistics",
+            True,
+        ),
         ("Attention is all you need", "Attention is not all you need: pure attention loses rank", False),
         # A bracketed note left out, and one language of a bilingual title.
         (
