@@ -8,15 +8,20 @@ parsing, the stand-in is replaced by the previous entry's authors, and co-author
 
 from __future__ import annotations
 
+import re
+
 from refhound.agents.extractor.entry_shape import REPEATED_AUTHORS
 from refhound.models import ParsedFields
 
 STAND_IN = "Anonymous, A."  # surname and initial: read as one name before "(2003)", ", 2003", "and K. Brown"
+# IEEE's dash run drawn as a rule, not typed: the entry's text opens with the comma after it and the quoted
+# title (", “Cost analyzes for VBR video servers,” IEEE Multimedia, …").
+_DRAWN_RULE = re.compile(r"^\s*,\s*(?=[“\"‘'])")
 
 
 def with_stand_in(raw: str) -> str | None:
     """`raw` with its leading dash run replaced by the stand-in author, or None when it has no dash run."""
-    match = REPEATED_AUTHORS.match(raw)
+    match = REPEATED_AUTHORS.match(raw) or _DRAWN_RULE.match(raw)
     if match is None:
         return None
     rest = raw[match.end() :]

@@ -378,3 +378,21 @@ def test_a_line_ending_before_a_word_too_long_for_it_goes_on(tmp_path: Path) -> 
     _, raws, _ = _extract(tmp_path, [page])
     assert [raw.split()[0] for raw in raws] == ["RICOEUR,", "Lee,", "Barboni,", "Picone,"]
     assert raws[1].endswith("index.html")
+
+
+def test_a_dash_run_drawn_as_a_rule_carries_the_previous_entrys_authors(tmp_path: Path) -> None:
+    # IEEE's "———, “Title,” …" with the dashes drawn as a line, not typed: the entry's text opens with the
+    # comma after them.
+    entries = [
+        "[1] E. Chang and A. Zakhor, “Scalable video data placement on parallel disk arrays,” in Proc. SPIE,",
+        "1994, pp. 208–221.",
+        "[2] , “Cost analyzes for VBR video servers,” IEEE Multimedia, vol. 4, no. 3, pp. 56–71, 1996.",
+        "[3] M. S. Chen, D. Kandlur, and P. Yu, “Support for interactive playout in a video server,” in",
+        "Proc. ACM Multimedia, 1994, pp. 391–398.",
+    ]
+    page = [*body(20), Text(72, 360, "References", 12, True), *_flush_left(entries)]
+    references = extract_pdf(write_pdf(tmp_path / "paper.pdf", [page])).references
+    assert len(references) == 3
+    assert references[1].authors_from_previous
+    assert references[1].parsed.authors == ["E. Chang", "A. Zakhor"]
+    assert references[1].parsed.title == "Cost analyzes for VBR video servers"
