@@ -70,7 +70,8 @@ LEVELS: dict[str, str] = {
     "venue.same_conference_other_volume": "another volume of the same conference (main, Findings, SRW)",
     "venue.other_known_series": "another event's venue",
     "venue.similar_names": "the venue's name written another way",
-    "venue.workshop_vs_conference": "a workshop cited for a conference paper",
+    "venue.workshop_vs_conference": "a workshop for a conference paper, or a conference the index holds "
+    "whole for a workshop paper",
     "venue.conference_for_workshop_paper": "a conference cited for a workshop paper: its conference version?",
     "venue.workshop_version": "a workshop of a known event for the conference paper, a year apart at most: "
     "the work presented at both",

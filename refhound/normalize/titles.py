@@ -142,9 +142,8 @@ def main_title_of(a: str, b: str) -> bool:
     representations?" for "… representations? Comparing the geometry of BERT, ELMo, and GPT-2 embeddings";
     or without a lead-in of several words: "Description of the FASTUS System …" for "SRI International:
     Description of the FASTUS System …" (an article type, "Survey Article: …", or a site's name before its
-    report); or
-    either part of a title closed by brackets: without a note ("(Student Abstract)"), or one language of a
-    bilingual title. The shorter title must have at least three words."""
+    report); or either part of a title closed by brackets: without a note ("(Student Abstract)"), or one
+    language of a bilingual title. The shorter title must have at least three words."""
     shorter, longer = sorted((a, b), key=len)
     if len(title_tokens(shorter)) < _MIN_MAIN_TITLE_WORDS:
         return False

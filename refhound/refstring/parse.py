@@ -901,7 +901,7 @@ class Provenance:
     authors_end: AuthorsEnd  # what closed the author block: a year after it, a quote, a period or colon, …
     title: TitleFound  # the delimiter that bounded the title
     subtitles: int  # sentences the title runs on past its first sentence end
-    journal_first: bool  # the reference starts with a journal name, so it has no title
+    journal_first: bool  # the reference starts with a journal's or a volume's name, so it has no title
     year: YearFound
     venue: VenueFound
 
