@@ -440,7 +440,7 @@ def check_venue(
             "one venue name writes words of the other as an acronym (a host after '@' is not compared)",
         )
     held = coverage(ours.key, cited.year) if ours.key and cited.year else []
-    if ours.kind is VenueKind.CONFERENCE and theirs.kind is VenueKind.WORKSHOP and not held:
+    if cites_conference_after_workshop(cited, record) and not held:
         # Work shown at a workshop, often one without proceedings of record, is published at a conference
         # afterwards: the conference version, which the index does not hold (where it holds that
         # conference's year completely, the version would be there).

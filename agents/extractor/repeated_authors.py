@@ -15,7 +15,8 @@ from refhound.models import ParsedFields
 
 STAND_IN = "Anonymous, A."  # surname and initial: read as one name before "(2003)", ", 2003", "and K. Brown"
 # IEEE's dash run drawn as a rule, not typed: the entry's text opens with the comma after it and the quoted
-# title (", “Cost analyzes for VBR video servers,” IEEE Multimedia, …").
+# title (", “Cost analyzes for VBR video servers,” IEEE Multimedia, …"). Not one of REPEATED_AUTHORS'
+# shapes: a line opening with a comma opens no entry, so only an entry split otherwise (its label) has it.
 _DRAWN_RULE = re.compile(r"^\s*,\s*(?=[“\"‘'])")
 
 
