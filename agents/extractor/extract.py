@@ -239,7 +239,7 @@ def extract_pdf(
     kept = [reference for reference in references if reference.likeness >= GATE]
     set_aside = [reference for reference in references if reference.likeness < GATE]
     certainty = _ocr_certainty(references, layout.ocr_pages)
-    if certainty is not None:
+    if certainty is not None and references:  # with none read, the layout's warning says why
         from_ocr = sum(1 for reference in kept if reference.page in layout.ocr_pages)
         warnings.append(
             f"{from_ocr} of the {len(kept)} references come from OCR of page images ({layout.ocr_engine}): "

@@ -285,8 +285,10 @@ def _take_leading_year(text: str) -> tuple[int | None, str]:
 
 # --- title ---------------------------------------------------------------------------------------------
 
-# Opening quotes and what closes them; "―…‖" is how some PDF fonts extract “…”.
-_CLOSING_QUOTES = {"“": "”", '"': '"', "«": "»", "„": "“”", "‘": "’", "―": "‖"}
+# Opening quotes and what closes them; "―…‖" is how some PDF fonts extract “…”. Harvard and KISTI styles
+# quote titles in ASCII single quotes ("1966, 'Experiments on Turbulent Heat Transfer,' Trans. ASME").
+_CLOSING_QUOTES = {"“": "”", '"': '"', "«": "»", "„": "“”", "‘": "’", "―": "‖", "'": "'"}
+_SINGLE_QUOTES = "‘'"  # also apostrophes
 _ABBREVIATIONS = {
     "vs", "e.g", "i.e", "etc", "cf", "al", "no", "vol", "ed", "eds", "pp", "dr", "st", "mr", "mrs", "ms",
     "jr", "sr", "inc", "ltd", "co", "corp", "dept", "fig", "approx",
@@ -372,14 +374,15 @@ def _closes_title(text: str, i: int) -> bool:
 
 def _quote_end(text: str, closers: str) -> int | None:
     """Where the quote opened at text[0] closes; None when every closing mark is inside the title.
-    A "’" is also an apostrophe ("Peoples’ Understanding"), so a single quote closes first where
-    punctuation follows it, before any next opening "‘"."""
-    if text[0] != "‘":
+    A single quote is also an apostrophe ("Peoples’ Understanding", "Peoples' Understanding"), so it
+    closes first after a comma or full stop or before punctuation, then before a space; a "‘" closes
+    before any next opening "‘"."""
+    if text[0] not in _SINGLE_QUOTES:
         return next((i for i in range(1, len(text)) if text[i] in closers and _closes_title(text, i)), None)
-    limit = text.find("‘", 1) % (len(text) + 1) or len(text)
-    for pattern in (r"[,.;:]|$", r"\s"):
+    limit = (text.find("‘", 1) % (len(text) + 1) if text[0] == "‘" else 0) or len(text)
+    for pattern in (r"(?<=[,.]).|.(?:[,.;:]|$)", r".\s"):
         for i in range(1, limit):
-            if text[i] in closers and re.match(pattern, text[i + 1 : i + 2]):
+            if text[i] in closers and re.compile(pattern).match(text, i, i + 2):
                 return i
     return None
 
@@ -391,6 +394,8 @@ def _take_quoted(text: str) -> tuple[str, str] | None:
     end = _quote_end(text, closers) if closers else None
     if end is None or re.match(r"\s*:\s", text[end + 1 :]):
         return None
+    if text[0] == "'" and _QUOTE_GOES_ON.match(text, end + 1):
+        return None  # "'I'm going to say it.' america's reckoning on race …": a quoted phrase opens the title
     return text[1:end], text[end + 1 :]
 
 
@@ -747,10 +752,10 @@ _GENRE = re.compile(
 )
 # Notes where a venue would stand: "Edited by …", "Translated by …", "Eds. …", "Rev. ed.", "2nd edn", a
 # date ("July 2024a", "Sept. 12, 2023"). ("Trans. Vern W. McGee" is a translator, "Trans. Amer. Math. Soc."
-# a journal.)
+# and "Trans. of the ASME" are journals.)
 _NOTE = re.compile(
     r"^(?:(?:edited|translated|compiled|introduction|foreword)\s+by\b|eds?\.|rev\.\s+ed\b|\d+(?:st|nd|rd|th)\s+ed"
-    rf"|(?:trans|tr)\.?\s+[A-Z][a-z]+\b(?!\.)|{_MONTH_AND_DAY}{YEAR}[a-z]?$|(?:{_MONTHS})\.?$)",
+    rf"|(?:trans|tr)\.?\s+(?-i:[A-Z][a-z]+)\b(?!\.)|{_MONTH_AND_DAY}{YEAR}[a-z]?$|(?:{_MONTHS})\.?$)",
     re.IGNORECASE,
 )
 # Cities that books name as their place of publication ("Boston.", "London/New York.", "Sage, London"), and

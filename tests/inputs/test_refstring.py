@@ -203,6 +203,26 @@ PDF_CASES: dict[str, dict[str, Any]] = {
         "title": "Cultural Diversity in Peoples’ Understanding and Uses of Time",
         "venue": "Applied Psychology: An International Review",
     },
+    # ASCII single quotes (KISTI, Harvard): a comma inside the closing mark ("Trans." opens a journal's name,
+    # not a translator's), an apostrophe inside the title, a quoted phrase the title opens with and goes on
+    # after in lower case.
+    "Sparrow, E. M., Lloyd, J. R. and Hixon, C. W., 1966, 'Experiments on Turbulent Heat Transfer in an "
+    "Asymmetrically Heated Rectangular Duct,' Trans. of the ASME, Vol. 88, pp. 170-174.": {
+        "authors": ["Sparrow, E. M.", "Lloyd, J. R.", "Hixon, C. W."],
+        "title": "Experiments on Turbulent Heat Transfer in an Asymmetrically Heated Rectangular Duct",
+        "venue": "Trans. of the ASME",
+        "year": 1966,
+    },
+    "Smith, J. (2001) 'Peoples' rights in the digital age', Journal of Law, 3(2), pp. 1-10.": {
+        "title": "Peoples' rights in the digital age",
+        "venue": "Journal of Law",
+        "year": 2001,
+    },
+    "Brian S. McGrath. 'i'm going to say it from the heart.' america's reckoning on race has come to high "
+    "school speech and debate. TIME, 2020.": {
+        "title": "'i'm going to say it from the heart.' america's reckoning on race has come to high school "
+        "speech and debate",
+    },
     # Quote marks inside a title: an inner quote of the same kind, a quoted phrase the title starts with,
     # a closing mark after a comma that ends the title whatever follows.
     "J. Devlin and M.-W. Chang, “Why “attention” is not explanation,” in Proc. NAACL, 2019, pp. 1-10.": {

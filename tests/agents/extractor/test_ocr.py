@@ -140,6 +140,16 @@ def test_only_pages_without_text_are_ocrd(tmp_path: Path) -> None:
     assert_similar([r.raw for r in extraction.references], RAWS)
 
 
+@needs_tesseract
+def test_a_scanned_page_without_a_list_is_reported_as_no_reference_section(tmp_path: Path) -> None:
+    """Nothing read, so no OCR certainty to report: the last warning, the one `check` shows as the error,
+    says that no list was found, not "0 of the 0 references come from OCR"."""
+    typeset = write_pdf(tmp_path / "typeset.pdf", [body(30), body(30)])
+    extraction = extract_pdf(scanned(typeset, tmp_path / "scan.pdf", pages=[0]))
+    assert extraction.references == []
+    assert extraction.warnings == ["page 1 was read by OCR (Tesseract)", NO_SECTION]
+
+
 def test_with_ocr_off_the_warning_says_so_and_nothing_is_found(scan: Path) -> None:
     extraction = extract_pdf(scan, Settings(extract={"ocr": False}))
     assert extraction.references == []
