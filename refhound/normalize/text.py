@@ -137,7 +137,8 @@ _DOLLAR = re.compile(r"(?<!\\)\$")
 # what it raises.
 _STRAY_SUPERSCRIPT = re.compile(r"(?<=[\w}])\^(?=[\w{])")
 _ESCAPED_SPECIAL = re.compile(r"\{?\\([_&%#$])\}?")
-_LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "ft", "ﬆ": "st"})
+# Typographic ligatures that PDF text extraction leaves in ("Grifﬁth"); "ﬅ" is a long s and a t.
+LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"})
 # Letters NFKD does not decompose but that should fold to ASCII for comparison.
 _FOLD_EXTRA = str.maketrans(
     {"ß": "ss", "ø": "o", "Ø": "o", "ł": "l", "Ł": "l", "æ": "ae", "Æ": "ae", "œ": "oe", "Œ": "oe",
@@ -283,7 +284,7 @@ def collapse_whitespace(text: str) -> str:
 def strip_accents(text: str) -> str:
     if text.isascii():  # the common case: nothing to decompose (this runs for every indexed record)
         return text
-    decomposed = unicodedata.normalize("NFKD", text.translate(_LIGATURES))
+    decomposed = unicodedata.normalize("NFKD", text.translate(LIGATURES))
     return "".join(c for c in decomposed if not unicodedata.combining(c)).translate(_FOLD_EXTRA)
 
 

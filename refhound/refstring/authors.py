@@ -107,9 +107,11 @@ _NAT_I = rf"[IV]+W{{0,2}}{_FAMILY}(?:,?j)?"
 # Jacob Devlin / Jill G. de Villiers / Tin Hoi Mok / Erik F. Tjong Kim Sang: after initials, a family name
 # may have three words.
 _NAT = rf"(?:[WP](?:p?W){{0,2}}(?:[IV]+W{{0,2}})?{_FAMILY}(?:,?j)?|{_NAT_I})"
-# Smith JA / Roe C. / Neal R. M. / Abraham WC. / Bocchini JA Jr / Tjong Kim Sang EF / Le QV
-# Initials that spell a suffix ("Serban IV", Iulian Vlad) are initials before another Vancouver name.
-_VAN = r"[pP]*(?:W{1,3}|P)(?:[IVK]+j?|j(?=[,;]+[pP]*(?:W{1,3}|P)[IVK]))"
+# Smith JA / Roe C. / Neal R. M. / Abraham WC. / Bocchini JA Jr / Tjong Kim Sang EF / Le QV / Garreau de
+# Loubresse N. Initials that spell a suffix ("Serban IV", Iulian Vlad) are initials before another
+# Vancouver name.
+_VAN_FAMILY = r"[pP]*(?:W(?:p{0,2}W){0,2}|P)"
+_VAN = rf"{_VAN_FAMILY}(?:[IVK]+j?|j(?=[,;]+{_VAN_FAMILY}[IVK]))"
 _NAME = rf"(?:{_INV}|{_INV_PAREN}|{_INV2}|{_INV_PARTICLE}|{_NAT}|{_VAN})"
 # Between names: punctuation, "and", or nothing after initials before an inverted name ("Keri, S. Kiss, I.").
 _SEP = rf"(?:[,;]+&?|&|,?z|(?<=[IVK])(?={_FAMILY}j?,))"

@@ -16,7 +16,7 @@ from typing import Literal
 
 from refhound.models import ParsedFields
 from refhound.normalize.identifiers import ARXIV_VENUE, find_arxiv_id, find_doi, is_arxiv_venue
-from refhound.normalize.text import collapse_whitespace, decode_latex_letters, reattach_accents
+from refhound.normalize.text import LIGATURES, collapse_whitespace, decode_latex_letters, reattach_accents
 from refhound.normalize.titles import clean_title
 from refhound.refstring.authors import (
     LOWER,
@@ -43,9 +43,10 @@ CITATION_LABEL = re.compile(
     r"|[^\W\d_][^\[\]]{0,70}?(?:(?:[,\s]\s*\(?|\()(?:1[89]|20)\d{2}[a-z]?\)?|,\s*))\]\s*"
 )
 _BROKEN_WORD = re.compile(rf"(?<![^\W\d_])([^\W\d_]*[{LOWER}])- ([{LOWER}][^\W\d_]*)")  # "Mur- phy"
-# Typographic ligatures that PDF text extraction leaves in ("Grifﬁth"): the name grammar wants letters.
-_LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"})
-_LIGATURE = re.compile("[\ufb00-\ufb06]")  # str.translate is slow, and ligatures are rare
+_LIGATURE = re.compile("[\ufb00-\ufb06]")  # the name grammar wants letters; str.translate is slow, ligatures rare
+# Unicode's hyphen and non-breaking hyphen, as Wiley's PDFs and some exports print them ("Garcia‐Carmona,
+# A.", "Z.‐H."): the name grammar reads ASCII hyphens.
+_UNICODE_HYPHEN = re.compile("[\u2010\u2011]")
 # A glyph without a character: at the start, a bullet; inside a word, an accent or a letter ("THRA�INSSON"
 # for Thráinsson), and the word reads without it.
 _GLYPH_WITHOUT_CHARACTER = re.compile(rf"^[{NO_CHARACTER}]+\s*|(?<=[^\W\d_])\ufffd+(?=[^\W\d_])")
@@ -138,7 +139,8 @@ def _joined_if_letter_spaced(run: re.Match[str]) -> str:
 def _prepare(raw: str) -> str:
     text = unicodedata.normalize("NFC", collapse_whitespace(reattach_accents(decode_latex_letters(raw))))
     if _LIGATURE.search(text):
-        text = text.translate(_LIGATURES)
+        text = text.translate(LIGATURES)
+    text = _UNICODE_HYPHEN.sub("-", text)
     if "\ufffd" in text or "\ue000" <= text[:1] <= "\uf8ff":  # rare: the regex only where it can match
         text = _GLYPH_WITHOUT_CHARACTER.sub("", text)
     text = _BROKEN_WORD.sub(lambda m: mend_broken_word(m.group(1), m.group(2)), text)
@@ -338,6 +340,12 @@ _VANCOUVER_NUMBERS = re.compile(rf",?\s+{YEAR}[a-z]?(?:\s+[A-Z][a-z]{{2}}(?:\s+\
 _JOURNAL_FIRST = re.compile(rf"((?:[{UPPER}][\w&’'-]*\.?\s+){{0,6}}[{UPPER}][\w&’'-]*\.?),?\s+\(?\d")
 
 
+def _vancouver_journal(text: str) -> bool:
+    """Whether `text` starts with a journal's name and Vancouver's numbers ("J Biol Chem 1999; 274:20")."""
+    match = _JOURNAL_FIRST.match(text)
+    return match is not None and _VANCOUVER_NUMBERS.match(text, len(match.group(1))) is not None
+
+
 def _journal_without_title(text: str) -> bool:
     """Whether `text` starts with an abbreviated journal name and its numbers rather than a title.
 
@@ -349,7 +357,7 @@ def _journal_without_title(text: str) -> bool:
     if not match:
         return False
     words: list[str] = match.group(1).split()
-    if _VANCOUVER_NUMBERS.match(text, len(match.group(1))):
+    if _vancouver_journal(text):
         return True  # "J Neural Eng. 2015;14(4):12": Vancouver's journal numbers, whatever its name
     abbreviated = sum(word.endswith(".") for word in words)
     if abbreviated == 1 and words[-1].endswith(".") and _BARE_YEAR.fullmatch(text, len(match.group(1))):
@@ -406,6 +414,9 @@ def _is_sentence_end(text: str, i: int) -> bool:
     before = text[max(0, i - 60) : i]  # a window, not the whole prefix: this runs at every period
     word = re.search(r"(\S*)$", before)
     previous = word.group(1) if word else ""
+    following = text[i + 1 :].lstrip()
+    if re.fullmatch(r"[A-Z]|\d{1,2}", previous) and _vancouver_journal(following):
+        return True  # "… Cysteine 532 in Subunit A. J Biol Chem 1994; 269", "… protein 90. J Biol Chem 1999;"
     if (
         previous.lower().lstrip("(") in _ABBREVIATIONS
         or previous in _JOURNAL_ABBREVIATIONS
@@ -414,7 +425,6 @@ def _is_sentence_end(text: str, i: int) -> bool:
         return False
     if re.fullmatch(r"\d{1,2}", previous) and re.search(rf"[{LOWER}] \S*$", before):
         return False  # an ordinal inside a title: "nach dem 2. Weltkrieg", "zum 60. Geburtstag"
-    following = text[i + 1 :].lstrip()
     return (
         not following[:1].islower()
         or following.lower().startswith(_LOWER_CONTINUATIONS)
@@ -1082,7 +1092,7 @@ def _printed_title(text: str, title: str) -> tuple[int, int] | None:
     aside): after the start or a mark that closes a field, and before one — a title printed with words
     added before or after it is another title."""
     # The title as the text was prepared: a span of the raw string keeps its ligatures ("Quantiﬁcation").
-    words = re.findall(r"\w+", unicodedata.normalize("NFC", title).translate(_LIGATURES))
+    words = re.findall(r"\w+", unicodedata.normalize("NFC", title).translate(LIGATURES))
     if len(words) < 3:  # a short title could be any words of the string
         return None
     pattern = (

@@ -203,6 +203,33 @@ PDF_CASES: dict[str, dict[str, Any]] = {
         "title": "Cultural Diversity in Peoples’ Understanding and Uses of Time",
         "venue": "Applied Psychology: An International Review",
     },
+    # Unicode's hyphen inside names, as Wiley's PDFs print them.
+    "Garcia‐Carmona, A., & Acevedo‐Diaz, J. A. (2017). Understanding the nature of science through a "
+    "critical and reflective analysis. Science & Education, 26, 1-20.": {
+        "authors": ["Garcia-Carmona, A.", "Acevedo-Diaz, J. A."],
+        "title": "Understanding the nature of science through a critical and reflective analysis",
+        "venue": "Science & Education",
+    },
+    # Vancouver: a family name with a particle inside it; a title ending in a number or a capital letter
+    # before the journal and its numbers.
+    "Klotz C, Garreau de Loubresse N, Ruiz F, Beisson J. Genetic evidence for a role of centrin-associated "
+    "proteins in the organization of the infraciliary lattice. Cell Motil Cytoskeleton 1991; 19:1-10.": {
+        "authors": ["Klotz C", "Garreau de Loubresse N", "Ruiz F", "Beisson J"],
+        "title": "Genetic evidence for a role of centrin-associated proteins in the organization of the "
+        "infraciliary lattice",
+        "venue": "Cell Motil Cytoskeleton",
+    },
+    "Russell LC, Whitt SR. Identification of conserved residues required for binding to heat shock protein "
+    "90. J Biol Chem 1999; 274:20060-3.": {
+        "title": "Identification of conserved residues required for binding to heat shock protein 90",
+        "venue": "J Biol Chem",
+        "year": 1999,
+    },
+    "Feng Y, Forgac M. Inhibition of Vacuolar H+-ATPase by Disulfide Bond Formation in Subunit A. J Biol "
+    "Chem 1994; 269:13224-30.": {
+        "title": "Inhibition of Vacuolar H+-ATPase by Disulfide Bond Formation in Subunit A",
+        "venue": "J Biol Chem",
+    },
     # ASCII single quotes (KISTI, Harvard): a comma inside the closing mark ("Trans." opens a journal's name,
     # not a translator's), an apostrophe inside the title, a quoted phrase the title opens with and goes on
     # after in lower case.
