@@ -43,7 +43,8 @@ CITATION_LABEL = re.compile(
     r"|[^\W\d_][^\[\]]{0,70}?(?:(?:[,\s]\s*\(?|\()(?:1[89]|20)\d{2}[a-z]?\)?|,\s*))\]\s*"
 )
 _BROKEN_WORD = re.compile(rf"(?<![^\W\d_])([^\W\d_]*[{LOWER}])- ([{LOWER}][^\W\d_]*)")  # "Mur- phy"
-_LIGATURE = re.compile("[\ufb00-\ufb06]")  # the name grammar wants letters; str.translate is slow, ligatures rare
+# Ligatures ("Grifﬁth"): the name grammar wants letters. str.translate is slow, and ligatures are rare.
+_LIGATURE = re.compile("[\ufb00-\ufb06]")
 # Unicode's hyphen and non-breaking hyphen, as Wiley's PDFs and some exports print them ("Garcia‐Carmona,
 # A.", "Z.‐H."): the name grammar reads ASCII hyphens.
 _UNICODE_HYPHEN = re.compile("[\u2010\u2011]")
