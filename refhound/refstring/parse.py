@@ -57,6 +57,12 @@ _SPACED_RUN = re.compile(rf"(?<![\w.])[{UPPER}]{{1,3}}(?: [{UPPER}]{{1,3}}(?![\w
 _SPACED_PUNCT = re.compile(rf"(?<=\b[{UPPER}]) (?=[.,])|(?<=[{UPPER}{LOWER}.]) (?=,)")
 # A year glued to its neighbours: "Schaeper .2001." / "2010.Leben in Ost- und Westdeutschland"; not inside
 # an identifier set in capitals ("10.18653/V1/2021.ACL-LONG.4").
+# China's GB/T 7714 style, which Google Scholar exports and many papers copy, marks a work's type after its
+# title: "Attention is all you need[J]. Advances in …", "Deep residual learning[C]//Proceedings of the IEEE
+# …", "Deep learning[M]. MIT press", "[EB/OL]". The mark is no part of the title, and "//" reads "in".
+_GBT_TYPE_MARK = re.compile(
+    r"(?<=[^\s\[])\s?\[(?:[JMCDRNPSZAGK]|DB|CP|EB|DS|CM)(?:/(?:OL|MT|DK|CD))?\]\s*(//\s*|\.(?=\S)|)"
+)
 _GLUED_YEAR = re.compile(rf"\s\.(?={YEAR}\b)|(?<=\b(?:18|19|20)\d\d)(?<![/.\w-]\d{{4}})\.(?=[{UPPER}])")
 
 
@@ -137,6 +143,12 @@ def _joined_if_letter_spaced(run: re.Match[str]) -> str:
     return run.group(0).replace(" ", "") if _letter_spaced(run.group(0)) else run.group(0)
 
 
+def _after_type_mark(mark: re.Match[str]) -> str:
+    """What a GB/T 7714 type mark leaves: "In" before a container, a spaced full stop, or nothing."""
+    follows = mark.group(1)
+    return ". In: " if follows.startswith("//") else ". " if follows else ""
+
+
 def _prepare(raw: str) -> str:
     text = unicodedata.normalize("NFC", collapse_whitespace(reattach_accents(decode_latex_letters(raw))))
     if _LIGATURE.search(text):
@@ -147,6 +159,8 @@ def _prepare(raw: str) -> str:
     text = _BROKEN_WORD.sub(lambda m: mend_broken_word(m.group(1), m.group(2)), text)
     text = _BROKEN_COMPOUND.sub("-", text)
     text = text.replace("``", "“").replace("''", "”")
+    if "[" in text:
+        text = _GBT_TYPE_MARK.sub(_after_type_mark, text)
     text = _GLUED_YEAR.sub(". ", text)
     if "://" in text or ": //" in text:
         text = _mend_broken_urls(text)

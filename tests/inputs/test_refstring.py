@@ -203,6 +203,31 @@ PDF_CASES: dict[str, dict[str, Any]] = {
         "title": "Cultural Diversity in Peoples’ Understanding and Uses of Time",
         "venue": "Applied Psychology: An International Review",
     },
+    # China's GB/T 7714, as Google Scholar exports it: a type mark after the title, "//" before a container.
+    "Vaswani A, Shazeer N, Parmar N, et al. Attention is all you need[J]. Advances in neural information "
+    "processing systems, 2017, 30.": {
+        "authors": ["Vaswani A", "Shazeer N", "Parmar N"],
+        "title": "Attention is all you need",
+        "venue": "Advances in neural information processing systems",
+        "year": 2017,
+    },
+    "He K, Zhang X, Ren S, et al. Deep residual learning for image recognition[C]//Proceedings of the IEEE "
+    "conference on computer vision and pattern recognition. 2016: 770-778.": {
+        "title": "Deep residual learning for image recognition",
+        "venue": "Proceedings of the IEEE conference on computer vision and pattern recognition",
+        "year": 2016,
+    },
+    "GRAVES A, MOHAMED A, HINTON G. Speech recognition with deep recurrent neural networks [C]//Acoustics, "
+    "speech and signal processing (icassp), 2013 ieee international conference on. IEEE, 2013:6645–6649.": {
+        "title": "Speech recognition with deep recurrent neural networks",
+    },
+    "Yaoyao Sun: Motivation To Play Esports: Case of League of Legends[D].University of South Carolina. "
+    "2017.": {
+        "title": "Motivation To Play Esports: Case of League of Legends",
+    },
+    "Python Software Foundation. Python documentation[EB/OL]. (2020)[2021-01-01]. https://python.org/.": {
+        "title": "Python documentation",
+    },
     # Unicode's hyphen inside names, as Wiley's PDFs print them.
     "Garcia‐Carmona, A., & Acevedo‐Diaz, J. A. (2017). Understanding the nature of science through a "
     "critical and reflective analysis. Science & Education, 26, 1-20.": {
