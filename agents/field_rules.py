@@ -106,6 +106,13 @@ class AuthorComparison:
 
 # The name a double-blind venue gives a submission's authors.
 _ANONYMOUS = re.compile(r"anon(?:ymous)?\.?(?: authors?)?", re.IGNORECASE)
+# Chinese, Japanese and Korean script: "王波" and a record's "Bo Wang" are one name the rules cannot compare.
+_CJK = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\u3040-\u30ff]")
+
+
+def _in_other_scripts(cited: list[str], found: list[str]) -> bool:
+    """Whether one side writes its names in Chinese, Japanese or Korean script and the other does not."""
+    return any(_CJK.search(name) for name in cited) != any(_CJK.search(name) for name in found)
 
 
 def _family_and_given(family: str, given: str, record: Record) -> bool:
@@ -204,6 +211,17 @@ def check_authors(cited: ParsedFields, record: Record) -> AuthorComparison:
             0,
             len(cited.authors),
         )
+    if _in_other_scripts(cited.authors, record.authors):
+        check = FieldCheck(
+            field="authors",
+            status=S.UNCHECKED,
+            level="authors.other_script",
+            cited=cited_text,
+            found=found_text,
+            note="the cited names and the record's are in different scripts (Chinese, Japanese or Korean on "
+            "one side only), so they were not compared",
+        )
+        return AuthorComparison(check, 0, len(cited.authors))
     unused = list(range(len(record.authors)))
     pairs: list[tuple[int, int, NameMatch]] = []
     unmatched: list[str] = []

@@ -31,6 +31,8 @@ LEVELS: dict[str, str] = {
     "authors.missing": "no authors cited",
     "authors.anonymous": "an anonymous submission",
     "authors.record_has_none": "the record lists no authors",
+    "authors.other_script": "names in another script than the record's (Chinese, Japanese or Korean on one "
+    "side): not compared",
     "authors.differ": "authors that differ from the record's",
     "authors.record_tail": "the record's last authors only: a string cut inside its author list",
     "authors.coauthor_added": "the record's authors with a co-author of theirs added: a later version's list",
@@ -157,6 +159,7 @@ NO_EVIDENCE = frozenset(
         "authors.missing",
         "authors.anonymous",
         "authors.record_has_none",
+        "authors.other_script",
         "venue.missing",
         "venue.record_has_none",
         "venue.only_preprint_found",

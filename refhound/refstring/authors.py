@@ -20,6 +20,15 @@ YEAR = r"(?:18|19|20)\d\d"
 # Glyphs a PDF's font maps to no character: U+FFFD, or a symbol font's private-use code (its bullets).
 NO_CHARACTER = "\ufffd\ue000-\uf8ff"
 _PLACEHOLDER = re.compile(r"^[_\-—–]{2,}\s*[.,]?\s*")  # "———." repeats the previous entry's authors
+# Names in Chinese, Japanese or Korean script, family and given name written together
+# ("周兵", "김진섭", "小林行雄"), between commas or "、", perhaps ending in "et al."
+# ("等", "외", "ほか"), then a full stop, a comma, a colon, a year or nothing more:
+# "王波, 陈诚, 李华, 等. 基于…[J]. 软件学报, 2023", "김진섭, 고덕우 (2019). …".
+_CJK_NAME = "[\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\u3040-\u30ff]{2,4}"
+_CJK_BLOCK = re.compile(
+    rf"^({_CJK_NAME}(?:\s*[,，、]\s*{_CJK_NAME})*)(?:\s*[,，、]\s*(等|외|ほか))?"
+    r"\s*(?:([.。,，:：])|(?=[(（]?(?:19|20)\d\d)|$)"
+)
 
 _ET_AL = re.compile(r"(?i:et\.?\s+al\b\.?|and\s+others\b)")  # "ET AL." in a reference set in capitals
 _TOKEN = re.compile(rf"{_ET_AL.pattern}|\.\.\.|…|[,;:&()\[\]“”\"«»„‘/]|[^\s,;:&()\[\]“”\"«»„‘/]+")
@@ -420,6 +429,11 @@ def take_authors(text: str) -> AuthorBlock:
     placeholder = _PLACEHOLDER.match(text)
     if placeholder:
         return AuthorBlock([], False, text[placeholder.end() :], placeholder=True)
+    cjk = _CJK_BLOCK.match(text)
+    if cjk:
+        names = re.split(r"\s*[,，、]\s*", cjk.group(1))
+        delimiter = {"。": ".", "，": ",", "：": ":"}.get(cjk.group(3) or "", cjk.group(3) or "")
+        return AuthorBlock(names, cjk.group(2) is not None, text[cjk.end() :].lstrip(), delimiter)
     tokens = _tokens(text)
     shapes = "".join(t.shape for t in tokens)
     match = _BLOCK.match(shapes)

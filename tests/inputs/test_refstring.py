@@ -203,6 +203,24 @@ PDF_CASES: dict[str, dict[str, Any]] = {
         "title": "Cultural Diversity in Peoples’ Understanding and Uses of Time",
         "venue": "Applied Psychology: An International Review",
     },
+    # Names in Chinese, Japanese or Korean script, family and given name together, "等" for et al.
+    "王波, 陈诚, 李华, 等. 基于大语言模型的代码生成技术综述[J]. 软件学报, 2023, 34(12): 5678-5700.": {
+        "authors": ["王波", "陈诚", "李华"],
+        "title": "基于大语言模型的代码生成技术综述",
+        "venue": "软件学报",
+        "year": 2023,
+    },
+    "김진섭, 고덕우, 정재우 (2019). 머신러닝 기반 항공기 수리부속 수요예측 정확도 개선 연구. "
+    "경영과학, 36(3), 1-11.": {
+        "authors": ["김진섭", "고덕우", "정재우"],
+        "title": "머신러닝 기반 항공기 수리부속 수요예측 정확도 개선 연구",
+        "venue": "경영과학",
+        "year": 2019,
+    },
+    "小林行雄, 1962, 鍍金技法の傳来, 古代の技術, 塙書房, pp.196-197.": {
+        "authors": ["小林行雄"],
+        "year": 1962,
+    },
     # China's GB/T 7714, as Google Scholar exports it: a type mark after the title, "//" before a container.
     "Vaswani A, Shazeer N, Parmar N, et al. Attention is all you need[J]. Advances in neural information "
     "processing systems, 2017, 30.": {
