@@ -24,7 +24,7 @@ Three corpora:
   monograph's under an article), authors the `author` segments split by the name grammar, the DOI an
   `idno` of type DOI. The files are read with lxml's recovering parser, since many carry `xml:id="0"`.
   `--half A|B` keeps the references whose raw string's CRC-32 is even (A) or odd (B): one file,
-  `citations.xml`, holds 3,515 of the 7,800 from many sources, so halves of files would be lopsided.
+  `citations.xml`, holds 3,515 of the 8,288 from many sources, so halves of files would be lopsided.
 
 Matching, per field and reference: a field is exact when gold and parse agree after trimming whitespace and
 punctuation at the ends (and a leading "In:" on containers); soft when their folded, punctuation-free forms

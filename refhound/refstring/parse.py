@@ -55,14 +55,14 @@ _GLYPH_WITHOUT_CHARACTER = re.compile(rf"^[{NO_CHARACTER}]+\s*|(?<=[^\W\d_])\uff
 _SPACED_START = re.compile(rf"^[{UPPER}]{{1,3}}(?: [{UPPER}]{{1,3}}){{3,}}\b")
 _SPACED_RUN = re.compile(rf"(?<![\w.])[{UPPER}]{{1,3}}(?: [{UPPER}]{{1,3}}(?![\w.]))+(?![\w.]| \.)")
 _SPACED_PUNCT = re.compile(rf"(?<=\b[{UPPER}]) (?=[.,])|(?<=[{UPPER}{LOWER}.]) (?=,)")
-# A year glued to its neighbours: "Schaeper .2001." / "2010.Leben in Ost- und Westdeutschland"; not inside
-# an identifier set in capitals ("10.18653/V1/2021.ACL-LONG.4").
 # China's GB/T 7714 style, which Google Scholar exports and many papers copy, marks a work's type after its
 # title: "Attention is all you need[J]. Advances in …", "Deep residual learning[C]//Proceedings of the IEEE
 # …", "Deep learning[M]. MIT press", "[EB/OL]". The mark is no part of the title, and "//" reads "in".
 _GBT_TYPE_MARK = re.compile(
     r"(?<=[^\s\[])\s?\[(?:[JMCDRNPSZAGK]|DB|CP|EB|DS|CM)(?:/(?:OL|MT|DK|CD))?\]\s*(//\s*|\.(?=\S)|)"
 )
+# A year glued to its neighbours: "Schaeper .2001." / "2010.Leben in Ost- und Westdeutschland"; not inside
+# an identifier set in capitals ("10.18653/V1/2021.ACL-LONG.4").
 _GLUED_YEAR = re.compile(rf"\s\.(?={YEAR}\b)|(?<=\b(?:18|19|20)\d\d)(?<![/.\w-]\d{{4}})\.(?=[{UPPER}])")
 
 
@@ -395,6 +395,11 @@ def _closes_title(text: str, i: int) -> bool:
     return text[i - 1] in ",." or not _QUOTE_GOES_ON.match(text, i + 1)
 
 
+# Where a single quote closes a title, in order of preference: after a comma or full stop ("Duct,'") or
+# before punctuation ("Time’, Applied"), else before a space ("Peoples’ Understanding" only then).
+_SINGLE_QUOTE_CLOSES = (re.compile(r"(?<=[,.]).|.(?:[,.;:]|$)"), re.compile(r".\s"))
+
+
 def _quote_end(text: str, closers: str) -> int | None:
     """Where the quote opened at text[0] closes; None when every closing mark is inside the title.
     A single quote is also an apostrophe ("Peoples’ Understanding", "Peoples' Understanding"), so it
@@ -403,9 +408,9 @@ def _quote_end(text: str, closers: str) -> int | None:
     if text[0] not in _SINGLE_QUOTES:
         return next((i for i in range(1, len(text)) if text[i] in closers and _closes_title(text, i)), None)
     limit = (text.find("‘", 1) % (len(text) + 1) if text[0] == "‘" else 0) or len(text)
-    for pattern in (r"(?<=[,.]).|.(?:[,.;:]|$)", r".\s"):
+    for closes in _SINGLE_QUOTE_CLOSES:
         for i in range(1, limit):
-            if text[i] in closers and re.compile(pattern).match(text, i, i + 2):
+            if text[i] in closers and closes.match(text, i, i + 2):
                 return i
     return None
 
