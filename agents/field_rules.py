@@ -27,7 +27,7 @@ from refhound.normalize.identifiers import (
 )
 from refhound.normalize.names import NameMatch, name_words, names_match, parse_name
 from refhound.normalize.placeholders import filler_arxiv_id, filler_doi, filler_names
-from refhound.normalize.text import collapse_whitespace, fold, latex_to_unicode
+from refhound.normalize.text import CJK_LETTERS, collapse_whitespace, fold, latex_to_unicode
 from refhound.normalize.titles import same_title, title_similarity
 from refhound.normalize.venue_acronyms import acronym_of
 from refhound.normalize.venues import (
@@ -107,7 +107,7 @@ class AuthorComparison:
 # The name a double-blind venue gives a submission's authors.
 _ANONYMOUS = re.compile(r"anon(?:ymous)?\.?(?: authors?)?", re.IGNORECASE)
 # Chinese, Japanese and Korean script: "王波" and a record's "Bo Wang" are one name the rules cannot compare.
-_CJK = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\u3040-\u30ff]")
+_CJK = re.compile(f"[{CJK_LETTERS}]")
 
 
 def _in_other_scripts(cited: list[str], found: list[str]) -> bool:

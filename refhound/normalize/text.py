@@ -137,6 +137,9 @@ _DOLLAR = re.compile(r"(?<!\\)\$")
 # what it raises.
 _STRAY_SUPERSCRIPT = re.compile(r"(?<=[\w}])\^(?=[\w{])")
 _ESCAPED_SPECIAL = re.compile(r"\{?\\([_&%#$])\}?")
+# The letters of Chinese, Japanese and Korean script (Han, Hangul, kana), for a regex character class: such
+# names are written without spaces ("王波", "김진섭") and have no romanisation the rules can see.
+CJK_LETTERS = "\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\u3040-\u30ff"
 # Typographic ligatures that PDF text extraction leaves in ("Grifﬁth"); "ﬅ" is a long s and a t.
 LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"})
 # Letters NFKD does not decompose but that should fold to ASCII for comparison.

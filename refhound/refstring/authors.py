@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from refhound.normalize.text import CJK_LETTERS
+
 # Character classes and the year pattern that the rest of the reference-string parser shares: Latin, Greek
 # and Cyrillic letters (Russian references cite "Шаститко А. Е.").
 _ALPHABETS = (*range(0x41, 0x250), *range(0x370, 0x530))
@@ -24,7 +26,7 @@ _PLACEHOLDER = re.compile(r"^[_\-—–]{2,}\s*[.,]?\s*")  # "———." repeat
 # ("周兵", "김진섭", "小林行雄"), between commas or "、", perhaps ending in "et al."
 # ("等", "외", "ほか"), then a full stop, a comma, a colon, a year or nothing more:
 # "王波, 陈诚, 李华, 等. 基于…[J]. 软件学报, 2023", "김진섭, 고덕우 (2019). …".
-_CJK_NAME = "[\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\u3040-\u30ff]{2,4}"
+_CJK_NAME = f"[{CJK_LETTERS}]{{2,4}}"
 _CJK_BLOCK = re.compile(
     rf"^({_CJK_NAME}(?:\s*[,，、]\s*{_CJK_NAME})*)(?:\s*[,，、]\s*(等|외|ほか))?"
     r"\s*(?:([.。,，:：])|(?=[(（]?(?:19|20)\d\d)|$)"
