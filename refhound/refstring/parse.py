@@ -368,6 +368,8 @@ def _journal_without_title(text: str) -> bool:
     and a comma and a volume follow ("ApJ, 475"); "Optimized Rule Induction. IEEE Expert, 8" is a title
     and a venue.
     """
+    if _journal_and_locator(text):
+        return True
     match = _JOURNAL_FIRST.match(text)
     if not match:
         return False
@@ -383,6 +385,34 @@ def _journal_without_title(text: str) -> bool:
         len(words) <= 3
         and re.match(r",\s+\(?(?!(?:18|19|20)\d\d\b)\d", text[len(match.group(1)) :]) is not None
     )
+
+
+# Physics, astronomy and biology cite an article by its journal and numbers alone, no title:
+# "Ann. Phys. (N.Y.) 303, 2 (2003)", "Phys.Lett. B227, 266 (1989)", "Nature 385:544-548 (1997)",
+# "Journal of Applied Physics 107, 114305 (2010)", "Nucl. Phys. (Proc. Suppl.) 48 (1996) 83",
+# "(2014), MNRAS, 442, 3013". A journal's name is words in capitals, short abbreviations ("Phys.",
+# "Suppl.", glued: "Int.J.Mod.Phys."), a bracketed part ("(N.Y.)"), and joining words in lower case;
+# only its last word ends in a longer word's full stop: "Deep learning. Nature 521, 436" keeps its title.
+_JOINING_WORDS = r"of|and|the|in|for|on|de|der|des|di|du|la|le|et|für|und|&"
+_LONG_ABBREVIATIONS = "|".join(sorted(_JOURNAL_ABBREVIATIONS | {"Suppl", "Astron", "Astrophys", "Nucl"}))
+_ABBREVIATION = rf"(?:[{UPPER}][{LOWER}]{{0,4}}|{_LONG_ABBREVIATIONS})\."
+# Atomic words: a run of capitals is one word, never split into many ways of matching.
+_NAME_WORD = rf"(?>(?:{_ABBREVIATION})+|(?!In\b)[{UPPER}][\w&’'-]*|\([^()]{{1,24}}\)|(?:{_JOINING_WORDS})\b)"
+_LAST_NAME_WORD = rf"(?:[{UPPER}][\w&’'-]*\.|{_NAME_WORD})"
+_VOLUME_NUMBER = rf"(?!{YEAR}\b)[A-Z]?\d{{1,5}}[a-z]?"  # "303", "B227", "D63", "0904"; never a year
+_PAGE_NUMBER = r"[A-Z]?\d{1,7}(?:\s*[–-]\s*\d{1,7})?"  # "2", "544-548", "L12", "114305"
+_JOURNAL_AND_LOCATOR = re.compile(
+    rf"(?:{_NAME_WORD}\s*){{0,9}}{_LAST_NAME_WORD}\s*,?\s*{_VOLUME_NUMBER}\s*(?:"
+    rf"[,:]\s*{_PAGE_NUMBER}\s*\(\s*{YEAR}\s*\)"  # "303, 2 (2003)", "385:544-548 (1997)"
+    rf"|\(\s*{YEAR}\s*\)\s*,?\s*{_PAGE_NUMBER}"  # "A20 (2005) 6753", "39 (2012), 045004"
+    rf"|[,:]\s*(?!{YEAR}\b){_PAGE_NUMBER}(?:\s*,\s*{YEAR})?"  # "442, 3013", "103:1557–1566, 2009"
+    r")[\s.,;]*"
+)
+
+
+def _journal_and_locator(text: str) -> bool:
+    """Whether `text` is a journal's name and the article's numbers, and nothing else."""
+    return _JOURNAL_AND_LOCATOR.fullmatch(text.strip()) is not None
 
 
 # After a quote mark, text that carries the title on: a word glued to the mark (it opens an inner quote),

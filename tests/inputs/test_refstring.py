@@ -1724,3 +1724,38 @@ def test_a_url_broken_before_its_last_slug_is_joined() -> None:
 def test_name_and_title_shapes_met_on_unseen_papers(raw: str, authors: list[str], title: str) -> None:
     parsed = parse_reference_string(raw)
     assert (parsed.authors, parsed.title) == (authors, title)
+
+
+# Physics, astronomy and biology cite a journal and its numbers with no title. Each must come out with no
+# title and the journal as the venue, whatever the shape of its name and numbers.
+JOURNAL_AND_NUMBERS_ONLY = {
+    "P. W. Anderson, Phys. Rev. (Ser. I) 109, 1492 (1958).": "Phys. Rev. (Ser. I)",
+    "H. Yukawa, Nucl.Phys. B72, 461 (1974)": "Nucl.Phys. B72",
+    "R. Feynman, Journal of Chemical Physics 12, 30 (1944).": "Journal of Chemical Physics",
+    "Watson et al. Nature 171:737-738 (1953)": "Nature",
+    "S. Weinberg, Phys. Lett. 91 (1980) 51.": "Phys. Lett",
+    "A. Smith and B. Jones, Eur. J. of Phys. D 12 (2001), 045004.": "Eur. J. of Phys. D",
+    "Navarro J. F., Frenk C. S., White S. D. M., 1996, ApJ, 462, 563": "ApJ",
+    "Plant Physiology 98:1546–1551, 1992": "Plant Physiology",
+}
+
+
+@pytest.mark.parametrize("raw", list(JOURNAL_AND_NUMBERS_ONLY))
+def test_a_journal_and_its_numbers_alone_are_no_title(raw: str) -> None:
+    parsed = parse_reference_string(raw)
+    assert (parsed.title, parsed.venue) == (None, JOURNAL_AND_NUMBERS_ONLY[raw])
+
+
+@pytest.mark.parametrize(
+    ("raw", "title"),
+    [
+        # A title's full stop before the journal: the title stays.
+        ("LeCun, Y., Bengio, Y. & Hinton, G. Deep learning. Nature 521, 436–444 (2015).", "Deep learning"),
+        # A model's name and a year after a comma are a title and its date, not a volume and a page.
+        ("Gemma Team. Gemma 3, 2025. URL https://goo.gle/Gemma3Report.", "Gemma 3"),
+        # "In" opens a book, not a journal's name.
+        ("———. Mãe. In Obra Completa, 1: 12–20.", "Mãe"),
+    ],
+)
+def test_a_title_before_numbers_is_kept(raw: str, title: str) -> None:
+    assert parse_reference_string(raw).title == title
