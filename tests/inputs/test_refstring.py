@@ -1759,3 +1759,42 @@ def test_a_journal_and_its_numbers_alone_are_no_title(raw: str) -> None:
 )
 def test_a_title_before_numbers_is_kept(raw: str, title: str) -> None:
     assert parse_reference_string(raw).title == title
+
+
+@pytest.mark.parametrize(
+    ("raw", "title", "venue"),
+    [
+        # A Vancouver title with no full stop before its journal ends where the journal's name begins.
+        (
+            "Ames BN, Gold LS. Dietary pesticides are mostly natural chemicals Proc Natl Acad Sci USA 1990; "
+            "87:7777-81.",
+            "Dietary pesticides are mostly natural chemicals",
+            "Proc Natl Acad Sci USA",
+        ),
+        (
+            "Rao X, Ye Q. Growth of tobacco cells in suspension (Nicotiana) Plant Cell Rep 2004; 22:1-8.",
+            "Growth of tobacco cells in suspension (Nicotiana)",
+            "Plant Cell Rep",
+        ),
+        # A full stop inside the run ends the title there, at its last word in capitals.
+        (
+            "Gee BE, Platt OS. Sickle cells adhere to VCAM-1. Blood 1995; 85:268-274.",
+            "Sickle cells adhere to VCAM-1",
+            "Blood",
+        ),
+    ],
+)
+def test_a_vancouver_title_with_no_full_stop_before_its_journal(
+    raw: str, title: str, venue: str | None
+) -> None:
+    parsed = parse_reference_string(raw)
+    assert (parsed.title, parsed.venue) == (title, venue)
+
+
+def test_a_capitalised_word_after_a_joining_word_stays_in_the_title() -> None:
+    # "in Canada" ends the title; where "Canada" ends and the journal begins, capitals cannot tell, so the
+    # title is not cut before "Canada".
+    parsed = parse_reference_string(
+        "Low DE, Chen DK. Resistance to quinolones in Canada N Engl J Med 1999; 341:233."
+    )
+    assert parsed.title is not None and parsed.title.startswith("Resistance to quinolones in Canada")
