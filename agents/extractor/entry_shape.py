@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from refhound.refstring.authors import LOWER, UPPER
+from refhound.refstring.repeated_authors import REPEATED_AUTHORS
 
 _PARTICLE = r"(?:van|von|de|der|den|da|di|du|la|le|del|della|dos|ten|ter|zu|al|el|bin|ibn|mc|mac|o’|o')"
 _SURNAME = rf"[{UPPER}][{LOWER}{UPPER}'’]*[{LOWER}][{LOWER}{UPPER}'’]*(?:-[{UPPER}][{LOWER}'’]+)?"
@@ -19,9 +20,6 @@ _CAPS_SURNAME = rf"[{UPPER}][{UPPER}'’]+(?:[-\s][{UPPER}][{UPPER}'’]+)?"
 _INITIALS = rf"[{UPPER}](?:\.|[{UPPER}]{{0,2}}\b)(?:\s?-?[{UPPER}]\.)*"
 _YEAR = r"(?<!\d)(?:1[5-9]|20)\d\d[a-z]?(?!\d)"
 
-# The dash run that stands for the previous entry's authors: two or more dashes or underscores (a lone em
-# dash too, when punctuation or a year follows it).
-REPEATED_AUTHORS = re.compile(r"^\s*(?:(?:[—–-]\s?){2,}|_{2,}|—(?=\s*[.,:;(]|\s+\(?\d))[\s.,:;]*")
 
 _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("dashes", REPEATED_AUTHORS),

@@ -15,7 +15,6 @@ from refhound.agents.extractor.links import fill_from_links, links_of_entries, p
 from refhound.agents.extractor.llm_backend import LLMReferenceParser
 from refhound.agents.extractor.nougat_backend import nougat_references
 from refhound.agents.extractor.plausibility import GATE, reference_likeness
-from refhound.agents.extractor.repeated_authors import carry_over, with_stand_in
 from refhound.agents.extractor.result import ExtractedReference, Extraction
 from refhound.agents.extractor.section import Section, find_reference_section
 from refhound.agents.extractor.segment import Entry, join_lines, split_entries
@@ -25,6 +24,7 @@ from refhound.pdf.document import open_pdf, read_pages
 from refhound.pdf.nougat import nougat_problem
 from refhound.refstring import parse_reference_string
 from refhound.refstring.confidence import field_confidence, is_low_confidence
+from refhound.refstring.repeated_authors import carry_over, with_stand_in
 from refhound.settings import ExtractSettings, Settings
 
 _YEAR_OR_ID = re.compile(

@@ -13,9 +13,9 @@ from collections.abc import Iterable, Iterator
 from refhound.inputs.base import DECODE_ERRORS, InputRead, unreadable_entry
 from refhound.inputs.bib import map_fields
 from refhound.inputs.screen import DEFAULT_LIMITS, MAX_ENTRY_CHARS, EntryLimits, check_count, screen_blocks
-from refhound.models import InputProblem, Reference
+from refhound.models import InputProblem, ParsedFields, Reference
 from refhound.normalize.text import collapse_whitespace, latex_to_unicode
-from refhound.refstring import parse_reference_string
+from refhound.refstring.repeated_authors import parse_list_entry
 
 _BIBITEM = re.compile(r"\\bibitem(?![A-Za-z])\s*")
 _END_LIST = re.compile(r"\\end\s*\{thebibliography\}")
@@ -27,6 +27,8 @@ _COMMENT_LINE = re.compile(r"(?m)^[ \t]*%[^\n]*")
 _DROP = re.compile(
     r"\\(?:newblock|BibitemOpen|urlprefix|doiprefix)\b\s*|\\penalty\s*-?\d+|\\BibitemShut\s*\{[^{}]*\}"
 )
+# amsplain's and others' macro for the previous item's authors, printed as a rule.
+_BYSAME = re.compile(r"\\bysame\b")
 _LABEL_ARGUMENT = re.compile(r"\\bib(?:info|field)\s*\{[^{}]*\}\s*")
 _ENQUOTE = re.compile(r"\\enquote\s*\{([^{}]*)\}")
 _HREF = re.compile(r"\\href\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
@@ -103,14 +105,16 @@ def _bibitem_text(latex: str) -> str:
     """One `\\bibitem`'s LaTeX as the plain reference string a reader sees."""
     text = _COMMENT.sub("", latex)
     text = _DROP.sub(" ", text)
+    text = _BYSAME.sub("———", text)
     text = _LABEL_ARGUMENT.sub("", text)
     text = _ENQUOTE.sub(r"“\1”", text)
     text = _HREF.sub(lambda m: m.group(2) if m.group(1) in m.group(2) else f"{m.group(2)} {m.group(1)}", text)
     return latex_to_unicode(text)
 
 
-def _read_bibitems(text: str, source: str, first: int = 1) -> InputRead:
-    """The `\\bibitem`s of `text`, numbered from `first` (a keyless one's id)."""
+def _read_bibitems(text: str, source: str, first: int = 1, previous: ParsedFields | None = None) -> InputRead:
+    """The `\\bibitem`s of `text`, numbered from `first` (a keyless one's id), read after the item
+    `previous` (whose authors a `\\bysame` repeats)."""
     read = InputRead()
     starts = list(_BIBITEM.finditer(text))
     for position, match in enumerate(starts, first):
@@ -121,13 +125,14 @@ def _read_bibitems(text: str, source: str, first: int = 1) -> InputRead:
         location = key or f"item {position}"
         try:
             reference = _bibitem_text(body)
-            parsed = parse_reference_string(reference) if reference else None
+            parsed = parse_list_entry(reference, previous) if reference else None
         except DECODE_ERRORS as error:
             read.problems.append(unreadable_entry(source, location, error))
             continue
         if parsed is None:
             read.problems.append(InputProblem(input=source, location=location, message="empty \\bibitem"))
             continue
+        previous = parsed
         read.references.append(Reference(id=key or str(position), raw=reference, parsed=parsed, input=source))
     return read
 
@@ -213,21 +218,31 @@ def stream_bbl(
     pending: list[str] = []
     items, first_line, line, first_item = 0, 1, 1, 1
     biblatex: bool | None = None
+    previous: ParsedFields | None = None  # the last item read, whose authors a `\\bysame` repeats
     for text in lines:
         if batch is not None and items >= batch and _LINE_ITEM.match(text):
             read, biblatex, first_item = _read_batch(
-                "".join(pending), source, max_entry_chars, first_line, first_item, biblatex
+                "".join(pending), source, max_entry_chars, first_line, first_item, biblatex, previous
             )
+            previous = read.references[-1].parsed if read.references else previous
             yield read
             pending, items, first_line = [], 0, line
         pending.append(text)
         items += sum(1 for _ in _ITEM_START.finditer(text))
         line += text.count("\n")
-    yield _read_batch("".join(pending), source, max_entry_chars, first_line, first_item, biblatex)[0]
+    yield _read_batch("".join(pending), source, max_entry_chars, first_line, first_item, biblatex, previous)[
+        0
+    ]
 
 
 def _read_batch(
-    text: str, source: str, cap: int | None, first_line: int, first_item: int, biblatex: bool | None
+    text: str,
+    source: str,
+    cap: int | None,
+    first_line: int,
+    first_item: int,
+    biblatex: bool | None,
+    previous: ParsedFields | None,
 ) -> tuple[InputRead, bool, int]:
     """A batch's references; whether the file is biblatex's; the number of the next `\\bibitem`."""
     text, too_long = screen_blocks(text, _ITEM_START, cap, source, first_line)
@@ -237,7 +252,7 @@ def _read_batch(
     if biblatex:
         read = _read_biblatex(text, source, first_line)
     else:
-        read = _read_bibitems(text, source, first_item)
+        read = _read_bibitems(text, source, first_item, previous)
         first_item += sum(1 for _ in _BIBITEM.finditer(text))
     read.problems[:0] = too_long
     return read, biblatex, first_item

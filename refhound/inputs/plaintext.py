@@ -5,7 +5,7 @@ list bullets, blank-line separated paragraphs, or else one reference per line, w
 end a reference (no final period, a trailing hyphen) or that starts in lower case continues the previous
 one. A word hyphenated at a line end is joined as `mend_broken_word` says ("bi-" + "directional" →
 "bidirectional", "retrieval-" + "augmented" → "retrieval-augmented"). Each reference is then parsed by
-`parse_reference_string`.
+`parse_reference_string`; one whose authors are a dash run ("———. Title …") gets the previous one's.
 """
 
 from __future__ import annotations
@@ -17,8 +17,9 @@ from functools import partial
 
 from refhound.inputs.base import DECODE_ERRORS, InputRead, unreadable_entry
 from refhound.inputs.screen import DEFAULT_LIMITS, MAX_ENTRY_CHARS, EntryLimits, check_count, too_long
-from refhound.models import InputProblem, Reference
-from refhound.refstring import mend_broken_word, parse_reference_string
+from refhound.models import InputProblem, ParsedFields, Reference
+from refhound.refstring import mend_broken_word
+from refhound.refstring.repeated_authors import parse_list_entry
 
 _HEADING = re.compile(
     r"^\s*(?:#+\s*)?(?:references|bibliography|works cited|literature(?: cited)?|sources|citations)\s*:?\s*$",
@@ -267,6 +268,7 @@ def _references(
 ) -> Iterator[InputRead]:
     read = InputRead()
     position = 0
+    previous: ParsedFields | None = None  # a dash run for authors repeats this entry's
     for chunk in chunks:
         location = f"line {chunk.line}"
         if max_entry_chars is not None and chunk.size > max_entry_chars:
@@ -278,10 +280,11 @@ def _references(
             read.problems.append(InputProblem(input=source, location=location, message=message))
             continue
         try:
-            parsed = parse_reference_string(reference)
+            parsed = parse_list_entry(reference, previous)
         except DECODE_ERRORS as error:
             read.problems.append(unreadable_entry(source, location, error))
             continue
+        previous = parsed
         position += 1
         read.references.append(Reference(id=str(position), raw=reference, parsed=parsed, input=source))
         if batch is not None and len(read.references) >= batch:

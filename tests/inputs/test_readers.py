@@ -485,6 +485,37 @@ def test_a_line_opening_with_a_name_particle_starts_a_reference(tmp_path: Path) 
     assert [ref.parsed.year for ref in read.references] == [2014, 2021, 2021, 2019]
 
 
+def test_a_dash_run_for_authors_repeats_the_previous_references(tmp_path: Path) -> None:
+    text = (
+        "Borges, Jorge Luis. 1944. Ficciones. Buenos Aires: Sur.\n"
+        "———. 1949. El Aleph. Buenos Aires: Losada.\n"
+        "——— and Adolfo Bioy Casares. 1946. Un modelo para la muerte. Buenos Aires: Oportet.\n"
+    )
+    read = read_input(write(tmp_path, "refs.txt", text))
+    assert [ref.parsed.authors for ref in read.references] == [
+        ["Borges, Jorge Luis"], ["Borges, Jorge Luis"], ["Borges, Jorge Luis", "Adolfo Bioy Casares"],
+    ]  # fmt: skip
+    assert [ref.parsed.title for ref in read.references][1:] == ["El Aleph", "Un modelo para la muerte"]
+    assert read.references[1].raw.startswith("———.")  # the reference as written
+
+
+def test_a_dash_run_opening_a_list_has_no_authors_to_repeat(tmp_path: Path) -> None:
+    read = read_input(write(tmp_path, "refs.txt", "———. 1949. El Aleph. Buenos Aires: Losada.\n"))
+    assert read.references[0].parsed.authors == []
+
+
+def test_bysame_repeats_the_previous_items_authors(tmp_path: Path) -> None:
+    bbl = (
+        "\\begin{thebibliography}{2}\n"
+        "\\bibitem{a} A.~Weil, \\emph{Sur les courbes alg\\'ebriques}, Hermann, Paris, 1948.\n"
+        "\\bibitem{b} \\bysame, \\emph{Basic number theory}, Springer, Berlin, 1967.\n"
+        "\\end{thebibliography}\n"
+    )
+    first, second = read_input(write(tmp_path, "paper.bbl", bbl)).references
+    assert first.parsed.authors == second.parsed.authors == ["A. Weil"]
+    assert second.parsed.title == "Basic number theory"
+
+
 def test_paragraphs_and_lines(tmp_path: Path) -> None:
     paragraphs = (
         "Devlin, J., Chang, M.-W., Lee, K., & Toutanova, K. (2019).\n"

@@ -1,4 +1,5 @@
-"""Entries whose authors are a dash run ("——", "----", "___"): the previous entry's authors, repeated.
+"""Entries of a list whose authors are a dash run ("——", "----", "___"): the previous entry's authors,
+repeated. Lists of every kind print them: PDFs, plain-text lists, `.bbl` files (`\\bysame`).
 
 The parser cannot read a dash as a name, so the dash run is replaced by a one-word stand-in that every
 citation style's parsing reads as one author ("—— (2003) 'Title' …" → "Anonymous, A. (2003) 'Title' …"); after
@@ -10,8 +11,12 @@ from __future__ import annotations
 
 import re
 
-from refhound.agents.extractor.entry_shape import REPEATED_AUTHORS
 from refhound.models import ParsedFields
+from refhound.refstring.parse import parse_reference_string
+
+# The dash run that stands for the previous entry's authors: two or more dashes or underscores (a lone em
+# dash too, when punctuation or a year follows it).
+REPEATED_AUTHORS = re.compile(r"^\s*(?:(?:[—–-]\s?){2,}|_{2,}|—(?=\s*[.,:;(]|\s+\(?\d))[\s.,:;]*")
 
 STAND_IN = "Anonymous, A."  # surname and initial: read as one name before "(2003)", ", 2003", "and K. Brown"
 # IEEE's dash run drawn as a rule, not typed: the entry's text opens with the comma after it and the quoted
@@ -42,3 +47,12 @@ def carry_over(parsed: ParsedFields, previous: ParsedFields) -> ParsedFields:
             "authors_truncated": previous.authors_truncated or parsed.authors_truncated,
         }
     )
+
+
+def parse_list_entry(raw: str, previous: ParsedFields | None) -> ParsedFields:
+    """`parse_reference_string` for an entry of a list, read after the `previous` entry: a dash run for its
+    authors is that entry's authors."""
+    stand_in = with_stand_in(raw) if previous is not None else None
+    if stand_in is None or previous is None:
+        return parse_reference_string(raw)
+    return carry_over(parse_reference_string(stand_in), previous)
