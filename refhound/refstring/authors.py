@@ -32,7 +32,7 @@ _CJK_BLOCK = re.compile(
     r"\s*(?:([.。,，:：])|(?=[(（]?(?:19|20)\d\d)|$)"
 )
 
-_ET_AL = re.compile(r"(?i:et\.?\s+al\b\.?|and\s+others\b)")  # "ET AL." in a reference set in capitals
+_ET_AL = re.compile(r"(?i:et\.?\s+al\b\.?|and\s+(?:\d+\s+)?others\b)")  # "ET AL."; ACL's "and 1 others"
 _TOKEN = re.compile(rf"{_ET_AL.pattern}|\.\.\.|…|[,;:&()\[\]“”\"«»„‘/]|[^\s,;:&()\[\]“”\"«»„‘/]+")
 # An initial: a capital, a digraph that abbreviates one sound ("Ch." Charles, "Yu." Yuri), a given name's
 # customary abbreviation ("Md." and "Mohd." Mohammad, "Kr." Kumar, "Wm." William, "Fco." Francisco) or a

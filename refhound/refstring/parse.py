@@ -376,7 +376,7 @@ def _journal_without_title(text: str) -> bool:
     words: list[str] = match.group(1).split()
     if _vancouver_journal(text):
         return True  # "J Neural Eng. 2015;14(4):12": Vancouver's journal numbers, whatever its name
-    abbreviated = sum(word.endswith(".") for word in words)
+    abbreviated = sum(word.endswith(".") and not word[-2:-1].isdigit() for word in words)  # not "Qwen2."
     if abbreviated == 1 and words[-1].endswith(".") and _BARE_YEAR.fullmatch(text, len(match.group(1))):
         return False  # "Nemotron-PrismMath Dataset. 2025.": a title's full stop, then its year alone
     if abbreviated:
@@ -457,6 +457,11 @@ def _take_quoted(text: str) -> tuple[str, str] | None:
     return text[1:end], text[end + 1 :]
 
 
+_LETTERS_IN = re.compile(r"[^\W\d_]")
+# "5 technical", "5-coder"; not "5:123", nor a year
+_VERSION_REST = re.compile(r"\d{1,2}(?![\d.,:;)])(?:[\s-]|$)")
+
+
 def _is_sentence_end(text: str, i: int) -> bool:
     """Whether the mark at `i` ends a sentence, not an abbreviation ("vs.", "U.S.") inside one."""
     if text[i] != ".":
@@ -475,6 +480,8 @@ def _is_sentence_end(text: str, i: int) -> bool:
         return False
     if re.fullmatch(r"\d{1,2}", previous) and re.search(rf"[{LOWER}] \S*$", before):
         return False  # an ordinal inside a title: "nach dem 2. Weltkrieg", "zum 60. Geburtstag"
+    if previous[-1:].isdigit() and _LETTERS_IN.search(previous) and _VERSION_REST.match(following):
+        return False  # a version broken at its point, as Google Scholar exports it: "Qwen2. 5 technical"
     return (
         not following[:1].islower()
         or following.lower().startswith(_LOWER_CONTINUATIONS)

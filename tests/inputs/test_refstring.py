@@ -1798,3 +1798,61 @@ def test_a_capitalised_word_after_a_joining_word_stays_in_the_title() -> None:
         "Low DE, Chen DK. Resistance to quinolones in Canada N Engl J Med 1999; 341:233."
     )
     assert parsed.title is not None and parsed.title.startswith("Resistance to quinolones in Canada")
+
+
+@pytest.mark.parametrize(
+    ("raw", "authors", "title"),
+    [
+        # The ACL template prints a list cut short as "and 1 others" (any count): the list ends there.
+        (
+            "Sirui Hong, Yizhang Lin, Bang Liu, and 1 others. 2024. Data interpreter: An llm agent for data "
+            "science. arXiv preprint arXiv:2402.18679.",
+            ["Sirui Hong", "Yizhang Lin", "Bang Liu"],
+            "Data interpreter: An llm agent for data science",
+        ),
+        (  # was read with "1 others" for a fifth author: "an author no record author can be"
+            "Yizhong Wang, Yeganeh Kordi, Swaroop Mishra, Alisa Liu, and 1 others. 2023. Self-instruct: "
+            "Aligning language models with self-generated instructions. In Proceedings of the 61st Annual "
+            "Meeting of the Association for Computational Linguistics (Volume 1: Long Papers), pages "
+            "13484–13508.",
+            ["Yizhong Wang", "Yeganeh Kordi", "Swaroop Mishra", "Alisa Liu"],
+            "Self-instruct: Aligning language models with self-generated instructions",
+        ),
+        (
+            "Akari Asai and 1 others. 2024. Self-rag: Learning to retrieve, generate, and critique through "
+            "self-reflection. In ICLR.",
+            ["Akari Asai"],
+            "Self-rag: Learning to retrieve, generate, and critique through self-reflection",
+        ),
+        (
+            "Shuai Bai, Yiheng Xu, and 8 others. 2025b. Qwen2.5-vl technical report. arXiv preprint "
+            "arXiv:2502.13923.",
+            ["Shuai Bai", "Yiheng Xu"],
+            "Qwen2.5-vl technical report",
+        ),
+    ],
+)
+def test_and_n_others_ends_a_truncated_list(raw: str, authors: list[str], title: str) -> None:
+    parsed = parse_reference_string(raw)
+    assert (parsed.authors, parsed.authors_truncated, parsed.title) == (authors, True, title)
+
+
+@pytest.mark.parametrize(
+    ("raw", "title"),
+    [
+        # Google Scholar exports "Qwen2.5" as "Qwen2. 5": a version broken at its point, not a sentence end
+        # nor an abbreviated journal's name.
+        (
+            "An Yang, Baosong Yang, Beichen Zhang, et al. Qwen2. 5 technical report. arXiv preprint "
+            "arXiv:2412.15115, 2024.",
+            "Qwen2. 5 technical report",
+        ),
+        (
+            "Yang, A., Yang, B., Zhang, B., et al.: Qwen2. 5-coder technical report. arXiv preprint "
+            "arXiv:2409.12186 (2024)",
+            "Qwen2. 5-coder technical report",
+        ),
+    ],
+)
+def test_a_version_number_broken_at_its_point_stays_in_the_title(raw: str, title: str) -> None:
+    assert parse_reference_string(raw).title == title

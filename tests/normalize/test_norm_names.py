@@ -184,13 +184,27 @@ def test_names_match(cited: str, found: str, expected: NameMatch) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["et al.", "et al", "et. al.", "Et Al.", "and others", "others", "et alii", " et al.,"]
+    "text",
+    [
+        "et al.",
+        "et al",
+        "et. al.",
+        "Et Al.",
+        "and others",
+        "others",
+        "et alii",
+        " et al.,",
+        "and 1 others",
+        "8 others",
+    ],
 )
 def test_is_et_al(text: str) -> None:
     assert is_et_al(text)
 
 
-@pytest.mark.parametrize("text", ["Al Smith", "Alan Turing", "Others, Jane", "Ethan Allen"])
+@pytest.mark.parametrize(
+    "text", ["Al Smith", "Alan Turing", "Others, Jane", "Ethan Allen", "1999 others were"]
+)
 def test_is_not_et_al(text: str) -> None:
     assert not is_et_al(text)
 
