@@ -44,14 +44,14 @@ def write(tmp_path: Path, name: str, text: str) -> Path:
             "refs.txt",
             "\n\n".join([GOOD] * 4),
             "4 references",
-            "refhound.inputs.plaintext.parse_reference_string",
+            "refhound.inputs.plaintext.parse_list_entry",
         ),
         ("refs.json", json.dumps([{"title": "T"}] * 4), "4 CSL items", "refhound.inputs.csl._item_fields"),
         (
             "refs.bbl",
             "\\begin{thebibliography}{4}\n" + "".join(f"\\bibitem{{k{n}}} {GOOD}\n" for n in range(4)),
             "4 bibliography items",
-            "refhound.inputs.bbl.parse_reference_string",
+            "refhound.inputs.bbl.parse_list_entry",
         ),
     ],
 )

@@ -58,8 +58,8 @@ FILES = {
 # Where each reader reads one entry: a decoder's error there skips that entry only.
 ENTRY_READERS = {
     "refs.bib": "refhound.inputs.bib.map_fields",
-    "refs.txt": "refhound.inputs.plaintext.parse_reference_string",
-    "refs.bbl": "refhound.inputs.bbl.parse_reference_string",
+    "refs.txt": "refhound.inputs.plaintext.parse_list_entry",
+    "refs.bbl": "refhound.inputs.bbl.parse_list_entry",
     "refs.json": "refhound.inputs.csl._item_fields",
 }
 
