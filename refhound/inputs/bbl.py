@@ -230,9 +230,10 @@ def stream_bbl(
         pending.append(text)
         items += sum(1 for _ in _ITEM_START.finditer(text))
         line += text.count("\n")
-    yield _read_batch("".join(pending), source, max_entry_chars, first_line, first_item, biblatex, previous)[
-        0
-    ]
+    last, _, _ = _read_batch(
+        "".join(pending), source, max_entry_chars, first_line, first_item, biblatex, previous
+    )
+    yield last
 
 
 def _read_batch(
