@@ -55,7 +55,7 @@ from rapidfuzz import fuzz
 from refhound.models import ParsedFields
 from refhound.normalize.identifiers import normalize_doi
 from refhound.normalize.names import parse_name
-from refhound.normalize.text import collapse_whitespace, fold
+from refhound.normalize.text import LIGATURES, collapse_whitespace, fold
 from refhound.refstring import parse_author_list, parse_reference_string_detailed
 from refhound.refstring.confidence import field_confidence, is_low_confidence
 
@@ -68,7 +68,6 @@ FIELDS = ("title", "author", "container", "date", "doi")
 _ATTRIBUTES = {"title": "title", "author": "authors", "container": "venue", "date": "year", "doi": "doi"}
 _CONFIDENCE_KEYS = {"title": "title", "author": "authors", "container": "venue", "date": "year", "doi": "doi"}
 _EDGE_PUNCT = " \t.,;:()[]\"'“”‘’«»"
-_LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl"})  # glyphs, not text
 _LETTER_SPACED = re.compile(r"[A-Z]{1,3}(?: [A-Z]{1,3})+")  # small capitals as extracted: "C RO N I N"
 
 
@@ -217,7 +216,7 @@ def load_corpus(path: Path, corpus: str, half: str | None = None) -> list[GoldIt
 
 
 def _trim(text: str) -> str:
-    return collapse_whitespace(text.translate(_LIGATURES)).strip(_EDGE_PUNCT)
+    return collapse_whitespace(text.translate(LIGATURES)).strip(_EDGE_PUNCT)
 
 
 def _soft_form(text: str) -> str:

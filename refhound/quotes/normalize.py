@@ -19,6 +19,8 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from functools import cached_property
 
+from refhound.normalize.text import LIGATURES
+
 _DOUBLE_QUOTES = "\u201c\u201d\u201e\u201f\u00ab\u00bb\u2033\u301d\u301e\uff02"
 _SINGLE_QUOTES = "\u2018\u2019\u201a\u201b\u2032`\u00b4"
 _DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\u2043\ufe58\ufe63\uff0d"
@@ -35,7 +37,7 @@ _ONE_TO_ONE = (
 )
 # A regular expression finds the few characters to map: 15 times faster than str.translate on 300 KB.
 _MAPPED = re.compile("[" + "".join(re.escape(c) for c in _ONE_TO_ONE) + "]")
-_LIGATURES = {"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"}
+_LIGATURES = {chr(code): letters for code, letters in LIGATURES.items()}  # the shared table, by character
 _LETTER = r"[^\W\d_]"
 # Rewrites, each its own scan that starts on a character class or literal (a combined alternation is three
 # times slower on 300 KB); where two start at the same place, the earlier in this order wins: a hyphen inside
