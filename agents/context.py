@@ -28,7 +28,8 @@ class Candidate:
 
     record: Record
     title_similarity: float
-    # What led to it: "doi", "arxiv_id", "anthology_id" (an Anthology address), "url", "title" or "raw".
+    # What led to it: "doi", "arxiv_id", "anthology_id" (an Anthology address), "url", "title", "raw" or
+    # "authors" (the whole cited list at the cited venue and year).
     via: str
     stage: str = Stage.INDEX  # the SOP stage that found it
     note: str = ""  # provenance worth showing in the evidence (e.g. when memory verified it)

@@ -499,6 +499,8 @@ def _journal_version(ours: VenueInfo, theirs: VenueInfo) -> bool:
 
 
 _ACRONYM = re.compile(r"\b[A-Z]{3,}\b")
+# An acronym of this many letters may carry two typos and still be read as itself.
+_LONG_ACRONYM = 6
 # A work is presented at a workshop and published at a conference within this many years of each other.
 _WORKSHOP_VERSION_YEARS = 1
 
@@ -555,9 +557,18 @@ def _host(venue: VenueInfo) -> str | None:
 
 
 def _acronym_typo(acronyms: set[str], venue: str) -> str | None:
-    """The acronym `venue` writes with one letter wrong, missing, added or swapped ("ICMP"), if any."""
+    """The acronym `venue` writes with one letter wrong, missing, added or swapped ("ICMP"), or two from
+    six letters on ("ICCASP" for ICASSP), if any."""
     written = _ACRONYM.findall(venue)
-    return next((a for a in sorted(acronyms) for word in written if OSA.distance(word, a) <= 1), None)
+    return next(
+        (a for a in sorted(acronyms) for word in written if OSA.distance(word, a) <= _acronym_edits(a)), None
+    )
+
+
+def _acronym_edits(acronym: str) -> int:
+    """The edits a typo of an acronym may make: one, two from six letters on (a longer acronym is as far
+    from any other)."""
+    return 1 if len(acronym) < _LONG_ACRONYM else 2
 
 
 # A journal version appears up to this many years after the conference paper it extends.

@@ -63,6 +63,12 @@ def find_candidates(
                 # whole (a compound written apart, stray quote marks, a typo, a year one off).
                 years = (cited.year - 1, cited.year, cited.year + 1)
                 add(store.near_titles_in(key, held, years, _NEAR_IN_VENUE), "title")
+                # Or the work under another of its titles (its preprint's), which its whole author list
+                # names there: kept as found by its authors even where the title search found it too far.
+                if not cited.authors_truncated:
+                    for row in store.same_authors_in(cited.authors, held, (cited.year,)):
+                        if found.get(row.rowid, (row, "title"))[1] == "title":
+                            found[row.rowid] = (row, "authors")
 
     string = PrintedString(raw) if raw else None
     printed = {rowid for rowid, (row, _) in found.items() if string and _printed_in(string, row.record)}

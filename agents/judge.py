@@ -172,9 +172,19 @@ def _evaluate(
     ]
     fields.extend(f for f in identifiers if f is not None)
     identifier_agrees = any(f is not None and f.status is S.MATCH for f in identifiers)
-    return _Evaluation(
-        candidate, fields, _identity(cited, candidate, fields, authors, identifier_agrees, settings), authors
-    )
+    identity = _identity(cited, candidate, fields, authors, identifier_agrees, settings)
+    if identity is Identity.ANOTHER_TITLE:
+        fields[0] = title.model_copy(
+            update={
+                "status": S.MISMATCH,
+                "level": "title.another_version",
+                "severity": Severity.MINOR,
+                "note": "another title of the same authors' work, which the "
+                + ("cited identifier names" if identifier_agrees else "cited venue and year hold")
+                + ": an earlier title (a preprint's) or the title changed",
+            }
+        )
+    return _Evaluation(candidate, fields, identity, authors)
 
 
 class Identity(Enum):
@@ -189,6 +199,9 @@ class Identity(Enum):
     VENUE_AND_YEAR = "venue_and_year"  # the title at the cited venue and year
     TITLE_ALONE = "title_alone"  # a title specific enough to name one work
     NEAR_TITLE = "near_title"  # a near title with most authors, the year and the venue
+    # Another title sharing words with the cited one, every author in order, and the cited identifier or
+    # the cited venue and year: the work under another of its titles.
+    ANOTHER_TITLE = "another_title"
 
 
 _TITLE_ALONE = f"identity.{Identity.TITLE_ALONE.value}"
@@ -227,6 +240,17 @@ def _identity(
     same_venue = venue.status in (S.MATCH, S.MISSING, S.UNCHECKED) or (
         venue.status is S.BENIGN and venue.level not in _OTHER_VERSION
     )
+    # A work renamed between versions (its preprint's title cited): the whole author list names it, with
+    # the identifier, or with the venue and year as cited.
+    named_where_cited = status["year"] is S.MATCH and venue.status in (S.MATCH, S.BENIGN) and same_venue
+    if (
+        status["title"] is S.MISMATCH
+        and not close_title
+        and (identifier_agrees or named_where_cited)
+        and _whole_list(cited, candidate.record, authors)
+        and _shared_title_words(cited.title, candidate.record.title) >= _MIN_SHARED_TITLE_WORDS
+    ):
+        return Identity.ANOTHER_TITLE
     if status["title"] in (S.MATCH, S.BENIGN):
         if authors.matched > 0:
             return Identity.AUTHORS
@@ -245,6 +269,29 @@ def _identity(
         and venue.level != "venue.journal_version"
     )
     return Identity.NEAR_TITLE if near else None
+
+
+# Another title of the work shares this many words of four letters or more with the cited one.
+_MIN_SHARED_TITLE_WORDS = 2
+# A list naming a work by its authors alone has this many names at least: one person writes many works.
+_MIN_AUTHORS_NAMING_A_WORK = 2
+
+
+def _whole_list(cited: ParsedFields, record: Record, authors: AuthorComparison) -> bool:
+    """Whether the cited authors are the record's whole list, in order, each paired, with no 'et al.'."""
+    return (
+        len(cited.authors) >= _MIN_AUTHORS_NAMING_A_WORK
+        and not cited.authors_truncated
+        and authors.check.status in (S.MATCH, S.BENIGN)
+        and authors.matched == authors.cited == len(record.authors)
+        and authors.keeps_record
+    )
+
+
+def _shared_title_words(cited: str, found: str) -> int:
+    """How many words of four letters or more two titles share."""
+    ours, theirs = ({w for w in title_key(t).split() if len(w) >= 4} for t in (cited, found))
+    return len(ours & theirs)
 
 
 def _names_one_work(title: str, record: Record, settings: JudgeSettings) -> bool:

@@ -27,7 +27,7 @@ from refhound.agents.field_rules import (
 )
 from refhound.models import FieldCheck, FieldStatus, ParsedFields, Record, Severity
 from refhound.normalize.identifiers import arxiv_year
-from refhound.normalize.names import name_words, parse_name
+from refhound.normalize.names import PersonName, name_words, parse_name
 from refhound.normalize.text import fold
 from refhound.normalize.titles import main_title_of, numbers_as_digits, title_key
 from refhound.normalize.venues import parse_venue
@@ -147,6 +147,7 @@ _MIN_WORDS_ONE_FULL = 3
 _MIN_EXTENDED_AUTHORS = 2
 # Why a name the published record lacks, or its first author left out, is a slip on a preprint.
 _PREPRINT_LIST = ": a preprint's list, which may have changed at publication"
+_JOURNAL_LIST = ": the journal version's list, which may add or drop people of the conference paper's"
 # A cited title that is the record's without its subtitle (or the reverse) keeps this many words at least.
 _MIN_SHORT_TITLE_WORDS = 3
 # A title word in another form: at most this many such words, each sharing a stem this long.
@@ -167,7 +168,10 @@ def grade(
     """The field checks, each mismatch with its severity and, for a minor one, why it is minor.
     `co_authorship` finds a record where a name the record lacks has written with its authors; `known_name`
     says whether any record of the index has an author who can be a name."""
-    journal_version = cites_journal_version(cited, record)
+    # The journal version of the work: a journal the venue check knows, where the record is in proceedings.
+    journal_version = cites_journal_version(cited, record) and any(
+        check.level == "venue.journal_version" for check in fields
+    )
     graded = []
     for check in fields:
         if check.status is not S.MISMATCH or check.severity is not None:
@@ -304,6 +308,8 @@ def _authors(
     unused = list(authors.unused)
     misspelt, strangers = [], []
     for name in authors.unmatched:
+        if _lone_initial(name):
+            continue  # a list cut inside a name ("…, Estevam R. Hruschka and A"): no one to compare
         other = next((o for o in unused if _variant(name, o, settings)), None)
         if other is None:
             # A name nobody in the index has, a letter or two from a record author's, is that author's name
@@ -321,8 +327,13 @@ def _authors(
         are = "is" if len(strangers) == 1 else "are"
         why = f"{', '.join(strangers)} {are} no variant of any author of the record"
         level = _stranger_level(strangers, unused, cited.authors, record.authors)
-        if preprint and level in ("one_stranger", "some_strangers", "family_name_other"):
-            return MINOR, f"{why}{_PREPRINT_LIST}", "preprint_list"
+        if level in ("one_stranger", "some_strangers", "family_name_other"):
+            if preprint:
+                return MINOR, f"{why}{_PREPRINT_LIST}", "preprint_list"
+            # A journal version is often written with other people than the conference paper it extends
+            # (one who joined, one who left); its first author is the work's.
+            if journal_version and _first_author_kept(authors, cited, record):
+                return MINOR, f"{why}{_JOURNAL_LIST}", "journal_list"
         return MAJOR, why, level
     first = record.authors[0] if record.authors else None
     if first is not None and first in unused:
@@ -343,6 +354,17 @@ def _authors(
         level = "misspelt_unknown_name" if misspelt else "written_another_way"
         return MINOR, f"names written another way{typos or ' (a typo, a variant or a short form)'}", level
     return MINOR, "authors left out, as in an earlier version's list", "left_out"
+
+
+def _first_author_kept(authors: AuthorComparison, cited: ParsedFields, record: Record) -> bool:
+    """Whether the record's first author is cited first: paired, no other record author before, and the
+    first cited name no stranger."""
+    return (
+        bool(record.authors and cited.authors)
+        and record.authors[0] not in authors.unused
+        and not authors.first_displaced
+        and cited.authors[0] not in authors.unmatched
+    )
 
 
 def _stranger_level(
@@ -397,6 +419,8 @@ def _variant(cited: str, found: str, settings: JudgeSettings) -> bool:
     if _first_family_name_only(cited, found) or _first_family_name_only(found, cited):
         return True
     a, b = parse_name(cited), parse_name(found)
+    if _written_backwards(a, b) or _written_backwards(b, a):
+        return True
     family_a, family_b = _family(a.family), _family(b.family)
     if not family_a or not family_b:
         return False
@@ -440,7 +464,31 @@ def _first_family_name_only(short: str, full: str) -> bool:
     if len(family) != 1 or not given or len(words) < len(given) + 2:
         return False
     middle = words[len(given) : -1]
-    return family[0] in middle and _given_agrees(a.given, " ".join(words[: len(given)]))
+    # The first family name may carry a typo on either side ("Fermandez" for Ramón Fernandez Astudillo).
+    in_middle = any(family[0] == word or _near(family[0], word) for word in middle)
+    return in_middle and _given_agrees(a.given, " ".join(words[: len(given)]))
+
+
+def _lone_initial(name: str) -> bool:
+    """Whether a cited name is a single letter: what is left of a name cut off, not a person's name."""
+    words = name_words(name)
+    return len(words) == 1 and len(words[0]) == 1
+
+
+def _written_backwards(a: PersonName, b: PersonName) -> bool:
+    """Whether `a` is `b` with its given and family names the other way round, the family name cut to its
+    initial: "Zhenming, L." for Zhenming Liu."""
+    family, given, other_given = name_words(a.family), name_words(a.given), name_words(b.given)
+    other_family = _family(b.family)
+    return (
+        len(family) == 1
+        and len(given) == 1
+        and len(given[0]) == 1
+        and bool(other_given and other_family)
+        and len(other_given[0]) > 1
+        and family[0] == other_given[0]
+        and other_family.startswith(given[0])
+    )
 
 
 def _given_agrees(cited: str, found: str) -> bool:

@@ -44,7 +44,9 @@ HALLMARK = {
 GENERATED = {
     "valid": Meaning.REAL,
     "title_keyword_substitution": Meaning.INVENTED,
-    "title_paraphrase": Meaning.INVENTED,
+    # A real work's title reworded, every other field the work's: what citing its earlier (preprint's) title
+    # looks like, which people do; the kind models misquote by too.
+    "title_paraphrase": Meaning.EXCLUDED,
     "title_topic_fabrication": Meaning.INVENTED,
     "author_addition": Meaning.INVENTED,  # a name no record has, added
     "author_list_fabrication": Meaning.INVENTED,

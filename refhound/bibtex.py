@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 
 from bibtexparser.entrypoint import parse_string
 
+from refhound.normalize.names import is_et_al
 from refhound.normalize.text import collapse_whitespace, latex_to_unicode, unescape_latex_specials
 
 
@@ -188,7 +189,7 @@ def split_bibtex_names(value: str) -> tuple[list[str], bool]:
     names = [part for name in _split_top_level(value, _AND) for part in _comma_list(name)]
     cleaned = [collapse_whitespace(latex_to_unicode(n)).strip(" ,") for n in names]
     cleaned = [n for n in cleaned if n]
-    truncated = bool(cleaned) and cleaned[-1].casefold() in {"others", "et al.", "et al"}
+    truncated = bool(cleaned) and is_et_al(cleaned[-1])
     if truncated:
         cleaned.pop()
     return cleaned, truncated

@@ -733,6 +733,18 @@ class IndexStore:
         found = ",".join("?" * len(ids))
         return self._rows(f"SELECT id, {_COLUMNS} FROM records WHERE id IN ({found})", ids)
 
+    def same_authors_in(
+        self, authors: Sequence[str], venue_key: str, years: Sequence[int]
+    ) -> list[IndexedRecord]:
+        """Records of a venue's `years` whose authors are `authors`, in order, by family name: works those
+        people published there, one of which may be the cited work under another of its titles."""
+        key = " ".join(k for k in map(name_key, authors) if k)
+        if not key:
+            return []
+        marks = ",".join("?" * len(years))
+        where = f"venue_key = ? AND year IN ({marks}) AND authors_key = ?"
+        return self._rows(f"SELECT id, {_COLUMNS} FROM records WHERE {where}", (venue_key, *years, key))
+
     def search_title(self, key: str, limit: int) -> list[IndexedRecord]:
         """Full-text candidates for a title key, best BM25 first; tolerant of typos and missing words.
 

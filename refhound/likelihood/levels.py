@@ -24,6 +24,8 @@ LEVELS: dict[str, str] = {
     "title.word_form": "the title with a word in another form (Automated for Automatic)",
     "title.near_on_preprint": "a near title on a work cited as a preprint (an earlier title)",
     "title.other_words": "another work's title",
+    "title.another_version": "another title of the same authors' work at the cited venue and year, or "
+    "under the cited identifier: an earlier (preprint's) title",
     "title.no_record": "no record has this title",
     # authors
     "authors.exact": "every author as the record lists them",
@@ -52,6 +54,8 @@ LEVELS: dict[str, str] = {
     "authors.filler": "a template's filler where an author belongs (Jane Doe, First Author)",
     "authors.preprint_list": "a preprint's list: a name or two the published version lacks, or its first "
     "author left out",
+    "authors.journal_list": "a journal version's list: a name or two the conference paper lacks, its first "
+    "author the same",
     # venue
     "venue.missing": "no venue cited",
     "venue.record_has_none": "the record names no venue",

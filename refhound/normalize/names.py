@@ -9,8 +9,9 @@ from functools import lru_cache
 
 from refhound.normalize.text import collapse_whitespace, fold, latex_to_unicode
 
-_ET_AL = re.compile(  # "(and) 1 others": the ACL template's count of the names left out
-    r"^\W*(?:(?:and|&)\s*)?(?:et\.?\s*al(?:\.|ii|ia)?|(?:\d+\s+)?others|al\.)\W*$", re.IGNORECASE
+_ET_AL = re.compile(  # "(and) 1 others": the ACL template's count of the names left out; "more authors"
+    r"^\W*(?:(?:and|&)\s*)?(?:et\.?\s*al(?:\.|ii|ia)?|(?:\d+\s+)?(?:others|more(?:\s+authors)?)|al\.|etc\.?)\W*$",
+    re.IGNORECASE,
 )
 _DBLP_NUMBER = re.compile(r"\s+\d{4}$")
 _TRAILING_ET_AL = re.compile(r"\s+et\.?\s*al\.?$", re.IGNORECASE)  # "David Jones et al" as one author

@@ -82,6 +82,8 @@ _MACROS = {
 }
 # "Name @ ACL 2024" is how co-located workshops write their host.
 _WORKSHOP = re.compile(r"\b(?:workshops?|hackashop)\b|@")
+# A conference's acronym with a "W" of its own after it ("NIPS-W", "ICML W 2019") names its workshops.
+_W_AFTER_SERIES = re.compile(r"(?: #)? w\b")
 _KIND_WORDS = (
     (VenueKind.WORKSHOP, _WORKSHOP),
     (VenueKind.PREPRINT, re.compile(r"\b(?:preprints?|e ?prints?|chemrxiv|psyarxiv|techrxiv)\b")),
@@ -278,7 +280,8 @@ def parse_venue(text: str) -> VenueInfo:
         return VenueInfo(None, _guess_kind(normalized or fold(name), name), name)
     series, match = found
     rest = f"{normalized[: match.start()]} {normalized[match.end() :]}"
-    if series.kind is VenueKind.CONFERENCE and _WORKSHOP.search(rest):
+    workshop = _WORKSHOP.search(rest) or _W_AFTER_SERIES.match(normalized, match.end())
+    if series.kind is VenueKind.CONFERENCE and workshop:
         return VenueInfo(f"ws:{series.key}", VenueKind.WORKSHOP, name)
     return VenueInfo(series.key, series.kind, name)
 

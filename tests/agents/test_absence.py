@@ -9,7 +9,7 @@ import pytest
 from refhound.agents.candidates import held_venue
 from refhound.agents.index_search import find_candidates
 from refhound.index.store import IndexStore
-from refhound.models import ParsedFields, Reference, Verdict
+from refhound.models import ParsedFields, Reference, Severity, Verdict
 from refhound.normalize.venues import main_proceedings_key
 from refhound.settings import JudgeSettings
 from tests.conftest import check_offline
@@ -78,3 +78,28 @@ def test_a_title_absent_from_a_complete_venue_year_fires_its_level_offline(
     result = check_offline(Reference(id="2", raw="r", parsed=bare, structured=True), store, tmp_path)
     assert "coverage.absent_from_complete" not in result.levels
     assert "can name a volume it may not hold" in result.reason
+
+
+def test_a_work_under_another_of_its_titles_is_found_by_its_whole_author_list(
+    store: IndexStore, tmp_path: Path
+) -> None:
+    # The preprint's title cited with the venue ("Image question answering: …" for NIPS 2015's "Exploring
+    # Models and Data for Image Question Answering"): the cited authors' paper of that venue-year.
+    renamed = ParsedFields(
+        title="A Large-Scale Study of Self-Supervised Visual Models",
+        authors=["Alexander Kolesnikov", "Xiaohua Zhai", "Lucas Beyer"],
+        venue=ICML_2019,
+        year=2019,
+    )
+    result = check_offline(Reference(id="1", raw="r", parsed=renamed, structured=True), store, tmp_path)
+    title = next(f for f in result.fields if f.field == "title")
+    assert title.level == "title.another_version" and result.severity is Severity.MINOR
+    assert "coverage.absent_from_complete" not in result.levels
+    # A list with a stranger, or a title sharing no words, names no work there: absence stands.
+    for changes in (
+        {"authors": ["Alexander Kolesnikov", "Xiaohua Zhai", "Jane Doe"]},
+        {"title": "Sparse Hypergraph Attention for Quantum Gradient Descent"},
+    ):
+        other = renamed.model_copy(update=changes)
+        result = check_offline(Reference(id="2", raw="r", parsed=other, structured=True), store, tmp_path)
+        assert "coverage.absent_from_complete" in result.levels, changes

@@ -149,6 +149,9 @@ def test_bibtex_latex_escapes_in_doi_and_url_are_undone(tmp_path: Path) -> None:
         ),
         # BibTeX's own forms keep their commas.
         (r"van der Maaten, Laurens and Doe, Jr, John", ["van der Maaten, Laurens", "Doe, Jr, John"]),
+        # A phrase for the names left out ends the list, as "others" does.
+        ("Amodei, Dario and Anubhai, Rishita and more authors", ["Amodei, Dario", "Anubhai, Rishita"]),
+        ("Amodei, Dario and Anubhai, Rishita and 30 others", ["Amodei, Dario", "Anubhai, Rishita"]),
     ],
 )
 def test_bibtex_author_lists(tmp_path: Path, authors: str, expected: list[str]) -> None:

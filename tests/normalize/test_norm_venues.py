@@ -169,6 +169,7 @@ MAIN_KEYS = {"acl", "naacl", "eacl", "aacl", "emnlp", "coling", "conll", "ijcnlp
             K.CONFERENCE,
         ),
         ("ACM Multimedia", "mm", K.CONFERENCE),
+        ("Proceedings of ACMMM", "mm", K.CONFERENCE),  # the publisher's acronym joined to the series'
         ("MM '20: The 28th ACM International Conference on Multimedia", "mm", K.CONFERENCE),
         ("Proc. VLDB Endow.", "pvldb", K.JOURNAL),
         ("VLDB", "vldb", K.CONFERENCE),
@@ -266,6 +267,8 @@ def test_recognised_short_forms(text: str, key: str, kind: VenueKind) -> None:
             "ws:cvpr",
         ),
         ("CVPRW", "ws:cvpr"),
+        ("NIPS-W", "ws:neurips"),  # a conference's acronym with a "W" of its own
+        ("ICML W 2019", "ws:icml"),
         ("ICLR (Workshop)", "ws:iclr"),
         ("ECCV Workshops (2)", "ws:eccv"),
         ("BlackboxNLP@EMNLP", "ws:emnlp"),
