@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from rapidfuzz.distance import OSA, Indel
 
+from refhound.index.anthology import SOURCE as ANTHOLOGY
 from refhound.models import FieldCheck, FieldStatus, ParsedFields, Record, Severity
 from refhound.normalize.identifiers import (
     arxiv_id_from_doi,
@@ -225,6 +226,7 @@ def check_authors(cited: ParsedFields, record: Record) -> AuthorComparison:
     unused = list(range(len(record.authors)))
     pairs: list[tuple[int, int, NameMatch]] = []
     unmatched: list[str] = []
+    repeated: list[str] = []
     for i, name in enumerate(cited.authors):
         best: tuple[int, NameMatch] | None = None
         for j in unused:
@@ -234,11 +236,15 @@ def check_authors(cited: ParsedFields, record: Record) -> AuthorComparison:
                 break
             if verdict is NameMatch.COMPATIBLE and best is None:
                 best = (j, verdict)
-        if best is None:
-            unmatched.append(name)
-        else:
+        if best is not None:
             unused.remove(best[0])
             pairs.append((i, best[0], best[1]))
+        elif any(names_match(name, cited.authors[k]) is NameMatch.EXACT for k, _, _ in pairs):
+            # The name of an author already paired, written again: a list copied with a slip, nobody new
+            # (two authors of one name are both paired, where the record has both).
+            repeated.append(name)
+        else:
+            unmatched.append(name)
     dropped = [record.authors[j] for j in unused]
     notes: list[str] = []
     if unmatched:
@@ -254,9 +260,12 @@ def check_authors(cited: ParsedFields, record: Record) -> AuthorComparison:
         notes.append(
             f"{cited.authors[0]} cited first; the record's first author, {record.authors[0]}, {where}"
         )
+    twice = ["written twice: " + ", ".join(repeated)] if repeated else []
     if notes:
         status = S.MISMATCH
+        notes += twice
     else:
+        notes += twice
         in_order = [j for _, j, _ in pairs] == sorted(j for _, j, _ in pairs)
         exact = all(m is NameMatch.EXACT for _, _, m in pairs)
         if not in_order:
@@ -265,7 +274,11 @@ def check_authors(cited: ParsedFields, record: Record) -> AuthorComparison:
             notes.append("names abbreviated or spelled differently")
         if cited.authors_truncated and dropped:
             notes.append(f"'et al.' stands for {len(dropped)} more")
-        status = S.MATCH if in_order and exact and not (cited.authors_truncated and dropped) else S.BENIGN
+        status = (
+            S.MATCH
+            if in_order and exact and not (twice or (cited.authors_truncated and dropped))
+            else S.BENIGN
+        )
     level = {S.MISMATCH: "authors.differ", S.MATCH: "authors.exact", S.BENIGN: "authors.variant"}[status]
     check = FieldCheck(
         field="authors", status=status, level=level, cited=cited_text, found=found_text, note="; ".join(notes)
@@ -422,6 +435,14 @@ def check_venue(
             f"a volume held with {held_with}, cited as {(ours.key or '').upper()} itself",
             Severity.MINOR,
         )
+    if host := _host_not_recorded(ours, theirs, record, coverage, host_events):
+        return result(
+            S.MISMATCH,
+            "host_not_recorded",
+            f"a workshop of {record.year} whose host the index does not record, cited as {host}, a "
+            "conference of that year the same anthology publishes: its host?",
+            Severity.MINOR,
+        )
     if _workshop_version(ours, theirs, cited, record):
         return result(
             S.MISMATCH,
@@ -519,6 +540,25 @@ def _held_with(
         if series == ours.key and year.isdigit():
             return f"{series.upper()} {year}"
     return ours.key.upper() if theirs.key == f"ws:{ours.key}" else None
+
+
+def _host_not_recorded(
+    ours: VenueInfo, theirs: VenueInfo, record: Record, coverage: Coverage, host_events: HostEvents | None
+) -> str | None:
+    """The cited conference and year ("ACL 2015") when the record is a workshop volume the ACL Anthology
+    files under its catch-all event of the year alone ("ws-2015": most workshops before 2018, whose hosts
+    it does not record), and the Anthology publishes that conference's proceedings of the same year: the
+    host may be it, and the index cannot tell."""
+    if ours.key is None or ours.kind is not VenueKind.CONFERENCE or theirs.kind is not VenueKind.WORKSHOP:
+        return None
+    if record.year is None or not host_events:
+        return None
+    events = host_events(record)
+    if not events or any(event != f"ws-{record.year}" for event in events):
+        return None
+    if not any(source == ANTHOLOGY for source, _ in coverage(ours.key, record.year)):
+        return None
+    return f"{ours.key.upper()} {record.year}"
 
 
 def _workshop_version(ours: VenueInfo, theirs: VenueInfo, cited: ParsedFields, record: Record) -> bool:

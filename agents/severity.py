@@ -150,6 +150,8 @@ _PREPRINT_LIST = ": a preprint's list, which may have changed at publication"
 _JOURNAL_LIST = ": the journal version's list, which may add or drop people of the conference paper's"
 # A cited title that is the record's without its subtitle (or the reverse) keeps this many words at least.
 _MIN_SHORT_TITLE_WORDS = 3
+_MAX_FIRST_WORDS = 2  # "Towards", "On the": the most words a title's start loses and stays the work's
+_MIN_AFTER_FIRST_WORDS = 4
 # A title word in another form: at most this many such words, each sharing a stem this long.
 _MAX_WORD_FORMS = 2
 _MIN_STEM = 4
@@ -250,10 +252,22 @@ def _title(
     cut_short = len(shorter) >= _MIN_SHORT_TITLE_WORDS and longer[: len(shorter)] == shorter
     if cut_short or main_title_of(cited, found):
         return MINOR, "the title with or without its subtitle, a bracketed note or a translation", "subtitle"
+    if _first_words_left_out(shorter, longer, cited if len(ours) > len(theirs) else found):
+        return MINOR, 'the title with or without its first word or two ("Towards …")', "first_words"
     if preprint_cited:
         why = "cited as a preprint, whose title may be an earlier one than the published version's"
         return MINOR, why, "near_on_preprint"
     return MAJOR, "", "other_words"
+
+
+def _first_words_left_out(shorter: Sequence[str], longer: Sequence[str], longer_title: str) -> bool:
+    """Whether the shorter title is the longer one without its first word or two ("Temporal scoping …" for
+    "Towards temporal scoping …"), keeping four words or more. A lead closed by a colon is the work's name
+    ("BERT: …"), which a citation does not leave out."""
+    left_out = len(longer) - len(shorter)
+    if not 0 < left_out <= _MAX_FIRST_WORDS or len(shorter) < _MIN_AFTER_FIRST_WORDS:
+        return False
+    return list(longer[left_out:]) == list(shorter) and ":" not in " ".join(longer_title.split()[:left_out])
 
 
 def _word_forms(ours: Sequence[str], theirs: Sequence[str]) -> bool:
@@ -327,13 +341,15 @@ def _authors(
         are = "is" if len(strangers) == 1 else "are"
         why = f"{', '.join(strangers)} {are} no variant of any author of the record"
         level = _stranger_level(strangers, unused, cited.authors, record.authors)
-        if level in ("one_stranger", "some_strangers", "family_name_other"):
-            if preprint:
-                return MINOR, f"{why}{_PREPRINT_LIST}", "preprint_list"
-            # A journal version is often written with other people than the conference paper it extends
-            # (one who joined, one who left); its first author is the work's.
-            if journal_version and _first_author_kept(authors, cited, record):
-                return MINOR, f"{why}{_JOURNAL_LIST}", "journal_list"
+        a_few = level in ("one_stranger", "some_strangers", "family_name_other")
+        # However many names a preprint adds, it is the published list when that list is all in it, in
+        # order, first first: people leave a work at publication.
+        if preprint and (a_few or authors.keeps_record):
+            return MINOR, f"{why}{_PREPRINT_LIST}", "preprint_list"
+        # A journal version is often written with other people than the conference paper it extends
+        # (one who joined, one who left); its first author is the work's.
+        if a_few and journal_version and _first_author_kept(authors, cited, record):
+            return MINOR, f"{why}{_JOURNAL_LIST}", "journal_list"
         return MAJOR, why, level
     first = record.authors[0] if record.authors else None
     if first is not None and first in unused:

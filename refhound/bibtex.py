@@ -188,7 +188,8 @@ def split_bibtex_names(value: str) -> tuple[list[str], bool]:
     """
     names = [part for name in _split_top_level(value, _AND) for part in _comma_list(name)]
     cleaned = [collapse_whitespace(latex_to_unicode(n)).strip(" ,") for n in names]
-    cleaned = [n for n in cleaned if n]
+    # A part with no letter (".,.", "-") is punctuation left in the list, nobody's name.
+    cleaned = [n for n in cleaned if any(c.isalpha() for c in n)]
     truncated = bool(cleaned) and is_et_al(cleaned[-1])
     if truncated:
         cleaned.pop()

@@ -185,6 +185,7 @@ def collect(args: argparse.Namespace, scratch: str) -> tuple[list[Row], list[str
     pdfs = SHARED / "pdfs"
     real = {
         "package-bibs": sorted(args.real_bibs.glob("*.bib")) if args.real_bibs else [],
+        "paper-bibs": sorted(path for folder in args.paper_bibs for path in folder.glob("*.bib")),
         "pdfs": [
             *sorted((pdfs / "acl-grobid-silver").glob("*.pdf")),
             *sorted((pdfs / "arxiv-refextract").glob("*.pdf")),
@@ -338,6 +339,13 @@ def main() -> int:
     parser.add_argument("--hallmark-dev", type=Path, help="index of scripts/eval_hallmark.py for dev_public")
     parser.add_argument("--hallmark-stress", type=Path, help="the same for stress_test")
     parser.add_argument("--real-bibs", type=Path, help="folder of scripts/fetch_real_bibs.sh")
+    parser.add_argument(
+        "--paper-bibs",
+        type=Path,
+        action="append",
+        default=[],
+        help="a folder of scripts/fetch_paper_bibs.sh (repeatable): papers' bibliographies, every one real",
+    )
     parser.add_argument("--generated-n", type=int, default=3000)
     parser.add_argument("--generated-seed", type=int, default=1)
     parser.add_argument("--reuse", action="store_true", help="reuse the scored sets already in --workdir")

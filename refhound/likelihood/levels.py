@@ -21,6 +21,7 @@ LEVELS: dict[str, str] = {
     "title.typo": "a typo in the title",
     "title.reordered": "the title's words in another order",
     "title.subtitle": "the title with or without its subtitle or lead-in",
+    "title.first_words": "the title with or without its first word or two (Towards …)",
     "title.word_form": "the title with a word in another form (Automated for Automatic)",
     "title.near_on_preprint": "a near title on a work cited as a preprint (an earlier title)",
     "title.other_words": "another work's title",
@@ -72,6 +73,8 @@ LEVELS: dict[str, str] = {
     "completely, lacks it",
     "venue.only_preprint_found": "only a preprint found: publication at the cited venue unconfirmed",
     "venue.host_of_volume": "a workshop or satellite volume cited by its host conference",
+    "venue.host_not_recorded": "a workshop whose host the index does not record, cited as a conference of "
+    "its year in the same anthology: its host?",
     "venue.journal_version": "the journal version of a conference paper, or the reverse",
     "venue.same_conference_other_volume": "another volume of the same conference (main, Findings, SRW)",
     "venue.other_known_series": "another event's venue",

@@ -157,6 +157,10 @@ def _accent(match: re.Match[str]) -> str:
     return unicodedata.normalize("NFC", letter + mark)
 
 
+# BibDesk's and arXiv exports' "K{\ifmmode\ddot{o}\else\"{o}\fi}the": the text-mode branch is the letter.
+_IFMMODE = re.compile(r"\\ifmmode.*?\\else\s*(.*?)\\fi\b", re.DOTALL)
+
+
 def latex_to_unicode(text: str) -> str:
     """Turn BibTeX/LaTeX markup into plain Unicode text: accents, symbols, formatting macros, braces.
 
@@ -166,7 +170,7 @@ def latex_to_unicode(text: str) -> str:
         text = html.unescape(text)
     if "\\" not in text and "{" not in text and "~" not in text and "--" not in text and "$" not in text:
         return collapse_whitespace(text)
-    out = text
+    out = _IFMMODE.sub(r"\1", text)
     for _ in range(3):  # nested formatting such as \emph{\textbf{x}}
         replaced = _KEEP_ARGUMENT.sub(r"\1", out)
         if replaced == out:

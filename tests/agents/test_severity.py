@@ -9,7 +9,7 @@ import pytest
 from refhound.agents.field_rules import CoAuthorship, KnownName
 from refhound.agents.index_search import Candidate
 from refhound.agents.judge import Judgement, judge
-from refhound.models import FieldStatus, ParsedFields, Record, Severity, Verdict
+from refhound.models import FieldCheck, FieldStatus, ParsedFields, Record, Severity, Verdict
 from refhound.normalize.titles import title_similarity
 from refhound.settings import JudgeSettings
 
@@ -219,8 +219,9 @@ REPL4NLP = FEDAVG.model_copy(
         (REPL4NLP, "Proceedings of EMNLP 2019", "acl-2019", Severity.MAJOR),
         # ... where the index knows no host: another event, as before hosts were kept.
         (REPL4NLP, "Proceedings of ACL 2019", None, Severity.MAJOR),
-        # ... and where the volume is listed under a year's generic workshop event too
-        (REPL4NLP, "Proceedings of ACL 2019", "ws-2019", Severity.MAJOR),
+        # ... where the volume is filed under the year's catch-all workshop event alone, its host not
+        # recorded: a conference of that year the Anthology publishes may be it.
+        (REPL4NLP, "Proceedings of ACL 2019", "ws-2019", Severity.MINOR),
         # A workshop whose name says its host ("2019 ACL Workshop …"), cited by that host.
         (
             REPL4NLP.model_copy(update={"venue": "Proceedings of the 2019 ACL Workshop BlackboxNLP"}),
@@ -252,6 +253,27 @@ def test_a_volume_cited_by_the_conference_that_hosted_it(
     )
     assert field(j, "venue").status is FieldStatus.MISMATCH
     assert (field(j, "venue").severity, j.severity) == (severity, severity), field(j, "venue").note
+
+
+def test_a_workshop_whose_host_is_not_recorded_needs_a_conference_the_anthology_published_that_year() -> None:
+    cited = ParsedFields(title=REPL4NLP.title, authors=list(REPL4NLP.authors), venue="ACL 2019", year=2019)
+
+    def venue(held_by: str) -> FieldCheck:
+        j = judge(
+            cited,
+            [Candidate(REPL4NLP, 1.0, "title")],
+            lambda key, year: [(held_by, 1)],
+            SETTINGS,
+            this_year=2026,
+            host_events=lambda r: ["ws-2019"],
+        )
+        return field(j, "venue")
+
+    assert (venue("acl-anthology").level, venue("acl-anthology").severity) == (
+        "venue.host_not_recorded",
+        Severity.MINOR,
+    )
+    assert venue("dblp").severity is Severity.MAJOR
 
 
 @pytest.mark.parametrize(
@@ -781,6 +803,11 @@ def test_a_preprints_author_list_may_differ_from_the_published_versions() -> Non
     assert field(judged(FEDAVG, venue="arXiv preprint", authors=later_first), "authors").level == (
         "authors.preprint_list"
     )
+    # The published list all in it, in order, first first: the preprint's, however many it adds.
+    grown = ["Brendan McMahan", "Petra Quillfeather", "Ivo Marchetti", *FEDAVG.authors[1:]]
+    assert field(judged(FEDAVG, venue="arXiv preprint", authors=grown), "authors").level == (
+        "authors.preprint_list"
+    )
     # Most of the list no author of the work: not a version's list.
     strangers = ["Brendan McMahan", "Petra Quillfeather", "Ivo Marchetti", "Sunniva Lindqvist"]
     j = judged(FEDAVG, venue="arXiv preprint", authors=strangers)
@@ -818,6 +845,41 @@ def test_a_year_two_before_the_venues_with_that_venue_cited_stays_a_year_no_vers
     j = judged(FEDAVG, year=2015)
     assert field(j, "year").level == "year.no_version_two_before"
     assert j.severity is Severity.MAJOR
+
+
+@pytest.mark.parametrize(
+    ("record_title", "cited_title", "level"),
+    [
+        (
+            "Towards Temporal Scoping of Relational Facts based on Wikipedia Data",
+            "Temporal scoping of relational facts based on Wikipedia data",
+            "title.first_words",
+        ),
+        (
+            "Understanding Sharpness in Deep Networks",
+            "Towards Understanding Sharpness in Deep Networks",
+            ("title.first_words"),
+        ),
+        # The work's name before a colon is no word to leave out.
+        (
+            "GloVe: Global Vectors for Word Representation",
+            "Global Vectors for Word Representation",
+            "title.other_words",
+        ),
+        # Three words are more than a title's start loses.
+        (
+            "A Closer Look at Temporal Scoping of Relational Facts",
+            "Temporal Scoping of Relational Facts",
+            "title.other_words",
+        ),
+    ],
+)
+def test_a_title_without_its_first_word_or_two_is_a_slip(
+    record_title: str, cited_title: str, level: str
+) -> None:
+    check = field(judged(LDA.model_copy(update={"title": record_title}), title=cited_title), "title")
+    assert check.level == level, check
+    assert check.severity is (Severity.MINOR if level == "title.first_words" else Severity.MAJOR)
 
 
 def test_a_title_word_in_another_form_is_a_slip() -> None:
@@ -865,6 +927,18 @@ def test_a_name_written_another_way_is_no_stranger(cited: str, recorded: str) ->
     record = _named(LDA, 1, recorded)
     authors = [record.authors[0], cited, record.authors[2]]
     assert field(judged(record, authors=authors), "authors").severity is not Severity.MAJOR
+
+
+def test_a_name_written_twice_is_no_stranger() -> None:
+    # "Ritter, Alan and Ritter, Alan and Clark, Sam and Etzioni, Oren": a list copied with a slip, whose
+    # second name left another author out.
+    four = LDA.model_copy(update={"authors": [*LDA.authors, "Oren Etzioni"]})
+    check = field(judged(four, authors=[four.authors[0], four.authors[0], *four.authors[2:]]), "authors")
+    assert (check.level, check.severity) == ("authors.left_out", Severity.MINOR), check
+    assert "written twice: David M. Blei" in (check.note or "")
+    # Nobody left out: the list is the record's, written with a repetition.
+    check = field(judged(LDA, authors=[*LDA.authors[:2], LDA.authors[1], LDA.authors[2]]), "authors")
+    assert check.status is FieldStatus.BENIGN, check
 
 
 def test_a_lone_initial_ending_a_list_is_a_name_cut_off_not_a_stranger() -> None:

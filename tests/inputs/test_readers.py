@@ -152,6 +152,8 @@ def test_bibtex_latex_escapes_in_doi_and_url_are_undone(tmp_path: Path) -> None:
         # A phrase for the names left out ends the list, as "others" does.
         ("Amodei, Dario and Anubhai, Rishita and more authors", ["Amodei, Dario", "Anubhai, Rishita"]),
         ("Amodei, Dario and Anubhai, Rishita and 30 others", ["Amodei, Dario", "Anubhai, Rishita"]),
+        # Punctuation left in the list is nobody's name.
+        ("Arandjelovic, Relja and Zisserman, Andrew and .,.", ["Arandjelovic, Relja", "Zisserman, Andrew"]),
     ],
 )
 def test_bibtex_author_lists(tmp_path: Path, authors: str, expected: list[str]) -> None:

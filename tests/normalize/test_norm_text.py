@@ -43,6 +43,8 @@ from refhound.normalize.text import (
             "P2: A Plan-and-Pretrain Approach",
         ),  # math outside $
         ("pages 1--5", "pages 1–5"),
+        # BibDesk's exports: math and text forms of one letter, the text form read
+        (r"K{\ifmmode\ddot{o}\else\"{o}\fi}the, Ullrich", "Köthe, Ullrich"),
         ("Francesco d&apos;Amore", "Francesco d'Amore"),
         ("Multi-\ntask   learning", "Multi- task learning"),
     ],
