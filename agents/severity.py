@@ -347,8 +347,10 @@ def _authors(
         if preprint and (a_few or authors.keeps_record):
             return MINOR, f"{why}{_PREPRINT_LIST}", "preprint_list"
         # A journal version is often written with other people than the conference paper it extends
-        # (one who joined, one who left); its first author is the work's.
-        if a_few and journal_version and _first_author_kept(authors, cited, record):
+        # (one who joined, one who left): its first author is the work's, or every author of the
+        # conference paper is in it, in whatever order.
+        kept = _first_author_kept(authors, cited, record) or not authors.unused
+        if a_few and journal_version and kept:
             return MINOR, f"{why}{_JOURNAL_LIST}", "journal_list"
         return MAJOR, why, level
     first = record.authors[0] if record.authors else None

@@ -914,6 +914,11 @@ def test_a_journal_versions_list_may_add_or_drop_people_of_the_conference_papers
     first_other = ["Christian Jauvin", "Réjean Ducharme", "Pascal Vincent"]
     j = judged(nplm, authors=first_other, venue="Journal of Machine Learning Research", year=2003)
     assert field(j, "authors").severity is Severity.MAJOR
+    # ... unless every author of the conference paper is in it: the journal version's own order (Crammer
+    # et al.'s JMLR 2006 "Online Passive-Aggressive Algorithms" for Shalev-Shwartz et al.'s NIPS 2003).
+    reordered = ["Réjean Ducharme", "Christian Jauvin", "Yoshua Bengio", "Pascal Vincent"]
+    j = judged(nplm, authors=reordered, venue="Journal of Machine Learning Research", year=2003)
+    assert field(j, "authors").level == "authors.journal_list"
 
 
 @pytest.mark.parametrize(
