@@ -49,7 +49,7 @@ from refhound.agents.field_rules import (
     check_year,
     filler_checks,
 )
-from refhound.agents.severity import grade, overall
+from refhound.agents.severity import a_stranger, grade, overall
 from refhound.index.anthology import cited_anthology_id
 from refhound.models import Evidence, FieldCheck, FieldStatus, ParsedFields, Record, Severity, Stage, Verdict
 from refhound.normalize.identifiers import arxiv_id_from_doi
@@ -252,13 +252,18 @@ def _identity(
     ):
         return Identity.ANOTHER_TITLE
     if status["title"] in (S.MATCH, S.BENIGN):
-        if authors.matched > 0:
+        # A generic title's namesake often shares one author with the cited work (Nenkova and McKeown's
+        # "Automatic summarization" monograph, Nenkova, Maskey and Liu's tutorial of that name): one shared
+        # name beside a stranger does not make it the work; two, or no stranger, do.
+        specific = _names_one_work(cited.title, candidate.record, settings)
+        strangers = any(a_stranger(name, candidate.record.authors, settings) for name in authors.unmatched)
+        if authors.matched >= 2 or (authors.matched > 0 and (specific or not strangers)):
             return Identity.AUTHORS
         if not authors.cited:
             return Identity.NOBODY_CITED
         if same_year and same_venue:
             return Identity.VENUE_AND_YEAR
-        if status["title"] is S.MATCH and _names_one_work(cited.title, candidate.record, settings):
+        if status["title"] is S.MATCH and specific and not authors.matched:
             return Identity.TITLE_ALONE
         return None
     near = (

@@ -374,6 +374,11 @@ def _authors(
     return MINOR, "authors left out, as in an earlier version's list", "left_out"
 
 
+def a_stranger(name: str, record_authors: Sequence[str], settings: JudgeSettings) -> bool:
+    """Whether a cited name the rules did not pair is no record author written another way or misspelt."""
+    return not any(_variant(name, other, settings) or _misspelt(name, other) for other in record_authors)
+
+
 def _first_author_kept(authors: AuthorComparison, cited: ParsedFields, record: Record) -> bool:
     """Whether the record's first author is cited first: paired, no other record author before, and the
     first cited name no stranger."""

@@ -968,3 +968,23 @@ def test_an_acronym_with_a_typo_is_its_series(cited: str, level: str) -> None:
         }
     )
     assert field(judged(record, venue=cited), "venue").level == level
+
+
+def test_a_generic_titles_namesake_sharing_one_author_beside_a_stranger_is_not_the_work() -> None:
+    tutorial = LDA.model_copy(
+        update={
+            "title": "Automatic Summarization",
+            "authors": ["Ani Nenkova", "Sameer Maskey", "Yang Liu"],
+            "venue": "Proceedings of ACL 2011: Tutorial Abstracts",
+            "year": 2011,
+        }
+    )
+    monograph = {"venue": "Foundations and Trends in Information Retrieval", "year": 2011}
+    # Nenkova and McKeown's monograph: another work of the same two words.
+    j = judged(tutorial, authors=["Ani Nenkova", "Kathleen McKeown"], **monograph)
+    assert j.verdict is Verdict.UNVERIFIED, j.fields
+    # Two shared authors, or every other name a record author's written another way, name the work.
+    j = judged(tutorial, authors=["Ani Nenkova", "Sameer Maskey", "Kathleen McKeown"], **monograph)
+    assert j.verdict is Verdict.METADATA_ERROR
+    j = judged(tutorial, authors=["Ani Nenkova", "Sameer Maskay"], **monograph)
+    assert j.verdict is Verdict.METADATA_ERROR
