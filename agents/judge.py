@@ -222,7 +222,8 @@ def _identity(
     titles ("Deep learning", "Introduction") are shared by unrelated works, so a record with the cited title
     but not one cited author is the cited work only when its year and venue are the cited ones too (a real
     title given invented authors), or when the title is long enough to name one work
-    (`specific_title_words`: a real title given invented authors and another year). The same holds for a
+    (`specific_title_words`: a real title given invented authors and another year); such a short title with
+    one cited author of the record beside a stranger is a namesake's as often. The same holds for a
     record that lists no authors when the citation names some: it confirms none of them (a proceedings'
     front matter, "Preface", "Book Reviews", "Advertisements", recurs volume after volume). A citation that
     names no one (an anonymous submission) is found by its title alone. A near title (a reworded one, or
@@ -263,7 +264,7 @@ def _identity(
             return Identity.NOBODY_CITED
         if same_year and same_venue:
             return Identity.VENUE_AND_YEAR
-        if status["title"] is S.MATCH and specific and not authors.matched:
+        if status["title"] is S.MATCH and specific:
             return Identity.TITLE_ALONE
         return None
     near = (

