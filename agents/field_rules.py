@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from rapidfuzz.distance import OSA, Indel
 
@@ -426,7 +427,10 @@ def check_venue(
             "only_preprint_found",
             "only a preprint record was found; publication at the cited venue is unconfirmed",
         )
-    if held_with := _held_with(ours, theirs, record, host_events):
+    # The index is asked which events hosted the record's volume once at most, past the volume checks'
+    # cheap tests.
+    events = cache(lambda: host_events(record) if host_events else [])
+    if held_with := _held_with(ours, theirs, events):
         # Workshops, Findings and satellite conferences are published beside their host's proceedings:
         # citing the host for one is a slip with a correction, not another event.
         return result(
@@ -435,7 +439,7 @@ def check_venue(
             f"a volume held with {held_with}, cited as {(ours.key or '').upper()} itself",
             Severity.MINOR,
         )
-    if host := _host_not_recorded(ours, theirs, record, coverage, host_events):
+    if host := _host_not_recorded(ours, theirs, record, coverage, events):
         return result(
             S.MISMATCH,
             "host_not_recorded",
@@ -526,16 +530,14 @@ _LONG_ACRONYM = 6
 _WORKSHOP_VERSION_YEARS = 1
 
 
-def _held_with(
-    ours: VenueInfo, theirs: VenueInfo, record: Record, host_events: HostEvents | None
-) -> str | None:
+def _held_with(ours: VenueInfo, theirs: VenueInfo, events: Callable[[], list[str]]) -> str | None:
     """The host ("ACL 2019", or "ACL" where only the name says it) when the cited venue is the conference
     that hosted the record's volume: by the index's event ("acl-2019"), or by the volume's own name (a
     workshop keyed "ws:acl"). The main proceedings and their Findings or Student Research Workshop are
-    one conference's volumes (`_host`), decided after this. The index is asked only past the cheap tests."""
+    one conference's volumes (`_host`), decided after this."""
     if ours.key is None or ours.kind is not VenueKind.CONFERENCE or ours.key in (theirs.key, _host(theirs)):
         return None
-    for event in host_events(record) if host_events else []:
+    for event in events():
         series, _, year = event.rpartition("-")
         if series == ours.key and year.isdigit():
             return f"{series.upper()} {year}"
@@ -543,7 +545,7 @@ def _held_with(
 
 
 def _host_not_recorded(
-    ours: VenueInfo, theirs: VenueInfo, record: Record, coverage: Coverage, host_events: HostEvents | None
+    ours: VenueInfo, theirs: VenueInfo, record: Record, coverage: Coverage, events: Callable[[], list[str]]
 ) -> str | None:
     """The cited conference and year ("ACL 2015") when the record is a workshop volume the ACL Anthology
     files under its catch-all event of the year alone ("ws-2015": most workshops before 2018, whose hosts
@@ -551,10 +553,10 @@ def _host_not_recorded(
     host may be it, and the index cannot tell."""
     if ours.key is None or ours.kind is not VenueKind.CONFERENCE or theirs.kind is not VenueKind.WORKSHOP:
         return None
-    if record.year is None or not host_events:
+    if record.year is None:
         return None
-    events = host_events(record)
-    if not events or any(event != f"ws-{record.year}" for event in events):
+    held = events()
+    if not held or any(event != f"ws-{record.year}" for event in held):
         return None
     if not any(source == ANTHOLOGY for source, _ in coverage(ours.key, record.year)):
         return None
