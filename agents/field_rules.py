@@ -698,8 +698,12 @@ def check_year(cited: ParsedFields, record: Record, this_year: int, settings: Ju
     return against_record(S.MISMATCH, "year.differs")
 
 
-def check_doi(cited: str | None, record: Record, owner: Record | None) -> FieldCheck | None:
-    """`owner` is another indexed record that carries the cited DOI, if any."""
+def check_doi(
+    cited: str | None, record: Record, owner: Record | None, version_cited: bool = False
+) -> FieldCheck | None:
+    """`owner` is another indexed record that carries the cited DOI, if any; `version_cited` says the
+    citation names another version of the record's work (its journal article, its preprint), whose DOI is
+    its own."""
     doi = normalize_doi(cited) if cited else None
     found = normalize_doi(record.doi) if record.doi else None
     if doi is None:
@@ -747,6 +751,15 @@ def check_doi(cited: str | None, record: Record, owner: Record | None) -> FieldC
             cited=doi,
             found=found,
             note="a repository's DOI for the work's code or data: only doi.org can tell whose it is",
+        )
+    if found is not None and version_cited:
+        return FieldCheck(
+            field="doi",
+            status=S.UNCHECKED,
+            level="doi.of_cited_version",
+            cited=doi,
+            found=found,
+            note="the cited version's own DOI, not the record's version's: only doi.org can tell whose it is",
         )
     if found is not None:
         return FieldCheck(

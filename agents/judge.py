@@ -153,16 +153,14 @@ def _evaluate(
     record = candidate.record
     title = check_title(cited.title, record)
     authors = check_authors(cited, record)
-    fields = [
-        title,
-        authors.check,
-        check_venue(cited, record, settings, coverage, host_events),
-        check_year(cited, record, this_year, settings),
-    ]
+    venue = check_venue(cited, record, settings, coverage, host_events)
+    fields = [title, authors.check, venue, check_year(cited, record, this_year, settings)]
     doi_owner, arxiv_owner = owners
+    version_cited = venue.level in _OTHER_VERSION
     identifiers = [
         _unless_dead(
-            check_doi(cited.doi, record, doi_owner if doi_owner is not record else None), dead_identifiers
+            check_doi(cited.doi, record, doi_owner if doi_owner is not record else None, version_cited),
+            dead_identifiers,
         ),
         _unless_dead(
             check_arxiv(cited, record, arxiv_owner if arxiv_owner is not record else None),

@@ -45,6 +45,9 @@ _NAME_TYPO_SIMILARITY = 0.8
 # wrong, missing or added (shorter names are a syllable or two, where one letter makes another name).
 _MIN_TYPO_NAME = 4
 _MIN_FREE_TYPO_NAME = 6
+# Words of institutions, which reference managers read into author lists from a PDF's affiliations.
+_INSTITUTION_STEMS = ("universit", "institut", "laborator", "departement", "department")
+_INSTITUTION_WORDS = frozenset({"college", "academy", "inc", "ltd", "gmbh", "corporation", "labs"})
 # A name nobody in the index has is read as a record author's misspelt from this length ("Oguz" / "Ouguz");
 # shorter ones ("Li", "Wu") are a letter from too many names.
 _MIN_MISSPELT_NAME = 3
@@ -155,6 +158,9 @@ _MIN_AFTER_FIRST_WORDS = 4
 # A title word in another form: at most this many such words, each sharing a stem this long.
 _MAX_WORD_FORMS = 2
 _MIN_STEM = 4
+# The short prepositions and conjunctions memory swaps, a title keeping its meaning ("in" for "for"). Longer
+# ones say how ("towards", "using", "via"), and "without" or "against" turn a title round: another title.
+_FUNCTION_WORDS = frozenset({"of", "for", "in", "on", "to", "with", "by", "at", "from", "and", "as", "into"})
 
 
 def grade(
@@ -248,6 +254,8 @@ def _title(
         return MINOR, "the title's words in another order", "reordered"
     if _word_forms(ours, theirs):
         return MINOR, "the title with a word in another form", "word_form"
+    if _function_word_swapped(ours, theirs):
+        return MINOR, 'the title with another preposition or conjunction ("in" for "for")', "function_word"
     shorter, longer = sorted((ours, theirs), key=len)
     cut_short = len(shorter) >= _MIN_SHORT_TITLE_WORDS and longer[: len(shorter)] == shorter
     if cut_short or main_title_of(cited, found):
@@ -277,8 +285,26 @@ def _word_forms(ours: Sequence[str], theirs: Sequence[str]) -> bool:
     if len(ours) != len(theirs):
         return False
     differ = [(a, b) for a, b in zip(ours, theirs, strict=True) if a != b]
-    return 0 < len(differ) <= _MAX_WORD_FORMS and all(
-        (stem := _shared_start(a, b)) >= _MIN_STEM and stem >= min(len(a), len(b)) - 3 for a, b in differ
+    return 0 < len(differ) <= _MAX_WORD_FORMS and all(_another_form(a, b) for a, b in differ)
+
+
+def _another_form(a: str, b: str) -> bool:
+    """Two forms of one word: a stem of four letters or more, at most three letters of ending after it."""
+    return (stem := _shared_start(a, b)) >= _MIN_STEM and stem >= min(len(a), len(b)) - 3
+
+
+def _function_word_swapped(ours: Sequence[str], theirs: Sequence[str]) -> bool:
+    """The same words in the same order but one or two, one of them at least a preposition or conjunction
+    written for another ("Cue integration in figure/ground labeling" for "… for …"), the other in another
+    form: a slip of memory that keeps every content word."""
+    if len(ours) != len(theirs):
+        return False
+    differ = [(a, b) for a, b in zip(ours, theirs, strict=True) if a != b]
+    swapped = [(a, b) for a, b in differ if a in _FUNCTION_WORDS and b in _FUNCTION_WORDS]
+    return (
+        bool(swapped)
+        and len(differ) <= _MAX_WORD_FORMS
+        and all(pair in swapped or _another_form(*pair) for pair in differ)
     )
 
 
@@ -322,8 +348,10 @@ def _authors(
     unused = list(authors.unused)
     misspelt, strangers = [], []
     for name in authors.unmatched:
-        if _lone_initial(name):
-            continue  # a list cut inside a name ("…, Estevam R. Hruschka and A"): no one to compare
+        if _lone_initial(name) or _institution(name):
+            # a list cut inside a name ("…, Estevam R. Hruschka and A"), or a reference manager's
+            # affiliation read as an author ("Sherbrooke, Université De"): no one to compare
+            continue
         other = next((o for o in unused if _variant(name, o, settings)), None)
         if other is None:
             # A name nobody in the index has, a letter or two from a record author's, is that author's name
@@ -498,6 +526,12 @@ def _lone_initial(name: str) -> bool:
     return len(words) == 1 and len(words[0]) == 1
 
 
+def _institution(name: str) -> bool:
+    """Whether a cited "name" is an institution's: a word of one no person's name has ("Université",
+    "Institute", "Laboratory", "Inc")."""
+    return any(word.startswith(_INSTITUTION_STEMS) or word in _INSTITUTION_WORDS for word in name_words(name))
+
+
 def _written_backwards(a: PersonName, b: PersonName) -> bool:
     """Whether `a` is `b` with its given and family names the other way round, the family name cut to its
     initial: "Zhenming, L." for Zhenming Liu."""
@@ -569,8 +603,13 @@ def _same_words(cited: str, found: str) -> bool:
     """The same name words in any order, an initial standing for a word: "M. Pawan Kumar" / "Pawan Kumar
     Mudigonda" (a given name written as a family name's initial). Two full words must agree, or one when
     every word of a three-word name is accounted for: "Tuan, L. A." for Anh Tuan Luu, who publishes family
-    name first as Luu Anh Tuan."""
-    ours, theirs = name_words(cited), name_words(found)
+    name first as Luu Anh Tuan. The words are read as written, and as the parser reads them, initials run
+    together split: "Hiep, VH" for Hoang-Hiep Vu."""
+    written = _words_agree(name_words(cited), name_words(found))
+    return written or _words_agree(_parsed_words(cited), _parsed_words(found))
+
+
+def _words_agree(ours: tuple[str, ...], theirs: tuple[str, ...]) -> bool:
     if len(ours) > len(theirs):
         ours, theirs = theirs, ours
     left, full = list(theirs), 0
@@ -583,6 +622,12 @@ def _same_words(cited: str, found: str) -> bool:
         left.remove(partner)
         full += partner == word and len(word) > 1
     return full >= 2 or (full == 1 and not left and len(theirs) >= _MIN_WORDS_ONE_FULL)
+
+
+def _parsed_words(name: str) -> tuple[str, ...]:
+    """A name's words as the parser reads them, given names first: "Hiep, VH" -> v, h, hiep."""
+    parsed = parse_name(name)
+    return name_words(parsed.given) + name_words(parsed.family)
 
 
 def _venue(cited: ParsedFields, record: Record) -> Graded:

@@ -23,6 +23,7 @@ LEVELS: dict[str, str] = {
     "title.subtitle": "the title with or without its subtitle or lead-in",
     "title.first_words": "the title with or without its first word or two (Towards …)",
     "title.word_form": "the title with a word in another form (Automated for Automatic)",
+    "title.function_word": "the title with another preposition or conjunction (in for for)",
     "title.near_on_preprint": "a near title on a work cited as a preprint (an earlier title)",
     "title.other_words": "another work's title",
     "title.another_version": "another title of the same authors' work at the cited venue and year, or "
@@ -117,6 +118,7 @@ LEVELS: dict[str, str] = {
     "doi.arxiv_doi_unchecked": "arXiv's DOI, which only arXiv can confirm",
     "doi.differs": "another DOI than the record's",
     "doi.unchecked": "a DOI only doi.org can confirm",
+    "doi.of_cited_version": "another version's own DOI (the journal article's, the preprint's)",
     "doi.repository_deposit": "a repository's DOI for its code or data (Zenodo, figshare), not its paper's",
     "doi.cut_short": "the DOI cut short",
     "doi.typo": "a typo in the DOI",
@@ -174,6 +176,7 @@ NO_EVIDENCE = frozenset(
         "year.record_has_none",
         "doi.missing",
         "doi.unchecked",
+        "doi.of_cited_version",
         "doi.repository_deposit",
         "doi.arxiv_doi_unchecked",
         "arxiv_id.unchecked",

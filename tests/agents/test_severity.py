@@ -893,6 +893,59 @@ def test_a_title_word_in_another_form_is_a_slip() -> None:
     assert field(other, "title").level == "title.other_words"
 
 
+def test_another_preposition_in_a_title_is_a_slip() -> None:
+    # "Cue integration in figure/ground labeling" for Ren, Fowlkes and Malik's "… for Figure/Ground …".
+    cue = LDA.model_copy(update={"title": "Cue Integration for Figure/Ground Labeling"})
+    j = judged(cue, title="Cue integration in figure/ground labeling")
+    assert (field(j, "title").level, j.severity) == ("title.function_word", Severity.MINOR)
+    # With a word in another form beside it, still the same words.
+    j = judged(cue, title="Cue integrating in figure/ground labeling")
+    assert field(j, "title").level == "title.function_word"
+    # A content word for another, or a preposition that turns the title round, is another title.
+    assert field(judged(cue, title="Cue Integration for Figure/Ground Parsing"), "title").level == (
+        "title.other_words"
+    )
+    assert field(judged(cue, title="Cue Integration without Figure/Ground Labeling"), "title").level == (
+        "title.other_words"
+    )
+    # A longer preposition says how: "towards" for "for" is a changed title.
+    assert field(judged(cue, title="Cue Integration towards Figure/Ground Labeling"), "title").level == (
+        "title.other_words"
+    )
+
+
+def test_the_cited_versions_own_doi_is_no_evidence_against_the_record() -> None:
+    # He, Sun and Tang's TPAMI 2010 article, cited with its own DOI, found as their CVPR 2009 paper.
+    haze = LDA.model_copy(
+        update={
+            "venue": "2009 IEEE Conference on Computer Vision and Pattern Recognition",
+            "year": 2009,
+            "doi": "10.1109/cvpr.2009.5206515",
+        }
+    )
+    tpami = {"venue": "IEEE Transactions on Pattern Analysis and Machine Intelligence", "year": 2010}
+    j = judged(haze, doi="10.1109/tpami.2010.168", **tpami)
+    assert field(j, "doi").level == "doi.of_cited_version", j.fields
+    assert field(j, "doi").status is FieldStatus.UNCHECKED
+    assert j.severity is None
+    # The same DOI cited for the conference paper is another DOI than the record's.
+    j = judged(haze, doi="10.1109/tpami.2010.168")
+    assert (field(j, "doi").level, j.severity) == ("doi.differs", Severity.MAJOR)
+
+
+def test_an_affiliation_read_into_the_author_list_is_no_stranger() -> None:
+    # A reference manager's "Metari, S and Sherbrooke, Université De" for Samy Metari and François Deschênes.
+    two = LDA.model_copy(update={"authors": ["Samy Metari", "François Deschênes"]})
+    check = field(judged(two, authors=["Metari, S", "Sherbrooke, Université De"]), "authors")
+    assert check.severity is Severity.MINOR, check
+    for affiliation in ("Institute of Automation", "Microsoft Research Labs", "Google Inc"):
+        check = field(judged(two, authors=["Samy Metari", affiliation]), "authors")
+        assert check.severity is Severity.MINOR, (affiliation, check)
+    # A person's name in the same place is a stranger.
+    check = field(judged(two, authors=["Samy Metari", "Pierre Dupont"]), "authors")
+    assert check.severity is Severity.MAJOR, check
+
+
 def test_a_journal_versions_list_may_add_or_drop_people_of_the_conference_papers() -> None:
     # Bengio et al.'s JMLR 2003 article adds Christian Jauvin to the NIPS 2000 paper's three: a co-author
     # the index never saw with them, so no co-authorship says so; the journal version does.
@@ -925,6 +978,7 @@ def test_a_journal_versions_list_may_add_or_drop_people_of_the_conference_papers
     ("cited", "recorded"),
     [
         ("Zhenming, L", "Zhenming Liu"),  # given and family names the other way round, the family an initial
+        ("Hiep, VH", "Hoang-Hiep Vu"),  # a Vietnamese name's parts in another order, initials run together
         ("Ramón Fernandez Astudillo", "Ramón Fermandez"),  # the first of two family names, a typo in either
     ],
 )
