@@ -20,6 +20,10 @@ from refhound.normalize.venues import main_proceedings_key
 from refhound.settings import JudgeSettings
 from refhound.sources.base import same_identifier
 
+# A work renamed at publication (its preprint's title cited) is named by its whole author list, and at most
+# this many co-authors who joined it at publication.
+AUTHORS_JOINED = 1
+
 
 def records_as_candidates(
     cited: ParsedFields,

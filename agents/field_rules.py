@@ -240,9 +240,10 @@ def check_authors(cited: ParsedFields, record: Record) -> AuthorComparison:
         if best is not None:
             unused.remove(best[0])
             pairs.append((i, best[0], best[1]))
-        elif any(names_match(name, cited.authors[k]) is NameMatch.EXACT for k, _, _ in pairs):
-            # The name of an author already paired, written again: a list copied with a slip, nobody new
-            # (two authors of one name are both paired, where the record has both).
+        elif any(names_match(name, cited.authors[k]) is not NameMatch.NONE for k, _, _ in pairs):
+            # The name of an author already paired, written again, in full or in another form ("Zhao,
+            # Junbo Jake; Zhao, Junbo"): a list copied with a slip, nobody new (two authors of one name
+            # are both paired, where the record has both).
             repeated.append(name)
         else:
             unmatched.append(name)

@@ -11,7 +11,13 @@ from __future__ import annotations
 import re
 
 from refhound.agents.alignment import PrintedString
-from refhound.agents.candidates import best_first, held_venue, named_by_anthology_id, near_title
+from refhound.agents.candidates import (
+    AUTHORS_JOINED,
+    best_first,
+    held_venue,
+    named_by_anthology_id,
+    near_title,
+)
 from refhound.agents.context import AgentContext, Candidate, Findings
 from refhound.index.anthology import cited_anthology_id
 from refhound.index.store import IndexedRecord, IndexStore
@@ -64,9 +70,10 @@ def find_candidates(
                 years = (cited.year - 1, cited.year, cited.year + 1)
                 add(store.near_titles_in(key, held, years, _NEAR_IN_VENUE), "title")
                 # Or the work under another of its titles (its preprint's), which its whole author list
-                # names there: kept as found by its authors even where the title search found it too far.
+                # names there, a co-author joined at publication or not: kept as found by its authors even
+                # where the title search found it too far.
                 if not cited.authors_truncated:
-                    for row in store.same_authors_in(cited.authors, held, (cited.year,)):
+                    for row in store.same_authors_in(cited.authors, held, (cited.year,), AUTHORS_JOINED):
                         if found.get(row.rowid, (row, "title"))[1] == "title":
                             found[row.rowid] = (row, "authors")
 

@@ -30,7 +30,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from refhound.agents.candidates import held_venue, named_by_anthology_id, near_title
+from refhound.agents.candidates import AUTHORS_JOINED, held_venue, named_by_anthology_id, near_title
 from refhound.agents.context import AgentContext, Candidate
 from refhound.agents.field_rules import (
     AnthologyAnswer,
@@ -282,13 +282,16 @@ _MIN_AUTHORS_NAMING_A_WORK = 2
 
 
 def _whole_list(cited: ParsedFields, record: Record, authors: AuthorComparison) -> bool:
-    """Whether the cited authors are the record's whole list, in order, each paired, with no 'et al.'."""
+    """Whether the cited authors are the record's whole list, each paired, in any order, with no 'et al.',
+    the record adding at most `AUTHORS_JOINED` who joined the work at publication, neither its first nor
+    its last author: a list without its first or last name is a list cut short (by the parser, too)."""
+    ends = {record.authors[0], record.authors[-1]} if record.authors else set()
     return (
         len(cited.authors) >= _MIN_AUTHORS_NAMING_A_WORK
         and not cited.authors_truncated
-        and authors.check.status in (S.MATCH, S.BENIGN)
-        and authors.matched == authors.cited == len(record.authors)
-        and authors.keeps_record
+        and authors.matched == authors.cited == len(cited.authors)
+        and len(record.authors) - authors.matched <= AUTHORS_JOINED
+        and not ends & set(authors.unused)
     )
 
 

@@ -158,6 +158,7 @@ _MIN_AFTER_FIRST_WORDS = 4
 # A title word in another form: at most this many such words, each sharing a stem this long.
 _MAX_WORD_FORMS = 2
 _MIN_STEM = 4
+_MIN_ACRONYM_WORDS = 2  # "RL" for "Reinforcement Learning": an acronym stands for two words or more
 # The short prepositions and conjunctions memory swaps, a title keeping its meaning ("in" for "for"). Longer
 # ones say how ("towards", "using", "via"), and "without" or "against" turn a title round: another title.
 _FUNCTION_WORDS = frozenset({"of", "for", "in", "on", "to", "with", "by", "at", "from", "and", "as", "into"})
@@ -256,8 +257,11 @@ def _title(
         return MINOR, "the title with a word in another form", "word_form"
     if _function_word_swapped(ours, theirs):
         return MINOR, 'the title with another preposition or conjunction ("in" for "for")', "function_word"
+    if _acronym_for_words(ours, theirs) or _acronym_for_words(theirs, ours):
+        return MINOR, 'the title with words written as their acronym ("Deep RL")', "acronym"
     shorter, longer = sorted((ours, theirs), key=len)
-    cut_short = len(shorter) >= _MIN_SHORT_TITLE_WORDS and longer[: len(shorter)] == shorter
+    start = longer[: len(shorter)]
+    cut_short = len(shorter) >= _MIN_SHORT_TITLE_WORDS and (start == shorter or _word_forms(shorter, start))
     if cut_short or main_title_of(cited, found):
         return MINOR, "the title with or without its subtitle, a bracketed note or a translation", "subtitle"
     if _first_words_left_out(shorter, longer, cited if len(ours) > len(theirs) else found):
@@ -305,6 +309,20 @@ def _function_word_swapped(ours: Sequence[str], theirs: Sequence[str]) -> bool:
         bool(swapped)
         and len(differ) <= _MAX_WORD_FORMS
         and all(pair in swapped or _another_form(*pair) for pair in differ)
+    )
+
+
+def _acronym_for_words(short: Sequence[str], long: Sequence[str]) -> bool:
+    """Whether `short` is `long` with a run of its words written as their acronym: "… Saliency Maps for Deep
+    RL" for "… for Deep Reinforcement Learning"."""
+    spanned = len(long) - len(short) + 1  # the words the acronym stands for
+    if spanned < _MIN_ACRONYM_WORDS:
+        return False
+    at = next((i for i, (a, b) in enumerate(zip(short, long, strict=False)) if a != b), len(short))
+    return (
+        at < len(short)
+        and short[at] == "".join(word[0] for word in long[at : at + spanned])
+        and short[at + 1 :] == long[at + spanned :]
     )
 
 
@@ -534,7 +552,7 @@ def _institution(name: str) -> bool:
 
 def _written_backwards(a: PersonName, b: PersonName) -> bool:
     """Whether `a` is `b` with its given and family names the other way round, the family name cut to its
-    initial: "Zhenming, L." for Zhenming Liu."""
+    initial: "Zhenming, L." for Zhenming Liu, "Feifei, L." for Fei-Fei Li."""
     family, given, other_given = name_words(a.family), name_words(a.given), name_words(b.given)
     other_family = _family(b.family)
     return (
@@ -543,7 +561,7 @@ def _written_backwards(a: PersonName, b: PersonName) -> bool:
         and len(given[0]) == 1
         and bool(other_given and other_family)
         and len(other_given[0]) > 1
-        and family[0] == other_given[0]
+        and family[0] in (other_given[0], "".join(other_given))
         and other_family.startswith(given[0])
     )
 

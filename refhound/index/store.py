@@ -13,7 +13,7 @@ import multiprocessing
 import os
 import sqlite3
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -734,16 +734,29 @@ class IndexStore:
         return self._rows(f"SELECT id, {_COLUMNS} FROM records WHERE id IN ({found})", ids)
 
     def same_authors_in(
-        self, authors: Sequence[str], venue_key: str, years: Sequence[int]
+        self, authors: Sequence[str], venue_key: str, years: Sequence[int], joined: int = 0
     ) -> list[IndexedRecord]:
-        """Records of a venue's `years` whose authors are `authors`, in order, by family name: works those
-        people published there, one of which may be the cited work under another of its titles."""
-        key = " ".join(k for k in map(name_key, authors) if k)
-        if not key:
+        """Records of a venue's `years` whose authors are `authors`, by family name, in any order, with at
+        most `joined` more: works those people published there, one of which may be the cited work under
+        another of its titles (its preprint's), with a co-author who joined it at publication."""
+        cited = Counter(k for k in map(name_key, authors) if k)
+        if not cited:
             return []
         marks = ",".join("?" * len(years))
-        where = f"venue_key = ? AND year IN ({marks}) AND authors_key = ?"
-        return self._rows(f"SELECT id, {_COLUMNS} FROM records WHERE {where}", (venue_key, *years, key))
+        rows = self._db.execute(
+            f"SELECT id, authors_key FROM records WHERE venue_key = ? AND year IN ({marks})",
+            (venue_key, *years),
+        ).fetchall()
+        size = sum(cited.values())
+        ids = [
+            i
+            for i, key in rows
+            if size <= len(theirs := key.split()) <= size + joined and not cited - Counter(theirs)
+        ]
+        if not ids:
+            return []
+        found = ",".join("?" * len(ids))
+        return self._rows(f"SELECT id, {_COLUMNS} FROM records WHERE id IN ({found})", ids)
 
     def search_title(self, key: str, limit: int) -> list[IndexedRecord]:
         """Full-text candidates for a title key, best BM25 first; tolerant of typos and missing words.

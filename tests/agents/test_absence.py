@@ -95,9 +95,22 @@ def test_a_work_under_another_of_its_titles_is_found_by_its_whole_author_list(
     title = next(f for f in result.fields if f.field == "title")
     assert title.level == "title.another_version" and result.severity is Severity.MINOR
     assert "coverage.absent_from_complete" not in result.levels
-    # A list with a stranger, or a title sharing no words, names no work there: absence stands.
+    # The list in another order, or the published list with a co-author who joined it, names it too
+    # (OpenReview's submission title cited for ICLR 2019's "Representing Formal Languages: …").
+    for authors in (
+        ["Xiaohua Zhai", "Alexander Kolesnikov", "Lucas Beyer"],
+        ["Alexander Kolesnikov", "Lucas Beyer"],  # Zhai joined it
+    ):
+        other = renamed.model_copy(update={"authors": authors})
+        result = check_offline(Reference(id="3", raw="r", parsed=other, structured=True), store, tmp_path)
+        title = next(f for f in result.fields if f.field == "title")
+        assert title.level == "title.another_version" and result.severity is Severity.MINOR, authors
+    # A list with a stranger, one leaving two of its authors out, or a title sharing no words, names no
+    # work there: absence stands.
     for changes in (
         {"authors": ["Alexander Kolesnikov", "Xiaohua Zhai", "Jane Doe"]},
+        {"authors": ["Alexander Kolesnikov"]},
+        {"authors": ["Alexander Kolesnikov", "Xiaohua Zhai"]},  # cut short: without its last author
         {"title": "Sparse Hypergraph Attention for Quantum Gradient Descent"},
     ):
         other = renamed.model_copy(update=changes)

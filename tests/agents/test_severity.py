@@ -914,6 +914,34 @@ def test_another_preposition_in_a_title_is_a_slip() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("record_title", "cited_title", "level"),
+    [
+        # Words written as their acronym.
+        (
+            "Counterfactual Analysis of Saliency Maps for Deep Reinforcement Learning",
+            "Counterfactual Analysis of Saliency Maps for Deep RL",
+            "title.acronym",
+        ),
+        # Cut short, a word in another form in what is left.
+        (
+            "Predicting Depth, Surface Normals and Semantic Labels with a Common Multi-scale Architecture",
+            "Predicting depth, surface normal and semantic labels with a common multi-scale",
+            "title.subtitle",
+        ),
+        # Letters that are no initials of the words they stand in for.
+        (
+            "Counterfactual Analysis of Saliency Maps for Deep Reinforcement Learning",
+            "Counterfactual Analysis of Saliency Maps for Deep RN",
+            "title.other_words",
+        ),
+    ],
+)
+def test_a_title_written_shorter_is_a_slip(record_title: str, cited_title: str, level: str) -> None:
+    check = field(judged(LDA.model_copy(update={"title": record_title}), title=cited_title), "title")
+    assert check.level == level, check
+
+
 def test_the_cited_versions_own_doi_is_no_evidence_against_the_record() -> None:
     # He, Sun and Tang's TPAMI 2010 article, cited with its own DOI, found as their CVPR 2009 paper.
     haze = LDA.model_copy(
@@ -979,6 +1007,7 @@ def test_a_journal_versions_list_may_add_or_drop_people_of_the_conference_papers
     [
         ("Zhenming, L", "Zhenming Liu"),  # given and family names the other way round, the family an initial
         ("Hiep, VH", "Hoang-Hiep Vu"),  # a Vietnamese name's parts in another order, initials run together
+        ("Feifei, L.", "Fei-Fei Li"),  # the other way round, the given name written joined
         ("Ramón Fernandez Astudillo", "Ramón Fermandez"),  # the first of two family names, a typo in either
     ],
 )
@@ -995,6 +1024,9 @@ def test_a_name_written_twice_is_no_stranger() -> None:
     check = field(judged(four, authors=[four.authors[0], four.authors[0], *four.authors[2:]]), "authors")
     assert (check.level, check.severity) == ("authors.left_out", Severity.MINOR), check
     assert "written twice: David M. Blei" in (check.note or "")
+    # Written again in another form ("Zhao, Junbo Jake; Zhao, Junbo"): the same repetition.
+    check = field(judged(four, authors=[four.authors[0], "D. Blei", *four.authors[1:]]), "authors")
+    assert check.status is FieldStatus.BENIGN, check
     # Nobody left out: the list is the record's, written with a repetition.
     check = field(judged(LDA, authors=[*LDA.authors[:2], LDA.authors[1], LDA.authors[2]]), "authors")
     assert check.status is FieldStatus.BENIGN, check
