@@ -734,7 +734,7 @@ class IndexStore:
         return self._rows(f"SELECT id, {_COLUMNS} FROM records WHERE id IN ({found})", ids)
 
     def same_authors_in(
-        self, authors: Sequence[str], venue_key: str, years: Sequence[int], joined: int = 0
+        self, authors: Sequence[str], venue_key: str, years: Sequence[int], joined: int
     ) -> list[IndexedRecord]:
         """Records of a venue's `years` whose authors are `authors`, by family name, in any order, with at
         most `joined` more: works those people published there, one of which may be the cited work under
