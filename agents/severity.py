@@ -551,10 +551,13 @@ def _institution(name: str) -> bool:
 
 
 def _written_backwards(a: PersonName, b: PersonName) -> bool:
-    """Whether `a` is `b` with its given and family names the other way round, the family name cut to its
-    initial: "Zhenming, L." for Zhenming Liu, "Feifei, L." for Fei-Fei Li."""
+    """Whether `a` is `b` with its given and family names the other way round: the family name cut to its
+    initial ("Zhenming, L." for Zhenming Liu, "Feifei, L." for Fei-Fei Li), or the given names' initials
+    where the family name belongs ("B.V.K, Kumar" for B. V. K. Vijaya Kumar: no family name is initials)."""
     family, given, other_given = name_words(a.family), name_words(a.given), name_words(b.given)
     other_family = _family(b.family)
+    if family and all(len(word) == 1 for word in family) and len(given) == 1 and len(given[0]) > 1:
+        return given[0] == other_family and [word[0] for word in other_given[: len(family)]] == list(family)
     return (
         len(family) == 1
         and len(given) == 1

@@ -32,6 +32,9 @@ _MISC_TYPES = {"misc", "online", "electronic", "www", "unpublished"}
 _ANY_OPEN = re.compile(r"@[ \t]*([A-Za-z][\w-]*)\s*[{(]")
 _NO_ENTRY = {"string", "comment", "preamble"}
 _ARXIV_FIELDS = ("url", "journal", "journaltitle", "booktitle", "note", "volume", "howpublished")
+# EndNote's BibTeX export runs its refer tag for the journal into the value of the field before it: "Jia, J.
+# %J IEEE Conference on …", "6 %J Commun. ACM".
+_ENDNOTE_JOURNAL = re.compile(r"\s+%J\s+(.*)$", re.DOTALL)
 
 
 def _arxiv_id(fields: dict[str, str], doi: str | None) -> str | None:
@@ -51,6 +54,21 @@ def _arxiv_id(fields: dict[str, str], doi: str | None) -> str | None:
         if found:
             return found
     return arxiv_id_from_doi(doi) if doi else None
+
+
+def _endnote_journal(fields: dict[str, str]) -> dict[str, str]:
+    """The fields with EndNote's "%J journal" cut from the value it was run into; the journal becomes the
+    `journal` field where the entry has no venue. Not from an author list, though: there EndNote read the
+    journal's "… and …" as names and turned them round ("Pattern Analysis and Intelligence, Machine")."""
+    out, journal = dict(fields), None
+    for name, value in fields.items():
+        if match := _ENDNOTE_JOURNAL.search(value):
+            out[name] = value[: match.start()]
+            name_list = name in ("author", "editor") and " and " in match.group(1)
+            journal = journal or (None if name_list else match.group(1).strip())
+    if journal and not any(out.get(name) for name in ("journal", "booktitle", "journaltitle")):
+        out["journal"] = journal
+    return out
 
 
 def _venue(entry_type: str, fields: dict[str, str], arxiv_id: str | None) -> str | None:
@@ -126,10 +144,9 @@ def _references(parse: BibParse, source: str, problems: list[InputProblem]) -> I
     for entry in parse.entries:
         location = f"line {entry.line} ({entry.key})" if entry.line else entry.key
         try:
-            authors, truncated = (
-                split_bibtex_names(entry.fields["author"]) if "author" in entry.fields else ([], False)
-            )
-            parsed, notes = map_fields(entry.entry_type, entry.fields, authors, truncated)
+            fields = _endnote_journal(entry.fields)
+            authors, truncated = split_bibtex_names(fields["author"]) if "author" in fields else ([], False)
+            parsed, notes = map_fields(entry.entry_type, fields, authors, truncated)
             reference = Reference(id=entry.key, raw=entry.raw, parsed=parsed, input=source, structured=True)
         except DECODE_ERRORS as error:
             read.problems.append(unreadable_entry(source, location, error))

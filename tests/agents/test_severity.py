@@ -1008,6 +1008,7 @@ def test_a_journal_versions_list_may_add_or_drop_people_of_the_conference_papers
         ("Zhenming, L", "Zhenming Liu"),  # given and family names the other way round, the family an initial
         ("Hiep, VH", "Hoang-Hiep Vu"),  # a Vietnamese name's parts in another order, initials run together
         ("Feifei, L.", "Fei-Fei Li"),  # the other way round, the given name written joined
+        ("B.V.K, Kumar", "B. V. K. Vijaya Kumar"),  # the other way round, initials where the family name is
         ("Ramón Fernandez Astudillo", "Ramón Fermandez"),  # the first of two family names, a typo in either
     ],
 )

@@ -162,6 +162,22 @@ def test_bibtex_author_lists(tmp_path: Path, authors: str, expected: list[str]) 
     assert read_input(path).references[0].parsed.authors == expected
 
 
+def test_bibtex_endnote_journal_tag_run_into_a_field(tmp_path: Path) -> None:
+    # EndNote's export: its "%J journal" tag ends the value of the field before it.
+    path = tmp_path / "a.bib"
+    path.write_text(
+        "@article{a, author = {Ruder, Sebastian %J ArXiv}, title = {An overview}, year = {2016}}\n"
+        "@article{b, author = {Krizhevsky, Alex}, title = {ImageNet}, number = {6 %J Commun. ACM}, year = 2017}\n"
+        # In an author list EndNote turned the journal's "… and …" round as names: no venue is read.
+        "@article{c, author = {Jia, J. %J IEEE Conference on Computer Vision and Recognition, Pattern},\n"
+        "  title = {Pyramid Scene Parsing Network}, year = {2017}}\n"
+    )
+    a, b, c = (reference.parsed for reference in read_input(path).references)
+    assert (a.authors, a.venue) == (["Ruder, Sebastian"], "arXiv")
+    assert (b.venue, b.volume) == ("Commun. ACM", None)
+    assert (c.authors, c.venue) == (["Jia, J."], None)
+
+
 def test_bibtex_bad_doi_is_a_problem(tmp_path: Path) -> None:
     read = read_input(write(tmp_path, "one.bib", "@article{k, title = {T}, doi = {N/A}}"))
     assert read.references[0].parsed.doi is None
