@@ -167,7 +167,8 @@ def test_bibtex_endnote_journal_tag_run_into_a_field(tmp_path: Path) -> None:
     path = tmp_path / "a.bib"
     path.write_text(
         "@article{a, author = {Ruder, Sebastian %J ArXiv}, title = {An overview}, year = {2016}}\n"
-        "@article{b, author = {Krizhevsky, Alex}, title = {ImageNet}, number = {6 %J Commun. ACM}, year = 2017}\n"
+        "@article{b, author = {Krizhevsky, Alex}, title = {ImageNet},\n"
+        "  number = {6 %J Commun. ACM}, year = 2017}\n"
         # In an author list EndNote turned the journal's "… and …" round as names: no venue is read.
         "@article{c, author = {Jia, J. %J IEEE Conference on Computer Vision and Recognition, Pattern},\n"
         "  title = {Pyramid Scene Parsing Network}, year = {2017}}\n"
