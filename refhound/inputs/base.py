@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from refhound.models import InputProblem, ParsedFields, Reference
+from refhound.normalize.identifiers import only_identifiers
 
 _YEAR = re.compile(r"(?<!\d)(1[89]\d\d|20\d\d)(?!\d)")
 #: What a decoder raises on text it cannot read: a `ValueError` (JSON's errors; a number of over 4,300
@@ -53,6 +54,15 @@ def year_of(text: str | None) -> int | None:
     """The first plausible year (1800–2099) in a date-like value: "2019", "2020-05-01", "2019a"."""
     match = _YEAR.search(text or "")
     return int(match.group(1)) if match else None
+
+
+def identifier_as_title(title: str | None, what: str) -> str | None:
+    """The problem to report when a title field holds only an identifier or an address ("arXiv:1409.1556"),
+    else None. Searched as a title it is found nowhere, and the identifier's own record then reads as
+    another work: the reader takes the identifier from it and leaves the entry without a title."""
+    if title and only_identifiers(title):
+        return f"{what}'s title {title!r} is an identifier, not a title: checked by the identifier"
+    return None
 
 
 def missing_title(fields: ParsedFields, what: str) -> str | None:

@@ -9,7 +9,14 @@ import re
 from collections.abc import Iterable, Iterator
 
 from refhound.bibtex import BibParse, split_bibtex_names
-from refhound.inputs.base import DECODE_ERRORS, InputRead, missing_title, unreadable_entry, year_of
+from refhound.inputs.base import (
+    DECODE_ERRORS,
+    InputRead,
+    identifier_as_title,
+    missing_title,
+    unreadable_entry,
+    year_of,
+)
 from refhound.inputs.bibstream import bibtex_batches
 from refhound.inputs.screen import DEFAULT_LIMITS, MAX_ENTRY_CHARS, EntryLimits, check_count
 from refhound.models import InputProblem, ParsedFields, Reference
@@ -97,6 +104,13 @@ def map_fields(
     doi = doi or (find_doi(url) if url else None)
     arxiv_id = _arxiv_id(fields, doi)
     title = clean_title(fields["title"]) if fields.get("title") else None
+    as_identifier = identifier_as_title(title, "entry")
+    if title and as_identifier:
+        notes.append(as_identifier)
+        doi = doi or find_doi(title)
+        arxiv_id = arxiv_id or find_arxiv_id(title) or (arxiv_id_from_doi(doi) if doi else None)
+        url = url or (title.strip() if _URL.match(title) else None)
+        title = None
     parsed = ParsedFields(
         title=title or None,
         authors=authors,
@@ -109,7 +123,7 @@ def map_fields(
         volume=fields.get("volume") or None,
         pages=fields.get("pages") or None,
     )
-    no_title = missing_title(parsed, "entry")
+    no_title = None if as_identifier else missing_title(parsed, "entry")
     return parsed, [*notes, no_title] if no_title else notes
 
 

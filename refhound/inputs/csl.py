@@ -11,6 +11,7 @@ from refhound.inputs.base import (
     DECODE_ERRORS,
     InputRead,
     decode_problem,
+    identifier_as_title,
     missing_title,
     unreadable_entry,
     year_of,
@@ -18,7 +19,7 @@ from refhound.inputs.base import (
 from refhound.inputs.jsonlist import item_spans
 from refhound.inputs.screen import DEFAULT_LIMITS, EntryLimits, check_count, too_long
 from refhound.models import InputProblem, ParsedFields, Reference
-from refhound.normalize.identifiers import arxiv_id_from_doi, find_arxiv_id, normalize_doi
+from refhound.normalize.identifiers import arxiv_id_from_doi, find_arxiv_id, find_doi, normalize_doi
 from refhound.normalize.names import is_et_al
 from refhound.normalize.titles import clean_title
 from refhound.refstring import ARXIV_VENUE, is_arxiv_venue, parse_author_list
@@ -76,20 +77,23 @@ def _year(issued: Any) -> int | None:
     return year_of(_text(issued.get("raw")) or _text(issued.get("literal")))
 
 
-def _item_fields(item: dict[str, Any]) -> ParsedFields:
-    """`ParsedFields` from one CSL item."""
+def _item_fields(item: dict[str, Any]) -> tuple[ParsedFields, str | None]:
+    """`ParsedFields` from one CSL item, and the problem of a title that is only an identifier."""
     names, truncated = _names(item.get("author"))
-    doi = normalize_doi(_text(item.get("DOI")) or "")
-    arxiv_id = next(
-        (found for key in _ARXIV_FIELDS if (found := find_arxiv_id(_text(item.get(key)) or ""))), None
-    )
+    raw_title = _text(item.get("title"))
+    title = clean_title(raw_title) or None if raw_title else None
+    as_identifier = identifier_as_title(title, "item")
+    held = {key: _text(item.get(key)) for key in _ARXIV_FIELDS}
+    if title and as_identifier:
+        held["title"], title = title, None
+    doi = normalize_doi(_text(item.get("DOI")) or "") or find_doi(held.get("title") or "")
+    arxiv_id = next((found for text in held.values() if (found := find_arxiv_id(text or ""))), None)
     arxiv_id = arxiv_id or (arxiv_id_from_doi(doi) if doi else None)
     venue = _text(item.get("container-title")) or _text(item.get("event-title"))
     if is_arxiv_venue(venue) or (not venue and arxiv_id):
         venue = ARXIV_VENUE
-    title = _text(item.get("title"))
-    return ParsedFields(
-        title=clean_title(title) or None if title else None,
+    parsed = ParsedFields(
+        title=title,
         authors=names,
         authors_truncated=truncated,
         venue=venue,
@@ -100,6 +104,7 @@ def _item_fields(item: dict[str, Any]) -> ParsedFields:
         volume=_text(item.get("volume")),
         pages=_text(item.get("page")),
     )
+    return parsed, as_identifier
 
 
 @dataclass(frozen=True)
@@ -168,13 +173,13 @@ def read_csl_json(text: str, source: str, limits: EntryLimits = DEFAULT_LIMITS) 
             if limits.max_entry_chars is not None and len(raw) > limits.max_entry_chars:
                 read.problems.append(too_long(source, location, len(raw), limits.max_entry_chars))
                 continue
-            parsed = _item_fields(item)
+            parsed, as_identifier = _item_fields(item)
         except DECODE_ERRORS as error:
             read.problems.append(unreadable_entry(source, location, error))
             continue
         key = _text(item.get("id")) or str(position)
         read.references.append(Reference(id=key, raw=raw, parsed=parsed, input=source, structured=True))
-        no_title = missing_title(parsed, "item")
+        no_title = as_identifier or missing_title(parsed, "item")
         if no_title:
             read.problems.append(InputProblem(input=source, location=f"{location} ({key})", message=no_title))
     return read

@@ -178,6 +178,24 @@ def find_arxiv_id(text: str) -> str | None:
     return filler.group(1) if filler else None
 
 
+# What may stand beside an identifier in a field that holds nothing else: its labels and a class tag.
+_ADDRESS = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
+_IDENTIFIER_LABELS = re.compile(
+    r"\b(?:arxiv|corr|e-?print|preprint|doi|abs|url|available|online|at)\b|\[[\w.-]+\]", re.IGNORECASE
+)
+
+
+def only_identifiers(text: str) -> bool:
+    """Whether the text holds an arXiv id, a DOI or a web address and nothing else but their labels
+    ("arXiv preprint arXiv:1512.03385", "doi:10.1145/…", "https://…"): where a work is, not what it says."""
+    if not (find_arxiv_id(text) or find_doi(text) or _ADDRESS.search(text)):
+        return False
+    rest = _ADDRESS.sub(" ", text)
+    rest = _DOI_IN_TEXT.sub(" ", rest)
+    rest = _ARXIV_IN_TEXT.sub(" ", rest)
+    return re.search(r"\w", _IDENTIFIER_LABELS.sub(" ", rest)) is None
+
+
 def arxiv_id_from_doi(doi: str) -> str | None:
     """The arXiv id behind an arXiv DOI ("10.48550/arXiv.2310.01362" -> "2310.01362"), else None."""
     normalized = normalize_doi(doi)

@@ -179,6 +179,24 @@ def test_bibtex_endnote_journal_tag_run_into_a_field(tmp_path: Path) -> None:
     assert (c.authors, c.venue) == (["Jia, J."], None)
 
 
+def test_a_title_that_is_only_an_identifier_is_read_as_the_identifier(tmp_path: Path) -> None:
+    # Searched as a title, "arXiv:1409.1556" is found nowhere and its own record reads as another work.
+    bib = write(
+        tmp_path,
+        "a.bib",
+        '@misc{vgg, author = "Karen Simonyan and Andrew Zisserman", title = "arXiv:1409.1556"}\n'
+        '@misc{kdd, author = "A. Author", title = "doi: 10.1145/3292500.3330701"}\n',
+    )
+    csl = write(tmp_path, "a.json", json.dumps([{"id": "vgg", "title": "arXiv preprint arXiv:1409.1556"}]))
+    for path in (bib, csl):
+        read = read_input(path)
+        vgg = read.references[0].parsed
+        assert (vgg.title, vgg.arxiv_id, vgg.venue) == (None, "1409.1556", "arXiv")
+        assert "is an identifier, not a title" in read.problems[0].message
+    kdd = read_input(bib).references[1].parsed
+    assert (kdd.title, kdd.doi) == (None, "10.1145/3292500.3330701")
+
+
 def test_bibtex_bad_doi_is_a_problem(tmp_path: Path) -> None:
     read = read_input(write(tmp_path, "one.bib", "@article{k, title = {T}, doi = {N/A}}"))
     assert read.references[0].parsed.doi is None

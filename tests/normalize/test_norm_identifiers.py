@@ -12,6 +12,7 @@ from refhound.normalize.identifiers import (
     find_doi,
     normalize_arxiv_id,
     normalize_doi,
+    only_identifiers,
 )
 
 KDD_DOI = "10.1145/3292500.3330701"
@@ -154,3 +155,24 @@ def test_find_arxiv_id(text: str, arxiv_id: str | None) -> None:
 )
 def test_arxiv_id_from_doi(doi: str, arxiv_id: str | None) -> None:
     assert arxiv_id_from_doi(doi) == arxiv_id
+
+
+@pytest.mark.parametrize(
+    ("text", "only"),
+    [
+        ("arXiv:1409.1556", True),
+        ("arXiv preprint arXiv:1512.03385", True),
+        ("arXiv:1409.1556v6 [cs.CV]", True),
+        ("CoRR abs/1409.1556", True),
+        ("doi:10.1145/3292500.3330701", True),
+        ("Available online: https://www.kaggle.com/c/carvana-image-masking-challenge", True),
+        # A title that names its work beside the identifier is a title.
+        ("Very deep convolutional networks, arXiv:1409.1556", False),
+        ("ImageNet https://image-net.org", False),
+        # A bare number is no identifier without arXiv named.
+        ("1409.1556", False),
+        ("2020", False),
+    ],
+)
+def test_only_identifiers(text: str, only: bool) -> None:
+    assert only_identifiers(text) is only
