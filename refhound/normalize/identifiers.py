@@ -180,6 +180,7 @@ def find_arxiv_id(text: str) -> str | None:
 
 # What may stand beside an identifier in a field that holds nothing else: its labels and a class tag.
 _ADDRESS = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
+_DIGIT_OR_SLASH = re.compile(r"[\d/]")
 _IDENTIFIER_LABELS = re.compile(
     r"\b(?:arxiv|corr|e-?print|preprint|doi|abs|url|available|online|at)\b|\[[\w.-]+\]", re.IGNORECASE
 )
@@ -188,6 +189,8 @@ _IDENTIFIER_LABELS = re.compile(
 def only_identifiers(text: str) -> bool:
     """Whether the text holds an arXiv id, a DOI or a web address and nothing else but their labels
     ("arXiv preprint arXiv:1512.03385", "doi:10.1145/…", "https://…"): where a work is, not what it says."""
+    if _DIGIT_OR_SLASH.search(text) is None:
+        return False  # each identifier holds a digit, each address a slash: most titles stop here, cheaply
     if not (find_arxiv_id(text) or find_doi(text) or _ADDRESS.search(text)):
         return False
     rest = _ADDRESS.sub(" ", text)
