@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from refhound.models import InputProblem, ParsedFields, Reference
-from refhound.normalize.identifiers import only_identifiers
+from refhound.normalize.identifiers import not_a_title
 
 _YEAR = re.compile(r"(?<!\d)(1[89]\d\d|20\d\d)(?!\d)")
 #: What a decoder raises on text it cannot read: a `ValueError` (JSON's errors; a number of over 4,300
@@ -57,11 +57,12 @@ def year_of(text: str | None) -> int | None:
 
 
 def identifier_as_title(title: str | None, what: str) -> str | None:
-    """The problem to report when a title field holds only an identifier or an address ("arXiv:1409.1556"),
-    else None. Searched as a title it is found nowhere, and the identifier's own record then reads as
-    another work: the reader takes the identifier from it and leaves the entry without a title."""
-    if title and only_identifiers(title):
-        return f"{what}'s title {title!r} is an identifier, not a title: checked by the identifier"
+    """The problem to report when a title field holds only an identifier, an address or their labels
+    ("arXiv:1409.1556", "arXiv preprint"), else None. Searched as a title it is found nowhere, and the
+    identifier's own record then reads as another work: the reader takes any identifier from it and leaves
+    the entry without a title."""
+    if title and not_a_title(title):
+        return f"{what}'s title {title!r} is an identifier or a label, not a title: checked without it"
     return None
 
 

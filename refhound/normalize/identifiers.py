@@ -181,22 +181,26 @@ def find_arxiv_id(text: str) -> str | None:
 # What may stand beside an identifier in a field that holds nothing else: its labels and a class tag.
 _ADDRESS = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
 _DIGIT_OR_SLASH = re.compile(r"[\d/]")
-_IDENTIFIER_LABELS = re.compile(
-    r"\b(?:arxiv|corr|e-?print|preprint|doi|abs|url|available|online|at)\b|\[[\w.-]+\]", re.IGNORECASE
+_LABELS_ONLY = re.compile(
+    r"(?:(?:arxiv|corr|e-?print|preprint|doi|abs|url|available|online|at)\b|\[[\w.-]+\]|[^\w\[])*",
+    re.IGNORECASE,
 )
 
 
-def only_identifiers(text: str) -> bool:
-    """Whether the text holds an arXiv id, a DOI or a web address and nothing else but their labels
-    ("arXiv preprint arXiv:1512.03385", "doi:10.1145/…", "https://…"): where a work is, not what it says."""
+def not_a_title(text: str) -> bool:
+    """Whether the text holds nothing but an arXiv id, a DOI or a web address and their labels
+    ("arXiv:1409.1556", "arXiv preprint arXiv:1512.03385", "doi:10.1145/…", "https://…"), or the labels
+    alone ("arXiv preprint"): where a work is, not what it is called."""
+    if not text.strip():
+        return False
     if _DIGIT_OR_SLASH.search(text) is None:
-        return False  # each identifier holds a digit, each address a slash: most titles stop here, cheaply
+        # Each identifier holds a digit and each address a slash; the match stops at a title's first word.
+        return _LABELS_ONLY.fullmatch(text) is not None
     if not (find_arxiv_id(text) or find_doi(text) or _ADDRESS.search(text)):
         return False
     rest = _ADDRESS.sub(" ", text)
     rest = _DOI_IN_TEXT.sub(" ", rest)
-    rest = _ARXIV_IN_TEXT.sub(" ", rest)
-    return re.search(r"\w", _IDENTIFIER_LABELS.sub(" ", rest)) is None
+    return _LABELS_ONLY.fullmatch(_ARXIV_IN_TEXT.sub(" ", rest)) is not None
 
 
 def arxiv_id_from_doi(doi: str) -> str | None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from refhound.models import ParsedFields
-from refhound.normalize.identifiers import ARXIV_VENUE, find_arxiv_id, find_doi, is_arxiv_venue
+from refhound.normalize.identifiers import ARXIV_VENUE, find_arxiv_id, find_doi, is_arxiv_venue, not_a_title
 from refhound.normalize.text import LIGATURES, collapse_whitespace, decode_latex_letters, reattach_accents
 from refhound.normalize.titles import clean_title
 from refhound.refstring.authors import (
@@ -776,9 +776,10 @@ def _take_title(text: str) -> _Title:
 
 
 def _tidy_title(title: str) -> str | None:
-    """The title as displayed; None when no word is left ("< >" around a URL that was cut out)."""
+    """The title as displayed; None when no word is left ("< >" around a URL that was cut out) or only a
+    label of where the work is ("arXiv preprint" before an id the identifiers took)."""
     tidy = clean_title(_EDITION_NOTE.sub("", title))
-    return tidy if _LETTERS.search(tidy) else None
+    return tidy if _LETTERS.search(tidy) and not not_a_title(tidy) else None
 
 
 # --- venue, volume, pages ------------------------------------------------------------------------------

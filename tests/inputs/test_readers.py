@@ -192,7 +192,7 @@ def test_a_title_that_is_only_an_identifier_is_read_as_the_identifier(tmp_path: 
         read = read_input(path)
         vgg = read.references[0].parsed
         assert (vgg.title, vgg.arxiv_id, vgg.venue) == (None, "1409.1556", "arXiv")
-        assert "is an identifier, not a title" in read.problems[0].message
+        assert "is an identifier or a label, not a title" in read.problems[0].message
     kdd = read_input(bib).references[1].parsed
     assert (kdd.title, kdd.doi) == (None, "10.1145/3292500.3330701")
 

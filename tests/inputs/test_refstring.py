@@ -566,6 +566,13 @@ def test_journal_without_title() -> None:
     assert (parsed.title, parsed.authors, parsed.year, parsed.volume) == (None, ["A. Einstein"], 1905, "17")
 
 
+def test_a_preprint_cited_by_its_id_alone_has_no_title() -> None:
+    """Springer's style may print only the preprint's id where the title goes: its label is no title."""
+    parsed = parse_reference_string("Simonyan, K., Zisserman, A.: arXiv preprint arXiv:1409.1556 (2014)")
+    assert (parsed.title, parsed.arxiv_id, parsed.year) == (None, "1409.1556", 2014)
+    assert parsed.authors == ["Simonyan, K.", "Zisserman, A."]
+
+
 @pytest.mark.parametrize(
     ("text", "venue", "year"),
     [

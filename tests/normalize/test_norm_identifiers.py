@@ -12,7 +12,7 @@ from refhound.normalize.identifiers import (
     find_doi,
     normalize_arxiv_id,
     normalize_doi,
-    only_identifiers,
+    not_a_title,
 )
 
 KDD_DOI = "10.1145/3292500.3330701"
@@ -166,13 +166,16 @@ def test_arxiv_id_from_doi(doi: str, arxiv_id: str | None) -> None:
         ("CoRR abs/1409.1556", True),
         ("doi:10.1145/3292500.3330701", True),
         ("Available online: https://www.kaggle.com/c/carvana-image-masking-challenge", True),
+        ("arXiv preprint", True),
         # A title that names its work beside the identifier is a title.
         ("Very deep convolutional networks, arXiv:1409.1556", False),
         ("ImageNet https://image-net.org", False),
         # A bare number is no identifier without arXiv named.
         ("1409.1556", False),
         ("2020", False),
+        ("Preprint selection in online learning", False),
+        ("", False),
     ],
 )
-def test_only_identifiers(text: str, only: bool) -> None:
-    assert only_identifiers(text) is only
+def test_not_a_title(text: str, only: bool) -> None:
+    assert not_a_title(text) is only
