@@ -78,7 +78,7 @@ def _year(issued: Any) -> int | None:
 
 
 def _item_fields(item: dict[str, Any]) -> tuple[ParsedFields, str | None]:
-    """`ParsedFields` from one CSL item, and the problem of a title that is only an identifier."""
+    """`ParsedFields` from one CSL item, and the problem of a title that is only an identifier or a label."""
     names, truncated = _names(item.get("author"))
     raw_title = _text(item.get("title"))
     title = clean_title(raw_title) or None if raw_title else None

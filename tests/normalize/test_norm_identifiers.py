@@ -158,7 +158,7 @@ def test_arxiv_id_from_doi(doi: str, arxiv_id: str | None) -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "only"),
+    ("text", "not_title"),
     [
         ("arXiv:1409.1556", True),
         ("arXiv preprint arXiv:1512.03385", True),
@@ -177,5 +177,5 @@ def test_arxiv_id_from_doi(doi: str, arxiv_id: str | None) -> None:
         ("", False),
     ],
 )
-def test_not_a_title(text: str, only: bool) -> None:
-    assert not_a_title(text) is only
+def test_not_a_title(text: str, not_title: bool) -> None:
+    assert not_a_title(text) is not_title
