@@ -178,7 +178,8 @@ def find_arxiv_id(text: str) -> str | None:
     return filler.group(1) if filler else None
 
 
-# What may stand beside an identifier in a field that holds nothing else: its labels and a class tag.
+# `not_a_title`'s pieces: a web address anywhere in a text; what every identifier or address holds; and
+# what may stand beside them in a field that holds nothing else, their labels and a class tag ("[cs.CV]").
 _ADDRESS = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
 _DIGIT_OR_SLASH = re.compile(r"[\d/]")
 _LABELS_ONLY = re.compile(
