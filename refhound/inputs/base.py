@@ -7,9 +7,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from refhound.models import InputProblem, ParsedFields, Reference
-from refhound.normalize.identifiers import not_a_title
+from refhound.normalize.identifiers import arxiv_id_from_doi, find_arxiv_id, find_doi, not_a_title
 
 _YEAR = re.compile(r"(?<!\d)(1[89]\d\d|20\d\d)(?!\d)")
+#: A field that is a web address and nothing else.
+WEB_ADDRESS = re.compile(r"^\s*(?:https?://|www\.)\S+\s*$", re.IGNORECASE)
 #: What a decoder raises on text it cannot read: a `ValueError` (JSON's errors; a number of over 4,300
 #: digits) or a `RecursionError` (nesting deeper than Python's stack, `'[' * 100000`). On a user's file
 #: either is an input problem naming the file and the cause, never a crash.
@@ -64,6 +66,17 @@ def identifier_as_title(title: str | None, what: str) -> str | None:
     if title and not_a_title(title):
         return f"{what}'s title {title!r} is an identifier or a label, not a title: checked without it"
     return None
+
+
+def identifiers_from_title(
+    title: str, doi: str | None, arxiv_id: str | None, url: str | None
+) -> tuple[str | None, str | None, str | None]:
+    """An entry's DOI, arXiv id and web address, each taken from a title that `identifier_as_title` found
+    to be only an identifier where the entry's own fields lack it."""
+    doi = doi or find_doi(title)
+    arxiv_id = arxiv_id or find_arxiv_id(title) or (arxiv_id_from_doi(doi) if doi else None)
+    url = url or (title.strip() if WEB_ADDRESS.match(title) else None)
+    return doi, arxiv_id, url
 
 
 def missing_title(fields: ParsedFields, what: str) -> str | None:

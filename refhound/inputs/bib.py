@@ -11,8 +11,10 @@ from collections.abc import Iterable, Iterator
 from refhound.bibtex import BibParse, split_bibtex_names
 from refhound.inputs.base import (
     DECODE_ERRORS,
+    WEB_ADDRESS,
     InputRead,
     identifier_as_title,
+    identifiers_from_title,
     missing_title,
     unreadable_entry,
     year_of,
@@ -31,7 +33,6 @@ from refhound.normalize.identifiers import (
 )
 from refhound.normalize.titles import clean_title
 
-_URL = re.compile(r"^\s*(?:https?://|www\.)\S+\s*$", re.IGNORECASE)
 # Entry types whose venue, if any, is in `howpublished` or `publisher` rather than a journal or booktitle.
 _MISC_TYPES = {"misc", "online", "electronic", "www", "unpublished"}
 # Any "@type{" counts towards the entry cap, wherever it stands: an upper bound a file cannot slip under by
@@ -82,7 +83,11 @@ def _venue(entry_type: str, fields: dict[str, str], arxiv_id: str | None) -> str
     venue = fields.get("booktitle") or fields.get("journal") or fields.get("journaltitle")
     if not venue and entry_type in _MISC_TYPES:
         venue = next(
-            (v for v in (fields.get("howpublished"), fields.get("publisher")) if v and not _URL.match(v)),
+            (
+                value
+                for value in (fields.get("howpublished"), fields.get("publisher"))
+                if value and not WEB_ADDRESS.match(value)
+            ),
             None,
         )
     if is_arxiv_venue(venue) or (not venue and arxiv_id):
@@ -100,16 +105,14 @@ def map_fields(
     if doi_text and doi is None:
         notes.append(f"doi {doi_text!r} is not a DOI")
     howpublished = fields.get("howpublished", "")
-    url = fields.get("url") or (howpublished.strip() if _URL.match(howpublished) else None)
+    url = fields.get("url") or (howpublished.strip() if WEB_ADDRESS.match(howpublished) else None)
     doi = doi or (find_doi(url) if url else None)
     arxiv_id = _arxiv_id(fields, doi)
     title = clean_title(fields["title"]) if fields.get("title") else None
     as_identifier = identifier_as_title(title, "entry")
     if title and as_identifier:
         notes.append(as_identifier)
-        doi = doi or find_doi(title)
-        arxiv_id = arxiv_id or find_arxiv_id(title) or (arxiv_id_from_doi(doi) if doi else None)
-        url = url or (title.strip() if _URL.match(title) else None)
+        doi, arxiv_id, url = identifiers_from_title(title, doi, arxiv_id, url)
         title = None
     parsed = ParsedFields(
         title=title or None,

@@ -12,6 +12,7 @@ from refhound.inputs.base import (
     InputRead,
     decode_problem,
     identifier_as_title,
+    identifiers_from_title,
     missing_title,
     unreadable_entry,
     year_of,
@@ -19,7 +20,7 @@ from refhound.inputs.base import (
 from refhound.inputs.jsonlist import item_spans
 from refhound.inputs.screen import DEFAULT_LIMITS, EntryLimits, check_count, too_long
 from refhound.models import InputProblem, ParsedFields, Reference
-from refhound.normalize.identifiers import arxiv_id_from_doi, find_arxiv_id, find_doi, normalize_doi
+from refhound.normalize.identifiers import arxiv_id_from_doi, find_arxiv_id, normalize_doi
 from refhound.normalize.names import is_et_al
 from refhound.normalize.titles import clean_title
 from refhound.refstring import ARXIV_VENUE, is_arxiv_venue, parse_author_list
@@ -83,11 +84,13 @@ def _item_fields(item: dict[str, Any]) -> tuple[ParsedFields, str | None]:
     raw_title = _text(item.get("title"))
     title = clean_title(raw_title) or None if raw_title else None
     as_identifier = identifier_as_title(title, "item")
-    held = {key: _text(item.get(key)) for key in _ARXIV_FIELDS}
+    doi = normalize_doi(_text(item.get("DOI")) or "")
+    held = (_text(item.get(key)) for key in _ARXIV_FIELDS)
+    arxiv_id = next((found for text in held if (found := find_arxiv_id(text or ""))), None)
+    url = _text(item.get("URL"))
     if title and as_identifier:
-        held["title"], title = title, None
-    doi = normalize_doi(_text(item.get("DOI")) or "") or find_doi(held.get("title") or "")
-    arxiv_id = next((found for text in held.values() if (found := find_arxiv_id(text or ""))), None)
+        doi, arxiv_id, url = identifiers_from_title(title, doi, arxiv_id, url)
+        title = None
     arxiv_id = arxiv_id or (arxiv_id_from_doi(doi) if doi else None)
     venue = _text(item.get("container-title")) or _text(item.get("event-title"))
     if is_arxiv_venue(venue) or (not venue and arxiv_id):
@@ -100,7 +103,7 @@ def _item_fields(item: dict[str, Any]) -> tuple[ParsedFields, str | None]:
         year=_year(item.get("issued")),
         doi=doi,
         arxiv_id=arxiv_id,
-        url=_text(item.get("URL")),
+        url=url,
         volume=_text(item.get("volume")),
         pages=_text(item.get("page")),
     )

@@ -185,16 +185,28 @@ def test_a_title_that_is_only_an_identifier_is_read_as_the_identifier(tmp_path: 
         tmp_path,
         "a.bib",
         '@misc{vgg, author = "Karen Simonyan and Andrew Zisserman", title = "arXiv:1409.1556"}\n'
-        '@misc{kdd, author = "A. Author", title = "doi: 10.1145/3292500.3330701"}\n',
+        '@misc{kdd, author = "A. Author", title = "doi: 10.1145/3292500.3330701"}\n'
+        '@misc{web, author = "A. Author", title = "https://example.org/tool"}\n',
     )
-    csl = write(tmp_path, "a.json", json.dumps([{"id": "vgg", "title": "arXiv preprint arXiv:1409.1556"}]))
-    for path in (bib, csl):
+    csl = write(
+        tmp_path,
+        "a.json",
+        json.dumps(
+            [
+                {"id": "vgg", "title": "arXiv preprint arXiv:1409.1556"},
+                {"id": "kdd", "title": "doi: 10.1145/3292500.3330701"},
+                {"id": "web", "title": "https://example.org/tool"},
+            ]
+        ),
+    )
+    for path in (bib, csl):  # both readers keep what the title holds in the same fields
         read = read_input(path)
-        vgg = read.references[0].parsed
+        vgg, kdd, web = (reference.parsed for reference in read.references)
         assert (vgg.title, vgg.arxiv_id, vgg.venue) == (None, "1409.1556", "arXiv")
-        assert "is an identifier or a label, not a title" in read.problems[0].message
-    kdd = read_input(bib).references[1].parsed
-    assert (kdd.title, kdd.doi) == (None, "10.1145/3292500.3330701")
+        assert (kdd.title, kdd.doi) == (None, "10.1145/3292500.3330701")
+        assert (web.title, web.url) == (None, "https://example.org/tool")
+        assert all("is an identifier or a label, not a title" in problem.message for problem in read.problems)
+        assert len(read.problems) == 3
 
 
 def test_bibtex_bad_doi_is_a_problem(tmp_path: Path) -> None:
