@@ -12,6 +12,7 @@ is major.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from rapidfuzz.distance import OSA, Indel
@@ -155,6 +156,7 @@ _JOURNAL_LIST = ": the journal version's list, which may add or drop people of t
 _MIN_SHORT_TITLE_WORDS = 3
 _MAX_FIRST_WORDS = 2  # "Towards", "On the": the most words a title's start loses and stays the work's
 _MIN_AFTER_FIRST_WORDS = 4
+_MAX_WORDS_LEFT_OUT = 2  # within a title, as a memory drops or adds them ("sparse", "and")
 # A title word in another form: at most this many such words, each sharing a stem this long.
 _MAX_WORD_FORMS = 2
 _MIN_STEM = 4
@@ -162,6 +164,8 @@ _MIN_ACRONYM_WORDS = 2  # "RL" for "Reinforcement Learning": an acronym stands f
 # The short prepositions and conjunctions memory swaps, a title keeping its meaning ("in" for "for"). Longer
 # ones say how ("towards", "using", "via"), and "without" or "against" turn a title round: another title.
 _FUNCTION_WORDS = frozenset({"of", "for", "in", "on", "to", "with", "by", "at", "from", "and", "as", "into"})
+# Words that turn a title round when left out or added: "Attention is not Explanation" is another work.
+_TURNING_WORDS = frozenset({"not", "no", "non", "without", "against"})
 
 
 def grade(
@@ -266,6 +270,8 @@ def _title(
         return MINOR, "the title with or without its subtitle, a bracketed note or a translation", "subtitle"
     if _first_words_left_out(shorter, longer, cited if len(ours) > len(theirs) else found):
         return MINOR, 'the title with or without its first word or two ("Towards …")', "first_words"
+    if _words_left_out(shorter, longer):
+        return MINOR, "the title with a word or two left out or added, the others in order", "words_left_out"
     if preprint_cited:
         why = "cited as a preprint, whose title may be an earlier one than the published version's"
         return MINOR, why, "near_on_preprint"
@@ -280,6 +286,21 @@ def _first_words_left_out(shorter: Sequence[str], longer: Sequence[str], longer_
     if not 0 < left_out <= _MAX_FIRST_WORDS or len(shorter) < _MIN_AFTER_FIRST_WORDS:
         return False
     return list(longer[left_out:]) == list(shorter) and ":" not in " ".join(longer_title.split()[:left_out])
+
+
+def _words_left_out(shorter: Sequence[str], longer: Sequence[str]) -> bool:
+    """Whether the shorter title is the longer one with a word or two left out after its first ("A blind
+    deconvolution method …" for "A blind sparse deconvolution method …", "Total Variation, Cheeger Cuts" for
+    "Total variation and Cheeger cuts"), keeping four words or more in order: a slip of memory, not a word
+    changed. The first words are `_first_words_left_out`'s to judge, and a word that turns the title round
+    ("not", "without") makes another title."""
+    left_out = len(longer) - len(shorter)
+    if not 0 < left_out <= _MAX_WORDS_LEFT_OUT or len(shorter) < _MIN_AFTER_FIRST_WORDS:
+        return False
+    remaining = iter(longer)
+    in_order = all(word in remaining for word in shorter)  # each found after the one before it
+    extra = Counter(longer) - Counter(shorter)
+    return shorter[0] == longer[0] and in_order and not extra.keys() & _TURNING_WORDS
 
 
 def _word_forms(ours: Sequence[str], theirs: Sequence[str]) -> bool:

@@ -22,6 +22,7 @@ LEVELS: dict[str, str] = {
     "title.reordered": "the title's words in another order",
     "title.subtitle": "the title with or without its subtitle or lead-in",
     "title.first_words": "the title with or without its first word or two (Towards …)",
+    "title.words_left_out": "the title with a word or two left out or added, the others in order",
     "title.word_form": "the title with a word in another form (Automated for Automatic)",
     "title.function_word": "the title with another preposition or conjunction (in for for)",
     "title.acronym": "the title with words written as their acronym (Deep RL)",

@@ -882,6 +882,51 @@ def test_a_title_without_its_first_word_or_two_is_a_slip(
     assert check.severity is (Severity.MINOR if level == "title.first_words" else Severity.MAJOR)
 
 
+@pytest.mark.parametrize(
+    ("record_title", "cited_title", "level"),
+    [
+        # A word left out inside the title, the rest in order.
+        (
+            "A blind sparse deconvolution method for neural spike identification",
+            "A blind deconvolution method for neural spike identification",
+            "title.words_left_out",
+        ),
+        # A word added: the record writes a comma where the citation has "and".
+        ("Total Variation, Cheeger Cuts", "Total variation and Cheeger cuts", "title.words_left_out"),
+        # A word that turns the title round makes another title.
+        (
+            "Deep networks generalize to small image shifts",
+            "Deep networks do not generalize to small image shifts",
+            "title.other_words",
+        ),
+        # A word changed is not a word left out.
+        (
+            "A blind sparse deconvolution method for neural spike identification",
+            "A blind dense deconvolution method for neural spike identification",
+            "title.other_words",
+        ),
+        # Three words are more than a memory drops.
+        (
+            "A blind sparse deconvolution method for neural spike identification in array recordings",
+            "A blind deconvolution method for spike identification in recordings",
+            "title.other_words",
+        ),
+        # The first word is the start's to judge ("GloVe:" is the work's name).
+        (
+            "GloVe: Global Vectors for Word Representation",
+            "Global Vectors for Word Representation",
+            "title.other_words",
+        ),
+    ],
+)
+def test_a_title_with_a_word_or_two_left_out_is_a_slip(
+    record_title: str, cited_title: str, level: str
+) -> None:
+    check = field(judged(LDA.model_copy(update={"title": record_title}), title=cited_title), "title")
+    assert check.level == level, check
+    assert check.severity is (Severity.MINOR if level == "title.words_left_out" else Severity.MAJOR)
+
+
 def test_a_title_word_in_another_form_is_a_slip() -> None:
     # "Automated labeling of semantic roles" for Gildea and Jurafsky's "Automatic Labeling of Semantic Roles".
     srl = LDA.model_copy(update={"title": "Automatic Labeling of Semantic Roles"})
