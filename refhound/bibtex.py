@@ -14,6 +14,7 @@ from bibtexparser.entrypoint import parse_string
 
 from refhound.normalize.names import is_et_al
 from refhound.normalize.text import collapse_whitespace, latex_to_unicode, unescape_latex_specials
+from refhound.refstring import parse_author_list
 
 
 @dataclass(frozen=True)
@@ -198,6 +199,7 @@ def split_bibtex_names(value: str) -> tuple[list[str], bool]:
 
 _AND = re.compile(r"[{}]|\s+and\s+", re.IGNORECASE)
 _COMMA = re.compile(r"[{}]|,")
+_BIBTEX_NAME_PARTS = 3  # "von Last", "Jr", "First": the most parts commas divide a BibTeX name into
 
 
 def _split_top_level(value: str, separator: re.Pattern[str]) -> list[str]:
@@ -217,11 +219,15 @@ def _split_top_level(value: str, separator: re.Pattern[str]) -> list[str]:
 
 
 def _comma_list(name: str) -> list[str]:
-    """A list written with commas where BibTeX wants "and" ("F. Petroni, T. Rocktäschel, A. H. Miller"),
-    split at them. BibTeX's own forms have at most two commas between words that are no names alone
-    ("von Last, Jr, First"); here every part is a name of two words or more."""
+    """A list written with commas where BibTeX wants "and", split at them. BibTeX's own forms have at most
+    two commas ("von Last, Jr, First"): with three parts, each must be a name of two words or more ("F.
+    Petroni, T. Rocktäschel, A. H. Miller"); more parts than BibTeX's forms have are a list in a reference
+    string's style ("Krizhevsky A., Sutskever, I., Hinton, G. E."), read as one."""
     parts = [part.strip() for part in _split_top_level(name, _COMMA)]
-    if len(parts) < 3 or any(len(part.split()) < 2 for part in parts):
+    if len(parts) > _BIBTEX_NAME_PARTS:
+        names, _ = parse_author_list(latex_to_unicode(name))
+        return names or [name]
+    if len(parts) < _BIBTEX_NAME_PARTS or any(len(part.split()) < 2 for part in parts):
         return [name]
     return parts
 

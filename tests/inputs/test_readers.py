@@ -147,6 +147,12 @@ def test_bibtex_latex_escapes_in_doi_and_url_are_undone(tmp_path: Path) -> None:
             r"F. Petroni, T. Rockt{\"{a}}schel, A. H. Miller and S. Riedel",
             ["F. Petroni", "T. Rocktäschel", "A. H. Miller", "S. Riedel"],
         ),
+        # More commas than BibTeX's forms have: a list in a reference string's style.
+        (
+            r"Krizhevsky A., Sutskever, I., Hinton, G. E.",
+            ["Krizhevsky A", "Sutskever, I.", "Hinton, G. E."],
+        ),
+        (r"M{\"u}ller, K., Smith, J., Doe, J.", ["Müller, K.", "Smith, J.", "Doe, J."]),
         # BibTeX's own forms keep their commas.
         (r"van der Maaten, Laurens and Doe, Jr, John", ["van der Maaten, Laurens", "Doe, Jr, John"]),
         # A phrase for the names left out ends the list, as "others" does.
