@@ -270,11 +270,11 @@ def _title(
         return MINOR, "the title with or without its subtitle, a bracketed note or a translation", "subtitle"
     if _first_words_left_out(shorter, longer, cited if len(ours) > len(theirs) else found):
         return MINOR, 'the title with or without its first word or two ("Towards …")', "first_words"
-    if _words_left_out(shorter, longer):
-        return MINOR, "the title with a word or two left out or added, the others in order", "words_left_out"
     if preprint_cited:
         why = "cited as a preprint, whose title may be an earlier one than the published version's"
         return MINOR, why, "near_on_preprint"
+    if _words_left_out(shorter, longer):
+        return MINOR, "the title with a word or two left out or added, the others in order", "words_left_out"
     return MAJOR, "", "other_words"
 
 
