@@ -14,7 +14,6 @@ from bibtexparser.entrypoint import parse_string
 
 from refhound.normalize.names import is_et_al
 from refhound.normalize.text import collapse_whitespace, latex_to_unicode, unescape_latex_specials
-from refhound.refstring import parse_author_list
 
 
 @dataclass(frozen=True)
@@ -225,6 +224,10 @@ def _comma_list(name: str) -> list[str]:
     string's style ("Krizhevsky A., Sutskever, I., Hinton, G. E."), read as one."""
     parts = [part.strip() for part in _split_top_level(name, _COMMA)]
     if len(parts) > _BIBTEX_NAME_PARTS:
+        # Imported here: the reference-string parser costs a tenth of a second to import, and few files
+        # need it.
+        from refhound.refstring import parse_author_list
+
         names, _ = parse_author_list(latex_to_unicode(name))
         return names or [name]
     if len(parts) < _BIBTEX_NAME_PARTS or any(len(part.split()) < 2 for part in parts):
