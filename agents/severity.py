@@ -155,7 +155,7 @@ _JOURNAL_LIST = ": the journal version's list, which may add or drop people of t
 # A cited title that is the record's without its subtitle (or the reverse) keeps this many words at least.
 _MIN_SHORT_TITLE_WORDS = 3
 _MAX_FIRST_WORDS = 2  # "Towards", "On the": the most words a title's start loses and stays the work's
-_MIN_AFTER_FIRST_WORDS = 4
+_MIN_WORDS_KEPT = 4  # a title with words left out, at its start or within, keeps this many at least
 _MAX_WORDS_LEFT_OUT = 2  # within a title, as a memory drops or adds them ("sparse", "and")
 # A title word in another form: at most this many such words, each sharing a stem this long.
 _MAX_WORD_FORMS = 2
@@ -283,7 +283,7 @@ def _first_words_left_out(shorter: Sequence[str], longer: Sequence[str], longer_
     "Towards temporal scoping …"), keeping four words or more. A lead closed by a colon is the work's name
     ("BERT: …"), which a citation does not leave out."""
     left_out = len(longer) - len(shorter)
-    if not 0 < left_out <= _MAX_FIRST_WORDS or len(shorter) < _MIN_AFTER_FIRST_WORDS:
+    if not 0 < left_out <= _MAX_FIRST_WORDS or len(shorter) < _MIN_WORDS_KEPT:
         return False
     return list(longer[left_out:]) == list(shorter) and ":" not in " ".join(longer_title.split()[:left_out])
 
@@ -295,7 +295,7 @@ def _words_left_out(shorter: Sequence[str], longer: Sequence[str]) -> bool:
     changed. The first words are `_first_words_left_out`'s to judge, and a word that turns the title round
     ("not", "without") makes another title."""
     left_out = len(longer) - len(shorter)
-    if not 0 < left_out <= _MAX_WORDS_LEFT_OUT or len(shorter) < _MIN_AFTER_FIRST_WORDS:
+    if not 0 < left_out <= _MAX_WORDS_LEFT_OUT or len(shorter) < _MIN_WORDS_KEPT:
         return False
     remaining = iter(longer)
     in_order = all(word in remaining for word in shorter)  # each found after the one before it
