@@ -53,6 +53,9 @@ CoAuthorship = Callable[[str, Sequence[str]], str | None]
 KnownName = Callable[[str], bool]
 # A record -> the events that list its volume as held with them ("acl-2019"), where the index knows them.
 HostEvents = Callable[[Record], list[str]]
+# (venue key, year) -> the volumes listed as held with that conference's year that the index lacks
+# ("2023.findings-emnlp"): a citation by the conference's name may mean one, so its absence proves nothing.
+UnheldVolumes = Callable[[str, int], tuple[str, ...]]
 
 
 def check_title(cited: str | None, record: Record) -> FieldCheck:
@@ -348,8 +351,10 @@ def check_venue(
     settings: JudgeSettings,
     coverage: Coverage,
     host_events: HostEvents | None = None,
+    unheld_volumes: UnheldVolumes | None = None,
 ) -> FieldCheck:
-    """`host_events` asks the index which events hosted the record's volume (without it, none is known)."""
+    """`host_events` asks the index which events hosted the record's volume (without it, none is known);
+    `unheld_volumes` which volumes held with a conference's year it lacks (without it, none)."""
     if not cited.venue:
         return FieldCheck(field="venue", status=S.MISSING, level="venue.missing", found=record.venue)
     if not record.venue:
@@ -412,9 +417,11 @@ def check_venue(
         )
     if _is_preprint(theirs, record):
         # Only a preprint was found: publication at the cited venue is unconfirmed, and disproved when
-        # the index holds that venue and year completely (the published version would be there).
+        # the index holds that venue and year completely, with every volume held with it (the published
+        # version would be there).
         key = ours.key or ""
-        held = coverage(key, cited.year) if key and cited.year else []
+        unheld = unheld_volumes(key, cited.year) if unheld_volumes and key and cited.year else ()
+        held = coverage(key, cited.year) if key and cited.year and not unheld else []
         if held:
             return result(
                 S.MISMATCH,

@@ -39,6 +39,7 @@ from refhound.agents.field_rules import (
     Coverage,
     HostEvents,
     KnownName,
+    UnheldVolumes,
     borderline_doubts,
     check_arxiv,
     check_authors,
@@ -149,11 +150,12 @@ def _evaluate(
     this_year: int,
     dead_identifiers: Collection[str],
     host_events: HostEvents | None,
+    unheld_volumes: UnheldVolumes | None,
 ) -> _Evaluation:
     record = candidate.record
     title = check_title(cited.title, record)
     authors = check_authors(cited, record)
-    venue = check_venue(cited, record, settings, coverage, host_events)
+    venue = check_venue(cited, record, settings, coverage, host_events, unheld_volumes)
     fields = [title, authors.check, venue, check_year(cited, record, this_year, settings)]
     doi_owner, arxiv_owner = owners
     version_cited = venue.level in _OTHER_VERSION
@@ -344,6 +346,7 @@ def judge(
     co_authorship: CoAuthorship | None = None,
     known_name: KnownName | None = None,
     host_events: HostEvents | None = None,
+    unheld_volumes: UnheldVolumes | None = None,
 ) -> Judgement:
     """Decide one citation from the candidate records the stages found.
 
@@ -353,7 +356,8 @@ def judge(
     answered; `co_authorship` asks the index who has written with whom (without it, nobody is known to
     have); `known_name` asks it whether a name is any author's (without it, every name is known, and no
     name is taken for a typo for want of one); `host_events` asks it which events hosted a record's volume
-    (without it, none is known)."""
+    (without it, none is known); `unheld_volumes` which volumes held with a conference's year it lacks
+    (without it, none)."""
     if not cited.title and not cited.doi and not cited.arxiv_id:
         only = f" (only a URL, {cited.url}, which only an online run reads)" if cited.url else ""
         return Judgement(
@@ -370,7 +374,9 @@ def judge(
     anthology = _anthology_answer(cited, candidates, "url" in dead_identifiers, settings)
     dead = [f for f in ("doi", "arxiv_id") if f in dead_identifiers and getattr(cited, f)]
     evaluations = [
-        _evaluate(cited, c, owners, anthology, coverage, settings, this_year, dead, host_events)
+        _evaluate(
+            cited, c, owners, anthology, coverage, settings, this_year, dead, host_events, unheld_volumes
+        )
         for c in candidates
     ]
     same = [e for e in evaluations if e.same_work]
@@ -380,7 +386,7 @@ def judge(
     if dead:
         return _dead_identifier(cited, dead, unanswered)
     return _decide_without_record(
-        cited, candidates, anthology, coverage, settings, this_year, searched_online
+        cited, candidates, anthology, coverage, settings, this_year, searched_online, unheld_volumes
     )
 
 
@@ -419,6 +425,7 @@ def judge_gathered(
         co_authorship=context.store.co_authorship if searched else None,
         known_name=context.store.knows_name if searched else None,
         host_events=context.store.host_events if searched else None,
+        unheld_volumes=context.store.unheld_volumes if searched else None,
     )
 
 
@@ -590,6 +597,7 @@ def _decide_without_record(
     settings: JudgeSettings,
     this_year: int,
     searched_online: bool,
+    unheld_volumes: UnheldVolumes | None = None,
 ) -> Judgement:
     """No record is the cited work. `fabricated` needs proof that the work would have been found: a year
     that has not come (no source holds works of the future), or a venue and year some source holds
@@ -670,10 +678,17 @@ def _decide_without_record(
     printed = [c for c in candidates if c.via == "raw"]
     # A record with the cited title under another venue or year that is not the cited work by the rules.
     elsewhere = ("coverage.title_elsewhere",) if _title_elsewhere(cited, candidates, settings) else ()
+    # Volumes held with the cited conference's year that the index lacks ("2023.findings-emnlp").
+    unheld = (
+        unheld_volumes(venue.key, cited.year)
+        if unheld_volumes and venue is not None and venue.key and cited.year
+        else ()
+    )
     if venue is not None and venue.key is not None and cited.year is not None and cited.title:
         # Absence from the index proves something only where it holds every volume the cited string can
-        # mean; the online sources, asked as well, hold the companion and workshop volumes it may lack.
-        means_one = held_venue(cited) == venue.key
+        # mean (a Findings or workshop paper cited by its host's name is a slip); the online sources,
+        # asked as well, hold the companion and workshop volumes it may lack.
+        means_one = held_venue(cited) == venue.key and not unheld
         complete = coverage(venue.key, cited.year) if means_one or searched_online else []
         where = f"{venue.key.upper()} {cited.year}"
         sources = ", ".join(f"{source} ({n} records)" for source, n in complete)
@@ -725,10 +740,14 @@ def _decide_without_record(
             "(doi.org, arXiv) can tell whose it is"
         )
     elif venue and cited.year and venue.key and coverage(venue.key, cited.year):
+        lacking = (
+            f"it lacks {', '.join(unheld)}, held with it, which a citation by the conference's name may mean"
+            if unheld
+            else f"the cited {cited.venue!r} can name a volume it may not hold (companion, Findings, "
+            "workshops; a journal's later issues), or the title is a volume's"
+        )
         reason = (
-            f"not found in the index; it holds {venue.key.upper()} {cited.year} completely, but the cited "
-            f"{cited.venue!r} can name a volume it may not hold (companion, Findings, workshops; a journal's "
-            "later issues), or the title is a volume's"
+            f"not found in the index; it holds {venue.key.upper()} {cited.year} completely, but {lacking}"
         )
     elif venue and cited.year:
         scope = f"{(venue.key or venue.name).upper()} {cited.year}"

@@ -26,7 +26,7 @@ from rapidfuzz.distance import Indel
 
 from refhound.errors import IndexCorrupt, IndexMissing, IndexStale, IngestError
 from refhound.index.anthology import SOURCE as ACL_SOURCE
-from refhound.index.anthology import anthology_id_in, anthology_volume, volume_prefix
+from refhound.index.anthology import anthology_id_in, anthology_volume
 from refhound.index.completeness import Proof, assess
 from refhound.index.retractions import count_notices, holds_notices, read_notices, write_notices
 from refhound.index.schema import SCHEMA, SCHEMA_VERSION
@@ -414,6 +414,7 @@ class IndexStore:
         self._count: int | None = None
         self._average: float | None = None
         self._holds_notices: bool | None = None  # most indexes hold none: no look-up per reference then
+        self._unheld: dict[tuple[str, int], tuple[str, ...]] = {}  # `unheld_volumes`, per venue-year
 
     # -- opening ---------------------------------------------------------------------------------
     @classmethod
@@ -700,14 +701,35 @@ class IndexStore:
         """Whether the index holds papers of the Anthology volume this paper ID belongs to. The Anthology
         publishes a volume whole, so a paper ID of a held volume that no record has names no paper; a volume
         the dump lacks (one published after it, or never) proves nothing."""
-        volume, prefix = anthology_volume(anthology_id), volume_prefix(anthology_id)
-        if volume is None:
-            return False
+        volume = anthology_volume(anthology_id)
+        return volume is not None and self.holds_volume(volume)
+
+    def holds_volume(self, volume: str) -> bool:
+        """Whether the index holds papers of an Anthology volume ("2023.findings-emnlp", "W19-43")."""
+        prefix = f"{volume}." if volume[:1].isdigit() else volume  # what every paper ID of it begins with
         rows = self._db.execute(
             "SELECT source_id FROM records WHERE source = ? AND source_id >= ? AND source_id < ? LIMIT 8",
             (ACL_SOURCE, prefix, prefix + "\U0010ffff"),
         ).fetchall()
         return any(anthology_volume(str(source_id)) == volume for (source_id,) in rows)
+
+    def unheld_volumes(self, venue_key: str, year: int) -> tuple[str, ...]:
+        """The volumes the dump lists as held with a conference's year ("2023.findings-emnlp" with EMNLP
+        2023) that the index has no paper of. A citation by the conference's name may mean one of them (a
+        Findings or workshop paper cited by its host is a slip), so the main proceedings held completely do
+        not prove such a work absent. None for an event the dump lists no volumes of, or in an index built
+        before hosts were kept."""
+        if (venue_key, year) not in self._unheld:
+            try:
+                rows = self._db.execute(
+                    "SELECT volume FROM colocated WHERE source = ? AND event = ? ORDER BY volume",
+                    (ACL_SOURCE, f"{venue_key}-{year}"),
+                ).fetchall()
+            except sqlite3.OperationalError:  # an index built before hosts were kept
+                rows = []
+            volumes = (str(volume) for (volume,) in rows)
+            self._unheld[venue_key, year] = tuple(v for v in volumes if not self.holds_volume(v))
+        return self._unheld[venue_key, year]
 
     def by_title_key(self, key: str) -> list[IndexedRecord]:
         return self._rows(f"SELECT id, {_COLUMNS} FROM records WHERE title_key = ?", (key,))

@@ -262,6 +262,31 @@ def test_a_title_missing_from_a_complete_venue_is_wrong_but_offline_not_proof_of
     assert j.levels == ("coverage.absent_from_complete",)
 
 
+def test_absence_from_a_conferences_main_volume_proves_nothing_while_a_volume_held_with_it_is_missing(
+    store: IndexStore,
+) -> None:
+    # The dump lists ICML 2019 with a Findings-like volume the index has no paper of: a paper of it cited by
+    # the conference's name is a slip, so the main proceedings held completely do not prove the work absent.
+    cited = ParsedFields(
+        title="Contrastive Curriculum Distillation for Sparse Mixture Models",
+        authors=["Wei Seo", "Tamara Fu"],
+        venue="Proceedings of the 36th International Conference on Machine Learning",
+        year=2019,
+    )
+    found = find_candidates(cited, store, SETTINGS)
+
+    def unheld(key: str, year: int) -> tuple[str, ...]:
+        return ("2019.findings-icml",) if (key, year) == ("icml", 2019) else ()
+
+    j = judge(cited, found, store.coverage, SETTINGS, this_year=2026, unheld_volumes=unheld)
+    assert j.verdict is Verdict.UNVERIFIED
+    assert "coverage.absent_from_complete" not in j.levels
+    assert "it lacks 2019.findings-icml, held with it" in j.reason
+    # Every volume held: absence counts again.
+    j = judge(cited, found, store.coverage, SETTINGS, this_year=2026, unheld_volumes=lambda key, year: ())
+    assert j.levels == ("coverage.absent_from_complete",)
+
+
 @pytest.mark.parametrize("venue", ["ICML", "In Proc. of ICML 2019"])
 def test_a_bare_acronym_proves_no_absence_it_also_names_volumes_the_index_may_not_hold(
     store: IndexStore, venue: str
