@@ -126,6 +126,8 @@ _SYMBOL_CMD = re.compile(
     r"(?:(?<=[A-Za-z])(?![A-Za-z])\s?|(?<![A-Za-z]))"
 )
 _OTHER_CMD = re.compile(r"\\[A-Za-z]+\*?\s*")
+# An accent left with nothing to mark ("Lu{\\'}s", "Lu\\'{}s", an export that lost the letter): no text.
+_EMPTY_ACCENT = re.compile(r"\\[`'^\"~=.](?=\{\}|\})")
 # Math operators LaTeX sets upright by name; the space after one separates it from its argument.
 _OPERATOR = re.compile(
     r"\\(log|ln|lg|exp|sin|cos|tan|max|min|arg|argmax|argmin|lim|sup|inf|det|dim|ker|Pr|gcd|mod)(?![A-Za-z])"
@@ -179,7 +181,7 @@ def latex_to_unicode(text: str) -> str:
     out = _MATH.sub(_math_text, out)
     out = _DOLLAR.sub("", out)
     out = _STRAY_SUPERSCRIPT.sub("", out)
-    out = _letters(out)
+    out = _EMPTY_ACCENT.sub("", _letters(out))
     out = out.replace("\\\\", " ").replace("\\ ", " ")
     out = _OTHER_CMD.sub("", out)
     out = out.replace("{", "").replace("}", "")

@@ -46,6 +46,9 @@ from refhound.normalize.text import (
         # BibDesk's exports: math and text forms of one letter, the text form read
         (r"K{\ifmmode\ddot{o}\else\"{o}\fi}the, Ullrich", "Köthe, Ullrich"),
         ("Francesco d&apos;Amore", "Francesco d'Amore"),
+        # an accent left with nothing to mark (an export that lost the letter): no backslash in the name
+        (r"Morgado da Costa, Lu{\'}s", "Morgado da Costa, Lus"),
+        (r"Lu\'{}s", "Lus"),
         ("Multi-\ntask   learning", "Multi- task learning"),
     ],
 )
