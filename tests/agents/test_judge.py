@@ -102,6 +102,20 @@ def test_a_preprint_cited_at_a_completely_indexed_venue_is_a_metadata_error(stor
     venue = next(f for f in j.fields if f.field == "venue")
     assert j.verdict is Verdict.METADATA_ERROR
     assert venue.status is FieldStatus.MISMATCH and "only a preprint" in venue.note
+    # While the index lacks a volume held with ICML 2019, the published version may be in it: unconfirmed.
+    cited = ParsedFields(
+        title="Language models are few-shot learners", authors=GPT3_AUTHORS, venue="ICML", year=2019
+    )
+    j = judge(
+        cited,
+        find_candidates(cited, store, SETTINGS),
+        store.coverage,
+        SETTINGS,
+        this_year=2026,
+        unheld_volumes=lambda key, year: ("2019.findings-icml",),
+    )
+    venue = next(f for f in j.fields if f.field == "venue")
+    assert (venue.level, venue.status) == ("venue.only_preprint_found", FieldStatus.UNCHECKED)
 
 
 @pytest.mark.parametrize(
