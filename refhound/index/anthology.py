@@ -81,6 +81,18 @@ def volume_prefix(anthology_id: str) -> str:
     return anthology_id[:-digits]
 
 
+def volume_paper_prefix(volume: str) -> str:
+    """What every paper ID of a volume, as `anthology_volume` names it, begins with: "2023.findings-emnlp."
+    for "2023.findings-emnlp", "W19-05" for "W19-5" (two digits of paper number follow), "P19-1" for "P19-1"
+    (three follow)."""
+    if volume[:1].isdigit():
+        return f"{volume}."
+    collection, _, number = volume.partition("-")
+    if not number.isdigit():
+        return volume
+    return f"{collection}-{int(number):02d}" if _two_digit_papers(collection, int(number)) else volume
+
+
 def anthology_volume(anthology_id: str) -> str | None:
     """The volume an Anthology ID belongs to, as `colocated` keys it: "W19-4301" -> "W19-43",
     "P19-1001" -> "P19-1", "2022.repl4nlp-1.5" -> "2022.repl4nlp-1"; None for what is no Anthology ID."""

@@ -26,7 +26,7 @@ from rapidfuzz.distance import Indel
 
 from refhound.errors import IndexCorrupt, IndexMissing, IndexStale, IngestError
 from refhound.index.anthology import SOURCE as ACL_SOURCE
-from refhound.index.anthology import anthology_id_in, anthology_volume
+from refhound.index.anthology import anthology_id_in, anthology_volume, volume_paper_prefix
 from refhound.index.completeness import Proof, assess
 from refhound.index.retractions import count_notices, holds_notices, read_notices, write_notices
 from refhound.index.schema import SCHEMA, SCHEMA_VERSION
@@ -706,7 +706,7 @@ class IndexStore:
 
     def holds_volume(self, volume: str) -> bool:
         """Whether the index holds papers of an Anthology volume ("2023.findings-emnlp", "W19-43")."""
-        prefix = f"{volume}." if volume[:1].isdigit() else volume  # what every paper ID of it begins with
+        prefix = volume_paper_prefix(volume)
         rows = self._db.execute(
             "SELECT source_id FROM records WHERE source = ? AND source_id >= ? AND source_id < ? LIMIT 8",
             (ACL_SOURCE, prefix, prefix + "\U0010ffff"),
@@ -714,21 +714,22 @@ class IndexStore:
         return any(anthology_volume(str(source_id)) == volume for (source_id,) in rows)
 
     def unheld_volumes(self, venue_key: str, year: int) -> tuple[str, ...]:
-        """The volumes the dump lists as held with a conference's year ("2023.findings-emnlp" with EMNLP
-        2023) that the index has no paper of. A citation by the conference's name may mean one of them (a
-        Findings or workshop paper cited by its host is a slip), so the main proceedings held completely do
-        not prove such a work absent. None for an event the dump lists no volumes of, or in an index built
-        before hosts were kept."""
+        """The conference's own volumes of a year that the dump lists with its event but the index has no
+        paper of: its Findings ("2023.findings-emnlp" with EMNLP 2023), which the conference accepts and
+        publishes apart. A Findings paper cited by the conference's name is a slip, so the main proceedings
+        held completely do not prove such a work absent. Workshops held with the event are not counted: the
+        dump lists some it has no papers of (non-archival ones). None for an event the dump lists no
+        volumes of, or in an index built before hosts were kept."""
         if (venue_key, year) not in self._unheld:
+            findings = f"{year}.findings-{venue_key}"
             try:
-                rows = self._db.execute(
-                    "SELECT volume FROM colocated WHERE source = ? AND event = ? ORDER BY volume",
-                    (ACL_SOURCE, f"{venue_key}-{year}"),
-                ).fetchall()
+                listed = self._db.execute(
+                    "SELECT 1 FROM colocated WHERE source = ? AND event = ? AND volume = ?",
+                    (ACL_SOURCE, f"{venue_key}-{year}", findings),
+                ).fetchone()
             except sqlite3.OperationalError:  # an index built before hosts were kept
-                rows = []
-            volumes = (str(volume) for (volume,) in rows)
-            self._unheld[venue_key, year] = tuple(v for v in volumes if not self.holds_volume(v))
+                listed = None
+            self._unheld[venue_key, year] = (findings,) if listed and not self.holds_volume(findings) else ()
         return self._unheld[venue_key, year]
 
     def by_title_key(self, key: str) -> list[IndexedRecord]:

@@ -134,10 +134,10 @@ def test_keeps_the_event_that_hosted_a_volume(tmp_path: Path, parallel: bool) ->
     assert IndexStore.open(tmp_path / "index.sqlite").host_events(records["W18-6310"]) == []
 
 
-def test_names_the_volumes_held_with_an_event_that_the_index_lacks(tmp_path: Path) -> None:
-    """A volume the event lists and the dump holds is no gap; one it lists without a paper in the index
-    (the Anthology's 2023 Findings, missing from its 2025-05 dump) is, and an index built before hosts were
-    kept knows none."""
+def test_names_the_conferences_own_findings_the_index_lacks(tmp_path: Path) -> None:
+    """The conference's Findings volume listed with its event without a paper in the index (the
+    Anthology's 2023 Findings, missing from its 2025-05 dump) is a gap; a workshop listed without papers (a
+    non-archival one) is not, and an index built before hosts were kept knows none."""
     from refhound.index.store import IndexStore
 
     with IndexStore.create(tmp_path / "index.sqlite") as store:
@@ -145,6 +145,7 @@ def test_names_the_volumes_held_with_an_event_that_the_index_lacks(tmp_path: Pat
     assert IndexStore.open(tmp_path / "index.sqlite").unheld_volumes("acl", 2018) == ()
     with sqlite3.connect(tmp_path / "index.sqlite") as db:
         db.execute("INSERT INTO colocated VALUES ('acl-anthology', '2018.findings-acl', 'acl-2018')")
+        db.execute("INSERT INTO colocated VALUES ('acl-anthology', '2018.nonarchival-1', 'acl-2018')")
     store = IndexStore.open(tmp_path / "index.sqlite")
     assert store.unheld_volumes("acl", 2018) == ("2018.findings-acl",)
     assert store.unheld_volumes("acl", 2019) == ()
