@@ -68,17 +68,8 @@ def cited_anthology_id(url: str | None) -> str | None:
         anthology_id = f"{volume.lower()}.{int(paper)}"
     else:
         anthology_id = anthology_id.upper()
-    return anthology_id if int(anthology_id[len(volume_prefix(anthology_id)) :]) > 0 else None
-
-
-def volume_prefix(anthology_id: str) -> str:
-    """The paper ID without its paper number: what every ID of its volume begins with ("2021.naacl-main.",
-    "P19-1", "W19-43")."""
-    if anthology_id[:1].isdigit():
-        return anthology_id.rpartition(".")[0] + "."
-    collection, _, rest = anthology_id.partition("-")
-    digits = 2 if _two_digit_papers(collection, int(rest[:-3] or 0)) else 3
-    return anthology_id[:-digits]
+    prefix = volume_paper_prefix(anthology_volume(anthology_id) or "")
+    return anthology_id if int(anthology_id[len(prefix) :]) > 0 else None
 
 
 def volume_paper_prefix(volume: str) -> str:
