@@ -464,7 +464,7 @@ def _stranger_level(
     another given name ("Anant K. Agarwal" for Aman Agarwal); each in the place of a record author with the
     same given name and another family name ("Johannes Gasteiger" for Johannes Klicpera, who changed it);
     one among several right ones; or most of the list."""
-    families = {_family(parse_name(name).family) for name in unpaired}
+    families = {family for name in unpaired for family in _family_forms(name)}
     if all(_family(parse_name(name).family) in families for name in strangers):
         return "given_name_other"
     if all(_renamed_in_place(name, cited, recorded, unpaired) for name in strangers):
@@ -614,6 +614,17 @@ def _given_agrees(cited: str, found: str) -> bool:
 
 def _family(family: str) -> str:
     return fold(family).replace(" ", "").lower()
+
+
+def _family_forms(name: str) -> set[str]:
+    """A name's family name, and the same with its given names' last words before it: a double family name
+    written in natural order ("Luís Morgado da Costa") is parsed with its first part as a given name, where
+    the inverted form ("Morgado da Costa, Luís") keeps it whole."""
+    parsed = parse_name(name)
+    given = parsed.given.split()
+    # The first given name stays one, and an initial is no family name's part.
+    words = [word for word in given[1:] if len(word.rstrip(".")) > 1]
+    return {_family(" ".join([*words[k:], parsed.family])) for k in range(len(words) + 1)}
 
 
 def _same_given(a: str, b: str) -> bool:

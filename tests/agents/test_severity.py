@@ -404,6 +404,28 @@ def test_a_stranger_in_the_place_of_an_author_with_the_same_given_name_is_a_leve
     assert field(j, "authors").severity is Severity.MAJOR
 
 
+IBERIAN = LDA.model_copy(
+    update={"authors": ["Frantisek Kratochvil", "Luís Morgado da Costa", "María Rodríguez Sánchez"]}
+)
+
+
+@pytest.mark.parametrize(
+    ("stranger", "level"),
+    [
+        # A double family name written inverted, with another given name: the family name in place, though
+        # the record's natural order parses "Morgado" as a given name.
+        ("Morgado da Costa, Lus", "authors.given_name_other"),
+        # A given name of the record is no family name's part.
+        ("Luís, Pablo", "authors.one_stranger"),
+    ],
+)
+def test_another_given_name_before_a_double_family_name_is_a_level_of_its_own(
+    stranger: str, level: str
+) -> None:
+    j = judged(IBERIAN, authors=["Kratochvil, Frantisek", stranger, "Rodríguez Sánchez, María"])
+    assert field(j, "authors").level == level, field(j, "authors")
+
+
 def _griffiths(name: str, others: Sequence[str]) -> str | None:
     return (
         "dblp conf/x lists Thomas L. Griffiths with David M. Blei" if name == "Thomas L. Griffiths" else None
