@@ -276,17 +276,21 @@ def test_a_title_missing_from_a_complete_venue_is_wrong_but_offline_not_proof_of
     assert j.levels == ("coverage.absent_from_complete",)
 
 
-def test_absence_from_a_conferences_main_volume_proves_nothing_while_a_volume_held_with_it_is_missing(
+# A work no index record has, cited by ICML 2019's main proceedings, which the test index holds completely.
+INVENTED_AT_ICML_2019 = ParsedFields(
+    title="Contrastive Curriculum Distillation for Sparse Mixture Models",
+    authors=["Wei Seo", "Tamara Fu"],
+    venue="Proceedings of the 36th International Conference on Machine Learning",
+    year=2019,
+)
+
+
+def test_absence_from_a_conferences_main_volume_proves_nothing_while_its_findings_are_missing(
     store: IndexStore,
 ) -> None:
-    # The dump lists ICML 2019 with a Findings-like volume the index has no paper of: a paper of it cited by
+    # The dump lists ICML 2019 with its Findings, of which the index has no paper: a Findings paper cited by
     # the conference's name is a slip, so the main proceedings held completely do not prove the work absent.
-    cited = ParsedFields(
-        title="Contrastive Curriculum Distillation for Sparse Mixture Models",
-        authors=["Wei Seo", "Tamara Fu"],
-        venue="Proceedings of the 36th International Conference on Machine Learning",
-        year=2019,
-    )
+    cited = INVENTED_AT_ICML_2019
     found = find_candidates(cited, store, SETTINGS)
 
     def unheld(key: str, year: int) -> tuple[str, ...]:
@@ -317,12 +321,7 @@ def test_a_bare_acronym_proves_no_absence_it_also_names_volumes_the_index_may_no
 
 
 def test_a_title_no_online_source_has_either_at_a_complete_venue_is_fabricated(store: IndexStore) -> None:
-    cited = ParsedFields(
-        title="Contrastive Curriculum Distillation for Sparse Mixture Models",
-        authors=["Wei Seo", "Tamara Fu"],
-        venue="Proceedings of the 36th International Conference on Machine Learning",
-        year=2019,
-    )
+    cited = INVENTED_AT_ICML_2019
     candidates = find_candidates(cited, store, SETTINGS)
     j = judge(cited, candidates, store.coverage, SETTINGS, this_year=2026, searched_online=True)
     assert j.verdict is Verdict.FABRICATED
