@@ -53,8 +53,9 @@ CoAuthorship = Callable[[str, Sequence[str]], str | None]
 KnownName = Callable[[str], bool]
 # A record -> the events that list its volume as held with them ("acl-2019"), where the index knows them.
 HostEvents = Callable[[Record], list[str]]
-# (venue key, year) -> the volumes listed as held with that conference's year that the index lacks
-# ("2023.findings-emnlp"): a citation by the conference's name may mean one, so its absence proves nothing.
+# (venue key, year) -> the conference's own volumes of that year (its Findings, "2023.findings-emnlp") that
+# the dump lists and the index lacks: a citation by the conference's name may mean one, so absence proves
+# nothing.
 UnheldVolumes = Callable[[str, int], tuple[str, ...]]
 
 
@@ -354,7 +355,7 @@ def check_venue(
     unheld_volumes: UnheldVolumes | None = None,
 ) -> FieldCheck:
     """`host_events` asks the index which events hosted the record's volume (without it, none is known);
-    `unheld_volumes` which volumes held with a conference's year it lacks (without it, none)."""
+    `unheld_volumes` which of a conference's own volumes of a year it lacks (without it, none)."""
     if not cited.venue:
         return FieldCheck(field="venue", status=S.MISSING, level="venue.missing", found=record.venue)
     if not record.venue:
@@ -417,8 +418,8 @@ def check_venue(
         )
     if _is_preprint(theirs, record):
         # Only a preprint was found: publication at the cited venue is unconfirmed, and disproved when
-        # the index holds that venue and year completely, with every volume held with it (the published
-        # version would be there).
+        # the index holds that venue and year completely, its Findings too (the published version would be
+        # there).
         key = ours.key or ""
         unheld = unheld_volumes(key, cited.year) if unheld_volumes and key and cited.year else ()
         held = coverage(key, cited.year) if key and cited.year and not unheld else []

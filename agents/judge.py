@@ -356,8 +356,8 @@ def judge(
     answered; `co_authorship` asks the index who has written with whom (without it, nobody is known to
     have); `known_name` asks it whether a name is any author's (without it, every name is known, and no
     name is taken for a typo for want of one); `host_events` asks it which events hosted a record's volume
-    (without it, none is known); `unheld_volumes` which volumes held with a conference's year it lacks
-    (without it, none)."""
+    (without it, none is known); `unheld_volumes` which of a conference's own volumes of a year (its
+    Findings) the dump lists and it lacks (without it, none)."""
     if not cited.title and not cited.doi and not cited.arxiv_id:
         only = f" (only a URL, {cited.url}, which only an online run reads)" if cited.url else ""
         return Judgement(
@@ -678,7 +678,7 @@ def _decide_without_record(
     printed = [c for c in candidates if c.via == "raw"]
     # A record with the cited title under another venue or year that is not the cited work by the rules.
     elsewhere = ("coverage.title_elsewhere",) if _title_elsewhere(cited, candidates, settings) else ()
-    # Volumes held with the cited conference's year that the index lacks ("2023.findings-emnlp").
+    # The cited conference's own volumes of that year the index lacks (its Findings, "2023.findings-emnlp").
     unheld = (
         unheld_volumes(venue.key, cited.year)
         if unheld_volumes and venue is not None and venue.key and cited.year
@@ -686,8 +686,8 @@ def _decide_without_record(
     )
     if venue is not None and venue.key is not None and cited.year is not None and cited.title:
         # Absence from the index proves something only where it holds every volume the cited string can
-        # mean (a Findings or workshop paper cited by its host's name is a slip); the online sources,
-        # asked as well, hold the companion and workshop volumes it may lack.
+        # mean (a Findings paper cited by its conference's name is a slip); the online sources, asked as
+        # well, hold the companion and workshop volumes it may lack.
         means_one = held_venue(cited) == venue.key and not unheld
         complete = coverage(venue.key, cited.year) if means_one or searched_online else []
         where = f"{venue.key.upper()} {cited.year}"
