@@ -131,6 +131,9 @@ def _glued(text: str) -> str:
 _SUBTITLE = re.compile(r"\s*(?:[:?!]|\s[-–—]{1,2}\s|\.\s)\s*")
 # A main title this short ("Introduction", "Deep learning") is no evidence of one work.
 _MIN_MAIN_TITLE_WORDS = 3
+# A title left without the one-word name before its colon still names its work when the rest is this long:
+# the judge's `specific_title_words` default, from which on a title names one work.
+_MIN_REST_WITHOUT_NAME = 6
 
 
 # A note or a translation in brackets closing a title: "… (Student Abstract)", "中文标题(English Title)".
@@ -142,16 +145,20 @@ def main_title_of(a: str, b: str) -> bool:
     representations?" for "… representations? Comparing the geometry of BERT, ELMo, and GPT-2 embeddings";
     or without a lead-in of several words: "Description of the FASTUS System …" for "SRI International:
     Description of the FASTUS System …" (an article type, "Survey Article: …", or a site's name before its
-    report); or either part of a title closed by brackets: without a note ("(Student Abstract)"), or one
-    language of a bilingual title. The shorter title must have at least three words."""
+    report), or of one word before a rest of six words or more ("Unsupervised dual learning for
+    image-to-image translation" for "DualGAN: …"); or either part of a title closed by brackets: without a
+    note ("(Student Abstract)"), or one language of a bilingual title. The shorter title must have at least
+    three words."""
     shorter, longer = sorted((a, b), key=len)
     if len(title_tokens(shorter)) < _MIN_MAIN_TITLE_WORDS:
         return False
     parts = _SUBTITLE.split(longer.strip(), maxsplit=1)
     if len(parts) == 2 and parts[1].strip():
-        # A lead-in is words of its own ("SRI International", "Survey Article"); one word before the colon
-        # is the work's name ("BERT: Pre-training of …"), which a citation does not leave out.
-        lead_in = len(title_tokens(parts[0])) > 1 and same_title(parts[1], shorter)
+        # A lead-in is words of its own ("SRI International", "Survey Article"). One word before the colon
+        # is the work's name ("BERT: Pre-training of …"), which citations leave out too ("Squibs: …",
+        # "DualGAN: …"), but only a rest long enough to name one work still names it.
+        named_by_rest = len(title_tokens(parts[1])) >= _MIN_REST_WITHOUT_NAME
+        lead_in = (len(title_tokens(parts[0])) > 1 or named_by_rest) and same_title(parts[1], shorter)
         if lead_in or same_title(parts[0], shorter):
             return True
     bracketed = bracketed_end(longer)

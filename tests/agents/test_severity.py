@@ -882,7 +882,7 @@ def test_a_year_two_before_the_venues_with_that_venue_cited_stays_a_year_no_vers
             "Towards Understanding Sharpness in Deep Networks",
             ("title.first_words"),
         ),
-        # The work's name before a colon is no word to leave out.
+        # The work's name before a colon left out, a rest too short to name one work alone.
         (
             "GloVe: Global Vectors for Word Representation",
             "Global Vectors for Word Representation",

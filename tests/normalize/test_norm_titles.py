@@ -180,6 +180,17 @@ CONTEXTUAL = (
             True,
         ),
         ("Attention is all you need", "Attention is not all you need: pure attention loses rank", False),
+        # One word before the colon left out, where the rest names one work by its length alone.
+        (
+            "Unsupervised dual learning for image-to-image translation",
+            "DualGAN: Unsupervised Dual Learning for Image-to-Image Translation",
+            True,
+        ),
+        (
+            "Towards a Catalogue of Linguistic Graph Banks",
+            "Squibs: Towards a Catalogue of Linguistic Graph Banks",
+            True,
+        ),
         # A bracketed note left out, and one language of a bilingual title.
         (
             "SATNet: Symmetric adversarial transfer network",
