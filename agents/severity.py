@@ -52,6 +52,9 @@ _INSTITUTION_WORDS = frozenset({"college", "academy", "inc", "ltd", "gmbh", "cor
 # A name nobody in the index has is read as a record author's misspelt from this length ("Oguz" / "Ouguz");
 # shorter ones ("Li", "Wu") are a letter from too many names.
 _MIN_MISSPELT_NAME = 3
+# A one-word name that begins a record author's first given name, from this length, is that author's name
+# without its family name ("Iryn" for Iryna Gurevych); two letters begin too many names.
+_MIN_GIVEN_NAME_ALONE = 3
 # A family name that begins another, from this length, is that name shortened.
 _MIN_SHORTENED_FAMILY = 5
 # A preprint is posted up to this many years before the version a venue publishes.
@@ -508,6 +511,8 @@ def _variant(cited: str, found: str, settings: JudgeSettings) -> bool:
         return True
     if _first_family_name_only(cited, found) or _first_family_name_only(found, cited):
         return True
+    if _given_name_alone(cited, found):
+        return True
     a, b = parse_name(cited), parse_name(found)
     if _written_backwards(a, b) or _written_backwards(b, a):
         return True
@@ -557,6 +562,19 @@ def _first_family_name_only(short: str, full: str) -> bool:
     # The first family name may carry a typo on either side ("Fermandez" for Ramón Fernandez Astudillo).
     in_middle = any(family[0] == word or _near(family[0], word) for word in middle)
     return in_middle and _given_agrees(a.given, " ".join(words[: len(given)]))
+
+
+def _given_name_alone(short: str, full: str) -> bool:
+    """Whether `short` is one word, `full`'s first given name or its start, three letters or more: "Doug" for
+    Doug Downey, "Iryn" for Iryna Gurevych. A reference manager that lost the family name leaves the given
+    name, as one that lost the given name leaves the family name, which the name rules already take."""
+    words, given = name_words(short), name_words(parse_name(full).given)
+    return (
+        len(words) == 1
+        and len(words[0]) >= _MIN_GIVEN_NAME_ALONE
+        and bool(given)
+        and given[0].startswith(words[0])
+    )
 
 
 def _lone_initial(name: str) -> bool:

@@ -1057,12 +1057,24 @@ def test_a_journal_versions_list_may_add_or_drop_people_of_the_conference_papers
         ("Feifei, L.", "Fei-Fei Li"),  # the other way round, the given name written joined
         ("B.V.K, Kumar", "B. V. K. Vijaya Kumar"),  # the other way round, initials where the family name is
         ("Ramón Fernandez Astudillo", "Ramón Fermandez"),  # the first of two family names, a typo in either
+        (
+            "Iryn",
+            "Iryna Gurevych",
+        ),  # the family name lost, the given name cut short ("Falke, Tobias and Iryn")
+        ("Doug", "Doug Downey"),  # the given name alone
     ],
 )
 def test_a_name_written_another_way_is_no_stranger(cited: str, recorded: str) -> None:
     record = _named(LDA, 1, recorded)
     authors = [record.authors[0], cited, record.authors[2]]
     assert field(judged(record, authors=authors), "authors").severity is not Severity.MAJOR
+
+
+@pytest.mark.parametrize("cited", ["Mark", "Ir"])
+def test_a_one_word_name_is_a_given_name_only_where_it_begins_one(cited: str) -> None:
+    record = _named(LDA, 1, "Iryna Gurevych")
+    authors = [record.authors[0], cited, record.authors[2]]
+    assert field(judged(record, authors=authors), "authors").level == "authors.one_stranger"
 
 
 def test_a_name_written_twice_is_no_stranger() -> None:
