@@ -551,6 +551,26 @@ def test_a_known_journal_for_a_workshop_paper_of_no_known_series_is_its_journal_
     assert j.severity is not Severity.MAJOR
 
 
+def test_a_journal_version_with_its_own_doi_is_no_error() -> None:
+    # Pătraşcu and Thorup's STOC 2011 paper cited as its J. ACM article of 2012, with the article's DOI.
+    stoc = Record(
+        source="dblp",
+        source_id="conf/stoc/PatrascuT11",
+        source_version="test",
+        title="The Power of Simple Tabulation Hashing",
+        authors=["Mihai Patrascu", "Mikkel Thorup"],
+        venue="Proceedings of the 43rd ACM Symposium on Theory of Computing, STOC 2011",
+        year=2011,
+        doi="10.1145/1993636.1993638",
+        entry_type="inproceedings",
+    )
+    j = judged(stoc, venue="J. ACM", year=2012, doi="10.1145/2220357.2220361")
+    assert field(j, "venue").level == "venue.journal_version"
+    assert field(j, "year").level == "year.journal_version"
+    assert field(j, "doi").level == "doi.of_cited_version"  # only doi.org can tell whose it is
+    assert not [f for f in j.fields if f.status is FieldStatus.MISMATCH], j.fields
+
+
 def test_one_major_field_makes_the_whole_error_major() -> None:
     j = judged(FEDAVG, year=2016, venue="International Conference on Machine Learning")
     assert field(j, "year").severity is Severity.MINOR and field(j, "venue").severity is Severity.MAJOR

@@ -227,6 +227,21 @@ def test_recognised(text: str, key: str, kind: VenueKind) -> None:
         ("ACM Trans. Graph.", "tog", K.JOURNAL),
         ("Commun. ACM", "cacm", K.JOURNAL),
         ("Proc. IEEE", "procieee", K.JOURNAL),
+        # Journals where conference papers have their journal versions.
+        ("J. ACM", "jacm", K.JOURNAL),
+        ("SIAM J. Comput.", "sicomp", K.JOURNAL),
+        ("Math. Program.", "mathprog", K.JOURNAL),
+        ("Mathematical Programming, Series A", "mathprog", K.JOURNAL),
+        ("Ann. Statist.", "aos", K.JOURNAL),
+        ("J. R. Stat. Soc. Ser. B Stat. Methodol.", "jrssb", K.JOURNAL),
+        ("IEEE Trans. Inf. Theory", "tit", K.JOURNAL),
+        ("IEEE/ACM Transactions on Audio, Speech, and Language Processing", "taslp", K.JOURNAL),
+        ("Computers and the Humanities", "chum", K.JOURNAL),
+        ("Computer Speech & Language", "csl", K.JOURNAL),
+        ("IEEE Transactions on Neural Networks", "tnn", K.JOURNAL),
+        ("Pattern Recognition", "pr", K.JOURNAL),
+        ("Pattern Recognition Letters", "prl", K.JOURNAL),
+        ("Found. Trends Mach. Learn.", "ftml", K.JOURNAL),
         ("Computational Linguistics, Volume 46, Issue 1 - March 2020", "cl", K.JOURNAL),
         (
             "Proceedings of the 2024 Joint International Conference on Computational Linguistics, Language "
@@ -358,6 +373,10 @@ def test_unrecognised(text: str, kind: VenueKind) -> None:
         ("AAAI Press", "aaai"),
         ("Proceedings of the AAAI Spring Symposium on Challenges of AI", "aaai"),
         ("Proceedings of the IEEE Conference on Decision and Control", "procieee"),
+        ("International Conference on Pattern Recognition", "pr"),
+        ("Proceedings of the Annual Meeting of the Cognitive Science Society", "cogsci"),
+        ("Mathematical Programming Computation", "mathprog"),
+        ("Annals of Applied Statistics", "aos"),
     ],
 )
 def test_no_false_recognition(text: str, wrong: str) -> None:
