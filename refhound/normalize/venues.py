@@ -243,10 +243,11 @@ def _series_matches(normalized: str) -> Iterator[tuple[_Series, re.Match[str]]]:
 
 # Words that say nothing of which volume of a series is meant.
 _VOLUME_NEUTRAL = frozenset({"#", "|", "proceedings", "of", "the", "in", "at"})
-# Words naming a volume beside a conference's main proceedings.
+# Volumes beside a conference's main proceedings, and what is given there without a paper in them (an
+# invited talk, a keynote, a panel).
 _SIDE_VOLUME = re.compile(
     r"\b(?:companion|posters?|demos?|demonstrations?|tutorials?|abstracts?|workshops?|student|doctoral|"
-    r"findings|extended|adjunct|satellite)\b"
+    r"findings|extended|adjunct|satellite|invited|talks?|keynotes?|panels?)\b"
 )
 
 

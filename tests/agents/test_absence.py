@@ -30,6 +30,9 @@ ICML_2019 = "Proceedings of the 36th International Conference on Machine Learnin
         # volumes beside the main proceedings
         ("Companion Proceedings of the The Web Conference 2018", None),
         ("Proceedings of the 58th Annual Meeting of the ACL: Student Research Workshop", None),
+        # what is given at a conference without a paper in its proceedings
+        ("Invited Talk by Kate Crawford at NIPS 2017", None),
+        ("Keynote at the 36th International Conference on Machine Learning", None),
         # a journal's year is published issue by issue
         ("Computational Linguistics", None),
     ],
