@@ -255,8 +255,7 @@ def _preprint_of_published(cited: ParsedFields, record: Record) -> bool:
 def _title(
     cited: str, found: str, similarity: float, settings: JudgeSettings, preprint_cited: bool
 ) -> Graded:
-    if similarity >= settings.title_borderline_similarity:
-        return MINOR, "a typo in the title", "typo"
+    # A named form of difference first; nearness alone ("a typo") only where none names it.
     ours, theirs = numbers_as_digits(title_key(cited)).split(), numbers_as_digits(title_key(found)).split()
     if sorted(ours) == sorted(theirs):
         return MINOR, "the title's words in another order", "reordered"
@@ -273,11 +272,13 @@ def _title(
         return MINOR, "the title with or without its subtitle, a bracketed note or a translation", "subtitle"
     if _first_words_left_out(shorter, longer, cited if len(ours) > len(theirs) else found):
         return MINOR, 'the title with or without its first word or two ("Towards …")', "first_words"
+    if _words_left_out(shorter, longer):
+        return MINOR, "the title with a word or two left out or added, the others in order", "words_left_out"
+    if similarity >= settings.title_borderline_similarity:
+        return MINOR, "a typo in the title", "typo"
     if preprint_cited:
         why = "cited as a preprint, whose title may be an earlier one than the published version's"
         return MINOR, why, "near_on_preprint"
-    if _words_left_out(shorter, longer):
-        return MINOR, "the title with a word or two left out or added, the others in order", "words_left_out"
     return MAJOR, "", "other_words"
 
 

@@ -958,6 +958,15 @@ def test_a_title_word_in_another_form_is_a_slip() -> None:
     # Another word altogether is another work's title.
     other = judged(srl, title="Automatic Parsing of Semantic Roles")
     assert field(other, "title").level == "title.other_words"
+    # Named by its form however near the titles are: a long title with one word in the plural is no typo.
+    pose = LDA.model_copy(
+        update={"title": "Real-time human pose recognition in parts from single depth images"}
+    )
+    near = judged(pose, title="Real-Time Human Pose Recognition in Parts from a Single Depth Image")
+    assert field(near, "title").level == "title.word_form"
+    # Nearness alone, where no form names the difference, is a typo.
+    typo = judged(pose, title="Real-time human pose recogntion in parts from single depth images")
+    assert field(typo, "title").level == "title.typo"
 
 
 def test_another_preposition_in_a_title_is_a_slip() -> None:
