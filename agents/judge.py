@@ -55,7 +55,7 @@ from refhound.index.anthology import cited_anthology_id
 from refhound.models import Evidence, FieldCheck, FieldStatus, ParsedFields, Record, Severity, Stage, Verdict
 from refhound.normalize.identifiers import arxiv_id_from_doi
 from refhound.normalize.titles import title_key
-from refhound.normalize.venues import parse_venue
+from refhound.normalize.venues import names_thesis, parse_venue
 from refhound.settings import JudgeSettings
 
 S = FieldStatus
@@ -233,6 +233,8 @@ def _identity(
     if not cited.title or (identifier_agrees and close_title):
         # A cited identifier with another title is another work's identifier.
         return Identity.IDENTIFIER if identifier_agrees else None
+    if _thesis_for_a_paper(cited, candidate.record):
+        return None
     status = {f.field: f.status for f in fields}
     same_year = status["year"] in (S.MATCH, S.MISSING, S.UNCHECKED)
     # "Conference vs journal version" and "cited as a preprint" are benign for the same work, but say
@@ -275,6 +277,13 @@ def _identity(
         and venue.level != "venue.journal_version"
     )
     return Identity.NEAR_TITLE if near else None
+
+
+def _thesis_for_a_paper(cited: ParsedFields, record: Record) -> bool:
+    """Whether a cited thesis is matched to a paper: a thesis is a work of its own, whose title its author's
+    papers often share or come near ("A Statistical Approach to Rule Learning", a PhD thesis of 2008 and a
+    paper of 2006; Ruder's thesis and his NAACL tutorial)."""
+    return bool(cited.venue and names_thesis(cited.venue)) and not names_thesis(record.venue or "")
 
 
 # Another title of the work shares this many words of four letters or more with the cited one.

@@ -32,9 +32,11 @@ from refhound.normalize.identifiers import (
     normalize_doi,
 )
 from refhound.normalize.titles import clean_title
+from refhound.normalize.venues import names_thesis
 
 # Entry types whose venue, if any, is in `howpublished` or `publisher` rather than a journal or booktitle.
 _MISC_TYPES = {"misc", "online", "electronic", "www", "unpublished"}
+_THESIS_TYPES = {"phdthesis": "PhD thesis", "mastersthesis": "Master's thesis", "thesis": "Thesis"}
 # Any "@type{" counts towards the entry cap, wherever it stands: an upper bound a file cannot slip under by
 # putting entries on one line.
 _ANY_OPEN = re.compile(r"@[ \t]*([A-Za-z][\w-]*)\s*[{(]")
@@ -81,6 +83,15 @@ def _endnote_journal(fields: dict[str, str]) -> dict[str, str]:
 
 def _venue(entry_type: str, fields: dict[str, str], arxiv_id: str | None) -> str | None:
     venue = fields.get("booktitle") or fields.get("journal") or fields.get("journaltitle")
+    if not venue:
+        # A thesis is named as a printed reference names it ("PhD thesis, Stanford University"), from its
+        # entry type, its type field or a note that says so: a thesis is a work of its own.
+        school = fields.get("school") or fields.get("institution")
+        kind = fields.get("type") if names_thesis(fields.get("type", "")) else _THESIS_TYPES.get(entry_type)
+        if kind:
+            venue = f"{kind}, {school}" if school else kind
+        elif names_thesis(fields.get("note", "")):
+            venue = fields["note"]
     if not venue and entry_type in _MISC_TYPES:
         venue = next(
             (

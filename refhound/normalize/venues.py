@@ -105,6 +105,7 @@ _REPOSITORY = re.compile(
     r"\b(?:github|gitlab|bitbucket|zenodo|hugging ?face|pypi|sourceforge|figshare|software available)\b"
 )
 _OTHER_KIND = re.compile(r"\b(?:thesis|dissertation|phd|technical report|report|blog|patent)\b")
+_THESIS = re.compile(r"\b(?:thesis|dissertation)\b")
 _SIMILARITY_STOPWORDS = frozenset({"#", "|", "proceedings", "of", "the", "in"})
 
 
@@ -265,6 +266,11 @@ def main_proceedings_key(text: str) -> str | None:
     if info.kind is not VenueKind.CONFERENCE or len(words) <= 1 or _SIDE_VOLUME.search(normalized):
         return None
     return info.key
+
+
+def names_thesis(venue: str) -> bool:
+    """Whether a venue string names a thesis ("PhD thesis, Stanford University", "Undergraduate thesis")."""
+    return bool(_THESIS.search(_normalize(_display(venue))))
 
 
 @lru_cache(maxsize=1 << 16)

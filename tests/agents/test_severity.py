@@ -571,6 +571,15 @@ def test_a_journal_version_with_its_own_doi_is_no_error() -> None:
     assert not [f for f in j.fields if f.status is FieldStatus.MISMATCH], j.fields
 
 
+@pytest.mark.parametrize("title", [LDA.title, "Latent Dirichlet Allocation for Topic Models"])
+def test_a_thesis_is_not_its_authors_paper(title: str) -> None:
+    # A thesis shares or comes near the title of its author's papers ("A Statistical Approach to Rule
+    # Learning", a PhD thesis of 2008 and a paper of 2006): the paper's fields do not show the thesis's.
+    thesis = judged(LDA, title=title, authors=["David M. Blei"], venue="PhD thesis, UC Berkeley", year=2004)
+    assert thesis.verdict is Verdict.UNVERIFIED, thesis.reason
+    assert thesis.record is None and not [f for f in thesis.fields if f.status is FieldStatus.MISMATCH]
+
+
 def test_one_major_field_makes_the_whole_error_major() -> None:
     j = judged(FEDAVG, year=2016, venue="International Conference on Machine Learning")
     assert field(j, "year").severity is Severity.MINOR and field(j, "venue").severity is Severity.MAJOR

@@ -131,6 +131,29 @@ def test_bibtex_venue_and_arxiv(tmp_path: Path, fields: str, expected: tuple[str
     assert (parsed.venue, parsed.arxiv_id) == expected
 
 
+@pytest.mark.parametrize(
+    ("entry", "venue"),
+    [
+        ("@phdthesis{k, title = {T}, school = {NUI Galway}}", "PhD thesis, NUI Galway"),
+        ("@mastersthesis{k, title = {T}}", "Master's thesis"),
+        (
+            "@thesis{k, title = {T}, type = {Ph.D. Dissertation}, institution = {MIT}}",
+            "Ph.D. Dissertation, MIT",
+        ),
+        (
+            "@article{k, title = {T}, note = {Undergraduate thesis, Harvard College}}",
+            "Undergraduate thesis, Harvard College",
+        ),
+        ("@article{k, title = {T}, note = {Extended version}}", None),
+        ("@phdthesis{k, title = {T}, journal = {Some Journal}}", "Some Journal"),
+    ],
+)
+def test_a_thesis_is_named_as_printed_references_name_it(
+    tmp_path: Path, entry: str, venue: str | None
+) -> None:
+    assert read_input(write(tmp_path, "one.bib", entry)).references[0].parsed.venue == venue
+
+
 def test_bibtex_latex_escapes_in_doi_and_url_are_undone(tmp_path: Path) -> None:
     # dblp's BibTeX escapes the underscore of Springer chapter DOIs.
     fields = "doi = {10.1007/3-540-44581-1\\_23}, url = {https://example.org/a{\\_}b\\%20c}"
