@@ -163,6 +163,9 @@ _MAX_WORDS_LEFT_OUT = 2  # within a title, as a memory drops or adds them ("spar
 # A title word in another form: at most this many such words, each sharing a stem this long.
 _MAX_WORD_FORMS = 2
 _MIN_STEM = 4
+# A title word misspelt: from five letters one edit, from eight two; shorter words are a letter from others.
+_MIN_MISSPELT_WORD = 5
+_MIN_WORD_TWO_EDITS = 8
 _MIN_ACRONYM_WORDS = 2  # "RL" for "Reinforcement Learning": an acronym stands for two words or more
 # The short prepositions and conjunctions memory swaps, a title keeping its meaning ("in" for "for"). Longer
 # ones say how ("towards", "using", "via"), and "without" or "against" turn a title round: another title.
@@ -274,6 +277,8 @@ def _title(
         return MINOR, 'the title with or without its first word or two ("Towards …")', "first_words"
     if _words_left_out(shorter, longer):
         return MINOR, "the title with a word or two left out or added, the others in order", "words_left_out"
+    if _misspelt_words(ours, theirs):
+        return MINOR, 'a word of the title misspelt ("genelarized")', "misspelt_word"
     if similarity >= settings.title_borderline_similarity:
         return MINOR, "a typo in the title", "typo"
     if preprint_cited:
@@ -315,6 +320,24 @@ def _word_forms(ours: Sequence[str], theirs: Sequence[str]) -> bool:
         return False
     differ = [(a, b) for a, b in zip(ours, theirs, strict=True) if a != b]
     return 0 < len(differ) <= _MAX_WORD_FORMS and all(_another_form(a, b) for a, b in differ)
+
+
+def _misspelt_words(ours: Sequence[str], theirs: Sequence[str]) -> bool:
+    """The same words in the same order but one or two, each the other misspelt: its first letter kept, a
+    letter wrong, missing, added or two swapped in a word of five letters or more, two edits from eight
+    ("genelarized" for "generalized", "recogntion" for "recognition"). A word replaced by another word is
+    farther than that ("Inference" for "Reasoning")."""
+    if len(ours) != len(theirs):
+        return False
+    differ = [(a, b) for a, b in zip(ours, theirs, strict=True) if a != b]
+    return 0 < len(differ) <= _MAX_WORD_FORMS and all(_misspelt_word(a, b) for a, b in differ)
+
+
+def _misspelt_word(a: str, b: str) -> bool:
+    shorter = min(len(a), len(b))
+    if shorter < _MIN_MISSPELT_WORD or a[0] != b[0]:
+        return False
+    return OSA.distance(a, b) <= (1 if shorter < _MIN_WORD_TWO_EDITS else 2)
 
 
 def _another_form(a: str, b: str) -> bool:

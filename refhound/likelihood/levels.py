@@ -24,6 +24,7 @@ LEVELS: dict[str, str] = {
     "title.first_words": "the title with or without its first word or two (Towards …)",
     "title.words_left_out": "the title with a word or two left out or added, the others in order",
     "title.word_form": "the title with a word in another form (Automated for Automatic)",
+    "title.misspelt_word": "the title with a word misspelt (genelarized for generalized)",
     "title.function_word": "the title with another preposition or conjunction (in for for)",
     "title.acronym": "the title with words written as their acronym (Deep RL)",
     "title.near_on_preprint": "a near title on a work cited as a preprint (an earlier title)",

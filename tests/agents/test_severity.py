@@ -973,8 +973,16 @@ def test_a_title_word_in_another_form_is_a_slip() -> None:
     )
     near = judged(pose, title="Real-Time Human Pose Recognition in Parts from a Single Depth Image")
     assert field(near, "title").level == "title.word_form"
+    # A word misspelt in a title too short for nearness to say so.
+    srt = LDA.model_copy(update={"title": "A Generalized Representer Theorem"})
+    misspelt = judged(srt, title="A genelarized representer theorem")
+    assert field(misspelt, "title").level == "title.misspelt_word"
+    assert misspelt.severity is Severity.MINOR
+    # A word replaced by another is no misspelling, however alike the words' letters.
+    swapped = judged(srt, title="A Specialized Representer Theorem")
+    assert field(swapped, "title").level == "title.other_words"
     # Nearness alone, where no form names the difference, is a typo.
-    typo = judged(pose, title="Real-time human pose recogntion in parts from single depth images")
+    typo = judged(pose, title="Real-time human pose recognition in parts from one depth images")
     assert field(typo, "title").level == "title.typo"
 
 
