@@ -219,10 +219,15 @@ def _split_top_level(value: str, separator: re.Pattern[str]) -> list[str]:
 
 def _comma_list(name: str) -> list[str]:
     """A list written with commas where BibTeX wants "and", split at them. BibTeX's own forms have at most
-    two commas ("von Last, Jr, First"): with three parts, each must be a name of two words or more ("F.
-    Petroni, T. Rocktäschel, A. H. Miller"); more parts than BibTeX's forms have are a list in a reference
-    string's style ("Krizhevsky A., Sutskever, I., Hinton, G. E."), read as one."""
+    two commas ("von Last, Jr, First"): with three parts, or with a comma before the "and" as prose puts
+    one ("Andreas Stuhlmüller, Jessica Taylor, and Noah D. Goodman"), each must be a name of two words or
+    more ("F. Petroni, T. Rocktäschel, A. H. Miller"); more parts than BibTeX's forms have are a list in a
+    reference string's style ("Krizhevsky A., Sutskever, I., Hinton, G. E."), read as one."""
     parts = [part.strip() for part in _split_top_level(name, _COMMA)]
+    # A comma closing the part before "and" is prose's ("A B, C D, and E F"): no BibTeX name form ends so.
+    prose = len(parts) > 1 and not parts[-1]
+    if prose:
+        parts.pop()
     if len(parts) > _BIBTEX_NAME_PARTS:
         # Imported here: the reference-string parser costs a tenth of a second to import, and few files
         # need it.
@@ -230,7 +235,7 @@ def _comma_list(name: str) -> list[str]:
 
         names, _ = parse_author_list(latex_to_unicode(name))
         return names or [name]
-    if len(parts) < _BIBTEX_NAME_PARTS or any(len(part.split()) < 2 for part in parts):
+    if (len(parts) < _BIBTEX_NAME_PARTS and not prose) or any(len(part.split()) < 2 for part in parts):
         return [name]
     return parts
 

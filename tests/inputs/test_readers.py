@@ -175,6 +175,13 @@ def test_bibtex_latex_escapes_in_doi_and_url_are_undone(tmp_path: Path) -> None:
             r"Krizhevsky A., Sutskever, I., Hinton, G. E.",
             ["Krizhevsky A", "Sutskever, I.", "Hinton, G. E."],
         ),
+        # A list written as prose, a comma before its "and".
+        (
+            r"Andreas Stuhlm{\"u}ller, Jacob Taylor, and Noah D. Goodman",
+            ["Andreas Stuhlmüller", "Jacob Taylor", "Noah D. Goodman"],
+        ),
+        # BibTeX's "Last, First" form with a comma left after it is one name.
+        ("Smith, J., and Jones, K.", ["Smith, J.", "Jones, K."]),
         (r"M{\"u}ller, K., Smith, J., Doe, J.", ["Müller, K.", "Smith, J.", "Doe, J."]),
         # BibTeX's own forms keep their commas.
         (r"van der Maaten, Laurens and Doe, Jr, John", ["van der Maaten, Laurens", "Doe, Jr, John"]),
