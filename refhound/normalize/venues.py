@@ -244,11 +244,11 @@ def _series_matches(normalized: str) -> Iterator[tuple[_Series, re.Match[str]]]:
 
 # Words that say nothing of which volume of a series is meant.
 _VOLUME_NEUTRAL = frozenset({"#", "|", "proceedings", "of", "the", "in", "at"})
-# Volumes beside a conference's main proceedings, and what is given there without a paper in them (an
-# invited talk, a keynote, a panel).
+# Volumes beside a conference's main proceedings (a challenge's papers are its workshop's), and what is
+# given there without a paper in them (an invited talk, a keynote, a panel).
 _SIDE_VOLUME = re.compile(
     r"\b(?:companion|posters?|demos?|demonstrations?|tutorials?|abstracts?|workshops?|student|doctoral|"
-    r"findings|extended|adjunct|satellite|invited|talks?|keynotes?|panels?)\b"
+    r"findings|extended|adjunct|satellite|challenges?|invited|talks?|keynotes?|panels?)\b"
 )
 
 

@@ -33,6 +33,11 @@ ICML_2019 = "Proceedings of the 36th International Conference on Machine Learnin
         # what is given at a conference without a paper in its proceedings
         ("Invited Talk by Kate Crawford at NIPS 2017", None),
         ("Keynote at the 36th International Conference on Machine Learning", None),
+        (
+            "Proceedings of IEEE International Conference on Computer Vision (ICCV-W 2013), 300 Faces "
+            "in-the-Wild Challenge (300-W)",
+            None,
+        ),
         # a journal's year is published issue by issue
         ("Computational Linguistics", None),
     ],
