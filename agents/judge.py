@@ -228,7 +228,8 @@ def _identity(
     front matter, "Preface", "Book Reviews", "Advertisements", recurs volume after volume). A citation that
     names no one (an anonymous submission) is found by its title alone. A near title (a reworded one, or
     another work's: "Random search for …" against "Algorithms for …" by the same authors; or the title
-    without its subtitle) is the work only when most cited authors, the year and the venue agree as well."""
+    without its subtitle) is the work only when most cited authors, the year and the venue agree as well. A
+    cited thesis is never a paper of its title or near it (`_thesis_for_a_paper`)."""
     close_title = near_title(cited.title, candidate.record.title, candidate.title_similarity, settings)
     if not cited.title or (identifier_agrees and close_title):
         # A cited identifier with another title is another work's identifier.
