@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from itertools import pairwise
 
 from rapidfuzz.distance import OSA, Indel
 
@@ -55,6 +56,8 @@ _MIN_MISSPELT_NAME = 3
 # A one-word name that begins a record author's first given name, from this length, is that author's name
 # without its family name ("Iryn" for Iryna Gurevych); two letters begin too many names.
 _MIN_GIVEN_NAME_ALONE = 3
+# Two cited names are one record author's split in two when together they have this many words at least.
+_MIN_WORDS_OF_A_SPLIT_NAME = 3
 # A family name that begins another, from this length, is that name shortened.
 _MIN_SHORTENED_FAMILY = 5
 # A preprint is posted up to this many years before the version a venue publishes.
@@ -412,11 +415,13 @@ def _authors(
             "coauthor_added",
         )
     unused = list(authors.unused)
+    halves = _halves_of_one_name(authors.unmatched, cited.authors, unused)
+    unused = [name for name in unused if name not in halves.values()]
     misspelt, strangers = [], []
     for name in authors.unmatched:
-        if _lone_initial(name) or _institution(name):
-            # a list cut inside a name ("…, Estevam R. Hruschka and A"), or a reference manager's
-            # affiliation read as an author ("Sherbrooke, Université De"): no one to compare
+        if _lone_initial(name) or _institution(name) or name in halves:
+            # a list cut inside a name ("…, Estevam R. Hruschka and A"), a reference manager's affiliation
+            # read as an author ("Sherbrooke, Université De"), or half of a name it split: no one to compare
             continue
         other = next((o for o in unused if _variant(name, o, settings)), None)
         if other is None:
@@ -586,6 +591,24 @@ def _first_family_name_only(short: str, full: str) -> bool:
     # The first family name may carry a typo on either side ("Fermandez" for Ramón Fernandez Astudillo).
     in_middle = any(family[0] == word or _near(family[0], word) for word in middle)
     return in_middle and _given_agrees(a.given, " ".join(words[: len(given)]))
+
+
+def _halves_of_one_name(
+    unmatched: Sequence[str], cited: Sequence[str], unpaired: Sequence[str]
+) -> dict[str, str]:
+    """Cited names that are the two halves of one unpaired record author's name, each to that author: two
+    names next to each other in the list whose words together are the author's, three words or more
+    ("Nuno, Ricardo" and "Campos, Taborda" for Ricardo Nuno Taborda Campos), as a reference manager splits a
+    name of several given and family names."""
+    halves: dict[str, str] = {}
+    for first, second in pairwise(cited):
+        if first not in unmatched or second not in unmatched or first in halves:
+            continue
+        words = sorted([*name_words(first), *name_words(second)])
+        whole = next((name for name in unpaired if sorted(name_words(name)) == words), None)
+        if whole is not None and len(words) >= _MIN_WORDS_OF_A_SPLIT_NAME and whole not in halves.values():
+            halves[first] = halves[second] = whole
+    return halves
 
 
 def _given_name_alone(short: str, full: str) -> bool:

@@ -1116,6 +1116,18 @@ def test_a_name_written_another_way_is_no_stranger(cited: str, recorded: str) ->
     assert field(judged(record, authors=authors), "authors").severity is not Severity.MAJOR
 
 
+def test_one_name_split_in_two_is_no_stranger() -> None:
+    # A reference manager splits a name of several given and family names in two ("Nuno, Ricardo and
+    # Campos, Taborda" for Ricardo Nuno Taborda Campos).
+    record = _named(LDA, 1, "Ricardo Nuno Taborda Campos")
+    authors = [record.authors[0], "Nuno, Ricardo", "Campos, Taborda", record.authors[2]]
+    check = field(judged(record, authors=authors), "authors")
+    assert check.severity is Severity.MINOR and check.level == "authors.written_another_way", check
+    # Two names whose words are no record author's stay what they are.
+    other = [record.authors[0], "Nuno, Ricardo", "Campos, Pedro", record.authors[2]]
+    assert field(judged(record, authors=other), "authors").severity is Severity.MAJOR
+
+
 @pytest.mark.parametrize("cited", ["Mark", "Ir"])
 def test_a_one_word_name_is_a_given_name_only_where_it_begins_one(cited: str) -> None:
     record = _named(LDA, 1, "Iryna Gurevych")
