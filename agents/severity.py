@@ -319,10 +319,18 @@ def _word_forms(ours: Sequence[str], theirs: Sequence[str]) -> bool:
     """The same words in the same order but one or two, each another form of its word: a stem of four
     letters or more that leaves at most three letters of ending ("Automated" for "Automatic", "Parsing"
     for "Parser", "Labelling" for "Labeling")."""
+    changed = _changed_words(ours, theirs)
+    return bool(changed) and all(_another_form(a, b) for a, b in changed)
+
+
+def _changed_words(ours: Sequence[str], theirs: Sequence[str]) -> list[tuple[str, str]]:
+    """The words of two titles of as many words that differ in place, each with the other's; none when the
+    titles differ in length or in more than `_MAX_WORD_FORMS` words (no slip of a word or two explains
+    them)."""
     if len(ours) != len(theirs):
-        return False
-    differ = [(a, b) for a, b in zip(ours, theirs, strict=True) if a != b]
-    return 0 < len(differ) <= _MAX_WORD_FORMS and all(_another_form(a, b) for a, b in differ)
+        return []
+    changed = [(a, b) for a, b in zip(ours, theirs, strict=True) if a != b]
+    return changed if len(changed) <= _MAX_WORD_FORMS else []
 
 
 def _misspelt_words(ours: Sequence[str], theirs: Sequence[str]) -> bool:
@@ -330,10 +338,8 @@ def _misspelt_words(ours: Sequence[str], theirs: Sequence[str]) -> bool:
     letter wrong, missing, added or two swapped in a word of five letters or more, two edits from eight
     ("genelarized" for "generalized", "recogntion" for "recognition"). A word replaced by another word is
     farther than that ("Inference" for "Reasoning")."""
-    if len(ours) != len(theirs):
-        return False
-    differ = [(a, b) for a, b in zip(ours, theirs, strict=True) if a != b]
-    return 0 < len(differ) <= _MAX_WORD_FORMS and all(_misspelt_word(a, b) for a, b in differ)
+    changed = _changed_words(ours, theirs)
+    return bool(changed) and all(_misspelt_word(a, b) for a, b in changed)
 
 
 def _misspelt_word(a: str, b: str) -> bool:
@@ -352,15 +358,9 @@ def _function_word_swapped(ours: Sequence[str], theirs: Sequence[str]) -> bool:
     """The same words in the same order but one or two, one of them at least a preposition or conjunction
     written for another ("Cue integration in figure/ground labeling" for "… for …"), the other in another
     form: a slip of memory that keeps every content word."""
-    if len(ours) != len(theirs):
-        return False
-    differ = [(a, b) for a, b in zip(ours, theirs, strict=True) if a != b]
-    swapped = [(a, b) for a, b in differ if a in _FUNCTION_WORDS and b in _FUNCTION_WORDS]
-    return (
-        bool(swapped)
-        and len(differ) <= _MAX_WORD_FORMS
-        and all(pair in swapped or _another_form(*pair) for pair in differ)
-    )
+    changed = _changed_words(ours, theirs)
+    swapped = [(a, b) for a, b in changed if a in _FUNCTION_WORDS and b in _FUNCTION_WORDS]
+    return bool(swapped) and all(pair in swapped or _another_form(*pair) for pair in changed)
 
 
 def _acronym_for_words(short: Sequence[str], long: Sequence[str]) -> bool:
