@@ -163,6 +163,9 @@ _MIN_SHORT_TITLE_WORDS = 3
 _MAX_FIRST_WORDS = 2  # "Towards", "On the": the most words a title's start loses and stays the work's
 _MIN_WORDS_KEPT = 4  # a title with words left out, at its start or within, keeps this many at least
 _MAX_WORDS_LEFT_OUT = 2  # within a title, as a memory drops or adds them ("sparse", "and")
+# One phrase of a title left out, at its start or within, is a slip while the other title keeps this share of
+# the words: what an earlier version's title lacked ("… for Autonomous Driving …") or a memory dropped.
+_MIN_SHARE_KEPT_BY_A_PHRASE = 2 / 3
 # A title word in another form: at most this many such words, each sharing a stem this long.
 _MAX_WORD_FORMS = 2
 _MIN_STEM = 4
@@ -277,9 +280,10 @@ def _title(
     if cut_short or main_title_of(cited, found):
         return MINOR, "the title with or without its subtitle, a bracketed note or a translation", "subtitle"
     if _first_words_left_out(shorter, longer, cited if len(ours) > len(theirs) else found):
-        return MINOR, 'the title with or without its first word or two ("Towards …")', "first_words"
+        return MINOR, 'the title with or without its first words ("Towards …")', "first_words"
     if _words_left_out(shorter, longer):
-        return MINOR, "the title with a word or two left out or added, the others in order", "words_left_out"
+        why = "the title with a word or two, or a phrase, left out or added, the others in order"
+        return MINOR, why, "words_left_out"
     if _misspelt_words(ours, theirs):
         return MINOR, 'a word of the title misspelt ("genelarized")', "misspelt_word"
     if similarity >= settings.title_borderline_similarity:
@@ -292,10 +296,12 @@ def _title(
 
 def _first_words_left_out(shorter: Sequence[str], longer: Sequence[str], longer_title: str) -> bool:
     """Whether the shorter title is the longer one without its first word or two ("Temporal scoping …" for
-    "Towards temporal scoping …"), keeping four words or more. A lead closed by a colon is the work's name
-    ("BERT: …"), which a citation does not leave out."""
+    "Towards temporal scoping …"), or a longer lead that leaves two thirds of the words ("Directed Acyclic
+    Graph for …" for "Efficient Learning by Directed Acyclic Graph for …"), keeping four words or more. A
+    lead closed by a colon is the work's name ("BERT: …"), which a citation does not leave out."""
     left_out = len(longer) - len(shorter)
-    if not 0 < left_out <= _MAX_FIRST_WORDS or len(shorter) < _MIN_WORDS_KEPT:
+    few = left_out <= _MAX_FIRST_WORDS or _a_phrase_kept_short(shorter, longer)
+    if not (left_out > 0 and few) or len(shorter) < _MIN_WORDS_KEPT:
         return False
     return list(longer[left_out:]) == list(shorter) and ":" not in " ".join(longer_title.split()[:left_out])
 
@@ -303,16 +309,28 @@ def _first_words_left_out(shorter: Sequence[str], longer: Sequence[str], longer_
 def _words_left_out(shorter: Sequence[str], longer: Sequence[str]) -> bool:
     """Whether the shorter title is the longer one with a word or two left out after its first ("A blind
     deconvolution method …" for "A blind sparse deconvolution method …", "Total Variation, Cheeger Cuts" for
-    "Total variation and Cheeger cuts"), keeping four words or more in order: a slip of memory, not a word
+    "Total variation and Cheeger cuts"), or one longer phrase that leaves two thirds of the words
+    ("Instance-Level Segmentation with …" for "Instance-Level Segmentation for Autonomous Driving with …"),
+    keeping four words or more in order: a slip of memory or an earlier version's title, not a word
     changed. The first words are `_first_words_left_out`'s to judge, and a word that turns the title round
     ("not", "without") makes another title."""
     left_out = len(longer) - len(shorter)
-    if not 0 < left_out <= _MAX_WORDS_LEFT_OUT or len(shorter) < _MIN_WORDS_KEPT:
+    if left_out <= 0 or len(shorter) < _MIN_WORDS_KEPT or shorter[0] != longer[0]:
         return False
-    remaining = iter(longer)
-    in_order = all(word in remaining for word in shorter)  # each found after the one before it
     extra = Counter(longer) - Counter(shorter)
-    return shorter[0] == longer[0] and in_order and not extra.keys() & _TURNING_WORDS
+    if extra.keys() & _TURNING_WORDS:
+        return False
+    if left_out <= _MAX_WORDS_LEFT_OUT:
+        remaining = iter(longer)
+        return all(word in remaining for word in shorter)  # each found after the one before it
+    # More words, as one phrase.
+    kept = next((at for at, (a, b) in enumerate(zip(shorter, longer, strict=False)) if a != b), len(shorter))
+    return _a_phrase_kept_short(shorter, longer) and list(longer[kept + left_out :]) == list(shorter[kept:])
+
+
+def _a_phrase_kept_short(shorter: Sequence[str], longer: Sequence[str]) -> bool:
+    """Whether a title without a phrase keeps enough of the other's words to be the same title."""
+    return len(shorter) >= _MIN_SHARE_KEPT_BY_A_PHRASE * len(longer)
 
 
 def _word_forms(ours: Sequence[str], theirs: Sequence[str]) -> bool:

@@ -917,11 +917,23 @@ def test_a_year_two_before_the_venues_with_that_venue_cited_stays_a_year_no_vers
             "Global Vectors for Word Representation",
             "title.other_words",
         ),
-        # Three words are more than a title's start loses.
+        # A lead of more than a third of the title is more than its start loses.
         (
             "A Closer Look at Temporal Scoping of Relational Facts",
             "Temporal Scoping of Relational Facts",
             "title.other_words",
+        ),
+        # A longer lead, where the rest keeps two thirds of the words.
+        (
+            "Efficient Learning by Directed Acyclic Graph For Resource Constrained Prediction",
+            "Directed Acyclic Graph For Resource Constrained Prediction",
+            "title.first_words",
+        ),
+        # One phrase left out within a title that keeps two thirds of its words.
+        (
+            "Instance-Level Segmentation for Autonomous Driving with Deep Densely Connected MRFs",
+            "Instance-Level Segmentation with Deep Densely Connected MRFs",
+            "title.words_left_out",
         ),
         # A word left out inside the title, the rest in order.
         (
