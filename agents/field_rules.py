@@ -51,6 +51,20 @@ Coverage = Callable[[str, int], list[tuple[str, int]]]
 CoAuthorship = Callable[[str, Sequence[str]], str | None]
 # A name -> whether some record of the index lists an author who can be it.
 KnownName = Callable[[str], bool]
+# A cited author "name" -> whether it is words of titles that no author of the index bears ("Computer",
+# "Information Retrieval"): a reference manager's affiliation or keyword read as an author.
+TitleText = Callable[[str], bool]
+
+
+@dataclass(frozen=True)
+class NameLookups:
+    """What the index says of cited names the record lacks, for grading an author list."""
+
+    co_authorship: CoAuthorship
+    known_name: KnownName
+    title_text: TitleText
+
+
 # A record -> the events that list its volume as held with them ("acl-2019"), where the index knows them.
 HostEvents = Callable[[Record], list[str]]
 # (venue key, year) -> the conference's own volumes of that year (its Findings, "2023.findings-emnlp") that

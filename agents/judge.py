@@ -39,6 +39,8 @@ from refhound.agents.field_rules import (
     Coverage,
     HostEvents,
     KnownName,
+    NameLookups,
+    TitleText,
     UnheldVolumes,
     borderline_doubts,
     check_arxiv,
@@ -355,6 +357,7 @@ def judge(
     searched_online: bool = False,
     co_authorship: CoAuthorship | None = None,
     known_name: KnownName | None = None,
+    title_text: TitleText | None = None,
     host_events: HostEvents | None = None,
     unheld_volumes: UnheldVolumes | None = None,
 ) -> Judgement:
@@ -365,7 +368,8 @@ def judge(
     `searched_online` says an online stage (scholarly sources, web search) looked for it and every service
     answered; `co_authorship` asks the index who has written with whom (without it, nobody is known to
     have); `known_name` asks it whether a name is any author's (without it, every name is known, and no
-    name is taken for a typo for want of one); `host_events` asks it which events hosted a record's volume
+    name is taken for a typo for want of one); `title_text` whether a cited "name" is words of titles no
+    author bears (without it, none is); `host_events` asks it which events hosted a record's volume
     (without it, none is known); `unheld_volumes` which of a conference's own volumes of a year (its
     Findings) the dump lists and it lacks (without it, none)."""
     if not cited.title and not cited.doi and not cited.arxiv_id:
@@ -392,7 +396,8 @@ def judge(
     same = [e for e in evaluations if e.same_work]
     if same:
         best = max(same, key=lambda e: e.rank)
-        return _decide_on_record(cited, best, settings, co_authorship or _nobody, known_name or _everyone)
+        names = NameLookups(co_authorship or _nobody, known_name or _everyone, title_text or _no_title_text)
+        return _decide_on_record(cited, best, settings, names)
     if dead:
         return _dead_identifier(cited, dead, unanswered)
     return _decide_without_record(
@@ -434,6 +439,7 @@ def judge_gathered(
         searched_online=online and not unanswered,
         co_authorship=context.store.co_authorship if searched else None,
         known_name=context.store.knows_name if searched else None,
+        title_text=context.store.is_title_text if searched else None,
         host_events=context.store.host_events if searched else None,
         unheld_volumes=context.store.unheld_volumes if searched else None,
     )
@@ -449,6 +455,10 @@ def _nobody(name: str, others: Sequence[str]) -> str | None:
 
 def _everyone(name: str) -> bool:
     return True
+
+
+def _no_title_text(name: str) -> bool:
+    return False
 
 
 _IDENTIFIERS = ("doi", "arxiv_id")  # the fields only a resolver can confirm
@@ -496,8 +506,7 @@ def _decide_on_record(
     cited: ParsedFields,
     best: _Evaluation,
     settings: JudgeSettings,
-    co_authorship: CoAuthorship,
-    known_name: KnownName,
+    lookups: NameLookups,
 ) -> Judgement:
     record = best.candidate.record
     evidence = [_evidence(best.candidate)]
@@ -513,8 +522,7 @@ def _decide_on_record(
             best.authors,
             best.candidate.title_similarity,
             settings,
-            co_authorship,
-            known_name,
+            lookups,
         )
         verdict, severity = verdict_of(fields)
         names = ", ".join(f.field for f in wrong)

@@ -20,8 +20,7 @@ from rapidfuzz.distance import OSA, Indel
 
 from refhound.agents.field_rules import (
     AuthorComparison,
-    CoAuthorship,
-    KnownName,
+    NameLookups,
     cites_journal_version,
     cites_preprint,
     cites_repository,
@@ -187,12 +186,10 @@ def grade(
     authors: AuthorComparison,
     title_similarity: float,
     settings: JudgeSettings,
-    co_authorship: CoAuthorship,
-    known_name: KnownName,
+    names: NameLookups,
 ) -> list[FieldCheck]:
-    """The field checks, each mismatch with its severity and, for a minor one, why it is minor.
-    `co_authorship` finds a record where a name the record lacks has written with its authors; `known_name`
-    says whether any record of the index has an author who can be a name."""
+    """The field checks, each mismatch with its severity and, for a minor one, why it is minor. `names`
+    says what the index knows of the cited names the record lacks."""
     # The journal version of the work: a journal the venue check knows, where the record is in proceedings.
     journal_version = cites_journal_version(cited, record) and any(
         check.level == "venue.journal_version" for check in fields
@@ -210,8 +207,7 @@ def grade(
             title_similarity,
             journal_version,
             settings,
-            co_authorship,
-            known_name,
+            names,
         )
         note = "; ".join(part for part in (check.note, why) if part)
         graded.append(
@@ -236,8 +232,7 @@ def _grade_one(
     title_similarity: float,
     journal_version: bool,
     settings: JudgeSettings,
-    co_authorship: CoAuthorship,
-    known_name: KnownName,
+    names: NameLookups,
 ) -> Graded:
     match check.field:
         case "title":
@@ -245,7 +240,7 @@ def _grade_one(
             earlier = _preprint_of_published(cited, record)
             return _title(cited.title or "", record.title, title_similarity, settings, earlier)
         case "authors":
-            return _authors(authors, cited, record, journal_version, settings, co_authorship, known_name)
+            return _authors(authors, cited, record, journal_version, settings, names)
         case "venue":
             return _venue(cited, record)
         case "year":
@@ -406,8 +401,7 @@ def _authors(
     record: Record,
     journal_version: bool,
     settings: JudgeSettings,
-    co_authorship: CoAuthorship,
-    known_name: KnownName,
+    names: NameLookups,
 ) -> Graded:
     if authors.tail_of_record and _cut_inside_a_name(cited.authors):
         return (
@@ -421,7 +415,7 @@ def _authors(
     # An invented name has not.
     evidence = None
     if authors.keeps_record and len(record.authors) >= _MIN_EXTENDED_AUTHORS:
-        found = (co_authorship(name, record.authors) for name in authors.unmatched)
+        found = (names.co_authorship(name, record.authors) for name in authors.unmatched)
         evidence = next((said for said in found if said), None)
     if evidence is not None:
         where = "after them" if authors.extends_record else "among them"
@@ -437,9 +431,10 @@ def _authors(
     unused = [name for name in unused if name not in halves.values()]
     misspelt, strangers = [], []
     for name in authors.unmatched:
-        if _lone_initial(name) or _institution(name) or name in halves:
+        if _lone_initial(name) or _institution(name) or names.title_text(name) or name in halves:
             # a list cut inside a name ("…, Estevam R. Hruschka and A"), a reference manager's affiliation
-            # read as an author ("Sherbrooke, Université De"), or half of a name it split: no one to compare
+            # or keywords read as an author ("Sherbrooke, Université De", "Sci, Computer"), or half of a
+            # name it split: no one to compare
             continue
         other = next((o for o in unused if _variant(name, o, settings)), None)
         if other is None:
@@ -447,7 +442,7 @@ def _authors(
             # misspelt ("Preslav Nvakov"); one a letter from another person's ("Jun Tang" for Jun Yang) is
             # that person, whom the index knows.
             other = next((o for o in unused if _misspelt(name, o)), None)
-            if other is None or known_name(name):
+            if other is None or names.known_name(name):
                 strangers.append(name)
                 continue
             misspelt.append(f"{name} for {other}")

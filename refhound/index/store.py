@@ -32,7 +32,7 @@ from refhound.index.retractions import count_notices, holds_notices, read_notice
 from refhound.index.schema import SCHEMA, SCHEMA_VERSION
 from refhound.models import Record
 from refhound.normalize.identifiers import normalize_arxiv_id, normalize_doi
-from refhound.normalize.names import NameMatch, name_key, names_match, parse_name
+from refhound.normalize.names import NameMatch, name_key, name_words, names_match, parse_name
 from refhound.normalize.titles import title_key
 from refhound.normalize.venues import parse_venue
 from refhound.retractions import Notice
@@ -72,6 +72,9 @@ WHERE records.title_key IS NOT excluded.title_key OR records.authors IS NOT excl
 # whom only by names written in full; records read for a pair, at most.
 _FEW_COAUTHOR_RECORDS = 200
 _MAX_COAUTHOR_RECORDS = 2000
+# A word of this many titles is a word of the language titles are written in: where no author of the index
+# bears it as a family name, a cited "name" made of it is text, not a person.
+_TITLE_WORD_DOCS = 20
 # Words that carry no retrieval signal in titles (articles are already gone from title keys).
 _STOPWORDS = frozenset(
     [
@@ -955,6 +958,24 @@ class IndexStore:
         if len(rows) >= _MAX_COAUTHOR_RECORDS:
             return True
         return any(_may_be(name, author) for _, _, text in rows for author in json.loads(text))
+
+    def is_title_text(self, name: str) -> bool:
+        """Whether a cited author "name" is words of titles, not a person's: one of its words (of two
+        letters or more) is in at least `_TITLE_WORD_DOCS` titles and none is any author's family name in
+        the index ("Sci, Computer", "Storage, H Information"): a reference manager's affiliation or keyword
+        field read as an author."""
+        words = [word for word in name_words(name) if len(word) > 1]
+        if not any(self._doc_freq(word) >= _TITLE_WORD_DOCS for word in words):
+            return False
+        return not any(self._is_family_name(word) for word in words)
+
+    def _is_family_name(self, key: str) -> bool:
+        query = f"authors_key : {_fts_phrase(key)}"
+        try:
+            row = self._db.execute("SELECT 1 FROM records_fts WHERE records_fts MATCH ? LIMIT 1", (query,))
+            return row.fetchone() is not None
+        except sqlite3.DatabaseError as exc:
+            raise IndexCorrupt(self.path, f"unreadable ({exc})") from exc
 
     def _records_by_family(self, *keys: str) -> list[tuple[str, str, str]]:
         """(source, source id, authors as JSON) of the records whose authors carry every family name key,

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from refhound.agents.field_rules import CoAuthorship, KnownName
+from refhound.agents.field_rules import CoAuthorship, KnownName, TitleText
 from refhound.agents.index_search import Candidate
 from refhound.agents.judge import Judgement, judge
 from refhound.models import FieldCheck, FieldStatus, ParsedFields, Record, Severity, Verdict
@@ -52,6 +52,7 @@ def judged(
     record: Record,
     co_authorship: CoAuthorship | None = None,
     known_name: KnownName | None = None,
+    title_text: TitleText | None = None,
     **changes: object,
 ) -> Judgement:
     fields = {
@@ -73,6 +74,7 @@ def judged(
         this_year=2026,
         co_authorship=co_authorship,
         known_name=known_name,
+        title_text=title_text,
     )
 
 
@@ -1076,6 +1078,18 @@ def test_an_affiliation_read_into_the_author_list_is_no_stranger() -> None:
         assert check.severity is Severity.MINOR, (affiliation, check)
     # A person's name in the same place is a stranger.
     check = field(judged(two, authors=["Samy Metari", "Pierre Dupont"]), "authors")
+    assert check.severity is Severity.MAJOR, check
+
+
+def test_words_of_titles_read_into_the_author_list_are_no_stranger() -> None:
+    # A reference manager's "Dai, Na and Davison, Brian D and Sci, Computer" (Computer Science, the
+    # affiliation): words the index knows from titles and as no author's family name.
+    three = LDA.model_copy(update={"authors": ["Na Dai", "Milad Shokouhi", "Brian D. Davison"]})
+    cited = ["Dai, Na", "Davison, Brian D", "Sci, Computer"]
+    check = field(judged(three, title_text=lambda name: name == "Sci, Computer", authors=cited), "authors")
+    assert (check.level, check.severity) == ("authors.variants_and_left_out", Severity.MINOR), check
+    # Where the index says the name is a person's, it is a stranger.
+    check = field(judged(three, authors=cited), "authors")
     assert check.severity is Severity.MAJOR, check
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from refhound.errors import IndexCorrupt, IndexMissing
+from refhound.index import store as store_module
 from refhound.index.ingest.base import Dump
 from refhound.index.store import IndexStore
 from refhound.models import Record
@@ -67,6 +68,18 @@ def test_which_names_some_author_has(store: IndexStore) -> None:
     # A misspelt family name, and another given name with a known family name, are nobody's.
     assert not store.knows_name("Jacob Devlni")
     assert not store.knows_name("Peter Devlin")
+
+
+def test_which_cited_names_are_words_of_titles(store: IndexStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A word of one title counts here, where a real index asks for 20.
+    monkeypatch.setattr(store_module, "_TITLE_WORD_DOCS", 1)
+    assert store.is_title_text("Learning, Residual")
+    # A word some author has for a family name makes a person's name, whatever titles say.
+    assert not store.is_title_text("Lee, Learning")
+    # Words no title has are no text of titles: an unknown person.
+    assert not store.is_title_text("Xyzzy, Plugh")
+    monkeypatch.setattr(store_module, "_TITLE_WORD_DOCS", 10**6)
+    assert not store.is_title_text("Learning, Residual")
 
 
 def test_family_names_found_together_often_need_the_names_in_full(
