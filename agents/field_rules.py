@@ -407,6 +407,14 @@ def check_venue(
         return result(
             S.BENIGN, "joint_conference", f"the record's joint conference includes {(ours.key or '').upper()}"
         )
+    own_volume = ours.key in (_host(theirs), (theirs.key or "").removeprefix("ws:"))
+    if ours.key is not None and not own_volume and ours.key in series_named(record.venue):
+        # The record's volume is a joint one ("*SEM, Volume 2: Proceedings of … SemEval 2013"), cited by the
+        # series it names second; but a workshop or Findings volume of a conference is not its main
+        # proceedings (decided below).
+        return result(
+            S.BENIGN, "names_it_among_others", f"the record's volume names {ours.key.upper()} among others"
+        )
     if theirs.key is not None and ours.key == f"ws:{theirs.key}" and "@" in cited.venue:
         # "*SEM@NAACL-HLT": the series, held with a host conference.
         return result(

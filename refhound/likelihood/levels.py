@@ -65,7 +65,7 @@ LEVELS: dict[str, str] = {
     "venue.missing": "no venue cited",
     "venue.record_has_none": "the record names no venue",
     "venue.same_series": "the record's venue",
-    "venue.names_it_among_others": "the cited venue names the record's among others",
+    "venue.names_it_among_others": "one venue names the other's series among others (a joint volume)",
     "venue.joint_conference": "a partner of the record's joint conference",
     "venue.series_at_host": "the series, named with the conference it was held with",
     "venue.acronym_of_name": "one venue name writes words of the other as an acronym",

@@ -199,6 +199,40 @@ def test_a_satellite_event_named_beside_its_host(venue: str, status: FieldStatus
 
 
 @pytest.mark.parametrize(
+    ("venue", "record_venue", "level"),
+    [
+        # A joint volume, cited by the series it names second.
+        (
+            "Proceedings of the 7th International Workshop on Semantic Evaluation (SemEval 2013)",
+            "Second Joint Conference on Lexical and Computational Semantics (*SEM), Volume 2: Proceedings of the "
+            "Seventh International Workshop on Semantic Evaluation (SemEval 2013)",
+            "venue.names_it_among_others",
+        ),
+        # A conference's Findings or workshop volume names the conference, but is not its main proceedings.
+        ("EMNLP 2020", "Findings of the Association for Computational Linguistics: EMNLP 2020", None),
+        (
+            "CVPR 2019",
+            "IEEE Conference on Computer Vision and Pattern Recognition Workshops, CVPR Workshops 2019",
+            None,
+        ),
+    ],
+)
+def test_a_volume_that_names_the_cited_series_among_others(
+    venue: str, record_venue: str, level: str | None
+) -> None:
+    from refhound.agents.field_rules import check_venue
+
+    record = _record("A Task of the Year", ["Ann Writer"], record_venue, 2013)
+    check = check_venue(
+        ParsedFields(title=record.title, venue=venue, year=2013), record, SETTINGS, lambda k, y: []
+    )
+    if level is None:
+        assert check.level != "venue.names_it_among_others" and check.status is FieldStatus.MISMATCH, check
+    else:
+        assert (check.level, check.status) == (level, FieldStatus.BENIGN), check
+
+
+@pytest.mark.parametrize(
     ("venue", "status", "level"),
     [
         ("NUT@EMNLP", FieldStatus.BENIGN, "venue.acronym_of_name"),  # dblp's short name, held with EMNLP
