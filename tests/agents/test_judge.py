@@ -204,8 +204,8 @@ def test_a_satellite_event_named_beside_its_host(venue: str, status: FieldStatus
         # A joint volume, cited by the series it names second.
         (
             "Proceedings of the 7th International Workshop on Semantic Evaluation (SemEval 2013)",
-            "Second Joint Conference on Lexical and Computational Semantics (*SEM), Volume 2: Proceedings of the "
-            "Seventh International Workshop on Semantic Evaluation (SemEval 2013)",
+            "Second Joint Conference on Lexical and Computational Semantics (*SEM), Volume 2: "
+            "Proceedings of the Seventh International Workshop on Semantic Evaluation (SemEval 2013)",
             "venue.names_it_among_others",
         ),
         # A conference's Findings or workshop volume names the conference, but is not its main proceedings.
