@@ -170,6 +170,13 @@ def _load_table() -> tuple[_Table, tuple[_Series, ...]]:
 
 
 _TABLE, _ROWS = _load_table()
+# Conferences with a Findings volume (a `findings-` row of the table): a string that names one and says
+# "Findings" anywhere ("Findings of the Conference on Empirical Methods …", "… (ACL-IJCNLP 2021): Findings")
+# names the Findings, whatever words the table's row expects.
+_HAS_FINDINGS = frozenset(
+    row.key.removeprefix("findings-") for row in _ROWS if row.key.startswith("findings-")
+)
+_FINDINGS = re.compile(r"\bfindings\b")
 
 
 def _display(text: str) -> str:
@@ -290,6 +297,8 @@ def parse_venue(text: str) -> VenueInfo:
     workshop = _WORKSHOP.search(rest) or _W_AFTER_SERIES.match(normalized, match.end())
     if series.kind is VenueKind.CONFERENCE and workshop:
         return VenueInfo(f"ws:{series.key}", VenueKind.WORKSHOP, name)
+    if series.key in _HAS_FINDINGS and _FINDINGS.search(rest):
+        return VenueInfo(f"findings-{series.key}", VenueKind.CONFERENCE, name)
     return VenueInfo(series.key, series.kind, name)
 
 

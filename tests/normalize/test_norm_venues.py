@@ -215,6 +215,18 @@ def test_recognised(text: str, key: str, kind: VenueKind) -> None:
         ("NAACL-HLT (1)", "naacl", K.CONFERENCE),
         ("ACL (Findings)", "findings-acl", K.CONFERENCE),
         ("EMNLP (Findings)", "findings-emnlp", K.CONFERENCE),
+        # A conference with a Findings volume, named in full, and "Findings" anywhere.
+        (
+            "Findings of the Conference on Empirical Methods in Natural Language Processing (EMNLP)",
+            "findings-emnlp",
+            K.CONFERENCE,
+        ),
+        (
+            "Proceedings of the 59th Annual Meeting of the Association for Computational Linguistics "
+            "(ACL-IJCNLP 2021): Findings",
+            "findings-acl",
+            K.CONFERENCE,
+        ),
         ("SemEval@ACL", "semeval", K.WORKSHOP),
         ("SIGMOD Conference", "sigmod", K.CONFERENCE),
         ("INTERSPEECH", "interspeech", K.CONFERENCE),
