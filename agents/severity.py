@@ -551,7 +551,7 @@ def _variant(cited: str, found: str, settings: JudgeSettings) -> bool:
     """
     if name_variant(cited, found, settings.author_borderline_similarity) or _same_words(cited, found):
         return True
-    if _first_family_name_only(cited, found) or _first_family_name_only(found, cited):
+    if any(only(a, b) for only in _ONE_FAMILY_NAME for a, b in ((cited, found), (found, cited))):
         return True
     if _given_name_alone(cited, found):
         return True
@@ -604,6 +604,21 @@ def _first_family_name_only(short: str, full: str) -> bool:
     # The first family name may carry a typo on either side ("Fermandez" for Ramón Fernandez Astudillo).
     in_middle = any(family[0] == word or _near(family[0], word) for word in middle)
     return in_middle and _given_agrees(a.given, " ".join(words[: len(given)]))
+
+
+def _last_family_name_only(short: str, full: str) -> bool:
+    """Whether `short` is `full` with only the last part of a hyphenated family name, the given name
+    agreeing, the part perhaps with a typo: "Iparraguirre, Jorge" and "Bombarell, R." for Jorge
+    Aguilera-Iparraguirre and Rafael Gómez-Bombarelli, as Google Scholar's entry for their paper has them."""
+    a, b = parse_name(short), parse_name(full)
+    family, full_family = name_words(a.family), name_words(b.family)
+    if len(family) != 1 or len(full_family) < 2 or "-" not in b.family:
+        return False
+    last = full_family[-1]
+    return (family[0] == last or _near(family[0], last)) and _given_agrees(a.given, b.given)
+
+
+_ONE_FAMILY_NAME = (_first_family_name_only, _last_family_name_only)
 
 
 def _halves_of_one_name(

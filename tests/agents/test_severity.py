@@ -187,6 +187,13 @@ def field(judgement: Judgement, name: str):  # type: ignore[no-untyped-def]
             {"authors": ["David M. Blei", "García, A.", "Michael I. Jordan"]},
             "authors",
         ),
+        # Only the last part of a hyphenated family name, perhaps with a typo ("Iparraguirre, Jorge" and
+        # "Bombarell, R." for Jorge Aguilera-Iparraguirre and Rafael Gómez-Bombarelli).
+        (
+            _named(LDA, 1, "Rafael Gómez-Bombarelli"),
+            {"authors": ["David M. Blei", "Bombarell, R.", "Michael I. Jordan"]},
+            "authors",
+        ),
         # Every author, another one first.
         (LDA, {"authors": ["Andrew Y. Ng", "David M. Blei", "Michael I. Jordan"]}, "authors"),
     ],
