@@ -252,8 +252,14 @@ def _grade_one(
 
 def _preprint_of_published(cited: ParsedFields, record: Record) -> bool:
     """Whether the citation is to the preprint of a work the record publishes, whose title and author list
-    may be earlier ones."""
-    return cites_preprint(cited) and record.entry_type != "preprint"
+    may be earlier ones: it names a preprint server, or no venue and a year before the record's (a preprint
+    cited by its year alone, as a reference manager keeps an arXiv page)."""
+    if record.entry_type == "preprint":
+        return False
+    earlier = (
+        not cited.venue and cited.year is not None and record.year is not None and cited.year < record.year
+    )
+    return cites_preprint(cited) or earlier
 
 
 def _title(

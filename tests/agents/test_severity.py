@@ -868,6 +868,12 @@ def test_a_preprints_author_list_may_differ_from_the_published_versions() -> Non
     assert field(judged(FEDAVG, venue="arXiv preprint", authors=grown), "authors").level == (
         "authors.preprint_list"
     )
+    # A preprint cited by its year alone: no venue, a year before the published record's.
+    assert FEDAVG.year is not None
+    j = judged(FEDAVG, venue=None, year=FEDAVG.year - 1, authors=joined)
+    assert field(j, "authors").level == "authors.preprint_list"
+    # With no venue and the record's own year, it may be the published work: a stranger.
+    assert field(judged(FEDAVG, venue=None, authors=joined), "authors").level == "authors.one_stranger"
     # Most of the list no author of the work: not a version's list.
     strangers = ["Brendan McMahan", "Petra Quillfeather", "Ivo Marchetti", "Sunniva Lindqvist"]
     j = judged(FEDAVG, venue="arXiv preprint", authors=strangers)
