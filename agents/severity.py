@@ -310,11 +310,12 @@ def _first_words_left_out(shorter: Sequence[str], longer: Sequence[str], longer_
 def _words_left_out(shorter: Sequence[str], longer: Sequence[str]) -> bool:
     """Whether the shorter title is the longer one with a word or two left out after its first ("A blind
     deconvolution method …" for "A blind sparse deconvolution method …", "Total Variation, Cheeger Cuts" for
-    "Total variation and Cheeger cuts"), or one longer phrase that leaves two thirds of the words
-    ("Instance-Level Segmentation with …" for "Instance-Level Segmentation for Autonomous Driving with …"),
-    keeping four words or more in order: a slip of memory or an earlier version's title, not a word
-    changed. The first words are `_first_words_left_out`'s to judge, and a word that turns the title round
-    ("not", "without") makes another title."""
+    "Total variation and Cheeger cuts"), each kept word perhaps misspelt or in another form ("Online
+    asymetric boosted …" for "Online Learning Asymmetric Boosted …"), or one longer phrase that leaves two
+    thirds of the words ("Instance-Level Segmentation with …" for "Instance-Level Segmentation for
+    Autonomous Driving with …"), keeping four words or more in order: a slip of memory or an earlier
+    version's title, not a word changed. The first words are `_first_words_left_out`'s to judge, and a word
+    that turns the title round ("not", "without") makes another title."""
     left_out = len(longer) - len(shorter)
     if left_out <= 0 or len(shorter) < _MIN_WORDS_KEPT or shorter[0] != longer[0]:
         return False
@@ -322,11 +323,16 @@ def _words_left_out(shorter: Sequence[str], longer: Sequence[str]) -> bool:
     if extra.keys() & _TURNING_WORDS:
         return False
     if left_out <= _MAX_WORDS_LEFT_OUT:
+        # Each found after the one before it, itself or misspelt or in another form ("asymetric").
         remaining = iter(longer)
-        return all(word in remaining for word in shorter)  # each found after the one before it
+        return all(any(_one_word(word, other) for other in remaining) for word in shorter)
     # More words, as one phrase.
     kept = next((at for at, (a, b) in enumerate(zip(shorter, longer, strict=False)) if a != b), len(shorter))
     return _a_phrase_kept_short(shorter, longer) and list(longer[kept + left_out :]) == list(shorter[kept:])
+
+
+def _one_word(a: str, b: str) -> bool:
+    return a == b or _misspelt_word(a, b) or _another_form(a, b)
 
 
 def _a_phrase_kept_short(shorter: Sequence[str], longer: Sequence[str]) -> bool:

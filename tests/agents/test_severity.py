@@ -944,6 +944,12 @@ def test_a_year_two_before_the_venues_with_that_venue_cited_stays_a_year_no_vers
             "Directed Acyclic Graph For Resource Constrained Prediction",
             "title.first_words",
         ),
+        # A word left out, another misspelt.
+        (
+            "Online Learning Asymmetric Boosted Classifiers for Object Detection",
+            "Online asymetric boosted classifiers for object detection",
+            "title.words_left_out",
+        ),
         # One phrase left out within a title that keeps two thirds of its words.
         (
             "Instance-Level Segmentation for Autonomous Driving with Deep Densely Connected MRFs",
