@@ -79,6 +79,9 @@ _ABBREVIATIONS = {
 _MACROS = {
     "{end}": r"(?=$| [|#]| workshops?\b| and (?:the )?#| at\b)",
     "{tail}": r"(?: [|#])*$",
+    # An IEEE transactions' acronym follows: "IEEE Trans. on PAMI", "IEEE TIP", "IEEE T-IT", and IEEEabrv's
+    # macro "IEEE_J_PAMI" left undefined.
+    "{ieee}": r"\bieee(?: transactions(?: on)? | t ?|_j_)",
 }
 # "Name @ ACL 2024" is how co-located workshops write their host.
 _WORKSHOP = re.compile(r"\b(?:workshops?|hackashop)\b|@")

@@ -227,6 +227,12 @@ def test_recognised(text: str, key: str, kind: VenueKind) -> None:
             "findings-acl",
             K.CONFERENCE,
         ),
+        # IEEE's transactions by their acronym, and IEEEabrv's macro left undefined.
+        ("IEEE Trans. on PAMI", "tpami", K.JOURNAL),
+        ("IEEE TIP", "tip", K.JOURNAL),
+        ("IEEE T-IT", "tit", K.JOURNAL),
+        ("IEEE_J_PAMI", "tpami", K.JOURNAL),
+        ("IEEE_J_ASLP", "taslp", K.JOURNAL),
         ("SemEval@ACL", "semeval", K.WORKSHOP),
         ("SIGMOD Conference", "sigmod", K.CONFERENCE),
         ("INTERSPEECH", "interspeech", K.CONFERENCE),
