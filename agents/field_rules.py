@@ -662,6 +662,19 @@ def cites_journal_version(cited: ParsedFields, record: Record) -> bool:
     return kinds is not None and kinds[0] is VenueKind.JOURNAL and kinds[1] in _PROCEEDINGS
 
 
+def later_version_at_unknown_venue(cited: ParsedFields, record: Record) -> bool:
+    """Whether the citation names a venue the table does not know (no series it knows, no preprint server,
+    no code host), up to `_JOURNAL_VERSION_YEARS` after the year of the record's paper at a conference or
+    workshop the table knows: where the work's later version (a journal article, a book chapter) may be,
+    which the index lacks."""
+    if not cited.venue or not record.venue or cited.year is None or record.year is None:
+        return False
+    ours, theirs = parse_venue(cited.venue), parse_venue(record.venue)
+    unknown = ours.key is None and ours.kind not in (VenueKind.PREPRINT, VenueKind.REPOSITORY)
+    known_paper = theirs.key is not None and theirs.kind in _PROCEEDINGS
+    return unknown and known_paper and 0 < cited.year - record.year <= _JOURNAL_VERSION_YEARS
+
+
 def cites_conference_after_workshop(cited: ParsedFields, record: Record) -> bool:
     """Whether the citation names a conference where the record is a workshop paper: the conference
     version of the work, which appears later."""

@@ -24,6 +24,7 @@ from refhound.agents.field_rules import (
     cites_journal_version,
     cites_preprint,
     cites_repository,
+    later_version_at_unknown_venue,
     name_variant,
 )
 from refhound.models import FieldCheck, FieldStatus, ParsedFields, Record, Severity
@@ -815,6 +816,9 @@ def _year(cited: ParsedFields, record: Record) -> Graded:
     # record's own venue no version has it.
     if gap == 1 and not cited.venue:
         return MINOR, "a year after the record's: a later version's year", "one_after_version"
+    if later_version_at_unknown_venue(cited, record):
+        why = "a later year at a venue the rules do not know: the later version's (a journal, a chapter)?"
+        return MINOR, why, "unknown_venue_version"
     if gap < 0 and cites_preprint(cited):
         id_year = arxiv_year(cited.arxiv_id) if cited.arxiv_id else None
         if -gap <= _PREPRINT_LEAD_YEARS or id_year == cited.year:

@@ -105,6 +105,7 @@ LEVELS: dict[str, str] = {
     "year.repository_release": "the year of a release of its code or data, not its paper's",
     "year.one_before": "the year before the published version's: the preprint's",
     "year.one_after_version": "the year after the record's: a later version's",
+    "year.unknown_venue_version": "a later year at a venue the rules do not know: a later version's?",
     "year.preprint_lead": "the preprint's year, years before the published version's",
     "year.before_no_venue": "no venue cited, a year or a few before the record's: an earlier version's",
     "year.no_version_one_after": "the year after the venue's (a proceedings volume's year?)",

@@ -1237,3 +1237,19 @@ def test_a_generic_titles_namesake_sharing_one_author_beside_a_stranger_is_not_t
     assert j.verdict is Verdict.METADATA_ERROR
     j = judged(tutorial, authors=["Ani Nenkova", "Sameer Maskay"], **monograph)
     assert j.verdict is Verdict.METADATA_ERROR
+
+
+def test_a_later_year_at_a_venue_the_rules_do_not_know_may_be_the_later_versions() -> None:
+    # Morimoto and Doya's ICML 2000 paper cited as its 2001 article in "Robotics and Autonomous Systems",
+    # a journal the venue table does not know.
+    assert FEDAVG.year is not None
+    j = judged(FEDAVG, venue="Robotics and Autonomous Systems", year=FEDAVG.year + 1)
+    assert field(j, "year").level == "year.unknown_venue_version"
+    assert j.severity is Severity.MINOR, j.fields
+    # Past the years a journal version takes, no version has the year.
+    j = judged(FEDAVG, venue="Robotics and Autonomous Systems", year=FEDAVG.year + 4)
+    assert field(j, "year").severity is Severity.MAJOR
+    # The record's own venue, unknown to the table too, with another year: a year no version has.
+    unknown = FEDAVG.model_copy(update={"venue": "Robotics and Autonomous Systems"})
+    j = judged(unknown, year=FEDAVG.year + 1)
+    assert field(j, "year").level == "year.no_version_one_after"
