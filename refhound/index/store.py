@@ -967,25 +967,19 @@ class IndexStore:
         words = [word for word in name_words(name) if len(word) > 1]
         if not any(self._doc_freq(word) >= _TITLE_WORD_DOCS for word in words):
             return False
-        return not any(self._is_family_name(word) for word in words)
+        return not any(self._records_by_family(word, limit=1) for word in words)
 
-    def _is_family_name(self, key: str) -> bool:
-        query = f"authors_key : {_fts_phrase(key)}"
-        try:
-            row = self._db.execute("SELECT 1 FROM records_fts WHERE records_fts MATCH ? LIMIT 1", (query,))
-            return row.fetchone() is not None
-        except sqlite3.DatabaseError as exc:
-            raise IndexCorrupt(self.path, f"unreadable ({exc})") from exc
-
-    def _records_by_family(self, *keys: str) -> list[tuple[str, str, str]]:
+    def _records_by_family(
+        self, *keys: str, limit: int = _MAX_COAUTHOR_RECORDS
+    ) -> list[tuple[str, str, str]]:
         """(source, source id, authors as JSON) of the records whose authors carry every family name key,
-        at most `_MAX_COAUTHOR_RECORDS` of them."""
+        at most `limit` of them."""
         query = "authors_key : (" + " AND ".join(map(_fts_phrase, sorted(set(keys)))) + ")"
         try:
             return self._db.execute(
                 "SELECT r.source, r.source_id, r.authors FROM records_fts f "
                 "JOIN records r ON r.id = f.rowid WHERE records_fts MATCH ? LIMIT ?",
-                (query, _MAX_COAUTHOR_RECORDS),
+                (query, limit),
             ).fetchall()
         except sqlite3.DatabaseError as exc:
             raise IndexCorrupt(self.path, f"unreadable ({exc})") from exc
