@@ -9,6 +9,7 @@ judge tells a DOI of another work from a typo). Every stage, the index's too, ra
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import NamedTuple
 
 from refhound.agents.alignment import PrintedString
 from refhound.agents.context import Candidate
@@ -16,7 +17,7 @@ from refhound.index.anthology import anthology_id_in
 from refhound.models import ParsedFields, Record
 from refhound.normalize.names import name_key
 from refhound.normalize.titles import main_title_of, title_key, title_similarity
-from refhound.normalize.venues import main_proceedings_key
+from refhound.normalize.venues import bare_conference_key, main_proceedings_key
 from refhound.settings import JudgeSettings
 from refhound.sources.base import same_identifier
 
@@ -84,12 +85,28 @@ def best_first(cited: ParsedFields, candidates: list[Candidate], limit: int) -> 
     return ranked[:limit]
 
 
-def held_venue(cited: ParsedFields) -> str | None:
-    """The series key whose cited year, when the index holds it completely, makes the work's absence
-    evidence: a paper (not a proceedings volume cited as a work) cited by the main proceedings of a
-    conference (`main_proceedings_key`) in a given year."""
+# The volumes of a conference's event of a year the index lacks, None when unknown (`IndexStore.event_gaps`).
+EventGaps = Callable[[str, int], tuple[str, ...] | None]
+
+
+class HeldVenue(NamedTuple):
+    key: str
+    whole_event: bool  # cited by its bare name: every volume of its event, not its main proceedings only
+
+
+def held_venue(cited: ParsedFields, event_gaps: EventGaps | None = None) -> HeldVenue | None:
+    """The series whose cited year, when the index holds it completely, makes the work's absence evidence: a
+    paper (not a proceedings volume cited as a work) cited by the main proceedings of a conference
+    (`main_proceedings_key`) in a given year, or by its bare name ("EMNLP 2022") where `event_gaps` says
+    the index lacks no volume of that year's event the name can mean."""
     if not cited.venue or cited.year is None or not cited.title:
         return None
     if title_key(cited.title).startswith("proceedings "):
         return None
-    return main_proceedings_key(cited.venue)
+    main = main_proceedings_key(cited.venue)
+    if main is not None:
+        return HeldVenue(main, whole_event=False)
+    bare = bare_conference_key(cited.venue)
+    if bare is not None and event_gaps is not None and event_gaps(bare, cited.year) == ():
+        return HeldVenue(bare, whole_event=True)
+    return None

@@ -13,6 +13,7 @@ import re
 from refhound.agents.alignment import PrintedString
 from refhound.agents.candidates import (
     AUTHORS_JOINED,
+    HeldVenue,
     best_first,
     held_venue,
     named_by_anthology_id,
@@ -66,14 +67,16 @@ def find_candidates(
             if held is not None and cited.year is not None and not _any_near(cited, searched, settings):
                 # Absence from a venue-year held completely raises the likelihood of invention, so it must
                 # not be a search miss: the venue's titles of that year and the years beside it, compared
-                # whole (a compound written apart, stray quote marks, a typo, a year one off).
+                # whole (a compound written apart, stray quote marks, a typo, a year one off). Cited by the
+                # conference's bare name, it may be in any volume of the event (a workshop's).
                 years = (cited.year - 1, cited.year, cited.year + 1)
-                add(store.near_titles_in(key, held, years, _NEAR_IN_VENUE), "title")
+                where = None if held.whole_event else held.key
+                add(store.near_titles_in(key, where, years, _NEAR_IN_VENUE), "title")
                 # Or the work under another of its titles (its preprint's), which its whole author list
                 # names there, a co-author joined at publication or not: kept as found by its authors even
                 # where the title search found it too far.
                 if not cited.authors_truncated:
-                    for row in store.same_authors_in(cited.authors, held, (cited.year,), AUTHORS_JOINED):
+                    for row in store.same_authors_in(cited.authors, where, (cited.year,), AUTHORS_JOINED):
                         if found.get(row.rowid, (row, "title"))[1] == "title":
                             found[row.rowid] = (row, "authors")
 
@@ -179,12 +182,12 @@ def _names_no_anthology_paper(cited: ParsedFields, candidates: list[Candidate], 
     return not store.by_anthology_id(anthology_id) and store.holds_volume_of(anthology_id)
 
 
-def _complete_venue(cited: ParsedFields, store: IndexStore) -> str | None:
-    """The cited venue's key when the index holds its cited year completely and absence from it would be
+def _complete_venue(cited: ParsedFields, store: IndexStore) -> HeldVenue | None:
+    """The cited venue when the index holds its cited year completely and absence from it would be
     evidence (`held_venue`); else None."""
-    venue = held_venue(cited)
+    held = held_venue(cited, store.event_gaps)
     return (
-        venue if venue is not None and cited.year is not None and store.coverage(venue, cited.year) else None
+        held if held is not None and cited.year is not None and store.coverage(held.key, cited.year) else None
     )
 
 

@@ -30,7 +30,13 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from refhound.agents.candidates import AUTHORS_JOINED, held_venue, named_by_anthology_id, near_title
+from refhound.agents.candidates import (
+    AUTHORS_JOINED,
+    EventGaps,
+    held_venue,
+    named_by_anthology_id,
+    near_title,
+)
 from refhound.agents.context import AgentContext, Candidate
 from refhound.agents.field_rules import (
     AnthologyAnswer,
@@ -57,7 +63,7 @@ from refhound.index.anthology import cited_anthology_id
 from refhound.models import Evidence, FieldCheck, FieldStatus, ParsedFields, Record, Severity, Stage, Verdict
 from refhound.normalize.identifiers import arxiv_id_from_doi
 from refhound.normalize.titles import title_key
-from refhound.normalize.venues import names_thesis, parse_venue
+from refhound.normalize.venues import bare_conference_key, names_thesis, parse_venue
 from refhound.settings import JudgeSettings
 
 S = FieldStatus
@@ -360,6 +366,7 @@ def judge(
     title_text: TitleText | None = None,
     host_events: HostEvents | None = None,
     unheld_volumes: UnheldVolumes | None = None,
+    event_gaps: EventGaps | None = None,
 ) -> Judgement:
     """Decide one citation from the candidate records the stages found.
 
@@ -371,7 +378,9 @@ def judge(
     name is taken for a typo for want of one); `title_text` whether a cited "name" is words of titles no
     author bears (without it, none is); `host_events` asks it which events hosted a record's volume
     (without it, none is known); `unheld_volumes` which of a conference's own volumes of a year (its
-    Findings) the dump lists and it lacks (without it, none)."""
+    Findings) the dump lists and it lacks (without it, none); `event_gaps` which volumes of a conference's
+    event of a year it lacks, where absence under the conference's bare name is evidence if none (without
+    it, no event is held whole)."""
     if not cited.title and not cited.doi and not cited.arxiv_id:
         only = f" (only a URL, {cited.url}, which only an online run reads)" if cited.url else ""
         return Judgement(
@@ -401,7 +410,15 @@ def judge(
     if dead:
         return _dead_identifier(cited, dead, unanswered)
     return _decide_without_record(
-        cited, candidates, anthology, coverage, settings, this_year, searched_online, unheld_volumes
+        cited,
+        candidates,
+        anthology,
+        coverage,
+        settings,
+        this_year,
+        searched_online,
+        unheld_volumes,
+        event_gaps,
     )
 
 
@@ -442,6 +459,7 @@ def judge_gathered(
         title_text=context.store.is_title_text if searched else None,
         host_events=context.store.host_events if searched else None,
         unheld_volumes=context.store.unheld_volumes if searched else None,
+        event_gaps=context.store.event_gaps if searched else None,
     )
 
 
@@ -616,6 +634,7 @@ def _decide_without_record(
     this_year: int,
     searched_online: bool,
     unheld_volumes: UnheldVolumes | None = None,
+    event_gaps: EventGaps | None = None,
 ) -> Judgement:
     """No record is the cited work. `fabricated` needs proof that the work would have been found: a year
     that has not come (no source holds works of the future), or a venue and year some source holds
@@ -706,10 +725,14 @@ def _decide_without_record(
         # Absence from the index proves something only where it holds every volume the cited string can
         # mean (a Findings paper cited by its conference's name is a slip); the online sources, asked as
         # well, hold the companion and workshop volumes it may lack.
-        means_one = held_venue(cited) == venue.key and not unheld
+        held = held_venue(cited, event_gaps)
+        means_one = held is not None and held.key == venue.key and not unheld
         complete = coverage(venue.key, cited.year) if means_one or searched_online else []
         where = f"{venue.key.upper()} {cited.year}"
         sources = ", ".join(f"{source} ({n} records)" for source, n in complete)
+        if held is not None and held.whole_event and complete:
+            where = f"any volume of {where} (cited as {cited.venue!r}, the conference's name alone)"
+            sources += ", and every volume the dump lists with it"
         if complete and printed:
             return Judgement(
                 Verdict.UNVERIFIED,
@@ -758,9 +781,17 @@ def _decide_without_record(
             "(doi.org, arXiv) can tell whose it is"
         )
     elif venue and cited.year and venue.key and coverage(venue.key, cited.year):
+        gaps = (
+            event_gaps(venue.key, cited.year)
+            if event_gaps is not None and bare_conference_key(cited.venue or "") == venue.key
+            else None
+        )
         lacking = (
             f"it lacks {', '.join(unheld)}, held with it, which a citation by the conference's name may mean"
             if unheld
+            else f"it lacks {_listed(gaps)}, listed with the event, which {cited.venue!r}, the conference's "
+            "name alone, may mean"
+            if gaps
             else f"the cited {cited.venue!r} can name a volume it may not hold (companion, Findings, "
             "workshops; a journal's later issues), or the title is a volume's"
         )
@@ -774,6 +805,11 @@ def _decide_without_record(
         reason = "not found in the index; with no venue and year cited, nothing says the index would hold it"
     online = ("coverage.absent_online",) if searched_online and cited.title else ()
     return Judgement(Verdict.UNVERIFIED, fields, evidence, reason + conflict, levels=(*online, *elsewhere))
+
+
+def _listed(volumes: Sequence[str], most: int = 3) -> str:
+    more = f" and {len(volumes) - most} more" if len(volumes) > most else ""
+    return ", ".join(volumes[:most]) + more
 
 
 def _reads_as_reference(cited: ParsedFields) -> bool:

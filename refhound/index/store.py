@@ -22,6 +22,7 @@ from itertools import combinations, islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rapidfuzz import process
 from rapidfuzz.distance import Indel
 
 from refhound.errors import IndexCorrupt, IndexMissing, IndexStale, IngestError
@@ -407,6 +408,16 @@ def _fts_phrase(token: str) -> str:
     return '"' + token.replace('"', "") + '"'
 
 
+@dataclass(frozen=True)
+class _VenueYear:
+    """A venue's records of a year, as the searches that compare each read them."""
+
+    ids: list[int]
+    titles: list[str]  # title keys written without spaces
+    authors: list[tuple[str, ...]]  # folded family names
+    by_name: dict[str, list[int]]  # a family name's records, by their place in the lists above
+
+
 class IndexStore:
     """An open index file. Use `IndexStore.open` to read and `IndexStore.create` to build."""
 
@@ -414,10 +425,13 @@ class IndexStore:
         self.path = path
         self._db = connection
         self._doc_freq = lru_cache(maxsize=65536)(self._doc_freq_uncached)
+        # A venue's records of a year, for the searches that compare each (a few hundred venue-years a run).
+        self._venue_year = lru_cache(maxsize=256)(self._venue_year_uncached)
         self._count: int | None = None
         self._average: float | None = None
         self._holds_notices: bool | None = None  # most indexes hold none: no look-up per reference then
         self._unheld: dict[tuple[str, int], tuple[str, ...]] = {}  # `unheld_volumes`, per venue-year
+        self._event_gaps: dict[tuple[str, int], tuple[str, ...] | None] = {}  # `event_gaps`, per venue-year
 
     # -- opening ---------------------------------------------------------------------------------
     @classmethod
@@ -735,50 +749,87 @@ class IndexStore:
             self._unheld[venue_key, year] = (findings,) if listed and not self.holds_volume(findings) else ()
         return self._unheld[venue_key, year]
 
+    def event_gaps(self, venue_key: str, year: int) -> tuple[str, ...] | None:
+        """The volumes the dump lists with a conference's event of a year (its Findings, the co-located
+        workshops) that the index has no paper of; () when it holds each, so that it holds every volume the
+        conference's bare name ("EMNLP 2022") can mean. None for an event the dump lists nothing with (LREC
+        2010, whose workshops another publisher printed), and in an index built before hosts were kept."""
+        if (venue_key, year) not in self._event_gaps:
+            try:
+                listed = [
+                    str(volume)
+                    for (volume,) in self._db.execute(
+                        "SELECT volume FROM colocated WHERE source = ? AND event = ? ORDER BY volume",
+                        (ACL_SOURCE, f"{venue_key}-{year}"),
+                    )
+                ]
+            except sqlite3.OperationalError:  # an index built before hosts were kept
+                listed = []
+            gaps = tuple(v for v in listed if not self.holds_volume(v)) if listed else None
+            self._event_gaps[venue_key, year] = gaps
+        return self._event_gaps[venue_key, year]
+
     def by_title_key(self, key: str) -> list[IndexedRecord]:
         return self._rows(f"SELECT id, {_COLUMNS} FROM records WHERE title_key = ?", (key,))
 
     def near_titles_in(
-        self, key: str, venue_key: str, years: Sequence[int], least: float
+        self, key: str, venue_key: str | None, years: Sequence[int], least: float
     ) -> list[IndexedRecord]:
         """Records of a venue's `years` whose title key, written without spaces, is at least `least` alike
         to `key` written so (rapidfuzz's normalised Indel similarity): the same title with a compound
         written joined, hyphenated or apart ("lowresource" / "low resource"), stray quote marks, or a typo,
-        which the full-text search's tokens miss. A venue-year is a few thousand records at most."""
+        which the full-text search's tokens miss. A venue-year is a few thousand records at most; a
+        `venue_key` of None compares every Anthology record of those years (an event's volumes, whose
+        workshops carry no series key), some ten thousand a year."""
         compact = key.replace(" ", "")
-        marks = ",".join("?" * len(years))
-        rows = self._db.execute(
-            f"SELECT id, title_key FROM records WHERE venue_key = ? AND year IN ({marks})",
-            (venue_key, *years),
-        ).fetchall()
-        ids = [
-            i for i, theirs in rows if Indel.normalized_similarity(compact, theirs.replace(" ", "")) >= least
-        ]
-        if not ids:
-            return []
-        found = ",".join("?" * len(ids))
-        return self._rows(f"SELECT id, {_COLUMNS} FROM records WHERE id IN ({found})", ids)
+        ids: list[int] = []
+        for year in years:
+            held = self._venue_year(venue_key, year)
+            near = process.extract(
+                compact, held.titles, scorer=Indel.normalized_similarity, score_cutoff=least, limit=None
+            )
+            ids += [held.ids[at] for _, _, at in near]
+        return self._by_ids(ids)
 
     def same_authors_in(
-        self, authors: Sequence[str], venue_key: str, years: Sequence[int], joined: int
+        self, authors: Sequence[str], venue_key: str | None, years: Sequence[int], joined: int
     ) -> list[IndexedRecord]:
-        """Records of a venue's `years` whose authors are `authors`, by family name, in any order, with at
-        most `joined` more: works those people published there, one of which may be the cited work under
-        another of its titles (its preprint's), with a co-author who joined it at publication."""
+        """Records of a venue's `years` (every Anthology record's, for a `venue_key` of None) whose authors
+        are `authors`, by family name, in any order, with at most `joined` more: works those people
+        published there, one of which may be the cited work under another of its titles (its preprint's),
+        with a co-author who joined it at publication."""
         cited = Counter(k for k in map(name_key, authors) if k)
         if not cited:
             return []
-        marks = ",".join("?" * len(years))
+        size, first = sum(cited.values()), next(iter(cited))
+        ids: list[int] = []
+        for year in years:
+            held = self._venue_year(venue_key, year)
+            ids += [
+                held.ids[at]
+                for at in held.by_name.get(first, ())
+                if size <= len(theirs := held.authors[at]) <= size + joined and not cited - Counter(theirs)
+            ]
+        return self._by_ids(ids)
+
+    def _venue_year_uncached(self, venue_key: str | None, year: int) -> _VenueYear:
+        where, value = ("venue_key = ?", venue_key) if venue_key is not None else ("source = ?", ACL_SOURCE)
         rows = self._db.execute(
-            f"SELECT id, authors_key FROM records WHERE venue_key = ? AND year IN ({marks})",
-            (venue_key, *years),
+            f"SELECT id, title_key, authors_key FROM records WHERE {where} AND year = ?", (value, year)
         ).fetchall()
-        size = sum(cited.values())
-        ids = [
-            i
-            for i, key in rows
-            if size <= len(theirs := key.split()) <= size + joined and not cited - Counter(theirs)
-        ]
+        authors = [tuple(names.split()) for _, _, names in rows]
+        by_name: dict[str, list[int]] = defaultdict(list)
+        for at, names in enumerate(authors):
+            for name in set(names):
+                by_name[name].append(at)
+        return _VenueYear(
+            ids=[rowid for rowid, _, _ in rows],
+            titles=[title.replace(" ", "") for _, title, _ in rows],
+            authors=authors,
+            by_name=dict(by_name),
+        )
+
+    def _by_ids(self, ids: Sequence[int]) -> list[IndexedRecord]:
         if not ids:
             return []
         found = ",".join("?" * len(ids))

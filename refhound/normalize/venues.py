@@ -266,16 +266,31 @@ def main_proceedings_key(text: str) -> str | None:
     """The series key of a venue string that names a conference's main proceedings, else None.
 
     "Proceedings of the 58th Annual Meeting of the ACL" names them. A bare acronym ("In WWW", "LREC", "EMNLP
-    2023", "Proc. of ACL") also stands for the series' companion, Findings and workshop volumes; "Companion
-    Proceedings of the Web Conference" names another volume; a journal's year is published issue by issue
-    and a dump holds the issues out by its date. Absence from a venue-year held completely proves something
-    only of the first kind."""
+    2023", "Proc. of ACL") also stands for the series' companion, Findings and workshop volumes
+    (`bare_conference_key`); "Companion Proceedings of the Web Conference" names another volume; a journal's
+    year is published issue by issue and a dump holds the issues out by its date. Absence from a venue-year
+    held completely proves something only of the first kind."""
+    named = _conference_named(text)
+    return named[0] if named is not None and not named[1] else None
+
+
+def bare_conference_key(text: str) -> str | None:
+    """The series key of a venue string that is a conference's bare name ("In EMNLP", "EMNLP 2022", "Proc.
+    of ACL"), which stands for any volume of its event that year: the main proceedings, the Findings, the
+    demonstrations, the co-located workshops. Else None."""
+    named = _conference_named(text)
+    return named[0] if named is not None and named[1] else None
+
+
+def _conference_named(text: str) -> tuple[str, bool] | None:
+    """The conference series a venue string names with no side volume ("Companion", "Workshop", "Findings"),
+    and whether it names it by the bare series name alone."""
     normalized = _normalize(_display(text))
-    words = [w for w in normalized.split() if w not in _VOLUME_NEUTRAL]
     info = parse_venue(text)
-    if info.kind is not VenueKind.CONFERENCE or len(words) <= 1 or _SIDE_VOLUME.search(normalized):
+    if info.kind is not VenueKind.CONFERENCE or info.key is None or _SIDE_VOLUME.search(normalized):
         return None
-    return info.key
+    words = [w for w in normalized.split() if w not in _VOLUME_NEUTRAL]
+    return info.key, len(words) <= 1
 
 
 def names_thesis(venue: str) -> bool:

@@ -10,7 +10,7 @@ from refhound.agents.candidates import held_venue
 from refhound.agents.index_search import find_candidates
 from refhound.index.store import IndexStore
 from refhound.models import ParsedFields, Reference, Severity, Verdict
-from refhound.normalize.venues import main_proceedings_key
+from refhound.normalize.venues import bare_conference_key, main_proceedings_key
 from refhound.settings import JudgeSettings
 from tests.conftest import check_offline
 
@@ -44,6 +44,34 @@ ICML_2019 = "Proceedings of the 36th International Conference on Machine Learnin
 )
 def test_only_a_conferences_main_proceedings_make_absence_evidence(venue: str, key: str | None) -> None:
     assert main_proceedings_key(venue) == key
+
+
+@pytest.mark.parametrize(
+    ("venue", "key"),
+    [
+        ("ICML", "icml"),
+        ("In WWW", "www"),
+        ("EMNLP 2023", "emnlp"),
+        ("Proc. of ACL", "acl"),
+        (ICML_2019, None),  # the main proceedings, named
+        ("Findings of EMNLP 2023", None),
+        ("EMNLP Workshop BlackboxNLP", None),
+        ("Computational Linguistics", None),
+    ],
+)
+def test_a_conferences_bare_name_stands_for_any_volume_of_its_event(venue: str, key: str | None) -> None:
+    assert bare_conference_key(venue) == key
+
+
+def test_a_bare_name_makes_absence_evidence_only_where_every_volume_of_the_event_is_held() -> None:
+    cited = ParsedFields(title="Sparse Hypergraph Attention", venue="In EMNLP", year=2021)
+    assert held_venue(cited) is None  # the volumes of the event unknown
+    assert held_venue(cited, lambda key, year: None) is None  # an event the dump lists nothing with
+    assert held_venue(cited, lambda key, year: ("2021.nonarchival-1",)) is None
+    assert held_venue(cited, lambda key, year: ()) == ("emnlp", True)
+    venue = "Proceedings of the 2021 Conference on Empirical Methods in Natural Language Processing"
+    named = cited.model_copy(update={"venue": venue})
+    assert held_venue(named) == ("emnlp", False)
 
 
 def test_a_proceedings_volume_cited_as_a_work_is_no_paper_missing_from_it() -> None:

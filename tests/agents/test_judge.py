@@ -354,6 +354,23 @@ def test_a_bare_acronym_proves_no_absence_it_also_names_volumes_the_index_may_no
     assert "ICML 2019 completely" in j.reason and "can name a volume it may not hold" in j.reason
 
 
+def test_a_bare_acronym_proves_absence_where_every_volume_of_the_event_is_held(store: IndexStore) -> None:
+    cited = INVENTED_AT_ICML_2019.model_copy(update={"venue": "ICML"})
+    found = find_candidates(cited, store, SETTINGS)
+    j = judge(cited, found, store.coverage, SETTINGS, this_year=2026, event_gaps=lambda key, year: ())
+    assert j.levels == ("coverage.absent_from_complete",)
+    assert (
+        "any volume of ICML 2019 (cited as 'ICML'" in j.reason and "every volume the dump lists" in j.reason
+    )
+
+    # A listed volume the index lacks: the work may be there, and the reason names it.
+    def lacking(key: str, year: int) -> tuple[str, ...]:
+        return ("2019.nonarchival-1",)
+
+    j = judge(cited, found, store.coverage, SETTINGS, this_year=2026, event_gaps=lacking)
+    assert j.levels == () and "it lacks 2019.nonarchival-1, listed with the event" in j.reason
+
+
 def test_a_title_no_online_source_has_either_at_a_complete_venue_is_fabricated(store: IndexStore) -> None:
     cited = INVENTED_AT_ICML_2019
     candidates = find_candidates(cited, store, SETTINGS)

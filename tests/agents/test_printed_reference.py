@@ -186,6 +186,9 @@ class _TitleOnlyStore:
     def coverage(self, venue_key: str, year: int) -> list[tuple[str, int]]:
         return []
 
+    def event_gaps(self, venue_key: str, year: int) -> tuple[str, ...] | None:
+        return None
+
 
 def test_the_spans_that_may_be_a_title_are_searched_when_the_whole_string_finds_nothing() -> None:
     misread = parse_reference_string(WU_PRINTED)

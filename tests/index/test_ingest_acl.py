@@ -154,6 +154,30 @@ def test_names_the_conferences_own_findings_the_index_lacks(tmp_path: Path) -> N
     assert IndexStore.open(tmp_path / "index.sqlite").unheld_volumes("acl", 2018) == ()
 
 
+def test_knows_which_volumes_of_an_event_it_lacks(tmp_path: Path) -> None:
+    """An event the dump lists with volumes, each held, is held whole: a citation by the conference's bare
+    name means one of them. A listed volume without papers (a non-archival workshop's) is a gap; an event
+    listed with nothing, or an index built before hosts were kept, is unknown (None)."""
+    from refhound.index.store import IndexStore
+
+    with IndexStore.create(tmp_path / "index.sqlite") as store:
+        store.ingest(read_acl_anthology(FIXTURES, version="2025-01-01"))
+    store = IndexStore.open(tmp_path / "index.sqlite")
+    assert store.event_gaps("acl", 2018) == ()  # W18-63, held
+    assert store.event_gaps("acl", 2019) is None
+    # Cited by the bare name, the work may be in any volume of the event: near titles of every Anthology
+    # record of those years are compared, the workshops' too, which carry no series key.
+    near = store.near_titles_in("scaling neural machine translaton", None, (2018,), 0.9)
+    assert [r.record.source_id for r in near] == ["W18-6310"]
+    assert store.near_titles_in("scaling neural machine translaton", "acl", (2018,), 0.9) == []
+    with sqlite3.connect(tmp_path / "index.sqlite") as db:
+        db.execute("INSERT INTO colocated VALUES ('acl-anthology', '2018.nonarchival-1', 'acl-2018')")
+    assert IndexStore.open(tmp_path / "index.sqlite").event_gaps("acl", 2018) == ("2018.nonarchival-1",)
+    with sqlite3.connect(tmp_path / "index.sqlite") as db:
+        db.execute("DROP TABLE colocated")
+    assert IndexStore.open(tmp_path / "index.sqlite").event_gaps("acl", 2018) is None
+
+
 @pytest.mark.parametrize(
     ("anthology_id", "volume"),
     [
