@@ -430,7 +430,6 @@ class IndexStore:
         self._count: int | None = None
         self._average: float | None = None
         self._holds_notices: bool | None = None  # most indexes hold none: no look-up per reference then
-        self._unheld: dict[tuple[str, int], tuple[str, ...]] = {}  # `unheld_volumes`, per venue-year
         self._event_gaps: dict[tuple[str, int], tuple[str, ...] | None] = {}  # `event_gaps`, per venue-year
 
     # -- opening ---------------------------------------------------------------------------------
@@ -737,17 +736,8 @@ class IndexStore:
         held completely do not prove such a work absent. Workshops held with the event are not counted: the
         dump lists some it has no papers of (non-archival ones). None for an event the dump lists no
         volumes of, or in an index built before hosts were kept."""
-        if (venue_key, year) not in self._unheld:
-            findings = f"{year}.findings-{venue_key}"
-            try:
-                listed = self._db.execute(
-                    "SELECT 1 FROM colocated WHERE source = ? AND event = ? AND volume = ?",
-                    (ACL_SOURCE, f"{venue_key}-{year}", findings),
-                ).fetchone()
-            except sqlite3.OperationalError:  # an index built before hosts were kept
-                listed = None
-            self._unheld[venue_key, year] = (findings,) if listed and not self.holds_volume(findings) else ()
-        return self._unheld[venue_key, year]
+        findings = f"{year}.findings-{venue_key}"
+        return (findings,) if findings in (self.event_gaps(venue_key, year) or ()) else ()
 
     def event_gaps(self, venue_key: str, year: int) -> tuple[str, ...] | None:
         """The volumes the dump lists with a conference's event of a year (its Findings, the co-located
@@ -937,12 +927,7 @@ class IndexStore:
                     score += idf * tf * 2.2 / (tf + norm)
             scored.append((-score, rowid))
         best = [rowid for _, rowid in sorted(scored)[:limit]]
-        rows = {
-            row.rowid: row
-            for row in self._rows(
-                f"SELECT id, {_COLUMNS} FROM records WHERE id IN ({', '.join('?' * len(best))})", best
-            )
-        }
+        rows = {row.rowid: row for row in self._by_ids(best)}
         return [rows[rowid] for rowid in best if rowid in rows]
 
     def _average_length(self) -> float:
