@@ -62,7 +62,7 @@ from refhound.agents.severity import a_stranger, grade, overall
 from refhound.index.anthology import cited_anthology_id
 from refhound.models import Evidence, FieldCheck, FieldStatus, ParsedFields, Record, Severity, Stage, Verdict
 from refhound.normalize.identifiers import arxiv_id_from_doi
-from refhound.normalize.titles import title_key
+from refhound.normalize.titles import name_before_colon, title_key
 from refhound.normalize.venues import bare_conference_key, names_thesis, parse_venue
 from refhound.settings import JudgeSettings
 
@@ -124,10 +124,15 @@ def _evidence(candidate: Candidate, note: str = "") -> Evidence:
     )
 
 
-def _owner(candidates: list[Candidate], via: str, settings: JudgeSettings) -> Record | None:
-    """A record found by the cited identifier whose title says it is a different work."""
+def _owner(
+    candidates: list[Candidate], via: str, cited_title: str | None, settings: JudgeSettings
+) -> Record | None:
+    """A record found by the cited identifier whose title says it is a different work: neither near the
+    cited title nor with the cited title as its short name ("GIAnT" for "GIAnT: Visualizing …")."""
     for c in candidates:
-        if c.via == via and c.title_similarity < settings.title_candidate_similarity:
+        if c.via != via or c.title_similarity >= settings.title_candidate_similarity:
+            continue
+        if not (cited_title and name_before_colon(cited_title, c.record.title)):
             record: Record = c.record
             return record
     return None
@@ -239,7 +244,9 @@ def _identity(
     without its subtitle) is the work only when most cited authors, the year and the venue agree as well. A
     cited thesis is never a paper of its title or near it (`_thesis_for_a_paper`)."""
     close_title = near_title(cited.title, candidate.record.title, candidate.title_similarity, settings)
-    if not cited.title or (identifier_agrees and close_title):
+    # The work's short name alone is its title where the identifier names it.
+    named = close_title or bool(cited.title and name_before_colon(cited.title, candidate.record.title))
+    if not cited.title or (identifier_agrees and named):
         # A cited identifier with another title is another work's identifier.
         return Identity.IDENTIFIER if identifier_agrees else None
     if _thesis_for_a_paper(cited, candidate.record):
@@ -391,7 +398,10 @@ def judge(
             levels=("metadata.too_little",),
         )
     # Records that the cited DOI / arXiv id lead to but whose titles say they are other works.
-    owners = (_owner(candidates, "doi", settings), _owner(candidates, "arxiv_id", settings))
+    owners = (
+        _owner(candidates, "doi", cited.title, settings),
+        _owner(candidates, "arxiv_id", cited.title, settings),
+    )
     # An Anthology address the index finds no paper for is dead by the index's own word (a volume it holds
     # whole), not by a resolver's: it makes a field wrong, never a work fabricated.
     anthology = _anthology_answer(cited, candidates, "url" in dead_identifiers, settings)

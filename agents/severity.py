@@ -31,7 +31,7 @@ from refhound.models import FieldCheck, FieldStatus, ParsedFields, Record, Sever
 from refhound.normalize.identifiers import arxiv_year
 from refhound.normalize.names import PersonName, name_words, parse_name
 from refhound.normalize.text import fold
-from refhound.normalize.titles import main_title_of, numbers_as_digits, title_key
+from refhound.normalize.titles import main_title_of, name_before_colon, numbers_as_digits, title_key
 from refhound.normalize.venues import parse_venue
 from refhound.settings import JudgeSettings
 
@@ -279,7 +279,7 @@ def _title(
     shorter, longer = sorted((ours, theirs), key=len)
     start = longer[: len(shorter)]
     cut_short = len(shorter) >= _MIN_SHORT_TITLE_WORDS and (start == shorter or _word_forms(shorter, start))
-    if cut_short or main_title_of(cited, found):
+    if cut_short or main_title_of(cited, found) or name_before_colon(cited, found):
         return MINOR, "the title with or without its subtitle, a bracketed note or a translation", "subtitle"
     if _first_words_left_out(shorter, longer, cited if len(ours) > len(theirs) else found):
         return MINOR, 'the title with or without its first words ("Towards …")', "first_words"

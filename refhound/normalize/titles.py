@@ -165,6 +165,16 @@ def main_title_of(a: str, b: str) -> bool:
     return bracketed is not None and any(same_title(part, shorter) for part in bracketed)
 
 
+def name_before_colon(cited: str, found: str) -> bool:
+    """Whether the cited title is the found one's short name alone, the words before its colon ("GIAnT" for
+    "GIAnT: Visualizing Group Interaction at Large Wall Displays"), as a reference manager's short title
+    keeps it. Too short to name one work ("Introduction", "Deep learning"): only with an identifier that
+    names the work (`main_title_of` takes main titles long enough to name it alone)."""
+    parts = _SUBTITLE.split(found.strip(), maxsplit=1)
+    key = title_key(cited)
+    return len(parts) == 2 and bool(parts[1].strip()) and bool(key) and title_key(parts[0]) == key
+
+
 def bracketed_end(title: str) -> tuple[str, str] | None:
     """A title closed by brackets, split: ("SATNet: …", "Student Abstract"); None for any other title."""
     if ")" not in title:

@@ -10,7 +10,7 @@ from refhound.agents.index_search import Candidate, find_candidates
 from refhound.agents.judge import judge
 from refhound.index.ingest.base import Dump
 from refhound.index.store import IndexStore
-from refhound.models import FieldStatus, ParsedFields, Record, Verdict
+from refhound.models import FieldStatus, ParsedFields, Record, Severity, Verdict
 from refhound.normalize.titles import title_key, title_similarity
 from refhound.refstring import parse_reference_string
 from refhound.settings import JudgeSettings
@@ -266,6 +266,18 @@ def test_doi_of_another_work_is_a_mismatch(store: IndexStore) -> None:
     assert j.verdict is Verdict.METADATA_ERROR
     doi = next(f for f in j.fields if f.field == "doi")
     assert doi.status is FieldStatus.MISMATCH and doi.found == "10.18653/v1/n19-1357"
+
+
+def test_the_works_short_name_alone_is_its_title_where_the_doi_names_it(store: IndexStore) -> None:
+    # "BERT" for "BERT: Pre-training of …", as a reference manager's short title keeps it.
+    j = run(store, title="BERT", authors=BERT_AUTHORS, venue="NAACL", year=2019, doi="10.18653/v1/N19-1423")
+    title = next(f for f in j.fields if f.field == "title")
+    assert (title.level, title.severity) == ("title.subtitle", Severity.MINOR), j.fields
+    assert statuses(j)["doi"] is FieldStatus.MATCH
+    assert j.evidence[0].record_id == "conf/naacl/DevlinCLT19"
+    # Another work's DOI stays another work's: the short name is not its title's.
+    j = run(store, title="BERT", authors=BERT_AUTHORS, venue="NAACL", year=2019, doi="10.18653/v1/N19-1357")
+    assert statuses(j).get("doi") is not FieldStatus.MATCH
 
 
 def test_near_miss_title_is_a_metadata_error_with_the_real_title(store: IndexStore) -> None:

@@ -7,6 +7,7 @@ import pytest
 from refhound.normalize.titles import (
     clean_title,
     main_title_of,
+    name_before_colon,
     same_title,
     title_key,
     title_similarity,
@@ -207,6 +208,25 @@ CONTEXTUAL = (
 )
 def test_main_title_of(a: str, b: str, expected: bool) -> None:
     assert main_title_of(a, b) is expected
+
+
+@pytest.mark.parametrize(
+    ("cited", "found", "expected"),
+    [
+        ("GIAnT", "GIAnT: Visualizing Group Interaction at Large Wall Displays", True),
+        ("Deep learning", "Deep learning: a critical appraisal", True),
+        # The words after the colon, the whole title, or a title with no colon are no short name.
+        (
+            "Visualizing Group Interaction at Large Wall Displays",
+            "GIAnT: Visualizing Group Interaction",
+            False,
+        ),
+        ("GIAnT", "GIAnT", False),
+        ("GIAnT", "GIAnT visualizing group interaction", False),
+    ],
+)
+def test_name_before_colon(cited: str, found: str, expected: bool) -> None:
+    assert name_before_colon(cited, found) is expected
 
 
 @pytest.mark.parametrize(

@@ -50,6 +50,7 @@ MAIN_KEYS = {"acl", "naacl", "eacl", "aacl", "emnlp", "coling", "conll", "ijcnlp
             K.CONFERENCE,
         ),
         ("ACL-IJCNLP 2021", "acl", K.CONFERENCE),
+        ("In The Annual Conference of the Association for Computational Linguistics", "acl", K.CONFERENCE),
         (
             "Proceedings of the 2020 Conference on Empirical Methods in Natural Language Processing (EMNLP)",
             "emnlp",
