@@ -85,6 +85,15 @@ CREATE TABLE IF NOT EXISTS origins (
     PRIMARY KEY (source, origin)
 );
 
+-- Volumes a dump holds with no paper in them (a non-archival workshop's proceedings, its front matter
+-- alone): held whole, though no record is of them. Added within schema 5: an index without it counts such a
+-- volume listed with an event as one it lacks.
+CREATE TABLE IF NOT EXISTS empty_volumes (
+    source TEXT NOT NULL,
+    volume TEXT NOT NULL,
+    PRIMARY KEY (source, volume)
+) WITHOUT ROWID;
+
 -- Records taken out by an update: absent from a newer full dump, or deleted upstream (OAI-PMH).
 CREATE TABLE IF NOT EXISTS withdrawn (
     source TEXT NOT NULL,

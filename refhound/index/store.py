@@ -253,7 +253,7 @@ def _read_fields(dump: Dump, sender: Any, unused: list[Any]) -> None:
     try:
         while batch := list(islice(records, _BATCH)):
             sender.send(("rows", [_fields(r, dump.proof_of(r)) for r in batch]))
-        sender.send(("done", (dump.problems[known:], dump.colocated, dump.notices)))
+        sender.send(("done", (dump.problems[known:], dump.colocated, dump.notices, dump.empty_volumes)))
     except (BrokenPipeError, KeyboardInterrupt):
         pass  # the writer stopped
     except BaseException as error:
@@ -321,10 +321,11 @@ def _forked_row_chunks(dump: Dump) -> Iterator[list[tuple[object, ...]]]:
             if kind == "rows":
                 yield payload
             elif kind == "done":
-                problems, colocated, notices = payload
+                problems, colocated, notices, empty_volumes = payload
                 dump.problems.extend(problems)
                 dump.colocated |= colocated
                 dump.notices.extend(notices)
+                dump.empty_volumes |= empty_volumes
                 return
             elif kind == "ingest-error":
                 path, problem, problems = payload
@@ -539,6 +540,11 @@ class IndexStore:
                 "INSERT OR IGNORE INTO colocated (source, volume, event) VALUES (?, ?, ?)",
                 [(dump.source, volume, event) for volume, event in sorted(dump.colocated)],
             )
+            self._db.execute("DELETE FROM empty_volumes WHERE source = ?", (dump.source,))
+            self._db.executemany(
+                "INSERT OR IGNORE INTO empty_volumes (source, volume) VALUES (?, ?)",
+                [(dump.source, volume) for volume in sorted(dump.empty_volumes)],
+            )
             write_notices(self._db, dump.notices)
             self._holds_notices = None
             self._db.execute(
@@ -741,9 +747,11 @@ class IndexStore:
 
     def event_gaps(self, venue_key: str, year: int) -> tuple[str, ...] | None:
         """The volumes the dump lists with a conference's event of a year (its Findings, the co-located
-        workshops) that the index has no paper of; () when it holds each, so that it holds every volume the
-        conference's bare name ("EMNLP 2022") can mean. None for an event the dump lists nothing with (LREC
-        2010, whose workshops another publisher printed), and in an index built before hosts were kept."""
+        workshops) that the index has no paper of and the dump does not hold empty; () when it holds each, so
+        that it holds every volume the conference's bare name ("EMNLP 2022") can mean. A volume the dump
+        holds with its front matter alone (a non-archival workshop's, "2022.nilli-1") is held whole: it
+        published no paper to miss. None for an event the dump lists nothing with (LREC 2010, whose
+        workshops another publisher printed), and in an index built before hosts were kept."""
         if (venue_key, year) not in self._event_gaps:
             try:
                 listed = [
@@ -755,9 +763,18 @@ class IndexStore:
                 ]
             except sqlite3.OperationalError:  # an index built before hosts were kept
                 listed = []
-            gaps = tuple(v for v in listed if not self.holds_volume(v)) if listed else None
+            empty = self._empty_volumes() if listed else frozenset()
+            gaps = tuple(v for v in listed if not self.holds_volume(v) and v not in empty) if listed else None
             self._event_gaps[venue_key, year] = gaps
         return self._event_gaps[venue_key, year]
+
+    def _empty_volumes(self) -> frozenset[str]:
+        """The Anthology volumes the dump holds with no paper; none where the index predates keeping them."""
+        try:
+            rows = self._db.execute("SELECT volume FROM empty_volumes WHERE source = ?", (ACL_SOURCE,))
+            return frozenset(str(volume) for (volume,) in rows)
+        except sqlite3.OperationalError:
+            return frozenset()
 
     def by_title_key(self, key: str) -> list[IndexedRecord]:
         return self._rows(f"SELECT id, {_COLUMNS} FROM records WHERE title_key = ?", (key,))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 import tarfile
 from pathlib import Path
@@ -156,8 +157,8 @@ def test_names_the_conferences_own_findings_the_index_lacks(tmp_path: Path) -> N
 
 def test_knows_which_volumes_of_an_event_it_lacks(tmp_path: Path) -> None:
     """An event the dump lists with volumes, each held, is held whole: a citation by the conference's bare
-    name means one of them. A listed volume without papers (a non-archival workshop's) is a gap; an event
-    listed with nothing, or an index built before hosts were kept, is unknown (None)."""
+    name means one of them. A listed volume the dump lacks is a gap; an event listed with nothing, or an
+    index built before hosts were kept, is unknown (None)."""
     from refhound.index.store import IndexStore
 
     with IndexStore.create(tmp_path / "index.sqlite") as store:
@@ -176,6 +177,35 @@ def test_knows_which_volumes_of_an_event_it_lacks(tmp_path: Path) -> None:
     with sqlite3.connect(tmp_path / "index.sqlite") as db:
         db.execute("DROP TABLE colocated")
     assert IndexStore.open(tmp_path / "index.sqlite").event_gaps("acl", 2018) is None
+
+
+def test_a_volume_of_front_matter_alone_is_held_whole(tmp_path: Path) -> None:
+    """A non-archival workshop's volume, listed with the event, holds its front matter alone: the dump
+    holds it whole, with no paper to miss, so it is no gap. A listed volume the dump lacks still is."""
+    from refhound.index.store import IndexStore
+
+    folder = tmp_path / "data" / "xml"
+    shutil.copytree(FIXTURES / "data" / "xml", folder)
+    event = (folder / "2018.acl.xml").read_text(encoding="utf-8")
+    listed = "<volume-id>W18-63</volume-id>"
+    more = "<volume-id>2018.nilli-1</volume-id><volume-id>2018.findings-acl</volume-id>"
+    (folder / "2018.acl.xml").write_text(event.replace(listed, listed + more), encoding="utf-8")
+    (folder / "2018.nilli.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?><collection id="2018.nilli"><volume id="1" type="proceedings">'
+        "<meta><booktitle>Proceedings of a Workshop</booktitle><year>2018</year></meta>"
+        "<frontmatter><url>2018.nilli-1.0</url></frontmatter></volume></collection>",
+        encoding="utf-8",
+    )
+    dump = read_acl_anthology(tmp_path, version="2025-01-01")
+    with IndexStore.create(tmp_path / "index.sqlite") as store:
+        store.ingest(dump)
+    assert "2018.nilli-1" in dump.empty_volumes and "W18-63" not in dump.empty_volumes
+    assert IndexStore.open(tmp_path / "index.sqlite").event_gaps("acl", 2018) == ("2018.findings-acl",)
+    # An index built before empty volumes were kept counts it as a gap, as it did.
+    with sqlite3.connect(tmp_path / "index.sqlite") as db:
+        db.execute("DROP TABLE empty_volumes")
+    gaps = IndexStore.open(tmp_path / "index.sqlite").event_gaps("acl", 2018)
+    assert gaps == ("2018.findings-acl", "2018.nilli-1")
 
 
 @pytest.mark.parametrize(

@@ -27,7 +27,8 @@ def read_acl_anthology(path: Path, version: str | None = None) -> Dump:
     The Anthology's own XML holds whole proceedings volumes, so it is an official complete dump of each
     volume it has (refhound/index/completeness.py). Front matter and event
     talks are skipped: they are not papers. An event's co-located volumes (its workshops, Findings and
-    satellite conferences) fill the dump's `colocated`. The version is the caller's, else a date in the
+    satellite conferences) fill the dump's `colocated`, and volumes of front matter alone (a non-archival
+    workshop's) its `empty_volumes`. The version is the caller's, else a date in the
     tarball's or folder's name, else its mtime date.
     """
     if not path.exists():
@@ -35,19 +36,20 @@ def read_acl_anthology(path: Path, version: str | None = None) -> Dump:
     version = dump_version(path, version)
     problems: list[str] = []
     colocated: set[tuple[str, str]] = set()
+    empty: set[str] = set()
     if path.is_dir():
         folder = path / "data" / "xml" if (path / "data" / "xml").is_dir() else path
         files = sorted(folder.glob("*.xml"))
         if not files:
             raise IngestError(path, "no ACL Anthology collection files (*.xml) here")
-        records = _folder_records(files, version, problems, colocated)
+        records = _folder_records(files, version, problems, colocated, empty)
     elif path.name.endswith(_TARBALL_SUFFIXES):
         try:
             with tarfile.open(path, mode="r|*") as tar:
                 tar.next()
         except (tarfile.TarError, OSError, EOFError) as error:
             raise IngestError(path, f"not a readable tarball: {error}") from error
-        records = _tarball_records(path, version, problems, colocated)
+        records = _tarball_records(path, version, problems, colocated, empty)
     else:
         raise IngestError(path, "expected an ACL Anthology data/xml folder or a tarball of it")
     return Dump(
@@ -59,19 +61,20 @@ def read_acl_anthology(path: Path, version: str | None = None) -> Dump:
         problems=problems,
         official="acl-anthology volume",
         colocated=colocated,
+        empty_volumes=empty,
     )
 
 
 def _folder_records(
-    files: list[Path], version: str, problems: list[str], colocated: set[tuple[str, str]]
+    files: list[Path], version: str, problems: list[str], colocated: set[tuple[str, str]], empty: set[str]
 ) -> Iterator[Record]:
     for file in files:
         with file.open("rb") as handle:
-            yield from _collection_records(handle, file.name, version, problems, colocated)
+            yield from _collection_records(handle, file.name, version, problems, colocated, empty)
 
 
 def _tarball_records(
-    path: Path, version: str, problems: list[str], colocated: set[tuple[str, str]]
+    path: Path, version: str, problems: list[str], colocated: set[tuple[str, str]], empty: set[str]
 ) -> Iterator[Record]:
     """Read the members in archive order: `r|*` streams, so nothing is unpacked to disk or memory."""
     found = False
@@ -85,7 +88,7 @@ def _tarball_records(
                 if handle is None:
                     continue
                 found = True
-                yield from _collection_records(handle, name, version, problems, colocated)
+                yield from _collection_records(handle, name, version, problems, colocated, empty)
     except (tarfile.TarError, OSError, EOFError) as error:
         raise IngestError(path, f"tarball broken: {error}") from error
     if not found:
@@ -98,10 +101,12 @@ def _collection_records(
     version: str,
     problems: list[str],
     colocated: set[tuple[str, str]],
+    empty: set[str],
 ) -> Iterator[Record]:
     """One collection file; an unreadable file is reported and skipped, the others still count."""
     collection = ""
     volume_id = ""
+    papers = 0  # of the volume being read
     event_id = ""
     meta: dict[str, str] = {}
     try:
@@ -112,6 +117,7 @@ def _collection_records(
                     collection = element.get("id", "")
                 elif tag == "volume":
                     volume_id, meta = element.get("id", ""), {"type": element.get("type", "")}
+                    papers = 0
                 elif tag == "event":
                     event_id = element.get("id", "")
             elif tag == "volume-id" and event_id and _parent_tag(element) == "colocated":
@@ -122,12 +128,15 @@ def _collection_records(
                 meta["year"] = text_of(element.find("year"))
             elif tag == "paper":
                 record = _paper(element, collection, volume_id, meta, version)
+                papers += 1  # unreadable or not, a paper the volume holds
                 if isinstance(record, str):
                     problems.append(f"{file_name} line {element.sourceline}: {record}")
                 else:
                     yield record
                 element.clear(keep_tail=False)
             elif tag in ("volume", "event"):
+                if tag == "volume" and not papers and (volume := _volume_key(f"{collection}-{volume_id}")):
+                    empty.add(volume)
                 element.clear(keep_tail=False)
     except etree.XMLSyntaxError as error:
         problems.append(f"{file_name}: broken XML ({error}); rest of the file skipped")

@@ -28,7 +28,9 @@ class Dump:
     pairs, a volume and an event that lists it as held with it (("W19-43", "acl-2019"); the Anthology also
     lists its workshops under a year's "ws-2019"), filled the same way by dumps that say so. `notices`
     holds the retraction marks the dump states (a Crossref notice's `update-to`, Retraction Watch's rows,
-    an arXiv withdrawal), keyed by DOI or arXiv id, filled the same way.
+    an arXiv withdrawal), keyed by DOI or arXiv id, filled the same way. `empty_volumes` holds the volumes
+    the dump holds whole with no paper in them (a non-archival workshop's, its front matter alone), filled
+    the same way.
     """
 
     source: str
@@ -41,6 +43,7 @@ class Dump:
     proof: Callable[[Record], Proof] | None = None
     colocated: set[tuple[str, str]] = field(default_factory=set)
     notices: list[Notice] = field(default_factory=list)
+    empty_volumes: set[str] = field(default_factory=set)
 
     def proof_of(self, record: Record) -> Proof:
         """What this dump proves about `record`'s venue-year."""
