@@ -4,7 +4,8 @@
 # sha256: real references, so every flag on them is a real error of the file or a false alarm.
 # Usage: scripts/fetch_paper_bibs.sh DIR
 #          [--held-out | --held-out-2 | --held-out-3 | --held-out-4 | --held-out-5 | --held-out-6 | --held-out-7
-#           | --held-out-8 | --held-out-9 | --held-out-10 | --held-out-11 | --held-out-12 | --held-out-13]
+#           | --held-out-8 | --held-out-9 | --held-out-10 | --held-out-11 | --held-out-12 | --held-out-13
+#           | --held-out-14]
 #   (then: python scripts/bench_real_bibs.py DIR --index … --out …)
 # Set A, without an option: 56 papers' bibliographies (scripts/paper-bibs.tsv), on which classes of false
 # alarm were found. Set B, --held-out: 56 others (scripts/paper-bibs-held-out.tsv), held out until their flags
@@ -21,13 +22,16 @@
 # (scripts/paper-bibs-held-out-11.tsv, paper sources and theses), never used to build anything. Set M,
 # --held-out-12: 38 more (scripts/paper-bibs-held-out-12.tsv, theses, proposals and paper sources), never used to
 # build anything. Set N, --held-out-13: 41 more (scripts/paper-bibs-held-out-13.tsv, theses, dissertations,
-# proposals and reports of ML, NLP, vision and other CS fields), never used to build anything.
+# proposals and reports of ML, NLP, vision and other CS fields), never used to build anything. Set O,
+# --held-out-14: 38 more (scripts/paper-bibs-held-out-14.tsv, a third ML and vision, the rest systems, software
+# engineering, security, programming languages and other CS), never used to build anything.
 # Each pin: file, repository, commit, path, commit date, entries, sha256, what the paper is.
 # Needs curl and sha256sum; with MIRROR=DIR it reads bare clones DIR/OWNER+NAME/repo instead of the network.
 set -euo pipefail
 USAGE="usage: scripts/fetch_paper_bibs.sh DIR"
 USAGE+=" [--held-out | --held-out-2 | --held-out-3 | --held-out-4 | --held-out-5 | --held-out-6 | --held-out-7"
-USAGE+=" | --held-out-8 | --held-out-9 | --held-out-10 | --held-out-11 | --held-out-12 | --held-out-13]"
+USAGE+=" | --held-out-8 | --held-out-9 | --held-out-10 | --held-out-11 | --held-out-12 | --held-out-13"
+USAGE+=" | --held-out-14]"
 OUT="${1:?$USAGE}"; mkdir -p "$OUT"
 case "${2:-}" in
     "") PINS="$(dirname "$0")/paper-bibs.tsv";;
@@ -44,6 +48,7 @@ case "${2:-}" in
     --held-out-11) PINS="$(dirname "$0")/paper-bibs-held-out-11.tsv";;
     --held-out-12) PINS="$(dirname "$0")/paper-bibs-held-out-12.tsv";;
     --held-out-13) PINS="$(dirname "$0")/paper-bibs-held-out-13.tsv";;
+    --held-out-14) PINS="$(dirname "$0")/paper-bibs-held-out-14.tsv";;
     *) echo "unknown option $2 ($USAGE)" >&2; exit 2;;
 esac
 failed=0
