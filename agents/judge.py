@@ -239,10 +239,11 @@ def _identity(
     one cited author of the record beside a stranger is a namesake's as often. The same holds for a
     record that lists no authors when the citation names some: it confirms none of them (a proceedings'
     front matter, "Preface", "Book Reviews", "Advertisements", recurs volume after volume). A citation that
-    names no one (an anonymous submission) is found by its title alone. A near title (a reworded one, or
-    another work's: "Random search for …" against "Algorithms for …" by the same authors; or the title
-    without its subtitle) is the work only when most cited authors, the year and the venue agree as well. A
-    cited thesis is never a paper of its title or near it (`_thesis_for_a_paper`)."""
+    names no one (an anonymous submission, a book's front matter cited by its editors) is found by its
+    title alone where the title names one work, else only at the cited venue and year. A near title (a
+    reworded one, or another work's: "Random search for …" against "Algorithms for …" by the same authors;
+    or the title without its subtitle) is the work only when most cited authors, the year and the venue
+    agree as well. A cited thesis is never a paper of its title or near it (`_thesis_for_a_paper`)."""
     close_title = near_title(cited.title, candidate.record.title, candidate.title_similarity, settings)
     # The work's short name alone is its title where the identifier names it.
     named = close_title or bool(cited.title and name_before_colon(cited.title, candidate.record.title))
@@ -279,7 +280,9 @@ def _identity(
         if authors.matched >= 2 or (authors.matched > 0 and (specific or not strangers)):
             return Identity.AUTHORS
         if not authors.cited:
-            return Identity.NOBODY_CITED
+            # Front matter recurs volume after volume ("Preface", "Introduction"): a title too short to name
+            # one work names the record's only at its venue and year.
+            return Identity.NOBODY_CITED if specific or (same_year and same_venue) else None
         if same_year and same_venue:
             return Identity.VENUE_AND_YEAR
         if status["title"] is S.MATCH and specific:

@@ -569,6 +569,18 @@ def test_a_record_without_authors_is_not_taken_for_a_cited_work_of_the_same_gene
     assert (j.verdict, j.record) == (Verdict.UNVERIFIED, None), j.reason
 
 
+def test_front_matter_cited_by_no_one_is_not_another_volumes_of_the_same_title() -> None:
+    # A 1994 book's preface, cited with its editors in an editor field and no author, is not a journal's
+    # book reviews of 1980: a title this short names one work only at its venue and year.
+    cited = {"title": "Book reviews", "authors": [], "venue": "The greening of industrial ecosystems"}
+    j = judge_against(BOOK_REVIEWS, **cited, year=1994)
+    assert (j.verdict, j.record) == (Verdict.UNVERIFIED, None), j.reason
+    j = judge_against(
+        BOOK_REVIEWS, **{**cited, "venue": "American Journal of Computational Linguistics"}, year=1980
+    )
+    assert j.record == BOOK_REVIEWS, j.reason
+
+
 def test_a_record_without_authors_at_the_cited_venue_and_year_is_the_work() -> None:
     j = judge_against(
         BOOK_REVIEWS,
