@@ -812,7 +812,8 @@ def _decide_without_record(
             f"not found in the index; it holds {venue.key.upper()} {cited.year} completely, but {lacking}"
         )
     elif venue and cited.year:
-        scope = f"{(venue.key or venue.name).upper()} {cited.year}"
+        # A series by its key's acronym ("NEURIPS 2023"); a venue of no known series by its name as cited.
+        scope = f"{venue.key.upper() if venue.key else repr(venue.name)} {cited.year}"
         reason = f"not found in the index, which does not cover {scope} completely"
     else:
         reason = "not found in the index; with no venue and year cited, nothing says the index would hold it"

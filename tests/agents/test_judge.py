@@ -575,6 +575,8 @@ def test_front_matter_cited_by_no_one_is_not_another_volumes_of_the_same_title()
     cited = {"title": "Book reviews", "authors": [], "venue": "The greening of industrial ecosystems"}
     j = judge_against(BOOK_REVIEWS, **cited, year=1994)
     assert (j.verdict, j.record) == (Verdict.UNVERIFIED, None), j.reason
+    # A venue of no known series is named as cited, not shouted as an acronym.
+    assert "does not cover 'The greening of industrial ecosystems' 1994 completely" in j.reason
     j = judge_against(
         BOOK_REVIEWS, **{**cited, "venue": "American Journal of Computational Linguistics"}, year=1980
     )
